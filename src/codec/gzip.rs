@@ -1,0 +1,130 @@
+//! Gzip (RFC 1952): one complete member per block. The header's optional
+//! fields are parsed and skipped, its CRC-16 checked when present, and the
+//! trailer's CRC-32 and size must match the decompressed bytes.
+
+use super::flate::Inflater;
+use crate::bytes::Reader;
+use crate::error::{corrupt_chunk, ErrorKind, Result};
+
+const FTEXT: u8 = 1;
+const FHCRC: u8 = 2;
+const FEXTRA: u8 = 4;
+const FNAME: u8 = 8;
+const FCOMMENT: u8 = 16;
+
+pub(super) fn decompress(inflater: &mut Inflater, block: &[u8], out: &mut [u8]) -> Result<()> {
+    let body = header_len(block)?;
+    if block.len() < body + 8 {
+        return Err(corrupt_chunk("gzip member ends before its 8-byte trailer"));
+    }
+    let end = block.len() - 8;
+    inflater.raw_exact(&block[body..end], out)?;
+    let t = &block[end..];
+    let want_crc = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
+    let want_size = u32::from_le_bytes([t[4], t[5], t[6], t[7]]);
+    if want_size != out.len() as u32 {
+        return Err(corrupt_chunk(format!("gzip trailer size {want_size} differs from the {} bytes decompressed", out.len())));
+    }
+    let got = crc32(out);
+    if got != want_crc {
+        return Err(corrupt_chunk(format!("gzip CRC-32 mismatch: stored {want_crc:08x}, computed {got:08x}")));
+    }
+    Ok(())
+}
+
+/// Length of the member header, after checking it.
+fn header_len(block: &[u8]) -> Result<usize> {
+    let mut r = Reader::new(block, ErrorKind::CorruptChunk, "gzip header");
+    let fixed = r.take(10, "fixed header")?;
+    if fixed[0] != 0x1f || fixed[1] != 0x8b {
+        return Err(corrupt_chunk(format!("gzip magic is {:02x}{:02x}, not 1f8b", fixed[0], fixed[1])));
+    }
+    if fixed[2] != 8 {
+        return Err(corrupt_chunk(format!("gzip compression method {} is not DEFLATE (8)", fixed[2])));
+    }
+    let flags = fixed[3];
+    if flags & !(FTEXT | FHCRC | FEXTRA | FNAME | FCOMMENT) != 0 {
+        return Err(corrupt_chunk(format!("gzip header sets reserved flag bits ({flags:#04x})")));
+    }
+    if flags & FEXTRA != 0 {
+        let n = r.u16("FEXTRA length")? as usize;
+        r.take(n, "FEXTRA field")?;
+    }
+    for (flag, what) in [(FNAME, "file name"), (FCOMMENT, "comment")] {
+        if flags & flag != 0 {
+            let rest = r.rest();
+            let nul = rest.iter().position(|&b| b == 0).ok_or_else(|| r.error(format!("gzip {what} is not terminated")))?;
+            r.take(nul + 1, what)?;
+        }
+    }
+    if flags & FHCRC != 0 {
+        let covered = r.pos();
+        let want = r.u16("header CRC-16")?;
+        let got = crc32(&block[..covered]) as u16;
+        if want != got {
+            return Err(corrupt_chunk(format!("gzip header CRC-16 mismatch: stored {want:04x}, computed {got:04x}")));
+        }
+    }
+    Ok(r.pos())
+}
+
+/// CRC-32 (IEEE, reflected, polynomial 0xEDB88320), slicing by eight.
+pub(crate) fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    let mut chunks = data.chunks_exact(8);
+    for c in &mut chunks {
+        let lo = crc ^ u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        crc = CRC_TABLES[7][(lo & 0xff) as usize]
+            ^ CRC_TABLES[6][((lo >> 8) & 0xff) as usize]
+            ^ CRC_TABLES[5][((lo >> 16) & 0xff) as usize]
+            ^ CRC_TABLES[4][(lo >> 24) as usize]
+            ^ CRC_TABLES[3][c[4] as usize]
+            ^ CRC_TABLES[2][c[5] as usize]
+            ^ CRC_TABLES[1][c[6] as usize]
+            ^ CRC_TABLES[0][c[7] as usize];
+    }
+    for &b in chunks.remainder() {
+        crc = CRC_TABLES[0][((crc ^ b as u32) & 0xff) as usize] ^ (crc >> 8);
+    }
+    !crc
+}
+
+static CRC_TABLES: [[u32; 256]; 8] = crc_tables();
+
+const fn crc_tables() -> [[u32; 256]; 8] {
+    let mut t = [[0u32; 256]; 8];
+    let mut i = 0;
+    while i < 256 {
+        let mut c = i as u32;
+        let mut k = 0;
+        while k < 8 {
+            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+            k += 1;
+        }
+        t[0][i] = c;
+        i += 1;
+    }
+    let mut s = 1;
+    while s < 8 {
+        let mut i = 0;
+        while i < 256 {
+            let prev = t[s - 1][i];
+            t[s][i] = (prev >> 8) ^ t[0][(prev & 0xff) as usize];
+            i += 1;
+        }
+        s += 1;
+    }
+    t
+}
+
+#[cfg(test)]
+mod tests {
+    use super::crc32;
+
+    #[test]
+    fn crc32_matches_the_standard_check_value() {
+        assert_eq!(crc32(b"123456789"), 0xCBF4_3926);
+        assert_eq!(crc32(b""), 0);
+        assert_eq!(crc32(b"The quick brown fox jumps over the lazy dog"), 0x414F_A339);
+    }
+}

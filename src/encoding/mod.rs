@@ -1,0 +1,162 @@
+//! Encodings (FORMAT.md section 5): each turns a chunk's decompressed
+//! stream into the dense values of its non-null rows. Every decoder is told
+//! how many values to expect and fails unless the stream holds exactly that.
+
+pub(crate) mod bits;
+mod affix;
+mod delta;
+mod dict;
+mod offset_bytes;
+mod plain;
+mod rle_bitpack;
+pub(crate) mod tokenized;
+
+use crate::bytes::Reader;
+use crate::column::Values;
+use crate::error::{corrupt_chunk, Error, ErrorKind, Result};
+use crate::tokenizer::Tokenizer;
+use crate::types::ColumnType;
+
+pub use tokenized::{Boundaries, IdRepresentation, TokenizedLayout};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    Plain,
+    RleBitpack,
+    Delta,
+    Dict,
+    OffsetBytes,
+    Affix,
+    Tokenized,
+}
+
+impl Encoding {
+    pub fn from_tag(tag: u8) -> Option<Encoding> {
+        Some(match tag {
+            1 => Encoding::Plain,
+            2 => Encoding::RleBitpack,
+            3 => Encoding::Delta,
+            4 => Encoding::Dict,
+            5 => Encoding::OffsetBytes,
+            6 => Encoding::Affix,
+            7 => Encoding::Tokenized,
+            _ => return None,
+        })
+    }
+
+    pub fn tag(self) -> u8 {
+        match self {
+            Encoding::Plain => 1,
+            Encoding::RleBitpack => 2,
+            Encoding::Delta => 3,
+            Encoding::Dict => 4,
+            Encoding::OffsetBytes => 5,
+            Encoding::Affix => 6,
+            Encoding::Tokenized => 7,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::Plain => "Plain",
+            Encoding::RleBitpack => "RLEBitpack",
+            Encoding::Delta => "Delta",
+            Encoding::Dict => "Dict",
+            Encoding::OffsetBytes => "OffsetBytes",
+            Encoding::Affix => "Affix",
+            Encoding::Tokenized => "Tokenized",
+        }
+    }
+
+    /// The encoding for a chunk header's tag, or `unsupported_encoding`.
+    pub fn supported(tag: u8) -> Result<Encoding> {
+        Encoding::from_tag(tag).ok_or_else(|| {
+            Error::new(ErrorKind::UnsupportedEncoding, format!("unknown encoding tag {tag} (known: 1 to 7)"))
+        })
+    }
+
+    /// Whether the format lets this encoding hold values of `ty`.
+    pub fn serves(self, ty: ColumnType) -> bool {
+        match self {
+            Encoding::Plain | Encoding::Dict => true,
+            Encoding::RleBitpack => ty == ColumnType::Bool,
+            Encoding::Delta => ty.is_integer(),
+            Encoding::OffsetBytes | Encoding::Affix | Encoding::Tokenized => ty.is_variable(),
+        }
+    }
+}
+
+/// Decodes `n` values of type `ty` from an encoded stream.
+/// `tokenizer` is required for (and only used by) Tokenized.
+pub fn decode(encoding: Encoding, ty: ColumnType, n: usize, stream: &[u8], tokenizer: Option<&Tokenizer>) -> Result<Values> {
+    if !encoding.serves(ty) {
+        return Err(corrupt_chunk(format!("{} encoding cannot hold {ty} values", encoding.name())));
+    }
+    match encoding {
+        Encoding::Plain => plain::decode(ty, n, stream),
+        Encoding::RleBitpack => rle_bitpack::decode(n, stream),
+        Encoding::Delta => delta::decode(ty, n, stream),
+        Encoding::Dict => dict::decode(ty, n, stream),
+        Encoding::OffsetBytes => offset_bytes::decode(n, stream),
+        Encoding::Affix => affix::decode(n, stream),
+        Encoding::Tokenized => match tokenizer {
+            Some(t) => tokenized::decode(n, stream, t),
+            None => Err(corrupt_chunk("a Tokenized chunk needs a tokenizer")),
+        },
+    }
+}
+
+/// A reader over an encoded stream: short reads are corrupt chunks.
+pub(crate) fn stream_reader(stream: &[u8]) -> Reader<'_> {
+    Reader::new(stream, ErrorKind::CorruptChunk, "encoded stream")
+}
+
+pub(crate) fn count_mismatch(what: &str, found: usize, expected: usize) -> Error {
+    corrupt_chunk(format!("{what} holds {found} values but the chunk has {expected} non-null rows"))
+}
+
+/// Accumulates string/bytes values into Arrow-style offsets and data,
+/// refusing to grow past what 32-bit offsets can address.
+pub(crate) struct BytesBuilder {
+    offsets: Vec<u32>,
+    data: Vec<u8>,
+}
+
+impl BytesBuilder {
+    /// `total` is the exact byte count the caller computed in advance.
+    pub fn with_capacity(n: usize, total: u64) -> Result<Self> {
+        if total > u32::MAX as u64 {
+            return Err(Error::new(
+                ErrorKind::TooLarge,
+                format!("{total} bytes of values exceed the 4 GiB that 32-bit offsets address"),
+            ));
+        }
+        let mut offsets = crate::error::try_vec::<u32>(n + 1, "string offsets")?;
+        offsets.push(0);
+        let data = crate::error::try_vec::<u8>(total as usize, "string data")?;
+        Ok(BytesBuilder { offsets, data })
+    }
+
+    #[inline]
+    pub fn push(&mut self, parts: &[&[u8]]) {
+        for p in parts {
+            self.data.extend_from_slice(p);
+        }
+        self.offsets.push(self.data.len() as u32);
+    }
+
+    /// Appends to the current value without ending it.
+    #[inline]
+    pub fn extend(&mut self, bytes: &[u8]) {
+        self.data.extend_from_slice(bytes);
+    }
+
+    #[inline]
+    pub fn end_value(&mut self) {
+        self.offsets.push(self.data.len() as u32);
+    }
+
+    pub fn finish(self) -> Values {
+        Values::Bytes { offsets: self.offsets, data: self.data }
+    }
+}
