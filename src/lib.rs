@@ -21,10 +21,13 @@ pub mod column;
 pub mod encoding;
 pub mod error;
 pub mod file;
+pub mod inspect;
 pub mod read;
 pub mod stats;
 pub mod tokenizer;
 pub mod types;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
 
 pub use codec::Codec;
 pub use column::{Column, Values};

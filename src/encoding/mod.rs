@@ -3,9 +3,9 @@
 //! how many values to expect and fails unless the stream holds exactly that.
 
 pub(crate) mod bits;
-mod affix;
+pub(crate) mod affix;
 mod delta;
-mod dict;
+pub(crate) mod dict;
 mod offset_bytes;
 mod plain;
 mod rle_bitpack;

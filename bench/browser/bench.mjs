@@ -1,0 +1,79 @@
+// Browser side of the decode benchmark. Served by tools/serve.mjs at
+// /bench/browser/; bench/browser/run.mjs opens it in headless Chromium and
+// collects `window.benchResult` (or `window.benchError`).
+
+import { parquetRead, parquetMetadata } from "/bench/node_modules/hyparquet/src/index.js";
+import { compressors } from "/bench/node_modules/hyparquet-compressors/src/index.js";
+import initParquetWasm, * as parquetWasm from "/bench/node_modules/parquet-wasm/esm/parquet_wasm.js";
+import { tableFromIPC } from "/bench/node_modules/apache-arrow/Arrow.dom.mjs";
+import { DATASETS, CODECS, parquetName, parquetColumns, colsColumns, buildCells, runSession, results } from "/bench/lib/core.mjs";
+
+const query = new URLSearchParams(location.search);
+const config = {
+  runs: Number(query.get("runs") ?? 15),
+  warmup: Number(query.get("warmup") ?? 3),
+  seed: Number(query.get("seed") ?? 20240605),
+};
+const logEl = document.getElementById("log");
+const log = (msg) => {
+  console.log(`[browser] ${msg}`);
+  logEl.textContent += msg + "\n";
+};
+
+async function fetchBytes(url) {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: HTTP ${res.status}`);
+  const bytes = new Uint8Array(await res.arrayBuffer());
+  return { bytes, arrayBuffer: bytes.buffer };
+}
+
+// columns-wasm is optional until the lead builds pkg/ (web target).
+async function loadColumnsWasm() {
+  const entry = "/pkg/columns_wasm.js";
+  const head = await fetch(entry, { method: "HEAD" });
+  if (!head.ok) {
+    return { ColumnsFile: null, info: { available: false, note: "columns-wasm not built: run `wasm-pack build --release --target web --out-dir pkg` from the project root (/pkg/columns_wasm.js is missing); benchmarking the alternatives only." } };
+  }
+  const mod = await import(entry);
+  await mod.default();
+  return { ColumnsFile: mod.ColumnsFile, info: { available: true, note: "pkg/columns_wasm.js" } };
+}
+
+async function main() {
+  await initParquetWasm("/bench/node_modules/parquet-wasm/esm/parquet_wasm_bg.wasm");
+  const cw = await loadColumnsWasm();
+  if (!cw.info.available) log(cw.info.note);
+
+  // Every file fetched once, untimed.
+  const files = {};
+  const meta = {};
+  for (const dataset of DATASETS) {
+    for (const name of [dataset.cols, ...CODECS.map((c) => parquetName(dataset, c))]) files[name] = await fetchBytes(`/shared/bench/${name}`);
+    const pq = parquetMetadata(files[parquetName(dataset, "zstd")].arrayBuffer);
+    if (Number(pq.num_rows) !== dataset.rows) throw new Error(`${dataset.name}: Parquet has ${pq.num_rows} rows, expected ${dataset.rows}`);
+    let cwCols = null;
+    if (cw.ColumnsFile) {
+      const f = cw.ColumnsFile.fromBytes(files[dataset.cols].bytes);
+      if (Number(f.numRows) !== dataset.rows) throw new Error(`${dataset.name}: .cols has ${f.numRows} rows, expected ${dataset.rows}`);
+      cwCols = colsColumns(f.schema);
+      f.free?.();
+    }
+    meta[dataset.name] = { pqCols: parquetColumns(pq), cwCols };
+  }
+
+  const libs = { hyparquet: { parquetRead }, compressors, parquetWasm, arrow: { tableFromIPC }, ColumnsFile: cw.ColumnsFile };
+  const cells = buildCells(libs, files, meta);
+  log(`${cells.length} cells × ${config.runs} runs (+${config.warmup} warm-ups), seed ${config.seed}`);
+  const order = await runSession(cells, config, log);
+  const environment = {
+    runtime: navigator.userAgent,
+    hardwareConcurrency: navigator.hardwareConcurrency,
+  };
+  window.benchResult = results(cells, { platform: "browser", environment, config, columnsWasm: cw.info, order });
+  log("done");
+}
+
+main().catch((e) => {
+  window.benchError = String(e?.stack ?? e);
+  log(`ERROR ${window.benchError}`);
+});

@@ -1,0 +1,81 @@
+#!/usr/bin/env node
+// Drives the browser bench: opens /bench/browser/ in headless Chromium
+// (Debian's /usr/bin/chromium via the playwright-core pinned in tools/) and
+// writes bench/results/browser.json and browser.md.
+//   node bench/browser/run.mjs http://127.0.0.1:PORT/     (RUNS, WARMUP, SEED from env)
+// The static server (tools/serve.mjs) must already be listening; bench/run starts it.
+
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import { markdown } from "../lib/core.mjs";
+
+const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const project = path.resolve(benchDir, "..");
+const outDir = path.join(benchDir, "results");
+const base = process.argv[2];
+if (!base) {
+  console.error("usage: node bench/browser/run.mjs http://127.0.0.1:PORT/");
+  process.exit(2);
+}
+
+const require = createRequire(path.join(project, "tools", "package.json"));
+const { chromium } = require("playwright-core");
+
+const query = new URLSearchParams({
+  runs: process.env.RUNS ?? "15",
+  warmup: process.env.WARMUP ?? "3",
+  seed: process.env.SEED ?? "20240605",
+});
+// Playwright gives chromium.launch a fresh temporary user-data-dir of its own
+// and removes it on close (it refuses --user-data-dir in args).
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+let exitCode = 0;
+try {
+  const page = await browser.newPage();
+  page.on("console", (m) => {
+    if (m.text().startsWith("[browser]")) console.log(m.text());
+  });
+  page.on("pageerror", (e) => console.error(`[browser] page error: ${e.message}`));
+  // Only the local server may be reached.
+  await page.route("**/*", (route) => (route.request().url().startsWith(base) ? route.continue() : route.abort()));
+  await page.goto(new URL(`bench/browser/?${query}`, base).href);
+  await page.waitForFunction(() => window.benchResult || window.benchError, null, { timeout: 0, polling: 500 });
+  const error = await page.evaluate(() => window.benchError);
+  if (error) throw new Error(`browser bench failed: ${error}`);
+  const doc = await page.evaluate(() => window.benchResult);
+
+  doc.environment = {
+    ...doc.environment,
+    browser: `Chromium ${browser.version()} (headless, /usr/bin/chromium)`,
+    cpu: cpuModel(),
+    driver: `Node ${process.version}, playwright-core ${require("playwright-core/package.json").version}`,
+  };
+  fs.mkdirSync(outDir, { recursive: true });
+  fs.writeFileSync(path.join(outDir, "browser.json"), JSON.stringify(doc, null, 1) + "\n");
+  fs.writeFileSync(path.join(outDir, "browser.md"), markdown(doc));
+  console.log(markdown(doc));
+  console.log(`[browser] wrote ${path.relative(project, path.join(outDir, "browser.json"))} and browser.md`);
+  if (doc.cells.some((c) => c.error)) {
+    console.log("[browser] some cells FAILED (see the report)");
+    exitCode = 1;
+  }
+} finally {
+  await browser.close();
+}
+process.exitCode = exitCode;
+
+function cpuModel() {
+  try {
+    const info = fs.readFileSync("/proc/cpuinfo", "utf8");
+    const model = /^model name\s*:\s*(.*)$/m.exec(info)?.[1] ?? "unknown";
+    const count = (info.match(/^processor\s*:/gm) ?? []).length;
+    return `${model} × ${count}`;
+  } catch {
+    return "unknown";
+  }
+}

@@ -1,0 +1,226 @@
+//! What a chunk's encoding did, and whether the footer's statistics agree
+//! with the decoded values. This is for inspectors: reading a column never
+//! needs it.
+
+use crate::chunk::Block;
+use crate::codec::{Codec, Decompressor};
+use crate::column::{Column, Values};
+use crate::encoding::{bits::MsbBits, tokenized::TokenizedLayout, Encoding};
+use crate::error::{Error, Result};
+use crate::file::FileMeta;
+use crate::read::prepare;
+use crate::tokenizer::Registry;
+use crate::types::ColumnType;
+
+/// Encoding-specific facts about one chunk's encoded stream.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EncodingDetail {
+    Plain,
+    RleBitpack { trues: usize },
+    Delta { first: Option<i64>, min_delta: Option<i64>, max_delta: Option<i64> },
+    Dict { size: usize, index_width: u32, index_bytes: usize, entry_bytes: usize },
+    OffsetBytes { data_bytes: usize },
+    Affix { prefix: Vec<u8>, suffix: Vec<u8>, middle_bytes: usize },
+    Tokenized {
+        representation: &'static str,
+        boundaries: &'static str,
+        values: usize,
+        tokens: usize,
+        escapes: usize,
+        table_len: usize,
+        bits_width: Option<u32>,
+        id_bytes: usize,
+    },
+}
+
+/// Statistics computed from decoded values the way the reference writer
+/// computes them, in the footer's raw form so the two compare bytewise.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct DecodedStats {
+    pub null_count: usize,
+    pub min_raw: Vec<u8>,
+    pub max_raw: Vec<u8>,
+    pub min_len: u32,
+    pub max_len: u32,
+}
+
+/// One footer statistic against the decoded data.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatCheck {
+    pub field: &'static str,
+    pub agrees: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct ChunkReport {
+    pub encoding: Encoding,
+    pub codec: Codec,
+    pub null_bitmap_len: usize,
+    pub raw_length: u32,
+    pub data_length: u32,
+    pub blocks: Vec<Block>,
+    /// `None` when the stream could not be parsed (see `error`).
+    pub detail: Option<EncodingDetail>,
+    pub decoded: Option<DecodedStats>,
+    pub checks: Vec<StatCheck>,
+    /// Why decoding failed, if it did; the header facts above still hold.
+    pub error: Option<Error>,
+}
+
+/// Parses, decompresses and decodes a chunk, describing each stage. Fails
+/// only when the chunk header itself is unreadable.
+pub fn inspect_chunk(meta: &FileMeta, row_group: usize, column: usize, bytes: &[u8], registry: &Registry) -> Result<ChunkReport> {
+    // The header is readable even when the tokenizer is missing.
+    let cm = meta.chunk(row_group, column)?;
+    let rows = meta.row_groups[row_group].num_rows;
+    let header = crate::chunk::Chunk::parse(bytes, rows, meta.schema[column].nullable)
+        .map_err(|e| e.in_chunk(row_group, column).at_offset(cm.offset))?;
+    let mut report = ChunkReport {
+        encoding: header.encoding,
+        codec: header.codec,
+        null_bitmap_len: header.null_bitmap.len(),
+        raw_length: header.raw_length,
+        data_length: header.data_length,
+        blocks: header.blocks.clone(),
+        detail: None,
+        decoded: None,
+        checks: Vec::new(),
+        error: None,
+    };
+    let result = (|| {
+        let stream = header.decompress(&mut Decompressor::new())?;
+        report.detail = Some(detail(header.encoding, &stream)?);
+        let p = prepare(meta, row_group, column, bytes, registry)?;
+        p.decode(&stream)
+    })();
+    match result {
+        Ok(col) => {
+            let d = decoded_stats(&col);
+            report.checks = vec![
+                StatCheck { field: "nullCount", agrees: d.null_count == cm.null_count as usize },
+                StatCheck { field: "min", agrees: d.min_raw == cm.min_raw },
+                StatCheck { field: "max", agrees: d.max_raw == cm.max_raw },
+                StatCheck { field: "minLen", agrees: d.min_len == cm.min_len },
+                StatCheck { field: "maxLen", agrees: d.max_len == cm.max_len },
+            ];
+            report.decoded = Some(d);
+        }
+        Err(e) => report.error = Some(e.in_chunk(row_group, column)),
+    }
+    Ok(report)
+}
+
+fn detail(encoding: Encoding, stream: &[u8]) -> Result<EncodingDetail> {
+    Ok(match encoding {
+        Encoding::Plain => EncodingDetail::Plain,
+        Encoding::RleBitpack => EncodingDetail::RleBitpack { trues: stream.iter().map(|b| b.count_ones() as usize).sum() },
+        Encoding::Delta => {
+            let deltas: Vec<i64> = stream.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect();
+            EncodingDetail::Delta {
+                first: deltas.first().copied(),
+                min_delta: deltas.iter().skip(1).min().copied(),
+                max_delta: deltas.iter().skip(1).max().copied(),
+            }
+        }
+        Encoding::Dict => {
+            let h = crate::encoding::dict::header(stream)?;
+            let index_bytes = MsbBits::byte_len(h.count, h.width).unwrap_or(0);
+            EncodingDetail::Dict {
+                size: h.size,
+                index_width: h.width,
+                index_bytes,
+                entry_bytes: stream.len().saturating_sub(12 + index_bytes),
+            }
+        }
+        Encoding::OffsetBytes => {
+            let k = stream.get(..4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
+            EncodingDetail::OffsetBytes { data_bytes: stream.len().saturating_sub(4 + 4 * k) }
+        }
+        Encoding::Affix => {
+            let a = crate::encoding::affix::affixes(stream)?;
+            let middle_bytes = stream.len() - 8 - a.prefix.len() - a.suffix.len();
+            EncodingDetail::Affix { prefix: a.prefix.to_vec(), suffix: a.suffix.to_vec(), middle_bytes }
+        }
+        Encoding::Tokenized => {
+            let l = TokenizedLayout::parse(stream)?;
+            EncodingDetail::Tokenized {
+                representation: l.representation.name(),
+                boundaries: l.boundaries.name(),
+                values: l.values,
+                tokens: l.tokens,
+                escapes: l.escapes,
+                table_len: l.table_len(),
+                bits_width: l.bits_width(),
+                id_bytes: l.id_stream.len(),
+            }
+        }
+    })
+}
+
+/// Min/max/lengths over the non-null values, as the reference writer
+/// computes them: the first value, replaced only on a strict `<` or `>`
+/// (so NaN first stays NaN); strings and bytes compared bytewise.
+pub fn decoded_stats(col: &Column) -> DecodedStats {
+    let mut s = DecodedStats { null_count: col.null_count, ..Default::default() };
+    let valid = |i: usize| col.is_valid(i);
+    macro_rules! fixed {
+        ($v:expr) => {{
+            let mut it = $v.iter().enumerate().filter(|(i, _)| valid(*i)).map(|(_, x)| *x);
+            if let Some(first) = it.next() {
+                let (mut lo, mut hi) = (first, first);
+                for x in it {
+                    if x < lo {
+                        lo = x;
+                    }
+                    if x > hi {
+                        hi = x;
+                    }
+                }
+                s.min_raw = lo.to_le_bytes().to_vec();
+                s.max_raw = hi.to_le_bytes().to_vec();
+                let w = core::mem::size_of_val(&first) as u32;
+                s.min_len = w;
+                s.max_len = w;
+            }
+        }};
+    }
+    match &col.values {
+        Values::Bool(v) | Values::Uint8(v) => fixed!(v),
+        Values::Int8(v) => fixed!(v),
+        Values::Int16(v) => fixed!(v),
+        Values::Int32(v) => fixed!(v),
+        Values::Int64(v) => fixed!(v),
+        Values::Uint16(v) => fixed!(v),
+        Values::Uint32(v) => fixed!(v),
+        Values::Uint64(v) => fixed!(v),
+        Values::Float32(v) => fixed!(v),
+        Values::Float64(v) => fixed!(v),
+        Values::Bytes { .. } => {
+            let mut first = true;
+            let (mut lo, mut hi): (&[u8], &[u8]) = (&[], &[]);
+            for i in (0..col.len()).filter(|i| valid(*i)) {
+                let b = col.values.bytes_at(i).unwrap_or_default();
+                let len = b.len() as u32;
+                if first {
+                    (lo, hi, s.min_len, s.max_len, first) = (b, b, len, len, false);
+                    continue;
+                }
+                lo = lo.min(b);
+                hi = hi.max(b);
+                s.min_len = s.min_len.min(len);
+                s.max_len = s.max_len.max(len);
+            }
+            s.min_raw = lo.to_vec();
+            s.max_raw = hi.to_vec();
+        }
+    }
+    s
+}
+
+impl ColumnType {
+    /// Whether footer statistics of this type may legitimately disagree
+    /// with the data because of the reference writer's known bytes bug.
+    pub fn has_known_stats_bug(self) -> bool {
+        self == ColumnType::Bytes
+    }
+}

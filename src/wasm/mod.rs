@@ -1,0 +1,28 @@
+//! The JavaScript API (wasm32 only): a thin layer that converts between the
+//! core's Rust values and JS values, and nothing else. See the package
+//! README for the API; `ColumnsFile` and `TokenizerRegistry` are its roots.
+
+mod convert;
+mod file;
+mod registry;
+mod source;
+
+pub use file::ColumnsFile;
+pub use registry::TokenizerRegistry;
+
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(js_namespace = console, js_name = error)]
+    fn console_error(s: &str);
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    pub(crate) fn now() -> f64;
+}
+
+/// A panic aborts the instance, so every input path returns errors instead;
+/// this hook only makes a bug that slips through say where it happened.
+#[wasm_bindgen(start)]
+fn start() {
+    std::panic::set_hook(Box::new(|info| console_error(&format!("columns-wasm: internal error (a bug): {info}"))));
+}

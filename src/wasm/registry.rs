@@ -1,0 +1,94 @@
+//! `TokenizerRegistry`: tokenizer.json files by SHA-256 digest, shared by
+//! every file opened with it (a tokenizer registered later is seen by
+//! files opened earlier, so the page can re-read a column once supplied).
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+
+use super::convert::js_error;
+use crate::tokenizer::{Digest, Registry};
+
+pub(crate) type Shared = Rc<RefCell<Registry>>;
+
+thread_local! {
+    // wasm-bindgen cannot take an optional reference to an exported class,
+    // so files find the registry they were given through this handle table.
+    static LIVE: RefCell<(u32, HashMap<u32, Shared>)> = RefCell::new((0, HashMap::new()));
+}
+
+#[wasm_bindgen]
+pub struct TokenizerRegistry {
+    handle: u32,
+    inner: Shared,
+}
+
+#[wasm_bindgen]
+impl TokenizerRegistry {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> TokenizerRegistry {
+        let inner: Shared = Rc::default();
+        let handle = LIVE.with(|l| {
+            let mut l = l.borrow_mut();
+            l.0 += 1;
+            let h = l.0;
+            l.1.insert(h, inner.clone());
+            h
+        });
+        TokenizerRegistry { handle, inner }
+    }
+
+    /// Registers a tokenizer.json (its exact bytes) and returns its
+    /// lowercase hex SHA-256 digest. Registering the same bytes twice is harmless.
+    pub fn register(&self, tokenizer_json: &[u8]) -> Result<String, JsValue> {
+        self.inner.borrow_mut().register(tokenizer_json).map(|d| d.to_hex()).map_err(|e| js_error(&e))
+    }
+
+    /// Whether a tokenizer with this hex digest is registered.
+    pub fn has(&self, digest: &str) -> bool {
+        Digest::from_hex(&digest.to_ascii_lowercase()).is_some_and(|d| self.inner.borrow().has(&d))
+    }
+
+    /// Hex digests of every registered tokenizer, sorted.
+    pub fn digests(&self) -> Vec<String> {
+        self.inner.borrow().digests().iter().map(Digest::to_hex).collect()
+    }
+
+    /// Number of registered tokenizers.
+    #[wasm_bindgen(getter)]
+    pub fn size(&self) -> usize {
+        self.inner.borrow().len()
+    }
+
+    #[wasm_bindgen(getter, js_name = "__handle", skip_typescript)]
+    pub fn handle(&self) -> u32 {
+        self.handle
+    }
+}
+
+impl Default for TokenizerRegistry {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Drop for TokenizerRegistry {
+    fn drop(&mut self) {
+        // Files opened with it keep their own reference.
+        LIVE.with(|l| l.borrow_mut().1.remove(&self.handle));
+    }
+}
+
+/// The registry a JS argument names: a `TokenizerRegistry`, or
+/// `undefined`/`null` for a private empty one.
+pub(crate) fn from_js(v: &JsValue) -> Result<Shared, JsValue> {
+    if v.is_undefined() || v.is_null() {
+        return Ok(Rc::default());
+    }
+    let handle = js_sys::Reflect::get(v, &JsValue::from_str("__handle")).ok().and_then(|h| h.as_f64());
+    handle
+        .and_then(|h| LIVE.with(|l| l.borrow().1.get(&(h as u32)).cloned()))
+        .ok_or_else(|| js_sys::TypeError::new("registry must be a live TokenizerRegistry (or undefined)").into())
+}
