@@ -9,7 +9,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use super::convert::{self, js_error, obj, opt_num, scalar, usage_error, JsColumn};
-use super::registry::{self, Shared};
+use super::registry::{self, RegistryArg, Shared};
 use super::source::{Kind, Source};
 use super::now;
 use crate::codec::Decompressor;
@@ -99,9 +99,9 @@ impl ColumnsFile {
     #[wasm_bindgen(js_name = fromBytes)]
     pub fn from_bytes(
         bytes: Vec<u8>,
-        #[wasm_bindgen(unchecked_param_type = "TokenizerRegistry | null | undefined")] registry: JsValue,
+        registry: Option<RegistryArg>,
     ) -> JsResult<ColumnsFile> {
-        let registry = registry::from_js(&registry)?;
+        let registry = registry::from_arg(registry)?;
         let meta = FileMeta::from_bytes(&bytes).map_err(|e| js_error(&e))?;
         let file = ColumnsFile::new(meta, Source::new(Kind::Memory(bytes)), registry);
         // In memory the chunk headers cost nothing: learn them all now.
@@ -117,26 +117,26 @@ impl ColumnsFile {
     }
 
     /// Opens a `Blob` or `File`, reading only its tail, header and footer.
-    #[wasm_bindgen(js_name = fromBlob, unchecked_return_type = "Promise<ColumnsFile>")]
+    #[wasm_bindgen(js_name = fromBlob, unchecked_return_type = "ColumnsFile")]
     pub async fn from_blob(
         #[wasm_bindgen(unchecked_param_type = "Blob")] blob: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "TokenizerRegistry | null | undefined")] registry: JsValue,
+        registry: Option<RegistryArg>,
     ) -> JsResult<ColumnsFile> {
         let len = js_sys::Reflect::get(&blob, &"size".into())?.as_f64().ok_or_else(|| usage_error("bad_source", "fromBlob needs a Blob or File"))?;
-        open(Source::new(Kind::Blob(blob)), len, registry::from_js(&registry)?).await
+        open(Source::new(Kind::Blob(blob)), len, registry::from_arg(registry)?).await
     }
 
     /// Opens any `{ byteLength, slice(start, end) }` source, reading only
     /// its tail, header and footer.
-    #[wasm_bindgen(js_name = fromAsyncBuffer, unchecked_return_type = "Promise<ColumnsFile>")]
+    #[wasm_bindgen(js_name = fromAsyncBuffer, unchecked_return_type = "ColumnsFile")]
     pub async fn from_async_buffer(
         #[wasm_bindgen(unchecked_param_type = "AsyncBuffer")] source: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "TokenizerRegistry | null | undefined")] registry: JsValue,
+        registry: Option<RegistryArg>,
     ) -> JsResult<ColumnsFile> {
         let len = js_sys::Reflect::get(&source, &"byteLength".into())?
             .as_f64()
             .ok_or_else(|| usage_error("bad_source", "the source needs a numeric byteLength"))?;
-        open(Source::new(Kind::Async(source)), len, registry::from_js(&registry)?).await
+        open(Source::new(Kind::Async(source)), len, registry::from_arg(registry)?).await
     }
 
     /// Format version: 1 or 2.

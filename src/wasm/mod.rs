@@ -20,8 +20,9 @@ extern "C" {
     pub(crate) fn now() -> f64;
 }
 
-/// A panic aborts the instance, so every input path returns errors instead;
-/// this hook only makes a bug that slips through say where it happened.
+/// Runs when the module loads. A panic aborts the instance, so every input
+/// path returns errors instead; this hook only makes a bug that slips
+/// through say where it happened.
 #[wasm_bindgen(start)]
 fn start() {
     std::panic::set_hook(Box::new(|info| console_error(&format!("columns-wasm: internal error (a bug): {info}"))));

@@ -81,6 +81,17 @@ impl Drop for TokenizerRegistry {
     }
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// An optional registry argument, as JS passes it.
+    #[wasm_bindgen(typescript_type = "TokenizerRegistry")]
+    pub type RegistryArg;
+}
+
+pub(crate) fn from_arg(arg: Option<RegistryArg>) -> Result<Shared, JsValue> {
+    from_js(&arg.map_or(JsValue::UNDEFINED, JsValue::from))
+}
+
 /// The registry a JS argument names: a `TokenizerRegistry`, or
 /// `undefined`/`null` for a private empty one.
 pub(crate) fn from_js(v: &JsValue) -> Result<Shared, JsValue> {
