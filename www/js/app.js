@@ -1,0 +1,397 @@
+// The page: opening files, the tab views, status and cancellation.
+
+import { h, fill, $, $$ } from "./dom.js";
+import { Engine } from "./engine.js";
+import { fmtBytes } from "./format.js";
+import { errorBox } from "./common.js";
+import { renderFacts, renderTokenizers, renderRegistered, updateIO } from "./views/summary.js";
+import { renderSchema, renderChunks } from "./views/tables.js";
+import { renderLayout } from "./views/layout.js";
+import { createDetail } from "./views/detail.js";
+import { createPreview } from "./views/preview.js";
+import { createTiming } from "./views/timing.js";
+
+const TABS = ["schema", "chunks", "layout", "detail", "preview", "timing"];
+
+const ctx = {
+  engine: null,
+  file: null, // what the worker reported about the open file
+  name: "",
+  source: null, // { blob } | { url }
+  gen: 0,
+  registered: [], // tokenizers supplied on this page: { name, size, digest, bytes }
+  manifest: null,
+  sel: { g: 0, c: 0 },
+  tab: "schema",
+  ioNote: "",
+};
+
+// ---------------------------------------------------------------- status
+
+const tasks = new Map();
+let taskId = 0;
+function renderStatus() {
+  const el = $("#status");
+  const last = [...tasks.values()].pop();
+  el.classList.toggle("busy", tasks.size > 0);
+  $("#status-text").textContent = last ? last.text : "";
+  $("#cancel-button").disabled = tasks.size === 0;
+}
+function beginTask(label) {
+  const id = ++taskId;
+  tasks.set(id, { text: `${label}…` });
+  renderStatus();
+  return {
+    progress(p) {
+      const t = tasks.get(id);
+      if (!t) return;
+      t.text = p.total ? `${label}: ${p.label} ${p.done} of ${p.total}` : `${label}: ${p.label}`;
+      renderStatus();
+    },
+    end() {
+      tasks.delete(id);
+      renderStatus();
+    },
+  };
+}
+
+function toast(text, kind = "info") {
+  const t = h("div", { class: ["toast", kind], role: kind === "error" ? "alert" : "status" }, text);
+  $("#toasts").append(t);
+  setTimeout(() => t.remove(), kind === "error" ? 9000 : 5000);
+}
+
+/** Runs a worker operation with a status line; keeps I/O counters fresh. */
+ctx.call = async (op, args, label, { onProgress } = {}) => {
+  const task = beginTask(label || op);
+  const gen = ctx.gen;
+  try {
+    const res = await ctx.engine.call(op, args, {
+      onProgress: (p) => {
+        task.progress(p);
+        onProgress?.(p);
+      },
+    });
+    if (gen === ctx.gen && ctx.file && res && typeof res.bytesRead === "number") {
+      ctx.file.bytesRead = res.bytesRead;
+      ctx.file.requests = res.requests;
+      updateIO(ctx);
+    }
+    return res;
+  } finally {
+    task.end();
+  }
+};
+
+// ---------------------------------------------------------------- views
+
+const panels = Object.fromEntries(TABS.map((t) => [t, $(`#panel-${t}`)]));
+const detail = createDetail(ctx, panels.detail);
+const preview = createPreview(ctx, panels.preview);
+const timing = createTiming(ctx, panels.timing);
+const dirty = new Set();
+
+function renderFileViews() {
+  renderFacts(ctx, $("#facts"));
+  renderTokenizers(ctx, $("#tokenizers"));
+  renderSchema(ctx, panels.schema);
+  renderChunks(ctx, panels.chunks);
+  renderLayout(ctx, panels.layout);
+  detail.render();
+  preview.render();
+  timing.render();
+  dirty.add("detail").add("preview");
+}
+
+function showTab(name, { focus = false } = {}) {
+  ctx.tab = name;
+  for (const t of TABS) {
+    const tab = $(`#tab-${t}`);
+    const on = t === name;
+    tab.setAttribute("aria-selected", String(on));
+    tab.tabIndex = on ? 0 : -1;
+    panels[t].hidden = !on;
+  }
+  if (focus) $(`#tab-${name}`).focus();
+  if (dirty.has(name)) {
+    dirty.delete(name);
+    if (name === "detail") detail.activate();
+    if (name === "preview") preview.activate();
+  }
+}
+
+ctx.select = (g, c, tab) => {
+  if (g !== null && g !== undefined) ctx.sel.g = g;
+  if (c !== null && c !== undefined) ctx.sel.c = c;
+  // The selection shows in the chunk grid and the byte map.
+  for (const el of $$("[data-testid=chunk-row]")) el.classList.toggle("selected", Number(el.dataset.rg) === ctx.sel.g && Number(el.dataset.col) === ctx.sel.c);
+  for (const el of $$("[data-testid=layout-region][data-kind=chunk]")) el.classList.toggle("selected", Number(el.dataset.rg) === ctx.sel.g && Number(el.dataset.col) === ctx.sel.c);
+  dirty.add("detail");
+  if (tab) showTab(tab);
+};
+
+ctx.previewChunk = (g, c) => {
+  preview.focus(g, c);
+  dirty.add("preview");
+  showTab("preview");
+};
+
+// ---------------------------------------------------------------- opening
+
+function showWelcome() {
+  $("#welcome").hidden = false;
+  $("#error-panel").hidden = true;
+  $("#file-view").hidden = true;
+}
+
+async function openSource(src, name) {
+  const gen = ++ctx.gen;
+  $("#samples-menu").open = false;
+  let info;
+  try {
+    info = await ctx.call("open", src.blob ? { blob: src.blob } : { url: src.url }, `Opening ${name}`);
+  } catch (e) {
+    if (gen !== ctx.gen) return;
+    if (e.kind === "cancelled") return;
+    ctx.file = null;
+    ctx.source = null;
+    $("#welcome").hidden = true;
+    $("#file-view").hidden = true;
+    const panel = $("#error-panel");
+    fill(
+      panel,
+      errorBox(e, { title: `${name} could not be opened`, testid: "open-error" }),
+      h("p", { class: "muted" }, "Open another file, drop one on the page, or pick a sample."),
+      h("button", { type: "button", onclick: showWelcome }, "Show the samples"),
+    );
+    panel.hidden = false;
+    renderTokenizersAnywhere();
+    return;
+  }
+  if (gen !== ctx.gen) return;
+  ctx.file = info;
+  ctx.source = src.blob ? { blob: src.blob } : { url: src.url };
+  ctx.name = name;
+  ctx.ioNote = info.note || "";
+  ctx.sel = { g: 0, c: 0 };
+  $("#welcome").hidden = true;
+  $("#error-panel").hidden = true;
+  $("#file-view").hidden = false;
+  document.title = `${name} — columns inspector`;
+  renderFileViews();
+  showTab(ctx.tab);
+  $("#file-view").dataset.loaded = "1";
+  // Raw lengths and block counts live in each chunk's 18-byte header.
+  try {
+    const hdr = await ctx.call("loadHeaders", {}, "Reading chunk headers");
+    if (gen !== ctx.gen) return;
+    ctx.file.rowGroups = hdr.rowGroups;
+    renderSchema(ctx, panels.schema);
+    renderChunks(ctx, panels.chunks);
+    $("#file-view").dataset.headers = "1";
+  } catch (e) {
+    if (gen !== ctx.gen || e.kind === "cancelled") return;
+    toast(`Chunk headers could not be read: ${e.kind}: ${e.message}`, "error");
+  }
+}
+
+async function registerTokenizer(name, bytes) {
+  try {
+    const res = await ctx.call("register", { bytes, name }, `Registering ${name}`);
+    if (!ctx.registered.some((r) => r.digest === res.digest)) ctx.registered.push({ name, size: bytes.length, digest: res.digest, bytes });
+    toast(`Registered tokenizer ${name} (SHA-256 ${res.digest.slice(0, 16)}…)`);
+    return true;
+  } catch (e) {
+    if (e.kind !== "cancelled") toast(`${name}: ${e.kind}: ${e.message}`, "error");
+    return false;
+  }
+}
+
+function renderTokenizersAnywhere() {
+  if (ctx.file) renderTokenizers(ctx, $("#tokenizers"));
+  renderRegistered(ctx, $("#registered"));
+}
+
+/** After tokenizers change: refresh the table and re-read what failed. */
+async function afterTokenizers() {
+  if (!ctx.file) {
+    renderTokenizersAnywhere();
+    return;
+  }
+  const info = await ctx.call("info", {}, "Refreshing tokenizers");
+  ctx.file.tokenizers = info.tokenizers;
+  renderTokenizersAnywhere();
+  renderChunks(ctx, panels.chunks);
+  dirty.add("detail").add("preview");
+  if (ctx.tab === "detail" || ctx.tab === "preview") showTab(ctx.tab);
+}
+
+const isTokenizerName = (f) => /\.json$/i.test(f.name) || f.type === "application/json";
+
+async function handleFiles(files) {
+  const toks = files.filter(isTokenizerName);
+  const others = files.filter((f) => !isTokenizerName(f));
+  let registered = 0;
+  for (const f of toks) if (await registerTokenizer(f.name, new Uint8Array(await f.arrayBuffer()))) registered++;
+  if (registered) await afterTokenizers();
+  if (others.length > 1) toast(`Opened ${others[0].name}; one .cols file at a time (${others.length - 1} ignored).`);
+  if (others.length) await openSource({ blob: others[0] }, others[0].name);
+}
+
+ctx.loadSampleTokenizer = async (path) => {
+  const url = new URL(path, location.href).href;
+  try {
+    const r = await fetch(url);
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    if (await registerTokenizer(path.split("/").pop(), new Uint8Array(await r.arrayBuffer()))) await afterTokenizers();
+  } catch (e) {
+    toast(`Could not load ${path}: ${e.message}`, "error");
+  }
+};
+
+function openUrl(text) {
+  const t = text.trim();
+  if (!t) return;
+  let url;
+  try {
+    url = new URL(t, location.href);
+  } catch {
+    toast(`Not a URL: ${t}`, "error");
+    return;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    toast("Only http: and https: URLs can be read.", "error");
+    return;
+  }
+  const name = decodeURIComponent(url.pathname.split("/").pop() || url.host);
+  const q = new URLSearchParams(location.search);
+  q.set("url", t);
+  history.replaceState(null, "", `?${q}`);
+  return openSource({ url: url.href }, name);
+}
+
+// ---------------------------------------------------------------- samples
+
+async function loadManifest() {
+  try {
+    const r = await fetch(new URL("../samples/index.json", import.meta.url));
+    ctx.manifest = await r.json();
+  } catch {
+    ctx.manifest = { samples: [], tokenizers: [] };
+  }
+  const cards = [];
+  const items = [];
+  for (const smp of ctx.manifest.samples) {
+    const open = () => (smp.kind === "tokenizer" ? ctx.loadSampleTokenizer(`samples/${smp.file}`) : openUrl(new URL(`../samples/${smp.file}`, import.meta.url).pathname));
+    cards.push(
+      h(
+        "button",
+        { type: "button", class: "sample-card", "data-testid": `sample-${smp.id}`, onclick: open },
+        h("span", { class: "sample-title" }, smp.title),
+        h("span", { class: "sample-meta" }, `${smp.file} · ${fmtBytes(smp.size)}`),
+        h("span", { class: "sample-desc" }, smp.description),
+      ),
+    );
+    items.push(h("button", { type: "button", class: "menu-item", "data-testid": `menu-sample-${smp.id}`, onclick: open }, h("b", {}, smp.title), h("span", { class: "muted" }, ` ${fmtBytes(smp.size)}`)));
+  }
+  fill($("#samples"), cards);
+  fill($("#samples-menu-body"), items);
+}
+
+// ---------------------------------------------------------------- wiring
+
+function wire() {
+  $("#open-button").addEventListener("click", () => $("#file-input").click());
+  $("#file-input").addEventListener("change", async (ev) => {
+    const files = [...ev.target.files];
+    ev.target.value = "";
+    await handleFiles(files);
+  });
+  $("#url-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    openUrl($("#url-input").value);
+  });
+  $("#cancel-button").addEventListener("click", async () => {
+    toast("Cancelled: the worker was stopped and restarted.");
+    await ctx.engine.cancel();
+  });
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape") {
+      $("#drop-overlay").hidden = true;
+      $("#tooltip").hidden = true;
+      $("#samples-menu").open = false;
+    }
+  });
+
+  // Tabs: click, and arrow keys / Home / End as in the ARIA tabs pattern.
+  for (const t of TABS) $(`#tab-${t}`).addEventListener("click", () => showTab(t));
+  $("#tabs").addEventListener("keydown", (ev) => {
+    const i = TABS.indexOf(ctx.tab);
+    const next = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: TABS.length - 1 }[ev.key];
+    if (next === undefined) return;
+    ev.preventDefault();
+    showTab(TABS[(next + TABS.length) % TABS.length], { focus: true });
+  });
+
+  // Drag and drop anywhere on the page.
+  const overlay = $("#drop-overlay");
+  const hasFiles = (ev) => [...(ev.dataTransfer?.types || [])].includes("Files");
+  let depth = 0;
+  window.addEventListener("dragenter", (ev) => {
+    if (!hasFiles(ev)) return;
+    ev.preventDefault();
+    depth++;
+    overlay.hidden = false;
+  });
+  window.addEventListener("dragover", (ev) => {
+    if (!hasFiles(ev)) return;
+    ev.preventDefault();
+    ev.dataTransfer.dropEffect = "copy";
+  });
+  window.addEventListener("dragleave", () => {
+    depth = Math.max(0, depth - 1);
+    if (depth === 0) overlay.hidden = true;
+  });
+  window.addEventListener("drop", async (ev) => {
+    ev.preventDefault();
+    depth = 0;
+    overlay.hidden = true;
+    const files = [...(ev.dataTransfer?.files || [])];
+    if (files.length) await handleFiles(files);
+  });
+}
+
+async function main() {
+  wire();
+  ctx.engine = new Engine({
+    onRespawn: async () => {
+      // A fresh worker knows nothing: give it the tokenizers and the file again.
+      for (const t of ctx.registered) await ctx.engine.call("register", { bytes: t.bytes, name: t.name });
+      if (ctx.source) {
+        try {
+          await ctx.engine.call("open", ctx.source.blob ? { blob: ctx.source.blob } : { url: ctx.source.url });
+          await ctx.engine.call("loadHeaders", {});
+        } catch (e) {
+          toast(`Re-opening after cancel failed: ${e.message}`, "error");
+        }
+      }
+      document.body.dataset.respawned = String(Number(document.body.dataset.respawned || 0) + 1);
+    },
+  });
+  const manifest = loadManifest();
+  try {
+    await ctx.engine.ready;
+  } catch (e) {
+    fill($("#welcome"), errorBox(e, { title: "The decoder could not start (is /pkg/ built?)" }));
+    return;
+  }
+  await manifest;
+  document.body.dataset.ready = "1";
+  const url = new URLSearchParams(location.search).get("url");
+  if (url) {
+    $("#url-input").value = url;
+    await openUrl(url);
+  }
+}
+
+main();

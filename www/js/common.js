@@ -1,0 +1,110 @@
+// Pieces shared by several views: error boxes, tokenizer hints, pickers.
+
+import { h } from "./dom.js";
+import { fmtInt } from "./format.js";
+
+const HINTS = {
+  truncated: "The file is shorter than its own structure says: it was probably cut short while copying or downloading.",
+  bad_magic: "This is not a columns file of this format version (files start and end with the 4 bytes ABCD).",
+  unsupported_version: "The version byte after the magic is not 1 or 2.",
+  corrupt_footer: "The footer (the file's table of contents at the end) cannot be decoded.",
+  corrupt_chunk: "This column chunk's bytes are inconsistent; other chunks may still read.",
+  unsupported_codec: "The chunk uses a compression codec this reader does not decode.",
+  unsupported_encoding: "The chunk uses an encoding this reader does not know.",
+  unknown_tokenizer: "The chunk is tokenized with a tokenizer that has not been supplied. Drop its tokenizer.json on the page.",
+  invalid_tokenizer: "That file is not a usable tokenizer.json (a Hugging Face tokenizer with a BPE model vocab).",
+  bad_source: "The bytes could not be read from the source.",
+  too_large: "Too large to handle in this browser tab.",
+  cancelled: "Stopped on request.",
+};
+
+/** A readable, safe box for an error { kind, message, rowGroup, column, offset }. */
+export function errorBox(err, { title, schema, testid = "error-box" } = {}) {
+  const loc = [];
+  if (err.rowGroup !== null && err.rowGroup !== undefined) loc.push(`row group ${err.rowGroup}`);
+  if (err.column !== null && err.column !== undefined) {
+    const name = schema?.[err.column]?.name;
+    loc.push(name !== undefined ? `column ${err.column} (“${name}”)` : `column ${err.column}`);
+  }
+  if (err.offset !== null && err.offset !== undefined) loc.push(`byte offset ${fmtInt(err.offset)}`);
+  const digest = err.kind === "unknown_tokenizer" ? /\b([0-9a-f]{64})\b/.exec(err.message || "")?.[1] : null;
+  return h(
+    "div",
+    { class: "error-box", role: "alert", "data-testid": testid, "data-kind": err.kind },
+    title ? h("div", { class: "error-title" }, title) : null,
+    h("div", { class: "error-line" }, h("span", { class: "kind-badge", "data-testid": "error-kind" }, err.kind || "error"), h("span", { class: "error-message", "data-testid": "error-message" }, err.message || "")),
+    loc.length ? h("div", { class: "error-loc", "data-testid": "error-location" }, "Location: ", loc.join(", ")) : null,
+    digest ? h("div", { class: "error-hint", "data-testid": "missing-digest" }, "Needs the tokenizer.json whose SHA-256 is ", h("code", { class: "digest" }, digest), ". Drop it anywhere on the page.") : null,
+    HINTS[err.kind] && !digest ? h("div", { class: "error-hint" }, HINTS[err.kind]) : null,
+  );
+}
+
+let uid = 0;
+/** A labelled <select>. options: [{ value, label }] */
+export function selectField(label, options, value, onchange, testid) {
+  const id = `f${++uid}`;
+  const sel = h("select", { id, "data-testid": testid, onchange: () => onchange(sel.value) }, options.map((o) => h("option", { value: String(o.value), selected: String(o.value) === String(value) }, o.label)));
+  return h("label", { class: "field", for: id }, h("span", { class: "field-label" }, label), sel);
+}
+
+/**
+ * A checkbox list of columns with filter, all and none. Returns
+ * { el, get(): number[], set(list) }.
+ */
+export function columnPicker(schema, selected, onchange, { testid = "column-picker", label = "Columns" } = {}) {
+  const chosen = new Set(selected);
+  const list = h("div", { class: "picker-list", role: "group", "aria-label": label });
+  const summary = h("span", { class: "picker-summary" });
+  const filter = h("input", { type: "search", placeholder: "filter columns", "aria-label": "filter columns", class: "picker-filter", oninput: () => draw() });
+  const boxes = [];
+  function draw() {
+    const q = filter.value.toLowerCase();
+    for (const b of boxes) b.label.hidden = q !== "" && !b.name.toLowerCase().includes(q);
+    summary.textContent = `${chosen.size} of ${schema.length} selected`;
+  }
+  schema.forEach((col, i) => {
+    const box = h("input", {
+      type: "checkbox",
+      value: String(i),
+      checked: chosen.has(i),
+      "data-testid": `${testid}-col`,
+      onchange: () => {
+        if (box.checked) chosen.add(i);
+        else chosen.delete(i);
+        draw();
+        onchange([...chosen].sort((a, b) => a - b));
+      },
+    });
+    const lab = h("label", { class: "picker-item" }, box, h("span", { class: "picker-name" }, col.name), h("span", { class: "type-tag" }, col.type));
+    boxes.push({ box, label: lab, name: col.name });
+    list.append(lab);
+  });
+  const setAll = (on) => {
+    chosen.clear();
+    boxes.forEach((b, i) => {
+      const visible = !b.label.hidden;
+      if (on && visible) chosen.add(i);
+      b.box.checked = chosen.has(i);
+    });
+    draw();
+    onchange([...chosen].sort((a, b) => a - b));
+  };
+  const el = h(
+    "fieldset",
+    { class: "picker", "data-testid": testid },
+    h("legend", {}, label, " ", summary),
+    h("div", { class: "picker-tools" }, filter, h("button", { type: "button", class: "small", "data-testid": `${testid}-all`, onclick: () => setAll(true) }, "All"), h("button", { type: "button", class: "small", "data-testid": `${testid}-none`, onclick: () => setAll(false) }, "None")),
+    list,
+  );
+  draw();
+  return { el, get: () => [...chosen].sort((a, b) => a - b) };
+}
+
+/** Which columns use tokenizer table entry `index` (1-based). */
+export function columnsUsingTokenizer(file, index) {
+  const out = new Set();
+  for (const rg of file.rowGroups) rg.columns.forEach((cm, c) => cm.tokenizer === index && out.add(c));
+  return [...out];
+}
+
+export const shortDigest = (d) => `${d.slice(0, 12)}…`;

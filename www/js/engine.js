@@ -1,0 +1,67 @@
+// The page's handle on the decoding worker. cancel() terminates the worker
+// (the only way to stop wasm mid-decode) and starts a fresh one; the caller
+// then restores its state (tokenizers, open file) through onRespawn.
+
+export class Engine {
+  constructor({ onProgress, onRespawn } = {}) {
+    this.onProgress = onProgress || (() => {});
+    this.onRespawn = onRespawn || (async () => {});
+    this.pending = new Map();
+    this.nextId = 1;
+    this.spawn();
+  }
+
+  spawn() {
+    this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    this.ready = new Promise((resolve, reject) => {
+      this.worker.addEventListener("message", (ev) => {
+        const m = ev.data;
+        if (m.ready !== undefined) {
+          if (m.ready) resolve();
+          else reject(Object.assign(new Error(m.error.message), m.error));
+          return;
+        }
+        const p = this.pending.get(m.id);
+        if (!p) return;
+        if (m.progress) {
+          p.onProgress?.(m.progress);
+          this.onProgress(p.op, m.progress);
+          return;
+        }
+        this.pending.delete(m.id);
+        if (m.ok) p.resolve(m.result);
+        else p.reject(Object.assign(new Error(m.error.message), m.error));
+      });
+      this.worker.addEventListener("error", (ev) => {
+        const err = { kind: "internal", message: `worker failed: ${ev.message || "could not load /pkg/columns_wasm.js"}` };
+        reject(Object.assign(new Error(err.message), err));
+        for (const p of this.pending.values()) p.reject(Object.assign(new Error(err.message), err));
+        this.pending.clear();
+      });
+    });
+  }
+
+  /** Runs an operation in the worker; rejects with { kind, message, ... }. */
+  call(op, args, { onProgress, transfer = [] } = {}) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { op, resolve, reject, onProgress });
+      this.worker.postMessage({ id, op, args }, transfer);
+    });
+  }
+
+  get busy() {
+    return this.pending.size > 0;
+  }
+
+  /** Stops everything in flight and starts a new worker. */
+  async cancel() {
+    this.worker.terminate();
+    const err = Object.assign(new Error("cancelled"), { kind: "cancelled", message: "cancelled" });
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    this.spawn();
+    await this.ready;
+    await this.onRespawn();
+  }
+}

@@ -1,0 +1,245 @@
+// Turning values into text. Strings from a file are byte strings: they are
+// decoded as UTF-8 with a fatal decoder, and whatever is not valid UTF-8 is
+// shown byte by byte as \xNN, never silently replaced.
+
+import { h } from "./dom.js";
+
+const fatal = new TextDecoder("utf-8", { fatal: true });
+
+export const fmtInt = (n) => (n === null || n === undefined ? "—" : Number(n).toLocaleString("en-US"));
+
+/** Bytes with a binary unit: 381.6 KiB. */
+export function fmtBytes(n) {
+  if (n === null || n === undefined || Number.isNaN(n)) return "—";
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let v = Number(n);
+  let u = 0;
+  while (Math.abs(v) >= 1024 && u < units.length - 1) {
+    v /= 1024;
+    u++;
+  }
+  return u === 0 ? `${v} B` : `${v.toFixed(v >= 100 ? 0 : v >= 10 ? 1 : 2)} ${units[u]}`;
+}
+
+export function fmtMs(ms) {
+  if (ms === null || ms === undefined || Number.isNaN(ms)) return "—";
+  if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;
+  if (ms >= 100) return `${ms.toFixed(0)} ms`;
+  if (ms >= 10) return `${ms.toFixed(1)} ms`;
+  if (ms >= 1) return `${ms.toFixed(2)} ms`;
+  return `${ms.toFixed(3)} ms`;
+}
+
+export const fmtRatio = (stored, raw) => (raw && stored ? `${(raw / stored).toFixed(2)}×` : "—");
+export const fmtPct = (x) => `${(x * 100).toFixed(x < 0.01 ? 2 : 1)}%`;
+
+export function hex(bytes, max = Infinity) {
+  let out = "";
+  const n = Math.min(bytes.length, max);
+  for (let i = 0; i < n; i++) out += bytes[i].toString(16).padStart(2, "0");
+  return out;
+}
+
+/** Shortest decimal that reads back to the same float32. */
+function fmtF32(v) {
+  if (!Number.isFinite(v)) return String(v);
+  if (Object.is(v, -0)) return "-0";
+  for (let p = 1; p <= 9; p++) {
+    const t = v.toPrecision(p);
+    if (Math.fround(Number(t)) === v) return String(Number(t));
+  }
+  return String(v);
+}
+
+function fmtF64(v) {
+  if (Object.is(v, -0)) return "-0";
+  return String(v);
+}
+
+/** Length of the valid UTF-8 sequence starting at i, or 0 when invalid. */
+function seqLen(b, i) {
+  const b0 = b[i];
+  const n = b.length;
+  const cont = (j) => j < n && (b[j] & 0xc0) === 0x80;
+  if (b0 < 0x80) return 1;
+  if (b0 >= 0xc2 && b0 <= 0xdf) return cont(i + 1) ? 2 : 0;
+  if (b0 >= 0xe0 && b0 <= 0xef) {
+    const b1 = b[i + 1];
+    if (i + 1 >= n) return 0;
+    if (b0 === 0xe0 && (b1 < 0xa0 || b1 > 0xbf)) return 0;
+    if (b0 === 0xed && (b1 < 0x80 || b1 > 0x9f)) return 0;
+    return cont(i + 1) && cont(i + 2) ? 3 : 0;
+  }
+  if (b0 >= 0xf0 && b0 <= 0xf4) {
+    const b1 = b[i + 1];
+    if (i + 1 >= n) return 0;
+    if (b0 === 0xf0 && (b1 < 0x90 || b1 > 0xbf)) return 0;
+    if (b0 === 0xf4 && (b1 < 0x80 || b1 > 0x8f)) return 0;
+    return cont(i + 1) && cont(i + 2) && cont(i + 3) ? 4 : 0;
+  }
+  return 0;
+}
+
+/** Splits bytes into [{text}] and [{bad: byte}] pieces. */
+export function utf8Pieces(bytes) {
+  try {
+    return [{ text: fatal.decode(bytes) }];
+  } catch {
+    /* fall through: find the bad bytes */
+  }
+  const out = [];
+  let i = 0;
+  let start = 0;
+  while (i < bytes.length) {
+    const len = seqLen(bytes, i);
+    if (len) {
+      i += len;
+      continue;
+    }
+    if (i > start) out.push({ text: fatal.decode(bytes.subarray(start, i)) });
+    out.push({ bad: bytes[i] });
+    i++;
+    start = i;
+  }
+  if (start < bytes.length) out.push({ text: fatal.decode(bytes.subarray(start)) });
+  return out;
+}
+
+export const isValidUtf8 = (bytes) => utf8Pieces(bytes).every((p) => p.text !== undefined);
+
+const CTRL_NAMES = { 0: "\\0", 9: "\\t", 10: "\\n", 13: "\\r" };
+
+/**
+ * Renders a byte string as text: valid UTF-8 as itself, control characters
+ * as escapes (class "ctl"), invalid bytes as \xNN (class "bad").
+ * Truncates the visible text at maxChars characters.
+ */
+export function textNode(bytes, maxChars = Infinity) {
+  const frag = document.createDocumentFragment();
+  let left = maxChars;
+  let truncated = false;
+  for (const p of utf8Pieces(bytes)) {
+    if (left <= 0) {
+      truncated = true;
+      break;
+    }
+    if (p.bad !== undefined) {
+      frag.append(h("span", { class: "bad", title: `byte 0x${p.bad.toString(16).padStart(2, "0")} is not valid UTF-8` }, `\\x${p.bad.toString(16).padStart(2, "0")}`));
+      left -= 4;
+      continue;
+    }
+    let text = p.text;
+    if ([...text].length > left) {
+      text = [...text].slice(0, left).join("");
+      truncated = true;
+    }
+    left -= [...text].length;
+    // Control characters would vanish or break the layout: show escapes.
+    const parts = text.split(/([\u0000-\u001f\u007f])/u);
+    for (const part of parts) {
+      if (part === "") continue;
+      if (part.length === 1 && /[\u0000-\u001f\u007f]/u.test(part)) {
+        const code = part.charCodeAt(0);
+        frag.append(h("span", { class: "ctl", title: `control character U+${code.toString(16).padStart(4, "0").toUpperCase()}` }, CTRL_NAMES[code] ?? `\\x${code.toString(16).padStart(2, "0")}`));
+      } else frag.append(document.createTextNode(part));
+    }
+  }
+  if (truncated) frag.append(h("span", { class: "more", title: "truncated; click the cell to see the whole value" }, "…"));
+  return frag;
+}
+
+/** Text form of a byte string for exports (invalid bytes as \xNN). */
+export function textString(bytes) {
+  return utf8Pieces(bytes)
+    .map((p) => (p.bad !== undefined ? `\\x${p.bad.toString(16).padStart(2, "0")}` : p.text))
+    .join("");
+}
+
+/** Plain text of a scalar value (number, bigint, bool) of a column type. */
+export function scalarText(type, v) {
+  if (v === null || v === undefined) return "null";
+  if (type === "bool") return v === true || v === 1 ? "true" : "false";
+  if (type === "float32") return fmtF32(Number(v));
+  if (type === "float64") return fmtF64(Number(v));
+  return String(v);
+}
+
+/**
+ * A DOM node for one value: null / empty / text / hex / number, each with a
+ * data-kind so it can be told apart (and styled) at a glance.
+ */
+export function valueNode(type, v, { maxChars = 120, tag = "span" } = {}) {
+  if (v === null || v === undefined) return h(tag, { class: "v-null", "data-kind": "null" }, "null");
+  if (type === "string") {
+    if (v.length === 0) return h(tag, { class: "v-empty", "data-kind": "empty", title: "empty string (0 bytes)" }, '""');
+    return h(tag, { class: "v-str", "data-kind": "str" }, textNode(v, maxChars));
+  }
+  if (type === "bytes") {
+    if (v.length === 0) return h(tag, { class: "v-empty", "data-kind": "empty", title: "empty bytes (0 bytes)" }, "0x");
+    const shown = hex(v, Math.ceil(maxChars / 2));
+    return h(tag, { class: "v-bytes", "data-kind": "bytes" }, shown, v.length * 2 > shown.length ? h("span", { class: "more" }, "…") : null);
+  }
+  if (type === "bool") return h(tag, { class: "v-bool", "data-kind": "bool" }, scalarText(type, v));
+  return h(tag, { class: "v-num", "data-kind": "num" }, scalarText(type, v));
+}
+
+const FIXED_WIDTH = { bool: 1, int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, float32: 4, int64: 8, uint64: 8, float64: 8 };
+
+/** Decodes a footer statistic from its raw Plain bytes. */
+export function decodeStat(type, raw) {
+  if (!raw || raw.length === 0) return null;
+  if (type === "string" || type === "bytes") return raw;
+  const w = FIXED_WIDTH[type];
+  if (raw.length !== w) return undefined; // malformed
+  const dv = new DataView(raw.buffer, raw.byteOffset, raw.byteLength);
+  switch (type) {
+    case "bool": return raw[0] !== 0;
+    case "int8": return dv.getInt8(0);
+    case "uint8": return dv.getUint8(0);
+    case "int16": return dv.getInt16(0, true);
+    case "uint16": return dv.getUint16(0, true);
+    case "int32": return dv.getInt32(0, true);
+    case "uint32": return dv.getUint32(0, true);
+    case "int64": return dv.getBigInt64(0, true);
+    case "uint64": return dv.getBigUint64(0, true);
+    case "float32": return dv.getFloat32(0, true);
+    case "float64": return dv.getFloat64(0, true);
+  }
+  return undefined;
+}
+
+/** A footer min/max cell: decoded by type from the raw statistic. */
+export function statNode(type, raw, { maxChars = 40, allNull = false } = {}) {
+  if (!raw || raw.length === 0) {
+    if (allNull) return h("span", { class: "v-none", title: "no non-null value" }, "—");
+    if (type === "string" || type === "bytes")
+      return h("span", { class: "v-empty", title: "empty statistic: the empty value, or none recorded (gob does not send an empty []byte)" }, type === "string" ? '""' : "0x");
+    return h("span", { class: "v-none", title: "not recorded" }, "—");
+  }
+  const v = decodeStat(type, raw);
+  if (v === undefined) return h("span", { class: "bad", title: `unexpected ${raw.length}-byte statistic for ${type}` }, `0x${hex(raw, 16)}`);
+  return valueNode(type, v, { maxChars });
+}
+
+/** Plain text of a footer statistic (for sorting and exports). */
+export function statText(type, raw) {
+  if (!raw || raw.length === 0) return "";
+  const v = decodeStat(type, raw);
+  if (v === undefined) return hex(raw);
+  if (type === "string") return textString(v);
+  if (type === "bytes") return hex(v);
+  return scalarText(type, v);
+}
+
+/** Renders a value returned by the API (Value type) for report tables. */
+export function apiValueNode(type, v, opts) {
+  if (typeof v === "string") return valueNode("string", new TextEncoder().encode(v), opts);
+  return valueNode(type, v, opts);
+}
+
+/** CSV field, quoted when needed, with spreadsheet formula prefixes defused. */
+export function csvField(v) {
+  let t = v === null || v === undefined ? "" : String(v);
+  if (/^[=+\-@\t\r]/.test(t) && !/^-?\d/.test(t)) t = `'${t}`;
+  return /[",\n\r]/.test(t) ? `"${t.replaceAll('"', '""')}"` : t;
+}

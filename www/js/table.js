@@ -1,0 +1,118 @@
+// A sortable table with a sticky header. Cells are built by the caller as
+// DOM nodes or plain text; the table never parses markup.
+
+import { h } from "./dom.js";
+
+function compare(a, b) {
+  const na = a === null || a === undefined || (typeof a === "number" && Number.isNaN(a));
+  const nb = b === null || b === undefined || (typeof b === "number" && Number.isNaN(b));
+  if (na || nb) return na === nb ? 0 : na ? 1 : -1; // blanks last
+  if (typeof a === "bigint" || typeof b === "bigint") {
+    try {
+      const x = BigInt(a);
+      const y = BigInt(b);
+      return x < y ? -1 : x > y ? 1 : 0;
+    } catch {
+      /* mixed: compare as numbers */
+    }
+    return Number(a) - Number(b);
+  }
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  return String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0;
+}
+
+/**
+ * columns: [{ key, label, title?, numeric?, value(row), cell?(row), class? }]
+ * Returns { el, setRows(rows) }.
+ */
+export function sortableTable({ columns, rows, testid, rowTestid, rowProps, onRowClick, footer, caption, maxRows = 5000, sort = null, wrapClass = "" }) {
+  let state = sort ? { ...sort } : { key: null, dir: 1 };
+  let data = rows;
+  const thead = h("thead");
+  const tbody = h("tbody");
+  const tfoot = h("tfoot");
+  const note = h("p", { class: "muted small", hidden: true });
+  const table = h("table", { class: "data", "data-testid": testid }, caption ? h("caption", { class: "visually-hidden" }, caption) : null, thead, tbody, tfoot);
+  const wrap = h("div", { class: ["table-wrap", wrapClass] }, table);
+  const el = h("div", { class: "table-block" }, wrap, note);
+
+  function header() {
+    const tr = h("tr");
+    for (const col of columns) {
+      const active = state.key === col.key;
+      const btn = h(
+        "button",
+        {
+          type: "button",
+          class: "sort",
+          title: col.title ? `${col.title} — click to sort` : "click to sort",
+          onclick: () => {
+            state = { key: col.key, dir: active ? -state.dir : col.numeric ? -1 : 1 };
+            render();
+          },
+        },
+        col.label,
+        h("span", { class: "sort-mark", "aria-hidden": "true" }, active ? (state.dir > 0 ? " ▲" : " ▼") : ""),
+      );
+      tr.append(h("th", { scope: "col", class: [col.numeric && "num", col.class], "aria-sort": active ? (state.dir > 0 ? "ascending" : "descending") : "none", "data-key": col.key }, btn));
+    }
+    thead.replaceChildren(tr);
+  }
+
+  function render() {
+    header();
+    let list = data;
+    if (state.key) {
+      const col = columns.find((c) => c.key === state.key);
+      list = data
+        .map((r, i) => [r, i])
+        .sort((a, b) => compare(col.value(a[0]), col.value(b[0])) * state.dir || a[1] - b[1])
+        .map((x) => x[0]);
+    }
+    const shown = list.slice(0, maxRows);
+    note.hidden = list.length <= maxRows;
+    note.textContent = `Showing ${maxRows.toLocaleString("en-US")} of ${list.length.toLocaleString("en-US")} rows; sort to see others.`;
+    const frag = document.createDocumentFragment();
+    for (const row of shown) {
+      const tr = h("tr", { "data-testid": rowTestid, ...(rowProps ? rowProps(row) : {}) });
+      if (onRowClick) {
+        tr.tabIndex = 0;
+        tr.classList.add("clickable");
+        tr.addEventListener("click", (ev) => onRowClick(row, ev));
+        tr.addEventListener("keydown", (ev) => {
+          if (ev.key === "Enter" || ev.key === " ") {
+            ev.preventDefault();
+            onRowClick(row, ev);
+          }
+        });
+      }
+      for (const col of columns) {
+        const v = col.cell ? col.cell(row) : col.value(row);
+        tr.append(h("td", { class: [col.numeric && "num", col.class], "data-field": col.key }, v instanceof Node ? v : v === null || v === undefined ? "—" : String(v)));
+      }
+      frag.append(tr);
+    }
+    tbody.replaceChildren(frag);
+    tfoot.replaceChildren();
+    if (footer) {
+      const cells = footer(data);
+      if (cells) {
+        const tr = h("tr");
+        for (const col of columns) {
+          const v = cells[col.key];
+          tr.append(h("td", { class: [col.numeric && "num", col.class], "data-field": col.key }, v === undefined ? "" : v instanceof Node ? v : String(v)));
+        }
+        tfoot.append(tr);
+      }
+    }
+  }
+
+  render();
+  return {
+    el,
+    setRows(rows2) {
+      data = rows2;
+      render();
+    },
+  };
+}

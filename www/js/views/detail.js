@@ -1,0 +1,218 @@
+// Column detail: what the encoding did with one chunk, its blocks, and
+// whether the footer's statistics agree with the decoded values.
+
+import { h, fill } from "../dom.js";
+import { fmtBytes, fmtInt, fmtRatio, hex, statNode, textNode, apiValueNode } from "../format.js";
+import { errorBox, selectField } from "../common.js";
+
+const kv = (rows) =>
+  h(
+    "dl",
+    { class: "kv" },
+    rows.filter(Boolean).map(([k, v, testid]) => [h("dt", {}, k), h("dd", { "data-testid": testid }, v instanceof Node ? v : String(v))]),
+  );
+
+function bytesText(type, b) {
+  if (!b || b.length === 0) return h("span", { class: "v-empty" }, "(empty)");
+  return type === "bytes" ? h("code", {}, hex(b, 200)) : h("span", { class: "v-str" }, "“", textNode(b, 200), "”");
+}
+
+function encodingFacts(d, type, rows, cm, f) {
+  const values = rows - cm.nullCount;
+  switch (d.kind) {
+    case "Plain":
+      return [["Layout", type === "string" || type === "bytes" ? "per value: uint32 length, then the bytes" : "fixed-width values back to back"], ["Values", fmtInt(values)]];
+    case "RLEBitpack":
+      return [["Layout", "one bit per value, most significant bit first"], ["true", fmtInt(d.trues), "enc-trues"], ["false", fmtInt(values - d.trues)]];
+    case "Delta":
+      return [["Layout", "n × int64: the first value, then differences"], ["First value", d.first === null ? "—" : String(d.first), "enc-first"], ["Min delta", d.minDelta === null ? "—" : String(d.minDelta), "enc-min-delta"], ["Max delta", d.maxDelta === null ? "—" : String(d.maxDelta), "enc-max-delta"], ["Values", fmtInt(values)]];
+    case "Dict":
+      return [
+        ["Dictionary size", fmtInt(d.size), "enc-dict-size"],
+        ["Index bit width", `${d.indexWidth} bits`, "enc-index-width"],
+        ["Index bytes", fmtBytes(d.indexBytes)],
+        ["Entry bytes", fmtBytes(d.entryBytes)],
+        ["Values per entry", d.size ? (values / d.size).toFixed(1) : "—"],
+      ];
+    case "OffsetBytes":
+      return [["Layout", "uint32 count, uint32 offsets, then the concatenated values"], ["Data bytes", fmtBytes(d.dataBytes)], ["Values", fmtInt(values)]];
+    case "Affix":
+      return [
+        ["Prefix", h("span", {}, bytesText(type, d.prefix), h("span", { class: "muted" }, ` ${d.prefix.length} B`)), "enc-prefix"],
+        ["Suffix", h("span", {}, bytesText(type, d.suffix), h("span", { class: "muted" }, ` ${d.suffix.length} B`)), "enc-suffix"],
+        ["Middle bytes", fmtBytes(d.middleBytes)],
+        ["Saved", `${fmtBytes((d.prefix.length + d.suffix.length) * Math.max(0, values - 1))} of repeated affixes`],
+      ];
+    case "Tokenized": {
+      const tz = cm.tokenizer ? f.tokenizers[cm.tokenizer - 1] : null;
+      return [
+        ["Representation", d.representation, "enc-representation"],
+        ["Boundaries", d.boundaries, "enc-boundaries"],
+        ["Values", fmtInt(d.values)],
+        ["Tokens", fmtInt(d.tokens), "enc-tokens"],
+        ["Tokens per value", d.values ? (d.tokens / d.values).toFixed(1) : "—"],
+        ["Escapes", `${fmtInt(d.escapes)}${d.tokens ? ` (${((100 * d.escapes) / d.tokens).toFixed(1)}% of tokens are raw bytes)` : ""}`, "enc-escapes"],
+        ["Table length", fmtInt(d.tableLength)],
+        d.bitsWidth !== null && d.bitsWidth !== undefined ? ["Bits per id", `${d.bitsWidth}`] : null,
+        ["Id stream", fmtBytes(d.idBytes)],
+        ["Tokenizer", tz ? h("span", {}, h("code", { class: "digest" }, tz.digest), tz.resolved ? h("span", { class: "ok-badge" }, " resolved") : h("span", { class: "warn-badge" }, " missing")) : "—"],
+      ];
+    }
+    default:
+      return Object.entries(d).map(([k, v]) => [k, String(v)]);
+  }
+}
+
+function checksTable(report, cm, type, rows) {
+  const footer = {
+    nullCount: fmtInt(cm.nullCount),
+    min: statNode(type, cm.minRaw, { allNull: cm.nullCount === rows, maxChars: 60 }),
+    max: statNode(type, cm.maxRaw, { allNull: cm.nullCount === rows, maxChars: 60 }),
+    minLen: fmtInt(cm.minLen),
+    maxLen: fmtInt(cm.maxLen),
+  };
+  const d = report.decoded;
+  const decoded = d
+    ? { nullCount: fmtInt(d.nullCount), min: apiValueNode(type, d.min, { maxChars: 60 }), max: apiValueNode(type, d.max, { maxChars: 60 }), minLen: fmtInt(d.minLen), maxLen: fmtInt(d.maxLen) }
+    : {};
+  const bad = report.checks.filter((c) => !c.agrees);
+  return h(
+    "div",
+    { class: "checks" },
+    h(
+      "table",
+      { class: "data compact", "data-testid": "detail-checks" },
+      h("thead", {}, h("tr", {}, h("th", {}, "Statistic"), h("th", {}, "Footer (as stored)"), h("th", {}, "Decoded values"), h("th", {}, "Agree?"))),
+      h(
+        "tbody",
+        {},
+        report.checks.map((c) =>
+          h(
+            "tr",
+            { "data-testid": "check-row", "data-field": c.field, "data-agrees": String(c.agrees), class: c.agrees ? "" : "mismatch" },
+            h("td", {}, c.field),
+            h("td", { class: "stat" }, footer[c.field] ?? "—"),
+            h("td", { class: "stat" }, decoded[c.field] ?? "—"),
+            h("td", {}, c.agrees ? h("span", { class: "ok-badge" }, "✓ agree") : h("span", { class: "bad-badge" }, "✗ mismatch"), !c.agrees && report.knownWriterBug ? h("span", { class: "muted small" }, " known writer bug") : null),
+          ),
+        ),
+      ),
+    ),
+    report.checks.length === 0 ? h("p", { class: "muted" }, "Not checked: the values could not be decoded.") : null,
+    bad.length && report.knownWriterBug
+      ? h("p", { class: "notice", "data-testid": "writer-bug-note" }, `${bad.length} statistic${bad.length > 1 ? "s" : ""} disagree. This is the reference writer's known bug for bytes columns: after an empty value its min/max and lengths are wrong (MaxVal can carry trailing bytes of other values, MinLen/MaxLen cover only the values after the last empty one). The data is fine; the footer is not.`)
+      : bad.length
+        ? h("p", { class: "error-inline", "data-testid": "stats-mismatch" }, `${bad.length} statistic${bad.length > 1 ? "s" : ""} disagree with the decoded values, and this type is not known to be affected by a writer bug: the footer or the data may be damaged.`)
+        : report.knownWriterBug && report.checks.length
+          ? h("p", { class: "muted small", "data-testid": "writer-bug-note" }, "This type is affected by the reference writer's known bytes-statistics bug (after an empty value); in this chunk the statistics agree.")
+          : null,
+  );
+}
+
+function blocksTable(report) {
+  const maxRaw = Math.max(1, ...report.blocks.map((b) => b.rawLength));
+  return h(
+    "div",
+    { class: "table-wrap short" },
+    h(
+      "table",
+      { class: "data compact", "data-testid": "detail-blocks" },
+      h("thead", {}, h("tr", {}, ["Block", "Offset", "Stored", "Raw", "Ratio", ""].map((x, i) => h("th", { class: i && i < 5 ? "num" : "" }, x)))),
+      h(
+        "tbody",
+        {},
+        report.blocks.map((b, i) =>
+          h(
+            "tr",
+            { "data-testid": "block-row" },
+            h("td", {}, String(i)),
+            h("td", { class: "num" }, fmtInt(b.offset)),
+            h("td", { class: "num" }, fmtBytes(b.storedLength)),
+            h("td", { class: "num" }, fmtBytes(b.rawLength)),
+            h("td", { class: "num" }, fmtRatio(b.storedLength, b.rawLength)),
+            h("td", { class: "bar-cell" }, h("span", { class: "bar raw", style: { width: `${(100 * b.rawLength) / maxRaw}%` } }), h("span", { class: "bar stored", style: { width: `${(100 * b.storedLength) / maxRaw}%` } })),
+          ),
+        ),
+      ),
+    ),
+  );
+}
+
+export function createDetail(ctx, el) {
+  let token = 0;
+  const body = h("div", { class: "detail-body", "data-testid": "detail-view" });
+
+  function controls() {
+    const f = ctx.file;
+    return h(
+      "div",
+      { class: "toolbar" },
+      selectField("Row group", f.rowGroups.map((rg, g) => ({ value: g, label: `${g} (${fmtInt(rg.numRows)} rows)` })), ctx.sel.g, (v) => ctx.select(Number(v), ctx.sel.c, "detail"), "detail-rg"),
+      selectField("Column", f.schema.map((col, c) => ({ value: c, label: `${c}: ${col.name} (${col.type})` })), ctx.sel.c, (v) => ctx.select(ctx.sel.g, Number(v), "detail"), "detail-col"),
+      h("button", { type: "button", "data-testid": "detail-preview", onclick: () => ctx.previewChunk(ctx.sel.g, ctx.sel.c) }, "Preview these rows"),
+    );
+  }
+
+  async function load() {
+    const f = ctx.file;
+    const my = ++token;
+    if (!f.rowGroups.length) {
+      fill(el, h("p", { class: "notice" }, "This file has no row groups, so there are no chunks to inspect."));
+      return;
+    }
+    const { g, c } = ctx.sel;
+    const cm = f.rowGroups[g].columns[c];
+    const col = f.schema[c];
+    const rows = f.rowGroups[g].numRows;
+    fill(el, controls(), body);
+    fill(body, h("p", { class: "muted" }, "Inspecting…"));
+    let res;
+    try {
+      res = await ctx.call("inspect", { g, c }, `Inspecting row group ${g}, column ${col.name}`);
+    } catch (e) {
+      if (my !== token) return;
+      fill(body, errorBox(e, { title: "This chunk could not be inspected", schema: f.schema, testid: "detail-error" }));
+      return;
+    }
+    if (my !== token) return;
+    const r = res.report;
+    const d = r.detail;
+    fill(
+      body,
+      h("h2", { class: "detail-title" }, h("span", { class: "colname" }, col.name), " ", h("span", { class: "type-tag" }, col.type), col.nullable ? h("span", { class: "type-tag" }, "nullable") : null, h("span", { class: "muted" }, ` · row group ${g} · ${fmtInt(rows)} rows`)),
+      r.error ? errorBox(r.error, { title: "Reading this chunk fails", schema: f.schema, testid: "detail-error" }) : null,
+      h(
+        "div",
+        { class: "cards" },
+        h(
+          "section",
+          { class: "card", "data-testid": "detail-chunk" },
+          h("h3", {}, "Chunk"),
+          kv([
+            ["Byte range", `${fmtInt(cm.byteOffset)} – ${fmtInt(cm.byteOffset + cm.byteLength)}`],
+            ["Stored", `${fmtBytes(cm.byteLength)} (${fmtInt(cm.byteLength)} B)`, "detail-stored"],
+            ["Encoding", r.encoding, "detail-encoding-name"],
+            ["Codec", r.codec, "detail-codec"],
+            ["Null bitmap", r.nullBitmapLength ? `${fmtInt(r.nullBitmapLength)} B` : "none"],
+            ["Raw (encoded) length", `${fmtBytes(r.rawLength)} (${fmtInt(r.rawLength)} B)`, "detail-raw"],
+            ["Data length", `${fmtBytes(r.dataLength)} stored in blocks`],
+            ["Compression", fmtRatio(r.dataLength, r.rawLength)],
+            ["Blocks", fmtInt(r.blocks.length), "detail-block-count"],
+          ]),
+        ),
+        h("section", { class: "card", "data-testid": "detail-encoding" }, h("h3", {}, `Encoding: ${d ? d.kind : r.encoding}`), d ? kv(encodingFacts(d, col.type, rows, cm, f)) : h("p", { class: "muted" }, "No detail: the encoded stream could not be read.")),
+        h("section", { class: "card wide" }, h("h3", {}, "Footer statistics vs decoded values"), checksTable(r, cm, col.type, rows)),
+      ),
+      h("h3", {}, `Blocks (${r.blocks.length})`, h("span", { class: "muted small" }, " — each compressed on its own; bars: raw (light) and stored (dark)")),
+      blocksTable(r),
+    );
+  }
+
+  return {
+    render() {
+      token++;
+      fill(el);
+    },
+    activate: load,
+  };
+}
