@@ -71,15 +71,6 @@ impl<'a> Reader<'a> {
     pub fn len32(&mut self, what: &str) -> Result<usize> {
         self.u32(what).map(|v| v as usize)
     }
-
-    /// Fails unless every byte was consumed: trailing bytes mean the
-    /// lengths we trusted disagree with the data.
-    pub fn finish(&self, what: &str) -> Result<()> {
-        if self.remaining() != 0 {
-            return Err(self.error(format!("{} unexpected bytes after {what}", self.remaining())));
-        }
-        Ok(())
-    }
 }
 
 #[inline]

@@ -62,10 +62,14 @@ pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> 
         }
         None => {
             let mut total = 0u64;
-            indices.for_each(|i| total += entries.get(i as usize).len() as u64);
+            indices.for_each(|i| total += entries.span(i as usize).1 as u64);
             let mut out = BytesBuilder::with_capacity(n, total)?;
-            indices.for_each(|i| out.push(&[entries.get(i as usize)]));
-            Ok(out.finish())
+            indices.for_each(|i| {
+                let (start, len) = entries.span(i as usize);
+                out.append(entries.data, start, len);
+                out.end_value();
+            });
+            out.finish()
         }
     }
 }

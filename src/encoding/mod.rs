@@ -115,12 +115,21 @@ pub(crate) fn count_mismatch(what: &str, found: usize, expected: usize) -> Error
     corrupt_chunk(format!("{what} holds {found} values but the chunk has {expected} non-null rows"))
 }
 
-/// Accumulates string/bytes values into Arrow-style offsets and data,
-/// refusing to grow past what 32-bit offsets can address.
+/// Accumulates string/bytes values into Arrow-style offsets and data.
+/// The data buffer is sized once from an exact total computed in advance,
+/// plus slack so short values can be copied as one fixed 16-byte move
+/// (most strings are short; a fixed-size copy beats a sized memcpy call).
 pub(crate) struct BytesBuilder {
     offsets: Vec<u32>,
     data: Vec<u8>,
+    len: usize,
+    total: usize,
+    /// Set if a caller appended past `total`: a logic error reported by
+    /// `finish`, never a panic.
+    overflow: bool,
 }
+
+const SLACK: usize = 16;
 
 impl BytesBuilder {
     /// `total` is the exact byte count the caller computed in advance.
@@ -131,32 +140,51 @@ impl BytesBuilder {
                 format!("{total} bytes of values exceed the 4 GiB that 32-bit offsets address"),
             ));
         }
+        let total = total as usize;
         let mut offsets = crate::error::try_vec::<u32>(n + 1, "string offsets")?;
         offsets.push(0);
-        let data = crate::error::try_vec::<u8>(total as usize, "string data")?;
-        Ok(BytesBuilder { offsets, data })
+        let mut data = crate::error::try_vec::<u8>(total + SLACK, "string data")?;
+        data.resize(total + SLACK, 0);
+        Ok(BytesBuilder { offsets, data, len: 0, total, overflow: false })
     }
 
-    #[inline]
-    pub fn push(&mut self, parts: &[&[u8]]) {
-        for p in parts {
-            self.data.extend_from_slice(p);
+    /// Appends `src[start..start + len]` to the current value.
+    #[inline(always)]
+    pub fn append(&mut self, src: &[u8], start: usize, len: usize) {
+        let w = self.len;
+        if len > self.total - w || start.checked_add(len).is_none_or(|e| e > src.len()) {
+            self.overflow = true;
+            return;
         }
-        self.offsets.push(self.data.len() as u32);
+        if len <= SLACK && src.len() - start >= SLACK {
+            // Writes up to SLACK bytes past the value, inside the slack;
+            // the next value overwrites them.
+            self.data[w..w + SLACK].copy_from_slice(&src[start..start + SLACK]);
+        } else {
+            self.data[w..w + len].copy_from_slice(&src[start..start + len]);
+        }
+        self.len = w + len;
     }
 
-    /// Appends to the current value without ending it.
-    #[inline]
-    pub fn extend(&mut self, bytes: &[u8]) {
-        self.data.extend_from_slice(bytes);
+    #[inline(always)]
+    pub fn append_slice(&mut self, s: &[u8]) {
+        self.append(s, 0, s.len());
     }
 
-    #[inline]
+    /// Ends the current value.
+    #[inline(always)]
     pub fn end_value(&mut self) {
-        self.offsets.push(self.data.len() as u32);
+        self.offsets.push(self.len as u32);
     }
 
-    pub fn finish(self) -> Values {
-        Values::Bytes { offsets: self.offsets, data: self.data }
+    pub fn finish(mut self) -> Result<Values> {
+        if self.overflow || self.len != self.total {
+            return Err(corrupt_chunk(format!(
+                "internal: values filled {} of {} computed bytes",
+                self.len, self.total
+            )));
+        }
+        self.data.truncate(self.len);
+        Ok(Values::Bytes { offsets: self.offsets, data: self.data })
     }
 }

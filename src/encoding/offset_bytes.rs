@@ -49,9 +49,16 @@ impl<'a> OffsetBytes<'a> {
     /// Value `i` (checked in `parse`).
     #[inline]
     pub fn get(&self, i: usize) -> &'a [u8] {
+        let (start, len) = self.span(i);
+        &self.data[start..start + len]
+    }
+
+    /// Where value `i` lies in `data`: (start, length).
+    #[inline]
+    pub fn span(&self, i: usize) -> (usize, usize) {
         let a = self.start(i) as usize;
         let b = if i + 1 < self.count { self.start(i + 1) as usize } else { self.data.len() };
-        &self.data[a..b]
+        (a, b - a)
     }
 }
 

@@ -273,9 +273,10 @@ pub(super) fn decode(n: usize, stream: &[u8], tok: &Tokenizer) -> Result<Values>
     }
     ids.try_for_each(|id| {
         if id == escape {
-            out.extend(core::slice::from_ref(esc.next().unwrap_or(&0)));
+            out.append_slice(core::slice::from_ref(esc.next().unwrap_or(&0)));
         } else {
-            out.extend(tok.token(id).unwrap_or(&[]));
+            let (bytes, start, len) = tok.token_span(id);
+            out.append(bytes, start, len);
         }
         token += 1;
         while next_end < starts.len() && starts[next_end] == token {
@@ -284,5 +285,5 @@ pub(super) fn decode(n: usize, stream: &[u8], tok: &Tokenizer) -> Result<Values>
         }
         Ok(())
     })?;
-    Ok(out.finish())
+    out.finish()
 }

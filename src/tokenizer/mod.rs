@@ -92,6 +92,9 @@ impl Tokenizer {
             }
             starts.push(bytes.len() as u32);
         }
+        // Slack after the last token lets short tokens be copied as one
+        // fixed-size move (see BytesBuilder).
+        bytes.extend_from_slice(&[0; 16]);
         Ok(Tokenizer { digest: Digest::of(json_bytes), starts, bytes, escape_id: max_id + 1, model_type: model.model_type })
     }
 
@@ -105,6 +108,17 @@ impl Tokenizer {
 
     pub fn vocab_size(&self) -> usize {
         self.starts.len() - 1
+    }
+
+    /// Token `id` as (all token bytes, start, length), for copying with
+    /// slack; (_, 0, 0) for ids the vocab does not define.
+    #[inline]
+    pub(crate) fn token_span(&self, id: u32) -> (&[u8], usize, usize) {
+        let i = id as usize;
+        match (self.starts.get(i), self.starts.get(i + 1)) {
+            (Some(&a), Some(&b)) => (&self.bytes, a as usize, (b - a) as usize),
+            _ => (&self.bytes, 0, 0),
+        }
     }
 
     pub fn model_type(&self) -> &str {
