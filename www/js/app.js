@@ -147,6 +147,7 @@ function showWelcome() {
 async function openSource(src, name) {
   const gen = ++ctx.gen;
   $("#samples-menu").open = false;
+  document.body.dataset.state = "opening";
   let info;
   try {
     info = await ctx.call("open", src.blob ? { blob: src.blob } : { url: src.url }, `Opening ${name}`);
@@ -166,6 +167,7 @@ async function openSource(src, name) {
     );
     panel.hidden = false;
     renderTokenizersAnywhere();
+    document.body.dataset.state = "error";
     return;
   }
   if (gen !== ctx.gen) return;
@@ -180,7 +182,6 @@ async function openSource(src, name) {
   document.title = `${name} — columns inspector`;
   renderFileViews();
   showTab(ctx.tab);
-  $("#file-view").dataset.loaded = "1";
   // Raw lengths and block counts live in each chunk's 18-byte header.
   try {
     const hdr = await ctx.call("loadHeaders", {}, "Reading chunk headers");
@@ -188,11 +189,11 @@ async function openSource(src, name) {
     ctx.file.rowGroups = hdr.rowGroups;
     renderSchema(ctx, panels.schema);
     renderChunks(ctx, panels.chunks);
-    $("#file-view").dataset.headers = "1";
   } catch (e) {
     if (gen !== ctx.gen || e.kind === "cancelled") return;
     toast(`Chunk headers could not be read: ${e.kind}: ${e.message}`, "error");
   }
+  document.body.dataset.state = "ready";
 }
 
 async function registerTokenizer(name, bytes) {
@@ -235,7 +236,12 @@ async function handleFiles(files) {
   for (const f of toks) if (await registerTokenizer(f.name, new Uint8Array(await f.arrayBuffer()))) registered++;
   if (registered) await afterTokenizers();
   if (others.length > 1) toast(`Opened ${others[0].name}; one .cols file at a time (${others.length - 1} ignored).`);
-  if (others.length) await openSource({ blob: others[0] }, others[0].name);
+  if (others.length) {
+    // A local file has no address: forget any ?url= and the URL field.
+    if (location.search) history.replaceState(null, "", location.pathname);
+    $("#url-input").value = "";
+    await openSource({ blob: others[0] }, others[0].name);
+  }
 }
 
 ctx.loadSampleTokenizer = async (path) => {
@@ -366,11 +372,11 @@ async function main() {
   ctx.engine = new Engine({
     onRespawn: async () => {
       // A fresh worker knows nothing: give it the tokenizers and the file again.
-      for (const t of ctx.registered) await ctx.engine.call("register", { bytes: t.bytes, name: t.name });
+      for (const t of ctx.registered) await ctx.engine.post("register", { bytes: t.bytes, name: t.name });
       if (ctx.source) {
         try {
-          await ctx.engine.call("open", ctx.source.blob ? { blob: ctx.source.blob } : { url: ctx.source.url });
-          await ctx.engine.call("loadHeaders", {});
+          await ctx.engine.post("open", ctx.source.blob ? { blob: ctx.source.blob } : { url: ctx.source.url });
+          await ctx.engine.post("loadHeaders", {});
         } catch (e) {
           toast(`Re-opening after cancel failed: ${e.message}`, "error");
         }

@@ -19,7 +19,7 @@ const HINTS = {
 };
 
 /** A readable, safe box for an error { kind, message, rowGroup, column, offset }. */
-export function errorBox(err, { title, schema, testid = "error-box" } = {}) {
+export function errorBox(err, { title, schema, testid = "error-box", compact = false } = {}) {
   const loc = [];
   if (err.rowGroup !== null && err.rowGroup !== undefined) loc.push(`row group ${err.rowGroup}`);
   if (err.column !== null && err.column !== undefined) {
@@ -30,12 +30,20 @@ export function errorBox(err, { title, schema, testid = "error-box" } = {}) {
   const digest = err.kind === "unknown_tokenizer" ? /\b([0-9a-f]{64})\b/.exec(err.message || "")?.[1] : null;
   return h(
     "div",
-    { class: "error-box", role: "alert", "data-testid": testid, "data-kind": err.kind },
+    { class: ["error-box", compact && "compact"], role: "alert", "data-testid": testid, "data-kind": err.kind, title: compact ? err.message : undefined },
     title ? h("div", { class: "error-title" }, title) : null,
-    h("div", { class: "error-line" }, h("span", { class: "kind-badge", "data-testid": "error-kind" }, err.kind || "error"), h("span", { class: "error-message", "data-testid": "error-message" }, err.message || "")),
-    loc.length ? h("div", { class: "error-loc", "data-testid": "error-location" }, "Location: ", loc.join(", ")) : null,
-    digest ? h("div", { class: "error-hint", "data-testid": "missing-digest" }, "Needs the tokenizer.json whose SHA-256 is ", h("code", { class: "digest" }, digest), ". Drop it anywhere on the page.") : null,
-    HINTS[err.kind] && !digest ? h("div", { class: "error-hint" }, HINTS[err.kind]) : null,
+    h(
+      "div",
+      { class: "error-line" },
+      h("span", { class: "kind-badge", "data-testid": "error-kind" }, err.kind || "error"),
+      // A missing tokenizer in a compact box: the hint below says it all.
+      compact && digest
+        ? h("span", { class: "error-hint", "data-testid": "missing-digest" }, "Drop the tokenizer.json whose SHA-256 is ", h("code", { class: "digest" }, digest), " anywhere on the page to read this column.")
+        : h("span", { class: "error-message", "data-testid": "error-message" }, err.message || ""),
+    ),
+    loc.length && !compact ? h("div", { class: "error-loc", "data-testid": "error-location" }, "Location: ", loc.join(", ")) : null,
+    digest && !compact ? h("div", { class: "error-hint", "data-testid": "missing-digest" }, "Drop the tokenizer.json whose SHA-256 is ", h("code", { class: "digest" }, digest), " anywhere on the page to read it.") : null,
+    HINTS[err.kind] && !digest && !compact ? h("div", { class: "error-hint" }, HINTS[err.kind]) : null,
   );
 }
 
@@ -51,11 +59,11 @@ export function selectField(label, options, value, onchange, testid) {
  * A checkbox list of columns with filter, all and none. Returns
  * { el, get(): number[], set(list) }.
  */
-export function columnPicker(schema, selected, onchange, { testid = "column-picker", label = "Columns" } = {}) {
+export function columnPicker(schema, selected, onchange, { testid = "column-picker", label = "Columns", placeholder = "filter columns" } = {}) {
   const chosen = new Set(selected);
   const list = h("div", { class: "picker-list", role: "group", "aria-label": label });
   const summary = h("span", { class: "picker-summary" });
-  const filter = h("input", { type: "search", placeholder: "filter columns", "aria-label": "filter columns", class: "picker-filter", oninput: () => draw() });
+  const filter = h("input", { type: "search", placeholder, "aria-label": placeholder, class: "picker-filter", oninput: () => draw() });
   const boxes = [];
   function draw() {
     const q = filter.value.toLowerCase();

@@ -8,6 +8,7 @@ export class Engine {
     this.onRespawn = onRespawn || (async () => {});
     this.pending = new Map();
     this.nextId = 1;
+    this.gate = Promise.resolve();
     this.spawn();
   }
 
@@ -41,8 +42,17 @@ export class Engine {
     });
   }
 
-  /** Runs an operation in the worker; rejects with { kind, message, ... }. */
-  call(op, args, { onProgress, transfer = [] } = {}) {
+  /**
+   * Runs an operation in the worker; rejects with { kind, message, ... }.
+   * Waits while a restarted worker is being restored.
+   */
+  async call(op, args, opts) {
+    await this.gate;
+    return this.post(op, args, opts);
+  }
+
+  /** Sends at once (used to restore state after a restart). */
+  post(op, args, { onProgress, transfer = [] } = {}) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.pending.set(id, { op, resolve, reject, onProgress });
@@ -61,7 +71,10 @@ export class Engine {
     for (const p of this.pending.values()) p.reject(err);
     this.pending.clear();
     this.spawn();
-    await this.ready;
-    await this.onRespawn();
+    this.gate = (async () => {
+      await this.ready;
+      await this.onRespawn();
+    })().catch(() => {});
+    await this.gate;
   }
 }

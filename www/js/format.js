@@ -31,7 +31,7 @@ export function fmtMs(ms) {
 }
 
 export const fmtRatio = (stored, raw) => (raw && stored ? `${(raw / stored).toFixed(2)}×` : "—");
-export const fmtPct = (x) => `${(x * 100).toFixed(x < 0.01 ? 2 : 1)}%`;
+export const fmtPct = (x) => (x > 0 && x < 0.0001 ? "<0.01%" : `${(x * 100).toFixed(x < 0.01 ? 2 : 1)}%`);
 
 export function hex(bytes, max = Infinity) {
   let out = "";
@@ -233,7 +233,16 @@ export function statText(type, raw) {
 
 /** Renders a value returned by the API (Value type) for report tables. */
 export function apiValueNode(type, v, opts) {
-  if (typeof v === "string") return valueNode("string", new TextEncoder().encode(v), opts);
+  if (typeof v === "string") {
+    const node = valueNode("string", new TextEncoder().encode(v), opts);
+    // The API hands decoded string statistics over as text, with U+FFFD
+    // where the bytes were not UTF-8: say so rather than pass it off as data.
+    if (v.includes("\uFFFD")) {
+      node.classList.add("lossy");
+      node.title = "decoded statistic as given by the API: bytes that are not UTF-8 arrive replaced by U+FFFD (see the footer column for the exact bytes)";
+    }
+    return node;
+  }
   return valueNode(type, v, opts);
 }
 

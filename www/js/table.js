@@ -88,7 +88,8 @@ export function sortableTable({ columns, rows, testid, rowTestid, rowProps, onRo
       }
       for (const col of columns) {
         const v = col.cell ? col.cell(row) : col.value(row);
-        tr.append(h("td", { class: [col.numeric && "num", col.class], "data-field": col.key }, v instanceof Node ? v : v === null || v === undefined ? "—" : String(v)));
+        const raw = col.numeric ? col.value(row) : undefined;
+        tr.append(h("td", { class: [col.numeric && "num", col.class], "data-field": col.key, "data-value": raw === null || raw === undefined ? undefined : String(raw) }, v instanceof Node ? v : v === null || v === undefined ? "—" : String(v)));
       }
       frag.append(tr);
     }

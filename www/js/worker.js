@@ -144,7 +144,7 @@ const ops = {
     }
     file = f;
     const openMs = performance.now() - t0;
-    return { ...summary(), openMs };
+    return { ...summary(), openMs, openBytes: f.bytesRead, openRequests: f.requests };
   },
 
   async close() {

@@ -5,6 +5,8 @@ import { h, fill } from "../dom.js";
 import { fmtBytes, fmtInt, fmtRatio, hex, statNode, textNode, apiValueNode } from "../format.js";
 import { errorBox, selectField } from "../common.js";
 
+const exact = (n) => (n < 1024 ? `${fmtInt(n)} B` : `${fmtBytes(n)} (${fmtInt(n)} B)`);
+
 const kv = (rows) =>
   h(
     "dl",
@@ -72,14 +74,19 @@ function checksTable(report, cm, type, rows) {
     maxLen: fmtInt(cm.maxLen),
   };
   const d = report.decoded;
+  // The API gives null for an empty decoded min/max; with non-null values
+  // present that can only be the empty value.
+  const dv = (v) => (v === null && d.nullCount < rows && (type === "string" || type === "bytes") ? new Uint8Array(0) : v);
   const decoded = d
-    ? { nullCount: fmtInt(d.nullCount), min: apiValueNode(type, d.min, { maxChars: 60 }), max: apiValueNode(type, d.max, { maxChars: 60 }), minLen: fmtInt(d.minLen), maxLen: fmtInt(d.maxLen) }
+    ? { nullCount: fmtInt(d.nullCount), min: apiValueNode(type, dv(d.min), { maxChars: 60 }), max: apiValueNode(type, dv(d.max), { maxChars: 60 }), minLen: fmtInt(d.minLen), maxLen: fmtInt(d.maxLen) }
     : {};
   const bad = report.checks.filter((c) => !c.agrees);
   return h(
     "div",
     { class: "checks" },
-    h(
+    report.checks.length === 0
+      ? null
+      : h(
       "table",
       { class: "data compact", "data-testid": "detail-checks" },
       h("thead", {}, h("tr", {}, h("th", {}, "Statistic"), h("th", {}, "Footer (as stored)"), h("th", {}, "Decoded values"), h("th", {}, "Agree?"))),
@@ -180,7 +187,7 @@ export function createDetail(ctx, el) {
     fill(
       body,
       h("h2", { class: "detail-title" }, h("span", { class: "colname" }, col.name), " ", h("span", { class: "type-tag" }, col.type), col.nullable ? h("span", { class: "type-tag" }, "nullable") : null, h("span", { class: "muted" }, ` · row group ${g} · ${fmtInt(rows)} rows`)),
-      r.error ? errorBox(r.error, { title: "Reading this chunk fails", schema: f.schema, testid: "detail-error" }) : null,
+      r.error ? errorBox(r.error, { title: "Reading this chunk fails", schema: f.schema, testid: "detail-error", compact: r.error.kind === "unknown_tokenizer" }) : null,
       h(
         "div",
         { class: "cards" },
@@ -190,12 +197,12 @@ export function createDetail(ctx, el) {
           h("h3", {}, "Chunk"),
           kv([
             ["Byte range", `${fmtInt(cm.byteOffset)} – ${fmtInt(cm.byteOffset + cm.byteLength)}`],
-            ["Stored", `${fmtBytes(cm.byteLength)} (${fmtInt(cm.byteLength)} B)`, "detail-stored"],
+            ["Stored", exact(cm.byteLength), "detail-stored"],
             ["Encoding", r.encoding, "detail-encoding-name"],
             ["Codec", r.codec, "detail-codec"],
             ["Null bitmap", r.nullBitmapLength ? `${fmtInt(r.nullBitmapLength)} B` : "none"],
-            ["Raw (encoded) length", `${fmtBytes(r.rawLength)} (${fmtInt(r.rawLength)} B)`, "detail-raw"],
-            ["Data length", `${fmtBytes(r.dataLength)} stored in blocks`],
+            ["Raw (encoded) length", exact(r.rawLength), "detail-raw"],
+            ["Data length", `${exact(r.dataLength)} in blocks`],
             ["Compression", fmtRatio(r.dataLength, r.rawLength)],
             ["Blocks", fmtInt(r.blocks.length), "detail-block-count"],
           ]),

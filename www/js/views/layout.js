@@ -8,13 +8,33 @@ import { sortableTable } from "../table.js";
 const LINE_H = 20;
 const GAP = 5;
 const W = 1000;
+const MAX_REGIONS = 3000;
 
 export function regionColor(r) {
   if (r.kind === "header") return "var(--c-header)";
   if (r.kind === "footer") return "var(--c-footer)";
   if (r.kind === "tail") return "var(--c-tail)";
-  const hue = (r.column * 67 + 200) % 360;
-  return `hsl(${hue} 58% ${r.rowGroup % 2 ? 64 : 50}%)`;
+  // Golden-angle hues keep neighbouring columns apart; lightness varies
+  // with the column too (so hues that meet again differ) and alternates
+  // between row groups.
+  const hue = (r.column * 137.508 + 205) % 360;
+  const light = [48, 60, 40][r.column % 3] + (r.rowGroup % 2 ? 10 : 0);
+  return `hsl(${hue.toFixed(1)} 60% ${light}%)`;
+}
+
+/** With very many chunks, draw one region per row group instead. */
+function drawnRegions(f) {
+  if (f.layout.length <= MAX_REGIONS) return { regions: f.layout, merged: false };
+  const out = [];
+  for (const r of f.layout) {
+    if (r.kind !== "chunk") out.push(r);
+    else {
+      const last = out.at(-1);
+      if (last && last.kind === "rowgroup" && last.rowGroup === r.rowGroup) last.end = r.end;
+      else out.push({ kind: "rowgroup", rowGroup: r.rowGroup, column: 0, start: r.start, end: r.end });
+    }
+  }
+  return { regions: out, merged: true };
 }
 
 export function describeRegion(f, r) {
@@ -23,6 +43,7 @@ export function describeRegion(f, r) {
   if (r.kind === "header") return [`Header: magic, version${f.version === 2 ? ", tokenizer digests" : ""}`, range];
   if (r.kind === "footer") return ["Footer: gob-encoded schema and row-group metadata", range];
   if (r.kind === "tail") return ["Tail: footer length (uint32) and trailing magic ABCD", range];
+  if (r.kind === "rowgroup") return [`Row group ${r.rowGroup}: ${f.schema.length} chunks, ${fmtInt(f.rowGroups[r.rowGroup].numRows)} rows`, range];
   const col = f.schema[r.column];
   const cm = f.rowGroups[r.rowGroup].columns[r.column];
   return [
@@ -33,6 +54,7 @@ export function describeRegion(f, r) {
 }
 
 function regionLabel(r, f) {
+  if (r.kind === "rowgroup") return `row group ${r.rowGroup}`;
   return r.kind === "chunk" ? `row group ${r.rowGroup} column ${f.schema[r.column].name}` : r.kind;
 }
 
@@ -43,6 +65,7 @@ export function renderLayout(ctx, el) {
   const bpl = Math.ceil(size / lines);
   const height = lines * (LINE_H + GAP);
   const tooltip = document.getElementById("tooltip");
+  const { regions, merged } = drawnRegions(f);
   const info = h("div", { class: "layout-info", "data-testid": "layout-info", "aria-live": "polite" }, "Hover or focus a region to see what it is; click a chunk to inspect it.");
 
   const showInfo = (r, ev) => {
@@ -61,15 +84,15 @@ export function renderLayout(ctx, el) {
 
   const svg = s("svg", { class: "layout-map", viewBox: `0 0 ${W} ${height}`, preserveAspectRatio: "none", width: "100%", height, "data-testid": "layout-map", role: "group", "aria-label": "byte layout of the file" });
   for (let i = 0; i < lines; i++) svg.append(s("rect", { x: 0, y: i * (LINE_H + GAP), width: W * Math.min(1, Math.max(0, (size - i * bpl) / bpl)), height: LINE_H, class: "layout-bg" }));
-  for (const r of f.layout) {
+  for (const r of regions) {
     const g = s("g", {
-      class: ["region", `region-${r.kind}`, r.kind === "chunk" && ctx.sel.g === r.rowGroup && ctx.sel.c === r.column ? "selected" : null],
+      class: ["region", `region-${r.kind === "rowgroup" ? "chunk" : r.kind}`, r.kind === "chunk" && ctx.sel.g === r.rowGroup && ctx.sel.c === r.column ? "selected" : null],
       "data-testid": "layout-region",
       "data-kind": r.kind,
       "data-rg": r.rowGroup,
       "data-col": r.column,
-      tabindex: r.kind === "chunk" ? 0 : -1,
-      role: r.kind === "chunk" ? "button" : "img",
+      tabindex: r.kind === "chunk" || r.kind === "rowgroup" ? 0 : -1,
+      role: r.kind === "chunk" || r.kind === "rowgroup" ? "button" : "img",
       "aria-label": `${regionLabel(r, f)}, ${fmtInt(r.end - r.start)} bytes at ${fmtInt(r.start)}`,
     });
     let start = r.start;
@@ -85,8 +108,8 @@ export function renderLayout(ctx, el) {
     g.addEventListener("mousemove", (ev) => showInfo(r, ev));
     g.addEventListener("mouseleave", hide);
     g.addEventListener("focus", () => showInfo(r));
-    if (r.kind === "chunk") {
-      const go = () => ctx.select(r.rowGroup, r.column, "detail");
+    if (r.kind === "chunk" || r.kind === "rowgroup") {
+      const go = () => (r.kind === "chunk" ? ctx.select(r.rowGroup, r.column, "detail") : ctx.select(r.rowGroup, 0, "chunks"));
       g.addEventListener("click", go);
       g.addEventListener("keydown", (ev) => {
         if (ev.key === "Enter" || ev.key === " ") {
@@ -134,6 +157,7 @@ export function renderLayout(ctx, el) {
   fill(
     el,
     h("p", { class: "lead" }, `${fmtInt(size)} bytes in ${lines} lines of ${fmtInt(bpl)} bytes; each region's area is proportional to its size (tiny regions are drawn at least a hair wide).`),
+    merged ? h("p", { class: "notice" }, `This file has ${fmtInt(f.layout.length - 3)} chunks: the map shows one region per row group (the table below lists chunks).`) : null,
     h("div", { class: "layout-wrap", onmouseleave: hide }, axis, h("div", { class: "layout-svg" }, svg)),
     info,
     legend,

@@ -60,6 +60,8 @@ export function createPreview(ctx, el) {
     const f = ctx.file;
     picker = columnPicker(f.schema, cols, (list) => {
       cols = list;
+      const sum = el.querySelector("[data-testid=preview-columns-toggle]");
+      if (sum) sum.textContent = `Columns (${cols.length} of ${f.schema.length})`;
       load();
     }, { testid: "preview-columns" });
     const sizeSel = selectField("Rows per page", [50, 100, 250, 500].map((n) => ({ value: n, label: String(n) })), pageSize, (v) => {
@@ -75,12 +77,13 @@ export function createPreview(ctx, el) {
         start = 0;
         load();
       }, "preview-rg"),
-      h("details", { class: "dropdown" }, h("summary", { "data-testid": "preview-columns-toggle" }, "Columns…"), picker.el),
+      h("details", { class: "dropdown" }, h("summary", { "data-testid": "preview-columns-toggle" }, `Columns (${cols.length} of ${f.schema.length})`), picker.el),
       sizeSel,
     );
   }
 
   function renderPager(numRows) {
+    const firstRow = ctx.file.rowGroups.slice(0, g).reduce((a, rg) => a + rg.numRows, 0);
     const end = Math.min(numRows, start + pageSize);
     const last = Math.max(0, Math.floor((numRows - 1) / pageSize) * pageSize);
     const go = (s) => {
@@ -93,6 +96,7 @@ export function createPreview(ctx, el) {
       h("button", { type: "button", disabled: start === 0, onclick: () => go(0), "aria-label": "first page" }, "«"),
       h("button", { type: "button", disabled: start === 0, onclick: () => go(start - pageSize), "data-testid": "preview-prev", "aria-label": "previous page" }, "‹ Prev"),
       h("span", { class: "pager-text", "data-testid": "preview-range" }, numRows ? `Rows ${fmtInt(start)}–${fmtInt(end - 1)} of ${fmtInt(numRows)}` : "No rows"),
+      ctx.file.rowGroups.length > 1 && numRows ? h("span", { class: "muted small" }, `(file rows ${fmtInt(firstRow + start)}–${fmtInt(firstRow + end - 1)})`) : null,
       h("button", { type: "button", disabled: end >= numRows, onclick: () => go(start + pageSize), "data-testid": "preview-next", "aria-label": "next page" }, "Next ›"),
       h("button", { type: "button", disabled: end >= numRows, onclick: () => go(last), "aria-label": "last page" }, "»"),
       h("form", { class: "goto-form", onsubmit: (ev) => { ev.preventDefault(); const r = Number(jump.value); if (Number.isFinite(r)) go(Math.floor(r / pageSize) * pageSize); } }, jump, h("button", { type: "submit" }, "Go")),
@@ -127,7 +131,7 @@ export function createPreview(ctx, el) {
     if (my !== token) return;
     tableHost.classList.remove("loading");
     const good = res.columns.filter((x) => !x.error);
-    fill(errors, res.columns.filter((x) => x.error).map((x) => errorBox(x.error, { title: `Column “${f.schema[x.c].name}” cannot be read`, schema: f.schema, testid: "preview-error" })));
+    fill(errors, res.columns.filter((x) => x.error).map((x) => errorBox(x.error, { title: `Column “${f.schema[x.c].name}” cannot be read`, schema: f.schema, testid: "preview-error", compact: true })));
     const decodeMs = good.reduce((a, x) => a + (x.timings ? x.timings.totalMs : 0), 0);
     stats.textContent = good.length ? `${good.length} column chunk${good.length > 1 ? "s" : ""} decoded (whole chunks, cached for paging) in ${decodeMs.toFixed(1)} ms total. Nulls, empty values and bytes that are not valid UTF-8 are shown distinctly.` : "";
     const thead = h(
@@ -155,7 +159,7 @@ export function createPreview(ctx, el) {
         const v = x.cells[i];
         const node = valueNode(x.type, v, { maxChars: MAX_CHARS });
         const numeric = !["string", "bytes", "bool"].includes(x.type);
-        const td = h("td", { class: numeric ? "num" : "", "data-testid": "preview-cell", "data-row": row, "data-col": x.c, "data-kind": node.dataset.kind });
+        const td = h("td", { class: numeric ? "num" : "", "data-testid": "preview-cell", "data-row": row, "data-col": x.c, "data-kind": node.dataset.kind, "data-truncated": node.querySelector(".more") ? "1" : undefined });
         if (isLong(x.type, v)) td.append(h("button", { type: "button", class: "cell-button", title: "show the whole value", onclick: () => showValue(f, x.c, row, x.type, v) }, node));
         else if (v !== null && (x.type === "string" || x.type === "bytes")) {
           td.append(node);

@@ -4,8 +4,8 @@ import { h, fill } from "../dom.js";
 import { fmtBytes, fmtInt, fmtMs } from "../format.js";
 import { columnsUsingTokenizer } from "../common.js";
 
-function fact(label, value, testid, title) {
-  return h("div", { class: "fact", title }, h("dt", {}, label), h("dd", { "data-testid": testid }, value));
+function fact(label, value, testid, title, wide = false) {
+  return h("div", { class: ["fact", wide && "fact-wide"], title }, h("dt", {}, label), h("dd", { "data-testid": testid }, value));
 }
 
 export function renderFacts(ctx, el) {
@@ -23,17 +23,16 @@ export function renderFacts(ctx, el) {
     h(
       "dl",
       { class: "facts", "data-testid": "file-summary" },
-      fact("Size", h("span", {}, fmtBytes(f.byteLength), h("span", { class: "muted" }, ` · ${fmtInt(f.byteLength)} B`)), "fact-size"),
-      fact("Magic", "ABCD … ABCD", "fact-magic", "leading and trailing magic, both checked when opening"),
+      fact("Size", h("span", { title: `${fmtInt(f.byteLength)} bytes` }, fmtBytes(f.byteLength)), "fact-size", `${fmtInt(f.byteLength)} bytes`),
+      fact("Magic", "ABCD", "fact-magic", "the leading and the trailing magic, both checked when opening"),
       fact("Version", String(f.version), "fact-version"),
-      fact("Header", `${fmtInt(f.headerLength)} B`, "fact-header", "magic, version and the tokenizer digest table"),
-      fact("Footer offset", fmtInt(f.footerOffset), "fact-footer-offset"),
-      fact("Footer length", `${fmtInt(f.footerLength)} B`, "fact-footer-length"),
       fact("Rows", fmtInt(f.numRows), "fact-rows"),
       fact("Row groups", fmtInt(f.rowGroups.length), "fact-rowgroups"),
       fact("Columns", fmtInt(cols), "fact-columns"),
-      fact("Opened in", fmtMs(f.openMs), "fact-open-ms", "time to read the tail, header and footer and decode the footer"),
-      fact("Read so far", h("span", { "data-testid": "io-counter" }), "fact-io", "bytes fetched from the source and the number of reads"),
+      fact("Header", `${fmtInt(f.headerLength)} B`, "fact-header", "magic, version and the tokenizer digest table"),
+      fact("Footer", h("span", {}, h("span", { "data-testid": "fact-footer-length" }, `${fmtInt(f.footerLength)} B`), h("span", { class: "muted" }, " at "), h("span", { "data-testid": "fact-footer-offset" }, fmtInt(f.footerOffset))), "fact-footer", "footer length and offset", true),
+      fact("Opened in", h("span", { "data-open-bytes": f.openBytes, "data-open-requests": f.openRequests }, fmtMs(f.openMs), h("span", { class: "muted" }, ` · ${fmtBytes(f.openBytes)}, ${fmtInt(f.openRequests)} reads`)), "fact-open", "time and bytes to read the tail, header and footer and decode the footer", true),
+      fact("Read so far", h("span", { "data-testid": "io-counter" }), "fact-io", "bytes fetched from the source so far (chunks read again count again), and the number of reads", true),
     ),
     ctx.ioNote ? h("p", { class: "notice" }, ctx.ioNote) : null,
   );
@@ -44,8 +43,9 @@ export function updateIO(ctx) {
   const el = document.querySelector("[data-testid=io-counter]");
   if (!el || !ctx.file) return;
   const f = ctx.file;
-  const pct = f.byteLength ? ` (${((100 * f.bytesRead) / f.byteLength).toFixed(f.bytesRead / f.byteLength < 0.01 ? 2 : 1)}%)` : "";
-  el.textContent = `${fmtBytes(f.bytesRead)}${pct} in ${fmtInt(f.requests)} reads`;
+  el.textContent = `${fmtBytes(f.bytesRead)}, ${fmtInt(f.requests)} reads`;
+  el.dataset.bytes = String(f.bytesRead);
+  el.dataset.requests = String(f.requests);
 }
 
 export function renderTokenizers(ctx, el) {

@@ -70,7 +70,8 @@ function chart(rows) {
   const step = niceStep(max / ticks);
   for (let v = 0; v <= max; v += step) {
     svg.append(s("line", { x1: x(v), x2: x(v), y1: top, y2: H - axisH + 4, class: "grid" }));
-    svg.append(s("text", { x: x(v), y: H - axisH + 18, class: "axis-label", "text-anchor": "middle" }, fmtMs(v)));
+    const digits = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
+    svg.append(s("text", { x: x(v), y: H - axisH + 18, class: "axis-label", "text-anchor": "middle" }, `${v.toFixed(digits)} ms`));
   }
   svg.append(s("text", { x: (left + W - right) / 2, y: H - 2, class: "axis-title", "text-anchor": "middle" }, "milliseconds per run (all chosen row groups) — dots: runs · bar: median · band: 95% interval of the median"));
   rows.forEach((r, i) => {
@@ -102,7 +103,7 @@ export function createTiming(ctx, el) {
   function form() {
     const f = ctx.file;
     const cp = columnPicker(f.schema, cols, (l) => (cols = l), { testid: "timing-columns", label: "Columns" });
-    const rp = columnPicker(f.rowGroups.map((rg, g) => ({ name: `row group ${g}`, type: `${fmtInt(rg.numRows)} rows` })), rgs, (l) => (rgs = l), { testid: "timing-rowgroups", label: "Row groups" });
+    const rp = columnPicker(f.rowGroups.map((rg, g) => ({ name: `row group ${g}`, type: `${fmtInt(rg.numRows)} rows` })), rgs, (l) => (rgs = l), { testid: "timing-rowgroups", label: "Row groups", placeholder: "filter row groups" });
     const runs = h("input", { type: "number", min: 1, max: 1000, value: 15, "data-testid": "timing-runs", id: "timing-runs" });
     const warm = h("input", { type: "number", min: 0, max: 100, value: 3, "data-testid": "timing-warmups", id: "timing-warmups" });
     const modeFile = h("input", { type: "radio", name: "timing-mode", value: "file", checked: true, "data-testid": "timing-mode-file" });
@@ -178,8 +179,8 @@ export function createTiming(ctx, el) {
     const mem = opts.mode === "memory";
     const via = ctx.source.url ? "over HTTP with a range request" : "from the File with Blob.slice";
     const modeText = mem
-      ? `From memory: the whole file was loaded into wasm memory once (fromBytes); each run only decompressed and decoded (timings.fromMemory = ${rows.every((r) => r.fromMemory)}).`
-      : `Re-read from the file: each run fetched the chunk bytes again ${via}, then decompressed and decoded (timings.fromMemory = ${rows.every((r) => r.fromMemory)}; the read time is part of each run).`;
+      ? `The whole file was loaded into wasm memory once (fromBytes); each run only decompressed and decoded (timings.fromMemory = ${rows.every((r) => r.fromMemory)}).`
+      : `Each run fetched the chunk's bytes again ${via}, then decompressed and decoded them; the read time is part of each run (timings.fromMemory = ${rows.every((r) => r.fromMemory)}).`;
     const table = h(
       "div",
       { class: "table-wrap" },
@@ -205,7 +206,7 @@ export function createTiming(ctx, el) {
               h("td", { class: "num" }, fmtRate(r.mbStored)),
               h("td", { class: "num" }, fmtRate(r.mbDecoded)),
               h("td", {}, splitBar(r.split, r.median), h("span", { class: "split-text" }, PARTS.filter((p) => r.split[p.key] > 0).map((p) => `${p.label} ${Math.round((100 * r.split[p.key]) / (r.median || 1))}%`).join(" · "))),
-              h("td", { "data-field": "source" }, r.fromMemory ? "memory" : "file, re-read"),
+              h("td", { class: "nowrap", "data-field": "source" }, r.fromMemory ? "memory" : "file, re-read"),
             ),
           ),
         ),

@@ -1,0 +1,608 @@
+// End-to-end test of the inspector page (www/) in headless Chromium.
+//
+//   node --test tests/e2e/          (needs pkg/ built: scripts/build web)
+//
+// Serves the project with tools/serve.mjs on a free port, opens corpus files
+// through the file input and through synthetic drop events, and checks what
+// the page shows against the corpus JSON (never against the page's own
+// code). Screenshots go to tests/e2e/screenshots/ (git-ignored).
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "../..");
+const corpus = path.resolve(root, "../shared/corpus");
+const shots = path.join(here, "screenshots");
+const { chromium } = createRequire(path.join(root, "tools/package.json"))("playwright-core");
+
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+let server;
+let base;
+let browser;
+let page;
+const consoleErrors = [];
+const foreignRequests = [];
+const rangeRequests = [];
+
+// ------------------------------------------------------------ helpers
+
+const read = (rel) => fs.readFileSync(path.join(corpus, rel));
+const expected = (rel) => JSON.parse(fs.readFileSync(path.join(corpus, rel.replace(/\.cols$/, ".json")), "utf8"));
+const sha256 = (buf) => createHash("sha256").update(buf).digest("hex");
+
+function ieee(hex, width) {
+  const b = Buffer.from(hex.slice(2), "hex");
+  return width === 4 ? b.readFloatBE(0) : b.readDoubleBE(0);
+}
+
+/** What the page should show for a corpus JSON value of a type, or a checker. */
+function matches(type, want, cell) {
+  if (want === null) return cell.kind === "null";
+  switch (type) {
+    case "bool":
+      return cell.text === String(want);
+    case "float32":
+    case "float64": {
+      const v = ieee(want, type === "float32" ? 4 : 8);
+      if (Number.isNaN(v)) return cell.text === "NaN";
+      const shown = Number(cell.text);
+      return type === "float32" ? Math.fround(shown) === v && Object.is(Math.fround(shown), v) : Object.is(shown, v);
+    }
+    case "bytes":
+      if (want === "") return cell.kind === "empty";
+      return cell.truncated ? cell.text.endsWith("…") && want.startsWith(cell.text.slice(0, -1)) : cell.text === want;
+    case "string": {
+      if (typeof want === "object") return cell.kind === "str"; // invalid UTF-8, checked separately
+      if (want === "") return cell.kind === "empty";
+      // The page shows control characters as escapes.
+      const shown = want.replace(/[\u0000-\u001f\u007f]/g, (ch) => ({ "\0": "\\0", "\t": "\\t", "\n": "\\n", "\r": "\\r" })[ch] ?? `\\x${ch.charCodeAt(0).toString(16).padStart(2, "0")}`);
+      return cell.truncated ? cell.text.endsWith("…") && shown.startsWith(cell.text.slice(0, -1)) : cell.text === shown;
+    }
+    default:
+      return cell.text === String(want);
+  }
+}
+
+async function resetState() {
+  await page.evaluate(() => {
+    document.body.dataset.state = "";
+  });
+}
+
+async function waitState(state, timeout = 20_000) {
+  await page.waitForSelector(`body[data-state="${state}"]`, { timeout });
+}
+
+/** Opens a corpus file through the (hidden) file input. */
+async function openByInput(rel, { state = "ready", name } = {}) {
+  await resetState();
+  await page.setInputFiles("[data-testid=file-input]", { name: name || path.basename(rel), mimeType: "application/octet-stream", buffer: read(rel) });
+  if (state) await waitState(state);
+}
+
+/** Opens files by dispatching a synthetic drop event holding Files made in the page. */
+async function dropFiles(files, { state = "ready" } = {}) {
+  await resetState();
+  const payload = files.map((f) => ({ name: f.name, b64: f.bytes.toString("base64"), type: f.type || "" }));
+  await page.evaluate((items) => {
+    const dt = new DataTransfer();
+    for (const it of items) {
+      const bin = atob(it.b64);
+      const bytes = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+      dt.items.add(new File([bytes], it.name, { type: it.type }));
+    }
+    for (const type of ["dragenter", "dragover", "drop"]) document.body.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, payload);
+  if (state) await waitState(state);
+}
+
+async function shot(name) {
+  // Transient notices and the scroll position would only clutter the picture.
+  await page.evaluate(() => {
+    document.getElementById("toasts").replaceChildren();
+    window.scrollTo(0, 0);
+  });
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+}
+
+async function tab(name) {
+  await page.click(`[data-testid=tab-${name}]`);
+  await page.waitForSelector(`[data-testid=panel-${name}]:not([hidden])`);
+}
+
+const fact = (id) => page.textContent(`[data-testid=fact-${id}]`);
+
+/** The chunk grid as { "g:c": { field: text, value } }. */
+async function chunkGrid() {
+  return page.$$eval("[data-testid=chunk-row]", (rows) =>
+    Object.fromEntries(
+      rows.map((tr) => [
+        `${tr.dataset.rg}:${tr.dataset.col}`,
+        Object.fromEntries([...tr.querySelectorAll("td")].map((td) => [td.dataset.field, { text: td.textContent.trim(), value: td.dataset.value }])),
+      ]),
+    ),
+  );
+}
+
+/** Chooses exactly these column indices in a column picker. */
+async function pickColumns(testid, cols) {
+  const details = await page.$(`[data-testid=panel-preview] details.dropdown`);
+  if (testid === "preview-columns" && details) await page.click("[data-testid=preview-columns-toggle]");
+  await page.click(`[data-testid=${testid}-none]`);
+  for (const c of cols) await page.check(`[data-testid=${testid}] input[value="${c}"]`);
+  if (testid === "preview-columns" && details) await page.click("[data-testid=preview-columns-toggle]");
+}
+
+/** Waits for the preview table to show row group g from row `start` with these columns. */
+async function previewCells({ g = 0, start = 0, cols }) {
+  await page.waitForFunction(
+    ({ g, start, cols }) => {
+      const t = document.querySelector("[data-testid=preview-table]");
+      if (!t || t.dataset.rg !== String(g) || t.dataset.start !== String(start)) return false;
+      const shown = [...t.querySelectorAll("thead th[data-col]")].map((th) => Number(th.dataset.col));
+      return shown.length === cols.length && shown.every((c, i) => c === cols[i]);
+    },
+    { g, start, cols },
+    { timeout: 20_000 },
+  );
+  return page.$$eval("[data-testid=preview-cell]", (tds) =>
+    tds.map((td) => ({
+      row: Number(td.dataset.row),
+      col: Number(td.dataset.col),
+      kind: td.dataset.kind,
+      truncated: td.dataset.truncated === "1",
+      text: td.textContent,
+      bad: [...td.querySelectorAll(".bad")].map((b) => b.textContent),
+    })),
+  );
+}
+
+function checkColumnValues(cells, col, type, want, start = 0) {
+  const mine = cells.filter((x) => x.col === col);
+  assert.ok(mine.length > 0, `no cells for column ${col}`);
+  for (const cell of mine) {
+    const w = want[cell.row];
+    assert.ok(matches(type, w, cell), `column ${col} row ${cell.row} (${type}): page shows ${JSON.stringify(cell)} but the corpus says ${JSON.stringify(w)}`);
+  }
+  assert.equal(mine[0].row, start);
+}
+
+/** The bytes that start no valid UTF-8 sequence (as \\xNN), and the whole value as the page should show it. */
+function splitUtf8(bytes) {
+  const dec = new TextDecoder("utf-8", { fatal: true });
+  const invalid = [];
+  let shown = "";
+  for (let i = 0; i < bytes.length; ) {
+    let n = 0;
+    for (let len = 1; len <= 4 && i + len <= bytes.length && !n; len++) {
+      try {
+        const t = dec.decode(bytes.subarray(i, i + len));
+        if ([...t].length === 1) n = len;
+      } catch {
+        /* not a sequence of this length */
+      }
+    }
+    if (n) {
+      shown += dec.decode(bytes.subarray(i, i + n));
+      i += n;
+    } else {
+      invalid.push(`\\x${bytes[i].toString(16).padStart(2, "0")}`);
+      shown += invalid.at(-1);
+      i++;
+    }
+  }
+  return { invalid, shown };
+}
+
+// ------------------------------------------------------------ setup
+
+before(async () => {
+  fs.mkdirSync(shots, { recursive: true });
+  server = spawn(process.execPath, [path.join(root, "tools/serve.mjs"), "--port", "0"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const first = await new Promise((resolve, reject) => {
+    const rl = readline.createInterface({ input: server.stdout });
+    rl.once("line", resolve);
+    server.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
+  });
+  base = /serving (http:\/\/\S+)/.exec(first)[1];
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
+  page = await context.newPage();
+  page.on("console", (m) => {
+    if (m.type() === "error") consoleErrors.push(m.text());
+  });
+  page.on("pageerror", (e) => consoleErrors.push(`pageerror: ${e.message}`));
+  page.on("request", (r) => {
+    const u = r.url();
+    if (!u.startsWith(base) && !u.startsWith("data:") && !u.startsWith("blob:")) foreignRequests.push(u);
+    if (r.headers().range) rangeRequests.push({ url: u, range: r.headers().range });
+  });
+  await page.goto(base);
+  await page.waitForSelector("body[data-ready='1']", { timeout: 30_000 });
+});
+
+after(async () => {
+  await browser?.close();
+  if (server && server.exitCode === null) server.kill();
+});
+
+// ------------------------------------------------------------ tests
+
+test("the start page offers samples", async () => {
+  assert.match(page.url(), /\/www\/$/);
+  const cards = await page.$$("[data-testid^=sample-]");
+  assert.ok(cards.length >= 5, `expected sample cards, got ${cards.length}`);
+  await shot("01-welcome");
+});
+
+test("a plain file through the file input: facts, schema, chunks, preview, detail", async () => {
+  const rel = "valid/optimized.cols";
+  const want = expected(rel);
+  await openByInput(rel);
+  assert.equal(await page.textContent("[data-testid=file-name]"), "optimized.cols");
+  assert.equal((await fact("rows")).trim(), want.row_groups.reduce((a, g) => a + g.num_rows, 0).toLocaleString("en-US"));
+  assert.equal((await fact("version")).trim(), String(want.version));
+  assert.equal((await fact("rowgroups")).trim(), String(want.row_groups.length));
+  assert.equal((await fact("footer-length")).trim(), `${want.footer_length.toLocaleString("en-US")} B`);
+  assert.equal(await page.getAttribute("[data-testid=fact-size] span", "title"), `${want.size.toLocaleString("en-US")} bytes`);
+
+  const names = await page.$$eval("[data-testid=schema-row] [data-field=name]", (tds) => tds.map((td) => td.textContent));
+  assert.deepEqual(names, want.schema.map((s) => s.name));
+  const types = await page.$$eval("[data-testid=schema-row] [data-field=type]", (tds) => tds.map((td) => td.textContent));
+  assert.deepEqual(types, want.schema.map((s) => s.type));
+  await shot("02-schema");
+
+  // Tabs follow the ARIA pattern: arrow keys move between them.
+  await page.focus("[data-testid=tab-schema]");
+  await page.keyboard.press("ArrowRight");
+  await page.waitForSelector("[data-testid=panel-chunks]:not([hidden])");
+  assert.equal(await page.getAttribute("[data-testid=tab-chunks]", "aria-selected"), "true");
+  const grid = await chunkGrid();
+  want.row_groups.forEach((rg, g) =>
+    rg.columns.forEach((cm, c) => {
+      const row = grid[`${g}:${c}`];
+      assert.ok(row, `chunk ${g}:${c} missing`);
+      assert.equal(row.encoding.text, cm.encoding, `encoding of ${g}:${c}`);
+      assert.equal(row.codec.text, cm.codec, `codec of ${g}:${c}`);
+      assert.equal(row.stored.value, String(cm.byte_length));
+      assert.equal(row.raw.value, String(cm.raw_length), `raw length of ${g}:${c} (chunk headers loaded)`);
+      assert.equal(row.blocks.value, String(cm.block_count));
+      assert.equal(row.nulls.value, String(cm.null_count));
+      assert.equal(row.rows.value, String(rg.num_rows));
+    }),
+  );
+  // Sorting by stored size puts the largest chunk first.
+  await page.click("[data-testid=chunk-table] th[data-key=stored] button");
+  const firstStored = await page.$eval("[data-testid=chunk-row] [data-field=stored]", (td) => Number(td.dataset.value));
+  assert.equal(firstStored, Math.max(...want.row_groups[0].columns.map((c) => c.byte_length)));
+  await shot("03-chunks");
+
+  await tab("layout");
+  const regions = await page.$$eval("[data-testid=layout-region]", (gs) => gs.map((g) => g.dataset.kind));
+  assert.equal(regions.filter((k) => k === "chunk").length, want.schema.length * want.row_groups.length);
+  assert.deepEqual([regions[0], regions.at(-2), regions.at(-1)], ["header", "footer", "tail"]);
+  await shot("04-layout");
+
+  await tab("preview");
+  const cols = want.schema.map((_, i) => i);
+  const cells = await previewCells({ cols });
+  want.schema.forEach((s, c) => checkColumnValues(cells, c, s.type, want.row_groups[0].values[c]));
+  assert.equal(cells.filter((x) => x.col === 0).length, 100);
+  await shot("05-preview");
+  // Next page.
+  await page.click("[data-testid=preview-next]");
+  const cells2 = await previewCells({ start: 100, cols });
+  want.schema.forEach((s, c) => checkColumnValues(cells2, c, s.type, want.row_groups[0].values[c], 100));
+
+  // Column detail of the dictionary and affix columns.
+  await tab("detail");
+  const dictCol = want.schema.findIndex((s) => s.name === "dict_str");
+  await page.selectOption("[data-testid=detail-col] ", String(dictCol));
+  await page.waitForSelector("[data-testid=enc-dict-size]");
+  assert.equal(await page.textContent("[data-testid=detail-encoding-name]"), want.row_groups[0].columns[dictCol].encoding);
+  assert.equal(await page.textContent("[data-testid=detail-codec]"), want.row_groups[0].columns[dictCol].codec);
+  const distinct = new Set(want.row_groups[0].values[dictCol]).size;
+  assert.equal(await page.textContent("[data-testid=enc-dict-size]"), String(distinct));
+  const checks = await page.$$eval("[data-testid=check-row]", (trs) => trs.map((tr) => [tr.dataset.field, tr.dataset.agrees]));
+  assert.deepEqual(checks.map((c) => c[0]), ["nullCount", "min", "max", "minLen", "maxLen"]);
+  assert.ok(checks.every((c) => c[1] === "true"));
+  await shot("06-detail-dict");
+  const affixCol = want.schema.findIndex((s) => s.name === "affix_url");
+  await page.selectOption("[data-testid=detail-col]", String(affixCol));
+  await page.waitForSelector("[data-testid=enc-prefix]");
+  const vals = want.row_groups[0].values[affixCol];
+  let prefix = vals[0];
+  for (const v of vals) while (!v.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  assert.ok((await page.textContent("[data-testid=enc-prefix]")).includes(prefix), "affix prefix is the values' common prefix");
+  await shot("07-detail-affix");
+});
+
+test("a multi-row-group file through a synthetic drop: row groups and nulls", async () => {
+  const rel = "valid/nulls.cols";
+  const want = expected(rel);
+  await dropFiles([{ name: "nulls.cols", bytes: read(rel) }]);
+  assert.equal(await page.textContent("[data-testid=file-name]"), "nulls.cols");
+  assert.equal((await fact("rowgroups")).trim(), String(want.row_groups.length));
+  assert.equal((await fact("rows")).trim(), want.row_groups.reduce((a, g) => a + g.num_rows, 0).toLocaleString("en-US"));
+
+  await tab("chunks");
+  const grid = await chunkGrid();
+  assert.equal(Object.keys(grid).length, want.row_groups.length * want.schema.length);
+  want.row_groups.forEach((rg, g) => rg.columns.forEach((cm, c) => assert.equal(grid[`${g}:${c}`].nulls.value, String(cm.null_count))));
+
+  await tab("preview");
+  const cols = want.schema.map((_, i) => i);
+  for (const g of [3, 1]) {
+    await page.selectOption("[data-testid=preview-rg]", String(g));
+    const cells = await previewCells({ g, cols });
+    want.schema.forEach((s, c) => checkColumnValues(cells, c, s.type, want.row_groups[g].values[c]));
+    const nulls = cells.filter((x) => x.kind === "null").length;
+    const wantNulls = want.row_groups[g].values.reduce((a, v) => a + v.slice(0, 100).filter((x) => x === null).length, 0);
+    assert.equal(nulls, wantNulls, `null cells in row group ${g}`);
+  }
+  await shot("08-preview-nulls");
+
+  // Byte map: hovering explains a region; clicking a chunk selects it.
+  await tab("layout");
+  const region = page.locator('[data-testid=layout-region][data-kind=chunk][data-rg="2"][data-col="3"]');
+  await region.hover();
+  await page.waitForSelector("[data-testid=layout-tooltip]:not([hidden])");
+  const tip = await page.textContent("[data-testid=layout-tooltip]");
+  assert.match(tip, /row group 2, column 3/);
+  assert.ok(tip.includes(want.schema[3].name));
+  await shot("09-layout-hover");
+  await region.click();
+  await page.waitForSelector("[data-testid=panel-detail]:not([hidden]) [data-testid=detail-encoding]");
+  assert.equal(await page.inputValue("[data-testid=detail-rg]"), "2");
+  assert.equal(await page.inputValue("[data-testid=detail-col]"), "3");
+  assert.equal(await page.textContent("[data-testid=detail-encoding-name]"), want.row_groups[2].columns[3].encoding);
+});
+
+test("a real table (diamonds) through a drop: first and last page", async () => {
+  const rel = "real/diamonds.optimized.cols";
+  const want = expected(rel);
+  await dropFiles([{ name: "diamonds.optimized.cols", bytes: read(rel) }]);
+  assert.equal((await fact("rows")).trim(), "53,940");
+  await tab("preview");
+  await pickColumns("preview-columns", [0, 1, 6]);
+  let cells = await previewCells({ cols: [0, 1, 6] });
+  for (const c of [0, 1, 6]) checkColumnValues(cells, c, want.schema[c].type, want.row_groups[0].values[c]);
+  await page.click("[aria-label='last page']");
+  const lastStart = Math.floor((53940 - 1) / 100) * 100;
+  cells = await previewCells({ start: lastStart, cols: [0, 1, 6] });
+  for (const c of [0, 1, 6]) checkColumnValues(cells, c, want.schema[c].type, want.row_groups[0].values[c], lastStart);
+  assert.equal(Math.max(...cells.map((x) => x.row)), 53939);
+});
+
+test("a tokenized file: missing tokenizer named by digest, then supplied by drop", async () => {
+  const rel = "valid/tokenized_two_tokenizers.cols";
+  const want = expected(rel);
+  const small = read("tokenizers/small-tokenizer.json");
+  const smallDigest = sha256(small);
+  assert.ok(want.tokenizers.includes(smallDigest), "corpus: the small tokenizer is one of the file's");
+  await openByInput(rel);
+
+  const rows = await page.$$eval("[data-testid=tokenizer-row]", (trs) => trs.map((tr) => [tr.dataset.digest, tr.dataset.status]));
+  assert.deepEqual(rows, want.tokenizers.map((d) => [d, "missing"]));
+  const msgs = await page.$$eval("[data-testid=tokenizer-missing-msg]", (els) => els.map((e) => e.textContent));
+  want.tokenizers.forEach((d, i) => assert.ok(msgs[i].includes(d), `missing message ${i} names ${d}`));
+  assert.match(msgs[0], /tokenizer\.json/);
+
+  const smallCol = want.row_groups[0].columns.findIndex((c) => c.tokenizer === want.tokenizers.indexOf(smallDigest) + 1);
+  const plainCol = want.row_groups[0].columns.findIndex((c) => c.tokenizer === 0);
+  const gptCol = want.row_groups[0].columns.findIndex((c) => c.tokenizer && c.tokenizer !== want.tokenizers.indexOf(smallDigest) + 1);
+  await tab("preview");
+  const cols = [gptCol, smallCol, plainCol].sort((a, b) => a - b);
+  await pickColumns("preview-columns", cols);
+  let cells = await previewCells({ cols });
+  checkColumnValues(cells, plainCol, want.schema[plainCol].type, want.row_groups[0].values[plainCol]);
+  let errors = await page.$$eval("[data-testid=preview-error]", (els) => els.map((e) => ({ kind: e.dataset.kind, text: e.textContent })));
+  assert.equal(errors.length, 2);
+  assert.ok(errors.every((e) => e.kind === "unknown_tokenizer"));
+  assert.ok(errors.some((e) => e.text.includes(smallDigest)), "the error names the small tokenizer's digest");
+  await shot("10-tokenized-missing");
+
+  // Supply the tokenizer by dropping it: the column now reads.
+  await dropFiles([{ name: "small-tokenizer.json", bytes: small, type: "application/json" }], { state: null });
+  await page.waitForSelector(`[data-testid=registered-tokenizer][data-digest="${smallDigest}"]`);
+  assert.ok((await page.textContent(`[data-testid=registered-tokenizer][data-digest="${smallDigest}"]`)).includes(smallDigest));
+  await page.waitForSelector(`[data-testid=tokenizer-row][data-digest="${smallDigest}"][data-status=resolved]`);
+  await page.waitForFunction((c) => !!document.querySelector(`[data-testid=preview-cell][data-col="${c}"][data-kind=str]`), smallCol, { timeout: 20_000 });
+  cells = await previewCells({ cols });
+  checkColumnValues(cells, smallCol, want.schema[smallCol].type, want.row_groups[0].values[smallCol]);
+  // A long value opens whole in the value panel.
+  await page.click(`[data-testid=preview-cell][data-row="0"][data-col="${smallCol}"] button`);
+  await page.waitForSelector("[data-testid=value-panel]:not([hidden])");
+  assert.equal(await page.textContent("[data-testid=value-panel] .value-full"), want.row_groups[0].values[smallCol][0]);
+  errors = await page.$$eval("[data-testid=preview-error]", (els) => els.map((e) => e.textContent));
+  assert.equal(errors.length, 1, "only the GPT-2 column is still missing its tokenizer");
+  assert.ok(errors[0].includes(want.tokenizers.find((d) => d !== smallDigest)));
+  await shot("11-tokenized-resolved");
+
+  await tab("detail");
+  await page.selectOption("[data-testid=detail-col]", String(smallCol));
+  await page.waitForSelector("[data-testid=enc-tokens]");
+  assert.equal(await page.textContent("[data-testid=enc-representation]"), "Remap");
+  await shot("12-detail-tokenized");
+});
+
+test("invalid files show their error kind, and the page then opens a good file", async () => {
+  const dir = path.join(corpus, "invalid");
+  const cases = fs.readdirSync(dir).filter((n) => n.endsWith(".json")).map((n) => JSON.parse(fs.readFileSync(path.join(dir, n), "utf8")));
+  let shotTaken = false;
+  for (const c of cases.filter((x) => x.at !== "read")) {
+    await openByInput(`invalid/${c.file}`, { state: "error" });
+    assert.equal(await page.textContent("[data-testid=open-error] [data-testid=error-kind]"), c.error, c.file);
+    assert.ok((await page.textContent("[data-testid=open-error]")).includes(c.file), "the error names the file");
+    if (!shotTaken) {
+      await shot("13-open-error");
+      shotTaken = true;
+    }
+  }
+  for (const c of cases.filter((x) => x.at === "read")) {
+    await openByInput(`invalid/${c.file}`);
+    await tab("preview");
+    await page.waitForFunction(() => document.querySelector("[data-testid=preview-table]") || document.querySelector("[data-testid=preview-error]"));
+    await page.waitForFunction(() => !document.querySelector(".preview-host.loading"));
+    const kinds = await page.$$eval("[data-testid=preview-error]", (els) => els.map((e) => e.dataset.kind));
+    assert.ok(kinds.includes(c.error), `${c.file}: expected ${c.error} among ${JSON.stringify(kinds)}`);
+    if (c.file === "codec_zstd.cols") await shot("14-read-error");
+  }
+  await openByInput("valid/all_types_small.cols");
+  assert.equal((await fact("rows")).trim(), "15");
+  assert.equal(await page.isVisible("[data-testid=error-panel]"), false);
+});
+
+test("files without rows open cleanly", async () => {
+  for (const rel of ["valid/no_row_groups.cols", "valid/zero_rows.cols"]) {
+    const want = expected(rel);
+    await openByInput(rel);
+    assert.equal((await fact("rows")).trim(), "0");
+    assert.equal((await fact("rowgroups")).trim(), String((want.row_groups || []).length));
+    const names = await page.$$eval("[data-testid=schema-row] [data-field=name]", (tds) => tds.map((td) => td.textContent));
+    assert.deepEqual(names, want.schema.map((s) => s.name));
+    for (const t of ["chunks", "layout", "detail", "preview", "timing"]) await tab(t);
+  }
+});
+
+test("a URL is read with HTTP range requests, footer first", async () => {
+  const rel = "real/diamonds.default.cols";
+  const size = fs.statSync(path.join(corpus, rel)).size;
+  rangeRequests.length = 0;
+  await resetState();
+  await page.fill("[data-testid=url-input]", `/shared/corpus/${rel}`);
+  await page.click("[data-testid=url-open]");
+  await waitState("ready");
+  assert.equal((await fact("rows")).trim(), "53,940");
+  assert.ok(rangeRequests.some((r) => r.url.endsWith(rel)), "range requests were made");
+  const bytes = Number(await page.getAttribute("[data-open-bytes]", "data-open-bytes"));
+  assert.ok(bytes > 0 && bytes < 4096, `opening read ${bytes} of ${size} bytes`);
+  await shot("15-url");
+  await tab("preview");
+  await pickColumns("preview-columns", [6]);
+  const want = expected(rel);
+  const cells = await previewCells({ cols: [6] });
+  checkColumnValues(cells, 6, want.schema[6].type, want.row_groups[0].values[6]);
+});
+
+test("timing: re-read from the file and from memory, with exports", async () => {
+  await openByInput("real/diamonds.optimized.cols");
+  await tab("timing");
+  await pickColumns("timing-columns", [0, 6]);
+  await page.fill("[data-testid=timing-runs]", "4");
+  await page.fill("[data-testid=timing-warmups]", "1");
+  await page.check("[data-testid=timing-mode-file]");
+  await page.click("[data-testid=timing-run]");
+  await page.waitForSelector("[data-testid=timing-result-row]", { timeout: 60_000 });
+  let rows = await page.$$eval("[data-testid=timing-result-row]", (trs) => trs.map((tr) => ({ col: tr.dataset.col, source: tr.querySelector("[data-field=source]").textContent, median: tr.querySelector("[data-field=median]").textContent })));
+  assert.deepEqual(rows.map((r) => r.col), ["0", "6"]);
+  assert.ok(rows.every((r) => r.source === "file, re-read"));
+  assert.match(await page.textContent("[data-testid=timing-mode-text]"), /re-read from the file/i);
+  assert.ok(await page.isVisible("[data-testid=timing-chart]"));
+  await shot("16-timing-file");
+
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-json]")]);
+  const json = JSON.parse(fs.readFileSync(await download.path(), "utf8"));
+  assert.equal(json.mode, "file");
+  assert.equal(json.columns.length, 2);
+  assert.ok(json.columns.every((c) => c.runs.length === 4 && c.runs.every((r) => r.fromMemory === false && r.readMs !== null)));
+  const [csvDl] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-csv]")]);
+  const csv = fs.readFileSync(await csvDl.path(), "utf8").trim().split("\n");
+  assert.equal(csv.length, 3);
+  assert.match(csv[0], /^column,name,type,mode,runs/);
+
+  await page.check("[data-testid=timing-mode-memory]");
+  await page.click("[data-testid=timing-run]");
+  await page.waitForFunction(() => /from memory/i.test(document.querySelector("[data-testid=timing-mode-text]")?.textContent || ""), null, { timeout: 60_000 });
+  rows = await page.$$eval("[data-testid=timing-result-row]", (trs) => trs.map((tr) => tr.querySelector("[data-field=source]").textContent));
+  assert.deepEqual(rows, ["memory", "memory"]);
+  await shot("17-timing-memory");
+});
+
+test("long work can be cancelled and the page keeps working", async () => {
+  await tab("timing");
+  await pickColumns("timing-columns", [0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
+  await page.fill("[data-testid=timing-runs]", "1000");
+  await page.fill("[data-testid=timing-warmups]", "0");
+  await page.check("[data-testid=timing-mode-file]");
+  const before = Number((await page.getAttribute("body", "data-respawned")) || 0);
+  await page.click("[data-testid=timing-run]");
+  await page.waitForSelector("[data-testid=cancel-button]:not([disabled])");
+  await page.waitForTimeout(300);
+  await page.click("[data-testid=cancel-button]");
+  await page.waitForSelector("[data-testid=timing-error][data-kind=cancelled]");
+  await page.waitForFunction((n) => Number(document.body.dataset.respawned || 0) > n, before);
+  await tab("preview");
+  await pickColumns("preview-columns", [1]);
+  const cells = await previewCells({ cols: [1] });
+  assert.equal(cells[0].text, expected("real/diamonds.optimized.cols").row_groups[0].values[1][0]);
+});
+
+test("samples open with one click; odd strings stay visible", async () => {
+  await resetState();
+  await page.click("[data-testid=samples-menu] summary");
+  await page.click("[data-testid=menu-sample-edge-strings]");
+  await waitState("ready");
+  const want = expected("valid/enc_affix_flate.cols");
+  const strCol = want.schema.findIndex((s) => s.name === "edge_string");
+  await tab("preview");
+  await pickColumns("preview-columns", [strCol]);
+  const cells = await previewCells({ cols: [strCol] });
+  const vals = want.row_groups[0].values[strCol];
+  checkColumnValues(cells, strCol, "string", vals);
+  const badRow = vals.findIndex((v) => v && typeof v === "object");
+  const hex = vals[badRow].hex;
+  const cell = cells.find((x) => x.row === badRow);
+  // Invalid bytes are marked one by one; the valid rest is text.
+  const { invalid, shown } = splitUtf8(Buffer.from(hex, "hex"));
+  assert.ok(invalid.length > 0);
+  assert.deepEqual(cell.bad, invalid);
+  assert.equal(cell.text, shown);
+  assert.equal(cells.find((x) => x.row === vals.indexOf("")).kind, "empty");
+  await shot("18-preview-edge-strings");
+
+  // edge_bytes: the footer's statistics disagree, flagged as the writer's bug.
+  const bytesCol = want.schema.findIndex((s) => s.name === "edge_bytes");
+  await tab("detail");
+  await page.selectOption("[data-testid=detail-col]", String(bytesCol));
+  await page.waitForSelector("[data-testid=writer-bug-note]");
+  const mism = await page.$$eval("[data-testid=check-row][data-agrees=false]", (trs) => trs.map((tr) => tr.dataset.field));
+  assert.ok(mism.length > 0);
+  await shot("19-detail-writer-bug");
+
+  // The tokenized sample shows both a resolved (supplied above) and a missing tokenizer.
+  await resetState();
+  await page.click("[data-testid=samples-menu] summary");
+  await page.click("[data-testid=menu-sample-tokenized]");
+  await waitState("ready");
+  const status = await page.$$eval("[data-testid=tokenizer-row]", (trs) => trs.map((tr) => tr.dataset.status).sort());
+  assert.deepEqual(status, ["missing", "resolved"]);
+  await shot("20-sample-tokenized");
+});
+
+test("text from files is never parsed as markup", async () => {
+  const evil = '<img src=x onerror="window.__pwned=1">.json';
+  await dropFiles([{ name: evil, bytes: Buffer.from('{"not": "a tokenizer"}'), type: "application/json" }], { state: null });
+  await page.waitForSelector(".toast.error");
+  assert.ok((await page.textContent("#toasts")).includes(evil));
+  await dropFiles([{ name: `<b>${evil}`, bytes: read("tokenizers/small-tokenizer.json"), type: "application/json" }], { state: null });
+  await page.waitForTimeout(500);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined);
+  assert.equal(await page.$$eval("#toasts img, [data-testid=registered-tokenizers] img, [data-testid=registered-tokenizers] b b", (x) => x.length), 0);
+});
+
+test("no console errors and nothing fetched from outside", async () => {
+  assert.deepEqual(foreignRequests, []);
+  assert.deepEqual(consoleErrors.filter((e) => !/Failed to load resource.*(404|416)/.test(e)), []);
+});
