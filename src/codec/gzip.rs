@@ -70,28 +70,34 @@ fn header_len(block: &[u8]) -> Result<usize> {
 
 /// CRC-32 (IEEE, reflected, polynomial 0xEDB88320), slicing by eight.
 pub(crate) fn crc32(data: &[u8]) -> u32 {
+    let t = crc_tables();
     let mut crc = !0u32;
     let mut chunks = data.chunks_exact(8);
     for c in &mut chunks {
         let lo = crc ^ u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-        crc = CRC_TABLES[7][(lo & 0xff) as usize]
-            ^ CRC_TABLES[6][((lo >> 8) & 0xff) as usize]
-            ^ CRC_TABLES[5][((lo >> 16) & 0xff) as usize]
-            ^ CRC_TABLES[4][(lo >> 24) as usize]
-            ^ CRC_TABLES[3][c[4] as usize]
-            ^ CRC_TABLES[2][c[5] as usize]
-            ^ CRC_TABLES[1][c[6] as usize]
-            ^ CRC_TABLES[0][c[7] as usize];
+        crc = t[7][(lo & 0xff) as usize]
+            ^ t[6][((lo >> 8) & 0xff) as usize]
+            ^ t[5][((lo >> 16) & 0xff) as usize]
+            ^ t[4][(lo >> 24) as usize]
+            ^ t[3][c[4] as usize]
+            ^ t[2][c[5] as usize]
+            ^ t[1][c[6] as usize]
+            ^ t[0][c[7] as usize];
     }
     for &b in chunks.remainder() {
-        crc = CRC_TABLES[0][((crc ^ b as u32) & 0xff) as usize] ^ (crc >> 8);
+        crc = t[0][((crc ^ b as u32) & 0xff) as usize] ^ (crc >> 8);
     }
     !crc
 }
 
-static CRC_TABLES: [[u32; 256]; 8] = crc_tables();
+/// Built on first use rather than stored: 8 KB of table data would ride in
+/// every download for a codec few files use.
+fn crc_tables() -> &'static [[u32; 256]; 8] {
+    static TABLES: std::sync::OnceLock<Box<[[u32; 256]; 8]>> = std::sync::OnceLock::new();
+    TABLES.get_or_init(|| Box::new(build_crc_tables()))
+}
 
-const fn crc_tables() -> [[u32; 256]; 8] {
+fn build_crc_tables() -> [[u32; 256]; 8] {
     let mut t = [[0u32; 256]; 8];
     let mut i = 0;
     while i < 256 {

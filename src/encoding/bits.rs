@@ -24,8 +24,8 @@ impl<'a> MsbBits<'a> {
         match Self::byte_len(count, width) {
             Some(n) if n == data.len() => Ok(MsbBits { data, width, count }),
             _ => Err(corrupt_chunk(format!(
-                "{count} values of {width} bits need {:?} bytes, found {}",
-                Self::byte_len(count, width),
+                "{count} values of {width} bits need {} bytes, found {}",
+                Self::byte_len(count, width).unwrap_or(usize::MAX),
                 data.len()
             ))),
         }

@@ -7,7 +7,6 @@
 //! Every count and length is checked against the bytes left before it is
 //! used, and nesting is bounded, so hostile input costs at most its own size.
 
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use crate::error::{corrupt_footer, Result};
@@ -52,6 +51,23 @@ const T_INTERFACE: i64 = 8;
 /// Deep enough for any real footer; shallow enough that a self-referential
 /// type cannot exhaust the stack.
 const MAX_DEPTH: usize = 32;
+
+/// Type definitions by id. A footer defines a handful, so a list beats a
+/// hash map (and keeps hashing code out of the wasm).
+#[derive(Default)]
+struct Types(Vec<(i64, WireType)>);
+
+impl Types {
+    fn get(&self, id: &i64) -> Option<&WireType> {
+        self.0.iter().find(|(i, _)| i == id).map(|(_, t)| t)
+    }
+    fn insert(&mut self, id: i64, t: WireType) {
+        match self.0.iter_mut().find(|(i, _)| *i == id) {
+            Some(slot) => slot.1 = t,
+            None => self.0.push((id, t)),
+        }
+    }
+}
 
 #[derive(Debug)]
 enum WireType {
@@ -232,7 +248,7 @@ impl<'a> Decoder<'a> {
 
     // --- values ---
 
-    fn value(&mut self, types: &HashMap<i64, WireType>, id: i64, depth: usize) -> Result<Value> {
+    fn value(&mut self, types: &Types, id: i64, depth: usize) -> Result<Value> {
         if depth > MAX_DEPTH {
             return Err(self.err("values nested too deeply"));
         }
@@ -306,7 +322,7 @@ impl<'a> Decoder<'a> {
 /// value, and returns that value. The whole stream must be consumed.
 pub(crate) fn decode_single_value(stream: &[u8]) -> Result<Value> {
     let mut outer = Decoder { buf: stream, pos: 0 };
-    let mut types: HashMap<i64, WireType> = HashMap::new();
+    let mut types = Types::default();
     // Definitions may refer forward, so values are decoded only once every
     // definition before them has been read; the footer is the last message.
     while outer.pos < stream.len() {

@@ -5,11 +5,9 @@
 
 mod byte_level;
 mod json;
+mod sha256;
 
-use std::collections::HashMap;
 use std::sync::Arc;
-
-use sha2::{Digest as _, Sha256};
 
 use crate::error::{try_vec, Error, ErrorKind, Result};
 
@@ -19,7 +17,7 @@ pub struct Digest(pub [u8; 32]);
 
 impl Digest {
     pub fn of(bytes: &[u8]) -> Digest {
-        Digest(Sha256::digest(bytes).into())
+        Digest(sha256::sha256(bytes))
     }
 
     pub fn to_hex(&self) -> String {
@@ -67,7 +65,7 @@ impl Tokenizer {
     pub fn from_json(json_bytes: &[u8]) -> Result<Tokenizer> {
         let model = json::read_model(json_bytes)?;
         if model.model_type != "BPE" {
-            return Err(invalid(format!("model type is {:?}; only BPE tokenizers are supported", model.model_type)));
+            return Err(invalid(format!("model type is \"{}\"; only BPE tokenizers are supported", model.model_type)));
         }
         let max_id = model.vocab.iter().map(|(_, id)| *id).max().ok_or_else(|| invalid("model.vocab is empty"))?;
         // A vocab is dense in practice; bound the id space by its size so a
@@ -150,9 +148,10 @@ fn invalid(message: impl Into<String>) -> Error {
 }
 
 /// Tokenizers by digest. Registering the same bytes twice is harmless.
+/// A file names a few tokenizers at most, so a list is all this needs.
 #[derive(Default, Clone, Debug)]
 pub struct Registry {
-    by_digest: HashMap<Digest, Arc<Tokenizer>>,
+    tokenizers: Vec<Arc<Tokenizer>>,
 }
 
 impl Registry {
@@ -163,18 +162,18 @@ impl Registry {
     /// Parses and registers a `tokenizer.json`, returning its digest.
     pub fn register(&mut self, json_bytes: &[u8]) -> Result<Digest> {
         let digest = Digest::of(json_bytes);
-        if !self.by_digest.contains_key(&digest) {
-            self.by_digest.insert(digest, Arc::new(Tokenizer::from_json(json_bytes)?));
+        if !self.has(&digest) {
+            self.tokenizers.push(Arc::new(Tokenizer::from_json(json_bytes)?));
         }
         Ok(digest)
     }
 
     pub fn has(&self, digest: &Digest) -> bool {
-        self.by_digest.contains_key(digest)
+        self.get(digest).is_some()
     }
 
     pub fn get(&self, digest: &Digest) -> Option<&Arc<Tokenizer>> {
-        self.by_digest.get(digest)
+        self.tokenizers.iter().find(|t| t.digest == *digest)
     }
 
     /// The tokenizer for `digest`, or `unknown_tokenizer` naming it.
@@ -187,17 +186,16 @@ impl Registry {
         })
     }
 
+    /// Digests in the order they were registered.
     pub fn digests(&self) -> Vec<Digest> {
-        let mut d: Vec<Digest> = self.by_digest.keys().copied().collect();
-        d.sort();
-        d
+        self.tokenizers.iter().map(|t| t.digest).collect()
     }
 
     pub fn len(&self) -> usize {
-        self.by_digest.len()
+        self.tokenizers.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.by_digest.is_empty()
+        self.tokenizers.is_empty()
     }
 }

@@ -376,7 +376,7 @@ impl ColumnsFile {
 /// the header and the footer together. Reads nothing else.
 async fn open(source: Source, len: f64, registry: Shared) -> JsResult<ColumnsFile> {
     if !(len >= 0.0 && len.fract() == 0.0 && len < 9.0e15) {
-        return Err(usage_error("bad_source", &format!("byteLength {len} is not a valid size")));
+        return Err(usage_error("bad_source", "byteLength must be a whole number of bytes"));
     }
     let len = len as u64;
     let (head, tail) = if len < 8 {
@@ -477,7 +477,7 @@ fn indices(v: &JsValue, count: usize, what: &str) -> JsResult<Vec<usize>> {
             _ => {
                 return Err(js_error(&Error::new(
                     crate::error::ErrorKind::OutOfRange,
-                    format!("{what} {x:?} does not exist; the file has {count}"),
+                    format!("{what} {} does not exist; the file has {count}", String::from(js_sys::JSON::stringify(&x).unwrap_or_default())),
                 )))
             }
         }

@@ -3,7 +3,6 @@
 //! files opened earlier, so the page can re-read a column once supplied).
 
 use std::cell::RefCell;
-use std::collections::HashMap;
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -16,7 +15,7 @@ pub(crate) type Shared = Rc<RefCell<Registry>>;
 thread_local! {
     // wasm-bindgen cannot take an optional reference to an exported class,
     // so files find the registry they were given through this handle table.
-    static LIVE: RefCell<(u32, HashMap<u32, Shared>)> = RefCell::new((0, HashMap::new()));
+    static LIVE: RefCell<(u32, Vec<(u32, Shared)>)> = const { RefCell::new((0, Vec::new())) };
 }
 
 #[wasm_bindgen]
@@ -34,7 +33,7 @@ impl TokenizerRegistry {
             let mut l = l.borrow_mut();
             l.0 += 1;
             let h = l.0;
-            l.1.insert(h, inner.clone());
+            l.1.push((h, inner.clone()));
             h
         });
         TokenizerRegistry { handle, inner }
@@ -51,7 +50,7 @@ impl TokenizerRegistry {
         Digest::from_hex(&digest.to_ascii_lowercase()).is_some_and(|d| self.inner.borrow().has(&d))
     }
 
-    /// Hex digests of every registered tokenizer, sorted.
+    /// Hex digests of every registered tokenizer, in registration order.
     pub fn digests(&self) -> Vec<String> {
         self.inner.borrow().digests().iter().map(Digest::to_hex).collect()
     }
@@ -77,7 +76,7 @@ impl Default for TokenizerRegistry {
 impl Drop for TokenizerRegistry {
     fn drop(&mut self) {
         // Files opened with it keep their own reference.
-        LIVE.with(|l| l.borrow_mut().1.remove(&self.handle));
+        LIVE.with(|l| l.borrow_mut().1.retain(|(h, _)| *h != self.handle));
     }
 }
 
@@ -100,6 +99,6 @@ pub(crate) fn from_js(v: &JsValue) -> Result<Shared, JsValue> {
     }
     let handle = js_sys::Reflect::get(v, &JsValue::from_str("__handle")).ok().and_then(|h| h.as_f64());
     handle
-        .and_then(|h| LIVE.with(|l| l.borrow().1.get(&(h as u32)).cloned()))
+        .and_then(|h| LIVE.with(|l| l.borrow().1.iter().find(|(k, _)| *k as f64 == h).map(|(_, r)| r.clone())))
         .ok_or_else(|| js_sys::TypeError::new("registry must be a live TokenizerRegistry (or undefined)").into())
 }

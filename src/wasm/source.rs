@@ -64,12 +64,12 @@ impl Source {
     /// Reads several ranges concurrently, one request per run of adjacent
     /// or overlapping ranges. Returns each input range's bytes, in order.
     pub async fn read_many(&self, ranges: &[Range<u64>]) -> Result<Vec<Vec<u8>>, JsValue> {
-        let mut sorted: Vec<Range<u64>> = ranges.to_vec();
-        sorted.sort_by_key(|r| r.start);
+        // Callers ask in file order (row group, then column), so touching
+        // neighbours merge without sorting.
         let mut merged: Vec<Range<u64>> = Vec::new();
-        for r in sorted {
+        for r in ranges.iter().cloned() {
             match merged.last_mut() {
-                Some(m) if r.start <= m.end => m.end = m.end.max(r.end),
+                Some(m) if r.start >= m.start && r.start <= m.end => m.end = m.end.max(r.end),
                 _ => merged.push(r),
             }
         }
