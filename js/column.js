@@ -49,3 +49,22 @@ export class Column {
     return out;
   }
 }
+
+/** Every failure the package reports: `kind` names the error class (see
+ *  the README), `rowGroup`, `column` and `offset` say where, when known. */
+export class ColumnsError extends Error {
+  constructor(message, kind, rowGroup, column, offset) {
+    super(message);
+    this.name = "ColumnsError";
+    this.kind = kind;
+    this.rowGroup = rowGroup;
+    this.column = column;
+    this.offset = offset;
+  }
+
+  /** A plain object, so the error survives postMessage and JSON. */
+  toJSON() {
+    const { name, message, kind, rowGroup, column, offset } = this;
+    return { name, message, kind, rowGroup, column, offset };
+  }
+}

@@ -18,6 +18,11 @@ extern "C" {
     fn new(ty: &str, length: f64, null_count: f64, values: JsValue, validity: JsValue) -> JsColumn;
     #[wasm_bindgen(method, setter)]
     pub fn set_timings(this: &JsColumn, t: JsValue);
+
+    #[wasm_bindgen(js_name = ColumnsError)]
+    type JsError;
+    #[wasm_bindgen(constructor, js_class = "ColumnsError")]
+    fn new_error(message: &str, kind: &str, row_group: JsValue, column: JsValue, offset: JsValue) -> JsError;
 }
 
 /// A plain object from (key, value) pairs.
@@ -37,21 +42,15 @@ pub(crate) fn opt_num(v: Option<impl Into<f64>>) -> JsValue {
 pub(crate) fn js_error(e: &Error) -> JsValue {
     // The kind travels as `.kind`; the message is the sentence plus where.
     let text = e.to_string();
-    let err = js_sys::Error::new(text.strip_prefix(&format!("{}: ", e.kind)).unwrap_or(&text));
+    let message = text.strip_prefix(&format!("{}: ", e.kind)).unwrap_or(&text);
     let loc = e.location;
-    let _ = Reflect::set(&err, &"kind".into(), &e.kind.as_str().into());
-    let _ = Reflect::set(&err, &"rowGroup".into(), &opt_num(loc.row_group));
-    let _ = Reflect::set(&err, &"column".into(), &opt_num(loc.column));
-    let _ = Reflect::set(&err, &"offset".into(), &opt_num(loc.offset.map(|o| o as f64)));
-    let _ = Reflect::set(&err, &"detail".into(), &e.message.as_str().into());
-    err.into()
+    JsError::new_error(message, e.kind.as_str(), opt_num(loc.row_group), opt_num(loc.column), opt_num(loc.offset.map(|o| o as f64)))
+        .into()
 }
 
 /// An API-usage error (not about a file), with a kind of its own.
 pub(crate) fn usage_error(kind: &str, message: &str) -> JsValue {
-    let err = js_sys::Error::new(message);
-    let _ = Reflect::set(&err, &"kind".into(), &kind.into());
-    err.into()
+    JsError::new_error(message, kind, JsValue::NULL, JsValue::NULL, JsValue::NULL).into()
 }
 
 /// A statistic in the same JS form as `Column.toArray()`.

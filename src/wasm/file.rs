@@ -47,8 +47,11 @@ export interface AsyncBuffer {
   byteLength: number;
   slice(start: number, end: number): Promise<ArrayBuffer | Uint8Array> | ArrayBuffer | Uint8Array;
 }
-/** Thrown by every call that fails: `kind` is one of the core error kinds. */
+/** Thrown by every call that fails: `kind` is one of the core error kinds.
+ *  `toJSON()` gives a plain object (errors cross postMessage that way). */
 export interface ColumnsError extends Error {
+  name: "ColumnsError";
+  toJSON(): { name: string; message: string; kind: string; rowGroup: number | null; column: number | null; offset: number | null };
   kind: "truncated" | "bad_magic" | "unsupported_version" | "corrupt_footer" | "corrupt_chunk"
       | "unsupported_codec" | "unsupported_encoding" | "unknown_tokenizer" | "out_of_range"
       | "invalid_tokenizer" | "too_large" | "not_in_memory" | "bad_source" | "bad_argument";
@@ -86,7 +89,7 @@ export interface ChunkReport {
   encoding: string; codec: string; nullBitmapLength: number; rawLength: number; dataLength: number;
   blocks: { rawLength: number; storedLength: number; offset: number }[];
   detail: Record<string, unknown> | null;
-  decoded: { nullCount: number; min: Value; max: Value; minLen: number; maxLen: number } | null;
+  decoded: { nullCount: number; min: Value; max: Value; minRaw: Uint8Array; maxRaw: Uint8Array; minLen: number; maxLen: number } | null;
   checks: { field: string; agrees: boolean }[];
   knownWriterBug: boolean;
   error: ColumnsError | null;
@@ -534,6 +537,8 @@ fn report_js(r: &ChunkReport, ty: crate::types::ColumnType, chunk_offset: u64) -
             ("nullCount", (d.null_count as f64).into()),
             ("min", scalar(ty, Scalar::decode(ty, &d.min_raw))),
             ("max", scalar(ty, Scalar::decode(ty, &d.max_raw))),
+            ("minRaw", convert::bytes(&d.min_raw)),
+            ("maxRaw", convert::bytes(&d.max_raw)),
             ("minLen", d.min_len.into()),
             ("maxLen", d.max_len.into()),
         ])
