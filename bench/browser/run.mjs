@@ -6,6 +6,7 @@
 // The static server (tools/serve.mjs) must already be listening; bench/run starts it.
 
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
@@ -30,6 +31,9 @@ const query = new URLSearchParams({
 });
 // Playwright gives chromium.launch a fresh temporary user-data-dir of its own
 // and removes it on close (it refuses --user-data-dir in args).
+// Other work on the machine skews timings; the load average makes that visible.
+const loadavg = () => os.loadavg().map((v) => v.toFixed(2)).join(" ");
+const loadBefore = loadavg();
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
   args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -40,11 +44,12 @@ try {
   page.on("console", (m) => {
     if (m.text().startsWith("[browser]")) console.log(m.text());
   });
-  page.on("pageerror", (e) => console.error(`[browser] page error: ${e.message}`));
+  // An uncaught page error (e.g. a module that fails to load) ends the wait.
+  const pageError = new Promise((_, reject) => page.on("pageerror", (e) => reject(new Error(`page error: ${e.message}`))));
   // Only the local server may be reached.
   await page.route("**/*", (route) => (route.request().url().startsWith(base) ? route.continue() : route.abort()));
   await page.goto(new URL(`bench/browser/?${query}`, base).href);
-  await page.waitForFunction(() => window.benchResult || window.benchError, null, { timeout: 0, polling: 500 });
+  await Promise.race([pageError, page.waitForFunction(() => window.benchResult || window.benchError, null, { timeout: 0, polling: 500 })]);
   const error = await page.evaluate(() => window.benchError);
   if (error) throw new Error(`browser bench failed: ${error}`);
   const doc = await page.evaluate(() => window.benchResult);
@@ -54,6 +59,7 @@ try {
     browser: `Chromium ${browser.version()} (headless, /usr/bin/chromium)`,
     cpu: cpuModel(),
     driver: `Node ${process.version}, playwright-core ${require("playwright-core/package.json").version}`,
+    loadavg: `before ${loadBefore}, after ${loadavg()} (1/5/15 min)`,
   };
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, "browser.json"), JSON.stringify(doc, null, 1) + "\n");

@@ -361,6 +361,10 @@ export function results(cells, { platform, environment, config, columnsWasm, ord
   return { platform, date: new Date().toISOString(), environment, config, columnsWasm, ...extra, timedOrder: order, cells: out };
 }
 
+// The native example prints one object per file ({file, rows, bytes, minMs, medianMs, maxMs, columns}).
+const nativeRow = (native, dataset) =>
+  Array.isArray(native) ? native.find((n) => n?.file === dataset.cols && typeof n.medianMs === "number") : undefined;
+
 const ms = (v) => (v == null ? "—" : v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
 const ratio = (v) => (v == null ? "—" : `${v.toFixed(2)}×`);
 
@@ -395,12 +399,22 @@ export function markdown(doc) {
         const status = c.error ? ` **FAILED: ${c.error.split("\n")[0].replace(/\|/g, "\\|")}**` : "";
         lines.push(`| ${c.readerLabel}${status} | ${c.file} | ${c.fileBytes} | ${checked} | ${ms(s?.min)} | ${ms(s?.median)} | ${ms(s?.max)} | ${ratio(c.ratioToColumnsWasm)} |`);
       }
+      const native = scope === "all" && nativeRow(doc.native, dataset);
+      if (native) {
+        const base = cells.find((c) => c.reader === "cw")?.stats;
+        const r = base ? native.medianMs / base.median : null;
+        lines.push(`| native Rust core (cargo --release, no wasm) | ${native.file} | ${native.bytes ?? "—"} | ${native.rows ?? "—"} × ${native.columns?.length ?? "—"} | ${ms(native.minMs)} | ${ms(native.medianMs)} | ${ms(native.maxMs)} | ${ratio(r)} |`);
+      }
       lines.push("");
     }
   }
   if (doc.native) {
     lines.push("## Native Rust core (`cargo run --release --example bench -- --json`)", "");
-    lines.push("```json", JSON.stringify(doc.native, null, 2), "```", "");
+    if (DATASETS.every((d) => nativeRow(doc.native, d))) {
+      lines.push("Shown as the last row of each \"all columns\" table; the per-column decompress/decode split is under `native` in node.json.", "");
+    } else {
+      lines.push("```json", JSON.stringify(doc.native, null, 2), "```", "");
+    }
   }
   return lines.join("\n");
 }

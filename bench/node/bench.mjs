@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Node side of the decode benchmark. Usually started by `bench/run`; alone:
-//   node bench/node/bench.mjs            (RUNS, WARMUP, SEED, NATIVE=0 from env)
+//   node bench/node/bench.mjs   (env: RUNS, WARMUP, SEED; NATIVE=0 skips the native Rust row)
 // Writes bench/results/node.json and bench/results/node.md.
 
 import fs from "node:fs";
@@ -27,6 +27,9 @@ const config = {
   seed: Number(process.env.SEED ?? 20240605),
 };
 const log = (msg) => console.log(`[node] ${msg}`);
+// Other work on the machine skews timings; the load average makes that visible.
+const loadavg = () => os.loadavg().map((v) => v.toFixed(2)).join(" ");
+const loadBefore = loadavg();
 
 // The nodejs-target build of parquet-wasm is CommonJS and instantiates itself.
 const parquetWasm = require("parquet-wasm");
@@ -72,8 +75,9 @@ const order = await runSession(cells, config, log);
 let native;
 if (process.env.NATIVE !== "0") {
   if (fs.existsSync(path.join(project, "examples", "bench.rs"))) {
-    log("native: cargo run --release --example bench -- --json");
-    const r = spawnSync("cargo", ["run", "--release", "--quiet", "--example", "bench", "--", "--json"], { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+    const nativeArgs = ["--json", "--runs", String(config.runs), "--warmup", String(config.warmup)];
+    log(`native: cargo run --release --example bench -- ${nativeArgs.join(" ")}`);
+    const r = spawnSync("cargo", ["run", "--release", "--quiet", "--example", "bench", "--", ...nativeArgs], { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
     try {
       native = r.status === 0 ? JSON.parse(r.stdout) : { error: `exit ${r.status}` };
     } catch {
@@ -96,6 +100,7 @@ const environment = {
   cpu: `${cpuModel} × ${os.cpus().length}`,
   os: `${os.type()} ${os.release()} ${os.arch()}`,
   libraries: libraryVersions(),
+  loadavg: `before ${loadBefore}, after ${loadavg()} (1/5/15 min)`,
 };
 const doc = results(cells, { platform: "node", environment, config, columnsWasm, order, extra: native ? { native } : {} });
 
