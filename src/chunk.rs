@@ -139,12 +139,22 @@ impl<'a> Chunk<'a> {
         }
         let mut out = try_vec::<u8>(self.raw_length as usize, "decompressed stream")?;
         out.resize(self.raw_length as usize, 0);
+        self.decompress_into(dec, &mut out)?;
+        Ok(Cow::Owned(out))
+    }
+
+    /// Decompresses every block into its slot of `out`, which must be
+    /// exactly `raw_length` bytes: blocks are byte ranges of one stream.
+    pub fn decompress_into(&self, dec: &mut Decompressor, out: &mut [u8]) -> Result<()> {
+        if out.len() != self.raw_length as usize {
+            return Err(corrupt_chunk(format!("internal: a {}-byte buffer for a {}-byte stream", out.len(), self.raw_length)));
+        }
         for (i, b) in self.blocks.iter().enumerate() {
             let slot = &mut out[b.raw_offset..b.raw_offset + b.raw_len as usize];
             dec.block(self.codec, self.stored(b), slot).map_err(|e| {
                 crate::error::Error { message: format!("block {i}: {}", e.message), ..e }.at_offset(b.offset as u64)
             })?;
         }
-        Ok(Cow::Owned(out))
+        Ok(())
     }
 }

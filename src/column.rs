@@ -46,6 +46,7 @@ macro_rules! match_values {
         }
     };
 }
+pub(crate) use match_values;
 
 impl Values {
     pub fn len(&self) -> usize {
@@ -101,32 +102,76 @@ impl Values {
         })
     }
 
-    /// Spreads `n` dense values over `rows` rows, leaving null rows zero
-    /// (fixed width) or empty (bytes). `nulls` is the file's null bitmap
-    /// (bit set = null), already checked to cover `rows`.
+    /// Spreads `n` dense values over `rows` rows in place, leaving null
+    /// rows zero (fixed width) or empty (bytes). `nulls` is the file's null
+    /// bitmap (bit set = null), already checked to cover `rows` and to
+    /// hold exactly `rows - n` nulls.
     pub(crate) fn spread(self, rows: usize, nulls: &[u8]) -> Result<Values> {
         let is_null = |i: usize| nulls[i / 8] >> (i % 8) & 1 == 1;
-        fn spread_vec<T: Copy + Default>(dense: Vec<T>, rows: usize, is_null: impl Fn(usize) -> bool) -> Result<Vec<T>> {
-            let mut out = try_vec::<T>(rows, "column values")?;
-            let mut it = dense.into_iter();
-            for i in 0..rows {
-                out.push(if is_null(i) { T::default() } else { it.next().unwrap_or_default() });
+        // Walking back from the last row, the dense value a row takes is
+        // never to its right, so moving values in place is safe.
+        fn spread_vec<T: Copy + Default>(mut v: Vec<T>, rows: usize, is_null: impl Fn(usize) -> bool) -> Result<Vec<T>> {
+            let mut k = v.len();
+            grow(&mut v, rows)?;
+            for i in (0..rows).rev() {
+                if is_null(i) || k == 0 {
+                    v[i] = T::default();
+                } else {
+                    k -= 1;
+                    v[i] = v[k];
+                }
             }
-            Ok(out)
+            Ok(v)
         }
         Ok(map_fixed!(self, v => spread_vec(v, rows, is_null)?, offsets, data => {
-            let mut out = try_vec::<u32>(rows + 1, "string offsets")?;
-            out.push(0);
-            let mut k = 0usize;
-            for i in 0..rows {
-                if !is_null(i) {
-                    k += 1;
+            // offsets[i + 1] becomes the end of row i: the end of the dense
+            // value count among rows 0..=i.
+            let mut o = offsets;
+            let mut k = o.len() - 1;
+            grow(&mut o, rows + 1)?;
+            for i in (0..rows).rev() {
+                o[i + 1] = o[k];
+                if !is_null(i) && k > 0 {
+                    k -= 1;
                 }
-                out.push(offsets.get(k).copied().unwrap_or(0));
             }
-            Values::Bytes { offsets: out, data }
+            Values::Bytes { offsets: o, data }
         }))
     }
+}
+
+/// Resizes to `len` with defaults, reporting failure instead of aborting.
+fn grow<T: Copy + Default>(v: &mut Vec<T>, len: usize) -> Result<()> {
+    v.try_reserve_exact(len.saturating_sub(v.len()))
+        .map_err(|_| Error::new(ErrorKind::TooLarge, format!("cannot allocate {len} values")))?;
+    v.resize(len, T::default());
+    Ok(())
+}
+
+/// Numbers whose every bit pattern is a valid value and which have no
+/// padding, so their storage can be written as bytes.
+///
+/// # Safety
+/// Implement only for primitive integers and floats.
+pub(crate) unsafe trait Pod: Copy + Default {}
+// SAFETY: primitive integers and floats: no padding, no invalid bit patterns.
+unsafe impl Pod for u8 {}
+unsafe impl Pod for i8 {}
+unsafe impl Pod for u16 {}
+unsafe impl Pod for i16 {}
+unsafe impl Pod for u32 {}
+unsafe impl Pod for i32 {}
+unsafe impl Pod for u64 {}
+unsafe impl Pod for i64 {}
+unsafe impl Pod for f32 {}
+unsafe impl Pod for f64 {}
+
+/// The bytes of a slice of numbers, for decompressing straight into typed
+/// storage (on little-endian targets that is the values' own encoding).
+pub(crate) fn bytes_of_mut<T: Pod>(v: &mut [T]) -> &mut [u8] {
+    // SAFETY: T is Pod (no padding; any bytes written form valid values),
+    // u8 has alignment 1, and the length is exactly the slice's size.
+    unsafe { core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), core::mem::size_of_val(v)) }
 }
 
 /// Maps every fixed-width variant to the same variant around `$body` (a

@@ -91,7 +91,7 @@ pub fn inspect_chunk(meta: &FileMeta, row_group: usize, column: usize, bytes: &[
         let stream = header.decompress(&mut Decompressor::new())?;
         report.detail = Some(detail(header.encoding, &stream)?);
         let p = prepare(meta, row_group, column, bytes, registry)?;
-        p.decode(&stream)
+        p.decode(crate::read::Stream::Bytes(stream))
     })();
     match result {
         Ok(col) => {

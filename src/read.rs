@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::chunk::Chunk;
 use crate::codec::Decompressor;
-use crate::column::Column;
+use crate::column::{bytes_of_mut, Column, Pod, Values};
 use crate::encoding::{self, Encoding};
 use crate::error::{corrupt_chunk, try_vec, Error, ErrorKind, Result};
 use crate::file::{ChunkMeta, FileMeta};
@@ -53,17 +53,78 @@ pub fn prepare<'a>(meta: &'a FileMeta, row_group: usize, column: usize, bytes: &
     Ok(PreparedChunk { chunk, meta: cm, ty: schema.ty, rows, null_count, tokenizer, row_group, column })
 }
 
+/// A chunk's decompressed stream.
+pub enum Stream<'a> {
+    /// The encoded bytes (borrowed when the chunk is uncompressed).
+    Bytes(Cow<'a, [u8]>),
+    /// Plain values, or Delta differences, decompressed straight into their
+    /// final typed buffer: no second copy of the column.
+    Typed(Values),
+}
+
+impl Stream<'_> {
+    /// Bytes of encoded stream it holds.
+    pub fn byte_len(&self) -> usize {
+        match self {
+            Stream::Bytes(b) => b.len(),
+            Stream::Typed(v) => crate::column::match_values!(v, x => core::mem::size_of_val(&x[..]), o, d => o.len() * 4 + d.len()),
+        }
+    }
+}
+
 impl<'a> PreparedChunk<'a> {
-    /// The encoded stream (borrowed when the chunk is uncompressed).
-    pub fn decompress(&self, dec: &mut Decompressor) -> Result<Cow<'a, [u8]>> {
-        self.chunk.decompress(dec).map_err(|e| self.locate(e))
+    /// Decompresses the blocks: into typed storage where the encoded bytes
+    /// already are the values' own little-endian layout, else into bytes.
+    pub fn decompress(&self, dec: &mut Decompressor) -> Result<Stream<'a>> {
+        self.typed_decompress(dec)
+            .transpose()
+            .unwrap_or_else(|| self.chunk.decompress(dec).map(Stream::Bytes))
+            .map_err(|e| self.locate(e))
     }
 
-    /// Decodes the encoded stream into a column of `rows` rows.
-    pub fn decode(&self, stream: &[u8]) -> Result<Column> {
+    fn typed_decompress(&self, dec: &mut Decompressor) -> Result<Option<Stream<'a>>> {
+        let (enc, ty) = (self.chunk.encoding, self.ty);
+        let plain = enc == Encoding::Plain && !ty.is_variable();
+        let delta = enc == Encoding::Delta && matches!(ty, ColumnType::Int64 | ColumnType::Uint64);
+        let n = self.rows as usize - self.null_count;
+        let width = if delta { 8 } else { ty.width().unwrap_or(0) };
+        // Uncompressed chunks are borrowed as they are; a length that does
+        // not fit the values takes the byte path, which names the mismatch.
+        if !(plain || delta) || self.chunk.codec == crate::codec::Codec::None || cfg!(target_endian = "big") || n.checked_mul(width) != Some(self.chunk.raw_length as usize) {
+            return Ok(None);
+        }
+        fn fill<T: Pod>(chunk: &Chunk<'_>, dec: &mut Decompressor, n: usize) -> Result<Vec<T>> {
+            let mut v = try_vec::<T>(n, "column values")?;
+            v.resize(n, T::default());
+            chunk.decompress_into(dec, bytes_of_mut(&mut v))?;
+            Ok(v)
+        }
+        let c = &self.chunk;
+        Ok(Some(Stream::Typed(match ty {
+            ColumnType::Bool => Values::Bool(fill(c, dec, n)?),
+            ColumnType::Int8 => Values::Int8(fill(c, dec, n)?),
+            ColumnType::Int16 => Values::Int16(fill(c, dec, n)?),
+            ColumnType::Int32 => Values::Int32(fill(c, dec, n)?),
+            ColumnType::Int64 => Values::Int64(fill(c, dec, n)?),
+            ColumnType::Uint8 => Values::Uint8(fill(c, dec, n)?),
+            ColumnType::Uint16 => Values::Uint16(fill(c, dec, n)?),
+            ColumnType::Uint32 => Values::Uint32(fill(c, dec, n)?),
+            ColumnType::Uint64 => Values::Uint64(fill(c, dec, n)?),
+            ColumnType::Float32 => Values::Float32(fill(c, dec, n)?),
+            ColumnType::Float64 => Values::Float64(fill(c, dec, n)?),
+            ColumnType::Bytes | ColumnType::String => return Ok(None),
+        })))
+    }
+
+    /// Decodes the stream into a column of `rows` rows.
+    pub fn decode(&self, stream: Stream<'_>) -> Result<Column> {
         let rows = self.rows as usize;
         let n = rows - self.null_count;
-        let dense = encoding::decode(self.chunk.encoding, self.ty, n, stream, self.tokenizer.as_deref()).map_err(|e| self.locate(e))?;
+        let dense = match stream {
+            Stream::Bytes(bytes) => encoding::decode(self.chunk.encoding, self.ty, n, &bytes, self.tokenizer.as_deref()),
+            Stream::Typed(values) => encoding::finish_typed(self.chunk.encoding, values),
+        }
+        .map_err(|e| self.locate(e))?;
         if self.null_count == 0 {
             return Ok(Column { ty: self.ty, values: dense, validity: None, null_count: 0 });
         }
@@ -99,7 +160,7 @@ fn locate(mut e: Error, row_group: usize, column: usize, chunk_offset: u64) -> E
 pub fn read_column(meta: &FileMeta, row_group: usize, column: usize, bytes: &[u8], registry: &Registry) -> Result<Column> {
     let p = prepare(meta, row_group, column, bytes, registry)?;
     let stream = p.decompress(&mut Decompressor::new())?;
-    p.decode(&stream)
+    p.decode(stream)
 }
 
 impl FileMeta {

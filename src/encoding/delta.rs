@@ -38,3 +38,13 @@ pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> 
         _ => return Err(corrupt_chunk(format!("Delta encoding cannot hold {ty} values"))),
     })
 }
+
+/// Turns int64 differences into values in place (wrapping, like the writer).
+pub(super) fn prefix_sum_in_place(mut v: Vec<i64>) -> Vec<i64> {
+    let mut acc = 0i64;
+    for x in &mut v {
+        acc = acc.wrapping_add(*x);
+        *x = acc;
+    }
+    v
+}

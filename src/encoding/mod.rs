@@ -106,6 +106,27 @@ pub fn decode(encoding: Encoding, ty: ColumnType, n: usize, stream: &[u8], token
     }
 }
 
+/// Finishes values that were decompressed straight into typed storage:
+/// Plain values are checked (bools must be 0 or 1), Delta differences are
+/// summed in place.
+pub(crate) fn finish_typed(encoding: Encoding, values: Values) -> Result<Values> {
+    Ok(match (encoding, values) {
+        (Encoding::Delta, Values::Int64(v)) => Values::Int64(delta::prefix_sum_in_place(v)),
+        (Encoding::Delta, Values::Uint64(v)) => {
+            let mut v = v;
+            let mut acc = 0u64;
+            for x in &mut v {
+                acc = acc.wrapping_add(*x);
+                *x = acc;
+            }
+            Values::Uint64(v)
+        }
+        (Encoding::Plain, Values::Bool(v)) => Values::from_le_bytes(crate::types::ColumnType::Bool, &v)?,
+        (Encoding::Plain, v) => v,
+        (e, _) => return Err(corrupt_chunk(format!("internal: {} has no typed fast path", e.name()))),
+    })
+}
+
 /// A reader over an encoded stream: short reads are corrupt chunks.
 pub(crate) fn stream_reader(stream: &[u8]) -> Reader<'_> {
     Reader::new(stream, ErrorKind::CorruptChunk, "encoded stream")

@@ -433,8 +433,7 @@ impl Inner {
         let p = prepare(&self.meta, g, c, bytes, &reg).map_err(|e| js_error(&e))?;
         let stream = p.decompress(&mut Decompressor::new()).map_err(|e| js_error(&e))?;
         let t1 = now();
-        let col = p.decode(&stream).map_err(|e| js_error(&e))?;
-        drop(stream);
+        let col = p.decode(stream).map_err(|e| js_error(&e))?;
         let t2 = now();
         let js = convert::column(col);
         let t3 = now();
