@@ -4,6 +4,7 @@
 
 mod flate;
 mod gzip;
+mod inflate;
 mod lzw;
 mod zlib;
 

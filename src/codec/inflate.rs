@@ -1,0 +1,1031 @@
+//! A raw DEFLATE (RFC 1951) decoder that writes straight into a caller's
+//! slice of exactly the expected length. Written for this crate; safe Rust.
+//!
+//! Design:
+//! - Bits come from a 64-bit buffer, least significant bit first. While at
+//!   least 8 input bytes remain it is refilled with one little-endian word
+//!   load (afterwards it holds 56..=63 counted bits, and all 64 of its bits
+//!   are input bits); near the end of the input it is refilled byte by
+//!   byte, with zero bytes past the end, and every symbol checks that it did
+//!   not consume bits beyond the input.
+//! - Huffman codes decode through tables indexed by the next bits: an 11-bit
+//!   primary table for literals/lengths, 8 bits for distances, with
+//!   subtables for longer codes. One `u32` entry says what the code means and
+//!   how many bits to consume, extra bits included. A length code whose
+//!   extra bits also fit the primary table is expanded there, so its entry
+//!   holds the final length. Tables are built a length at a time by
+//!   doubling (no per-code strided fill) and kept across blocks and calls.
+//! - A fast loop runs while at least `FAST_IN` input bytes and `FAST_OUT`
+//!   output bytes remain: one refill per iteration, which decodes either up
+//!   to four literals or one length/distance pair; the next entry is looked
+//!   up before a match is copied; copies go in 16- or 8-byte chunks (runs of
+//!   distance < 8 through a multiple of the distance) and may overshoot the
+//!   match into the slack. The tail of either buffer goes through a
+//!   one-symbol step with every check.
+//!
+//! Validation follows zlib: over-subscribed code lengths are errors;
+//! incomplete ones are errors except a literal/length or distance code whose
+//! only code has length 1 (or a distance code with no codes at all, which
+//! fails only if a distance is used); symbols 286/287 and distance codes
+//! 30/31 are errors when they occur; HLIT > 286 or HDIST > 30 are errors.
+
+use crate::error::{corrupt_chunk, Error, Result};
+
+// ---------------------------------------------------------------------------
+// Table entries.
+//
+// Literal/length entry (u32):
+//   bit 31 LIT: a literal, byte in bits 16..24
+//   bit 30 EXC: exceptional: subtable pointer (SUB), end of block (EOB), or
+//               an invalid symbol (neither)
+//   bit 27 LEN_EXTRA (lengths only): extra bits follow the codeword
+//   bits 16..28: literal byte / length (base) / subtable start
+//   bits 8..16: length: the codeword's bits (before the extra bits);
+//               subtable pointer: the subtable's index bits
+//   bits 0..8: bits to consume: codeword (+ extra bits for a length)
+// Distance entry (u32):
+//   bits 16..32: distance base (0 marks an invalid code) / subtable start
+//   bit 15 DSUB: subtable pointer
+//   bits 8..15: codeword bits (before the extra bits) / subtable index bits
+//   bits 0..8: bits to consume
+// Code length code entry: symbol in bits 16.., bits to consume in 0..8.
+// ---------------------------------------------------------------------------
+
+const LIT: u32 = 1 << 31;
+const EXC: u32 = 1 << 30;
+const SUB: u32 = 1 << 29;
+const EOB: u32 = 1 << 28;
+/// A length entry whose extra bits still follow (bits 8..16 hold the
+/// codeword length to skip before them); without it the length is final.
+const LEN_EXTRA: u32 = 1 << 27;
+const DSUB: u32 = 1 << 15;
+
+const LITLEN_BITS: u32 = 11;
+const DIST_BITS: u32 = 8;
+const PRECODE_BITS: u32 = 7;
+const LITLEN_MASK: usize = (1 << LITLEN_BITS) - 1;
+const DIST_MASK: usize = (1 << DIST_BITS) - 1;
+const PRECODE_MASK: usize = (1 << PRECODE_BITS) - 1;
+
+// Table sizes: the primary table plus room for subtables. A subtable of s
+// index bits exists only under a complete subtree of depth s, which holds at
+// least s + 1 codes, so subtables take at most 2^s / (s + 1) entries per
+// long code: 16/5 per code for 288 literal/length symbols (s <= 4), 128/8
+// for 32 distance symbols (s <= 7). The builder checks anyway.
+const LITLEN_SIZE: usize = (1 << LITLEN_BITS) + 1024;
+const DIST_SIZE: usize = (1 << DIST_BITS) + 512;
+
+/// Input bytes that must remain for one fast-loop iteration: one word load.
+const FAST_IN: usize = 8;
+/// Output bytes that must remain for one fast-loop iteration: four
+/// literals, or a 258-byte match with up to 15 bytes of chunked overshoot.
+const FAST_OUT: usize = 258 + 16;
+
+const LEN_BASE: [u16; 29] =
+    [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
+const LEN_EXTRA_BITS: [u8; 29] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
+const DIST_BASE: [u16; 30] = [
+    1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
+    8193, 12289, 16385, 24577,
+];
+const DIST_EXTRA: [u8; 30] = [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
+/// The order in which the code length code's lengths are stored.
+const PRECODE_ORDER: [usize; 19] = [16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15];
+
+/// Per-symbol entries without the codeword length, which the builder adds.
+static LITLEN_ENTRY: [u32; 288] = litlen_entries();
+static DIST_ENTRY: [u32; 32] = dist_entries();
+static PRECODE_ENTRY: [u32; 19] = precode_entries();
+
+const fn litlen_entries() -> [u32; 288] {
+    let mut t = [0u32; 288];
+    let mut s = 0;
+    while s < 256 {
+        t[s] = LIT | (s as u32) << 16;
+        s += 1;
+    }
+    t[256] = EXC | EOB;
+    let mut i = 0;
+    while i < 29 {
+        t[257 + i] = (LEN_BASE[i] as u32) << 16 | LEN_EXTRA_BITS[i] as u32;
+        if LEN_EXTRA_BITS[i] != 0 {
+            t[257 + i] |= LEN_EXTRA;
+        }
+        i += 1;
+    }
+    // 286 and 287 take part in the fixed code but must never occur.
+    t[286] = EXC;
+    t[287] = EXC;
+    t
+}
+
+const fn dist_entries() -> [u32; 32] {
+    let mut t = [0u32; 32];
+    let mut i = 0;
+    while i < 30 {
+        t[i] = (DIST_BASE[i] as u32) << 16 | DIST_EXTRA[i] as u32;
+        i += 1;
+    }
+    // 30 and 31 keep base 0: decoding one yields distance 0, an error.
+    t
+}
+
+const fn precode_entries() -> [u32; 19] {
+    let mut t = [0u32; 19];
+    let mut i = 0;
+    while i < 19 {
+        t[i] = (i as u32) << 16;
+        i += 1;
+    }
+    t
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Kind {
+    Precode,
+    Litlen,
+    Dist,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Precode => "code length code",
+            Kind::Litlen => "literal/length code",
+            Kind::Dist => "distance code",
+        }
+    }
+}
+
+/// Why a set of code lengths does not form a usable prefix code.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum BuildError {
+    OverSubscribed,
+    Incomplete,
+    Empty,
+    /// Subtables would not fit the table (unreachable by the size bound above).
+    TooBig,
+}
+
+impl BuildError {
+    fn describe(self) -> &'static str {
+        match self {
+            BuildError::OverSubscribed => "over-subscribed (more codes than its lengths allow)",
+            BuildError::Incomplete => "incomplete (its lengths leave codes unused)",
+            BuildError::Empty => "empty (every length is 0)",
+            BuildError::TooBig => "too large for the decoding table",
+        }
+    }
+}
+
+/// Fills `table` (primary part `1 << root` entries, subtables after it) for
+/// the canonical Huffman code of `lens`. `base[sym]` is the symbol's entry
+/// without its codeword length.
+fn build(
+    table: &mut [u32],
+    root: u32,
+    lens: &[u8],
+    base: &[u32],
+    kind: Kind,
+    sorted: &mut [u16; 288],
+) -> core::result::Result<(), BuildError> {
+    // Two interleaved histograms: one counter bumped by consecutive
+    // symbols would serialize on its own store.
+    let mut hist = [[0u16; 16]; 2];
+    let mut pairs = lens.chunks_exact(2);
+    for p in &mut pairs {
+        hist[0][(p[0] & 15) as usize] += 1;
+        hist[1][(p[1] & 15) as usize] += 1;
+    }
+    for &l in pairs.remainder() {
+        hist[0][(l & 15) as usize] += 1;
+    }
+    let mut count = [0u16; 16];
+    let mut left: i32 = 1;
+    let mut max = 0u32;
+    for len in 1..16 {
+        count[len] = hist[0][len] + hist[1][len];
+        left <<= 1;
+        left -= count[len] as i32;
+        if left < 0 {
+            return Err(BuildError::OverSubscribed);
+        }
+        if count[len] != 0 {
+            max = len as u32;
+        }
+    }
+    let size = 1usize << root;
+    if left > 0 {
+        // zlib accepts an incomplete code only when it is a single code of
+        // length 1 (or, for distances, no code at all); unused entries
+        // decode to an error.
+        match (kind, max) {
+            (Kind::Precode, 0) => return Err(BuildError::Empty),
+            (Kind::Precode, _) => return Err(BuildError::Incomplete),
+            (Kind::Litlen, 0) => return Err(BuildError::Empty),
+            (_, 0) | (_, 1) => {}
+            _ => return Err(BuildError::Incomplete),
+        }
+        let invalid = if kind == Kind::Litlen { EXC } else { 0 };
+        table[..size].fill(invalid);
+        if max == 0 {
+            return Ok(());
+        }
+    }
+
+    // Symbols sorted by codeword length, then by value: canonical order.
+    let mut offs = [0u16; 16];
+    for len in 1..15 {
+        offs[len + 1] = offs[len] + count[len];
+    }
+    for (sym, &l) in lens.iter().enumerate() {
+        if l != 0 {
+            let o = &mut offs[(l & 15) as usize];
+            sorted[*o as usize] = sym as u16;
+            *o += 1;
+        }
+    }
+
+    // Codes that fit the primary table, one length at a time: the table
+    // for `len` bits is the one for `len - 1` bits twice over (a shorter
+    // code ignores the new bit) plus one entry per code of length `len`,
+    // at its bit-reversed codeword. Entries left stale by a previous table
+    // are all overwritten: a complete code covers every index.
+    let mut code: u32 = 0;
+    let mut i = 0usize;
+    let top = max.min(root);
+    // Length codes whose extra bits also fit the primary table, to expand.
+    let mut direct = [(0u32, 0u32, 0u32); 29];
+    let mut n_direct = 0;
+    for len in 1..=top {
+        let half = 1usize << (len - 1);
+        table.copy_within(0..half, half);
+        let add = len | len << 8;
+        for _ in 0..count[len as usize] {
+            let entry = base[sorted[i] as usize] + add;
+            i += 1;
+            let rev = code.reverse_bits() >> (32 - len);
+            table[rev as usize] = entry;
+            if kind == Kind::Litlen && entry & (LIT | EXC | LEN_EXTRA) == LEN_EXTRA && entry & 0xff <= root {
+                if let Some(slot) = direct.get_mut(n_direct) {
+                    *slot = (rev, len, entry);
+                    n_direct += 1;
+                }
+            }
+            code += 1;
+        }
+        code <<= 1;
+    }
+    let mut filled = 1usize << top;
+    while filled < size {
+        table.copy_within(0..filled, filled);
+        filled *= 2;
+    }
+    // Each such length becomes 2^extra entries that hold the final length
+    // and consume code and extra bits at once.
+    for &(rev, len, entry) in &direct[..n_direct] {
+        let total = entry & 0xff;
+        let step = 1usize << total;
+        for v in 0..1u32 << (total - len) {
+            let e = ((entry >> 16 & 0x1ff) + v) << 16 | total | total << 8;
+            let mut j = (rev | v << len) as usize;
+            while j < size {
+                table[j] = e;
+                j += step;
+            }
+        }
+    }
+    if max <= root {
+        return Ok(());
+    }
+
+    // Longer codes: codes sharing their first `root` bits go to one
+    // subtable, indexed by the bits after those. Codes are complete here.
+    let mut remaining = count;
+    let mut next_free = size;
+    let mut prefix = u32::MAX;
+    let (mut sub_start, mut sub_bits) = (0usize, 0u32);
+    for len in root + 1..=max {
+        let extra_len = len - root;
+        let add = extra_len | extra_len << 8;
+        for _ in 0..count[len as usize] {
+            let p = code >> extra_len;
+            if p != prefix {
+                prefix = p;
+                // Smallest subtable that the codes under this prefix fill.
+                let mut bits = extra_len;
+                let mut room: i32 = 1 << bits;
+                while root + bits < max {
+                    room -= remaining[(root + bits) as usize] as i32;
+                    if room <= 0 {
+                        break;
+                    }
+                    bits += 1;
+                    room <<= 1;
+                }
+                sub_start = next_free;
+                sub_bits = bits;
+                next_free += 1 << bits;
+                if next_free > table.len() || sub_start > 0xffff {
+                    return Err(BuildError::TooBig);
+                }
+                let rev = (p.reverse_bits() >> (32 - root)) as usize;
+                table[rev] = match kind {
+                    Kind::Dist => (sub_start as u32) << 16 | DSUB | bits << 8 | root,
+                    _ => EXC | SUB | (sub_start as u32) << 16 | bits << 8 | root,
+                };
+            }
+            let entry = base[sorted[i] as usize] + add;
+            i += 1;
+            let sub_size = 1usize << sub_bits;
+            let step = 1usize << extra_len;
+            let mut j = (code.reverse_bits() >> (32 - len) >> root) as usize;
+            while j < sub_size {
+                table[sub_start + j] = entry;
+                j += step;
+            }
+            remaining[len as usize] -= 1;
+            code += 1;
+        }
+        code <<= 1;
+    }
+    Ok(())
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Loaded {
+    Nothing,
+    Fixed,
+    Dynamic,
+}
+
+/// Decoding tables and scratch space, kept across blocks and calls.
+pub(crate) struct Tables {
+    litlen: [u32; LITLEN_SIZE],
+    dist: [u32; DIST_SIZE],
+    precode: [u32; 1 << PRECODE_BITS],
+    lens: [u8; 288 + 32],
+    sorted: [u16; 288],
+    loaded: Loaded,
+}
+
+impl Tables {
+    pub(crate) fn new_boxed() -> Box<Tables> {
+        Box::new(Tables {
+            litlen: [0; LITLEN_SIZE],
+            dist: [0; DIST_SIZE],
+            precode: [0; 1 << PRECODE_BITS],
+            lens: [0; 288 + 32],
+            sorted: [0; 288],
+            loaded: Loaded::Nothing,
+        })
+    }
+
+    fn load_fixed(&mut self) {
+        if self.loaded == Loaded::Fixed {
+            return;
+        }
+        let mut lens = [0u8; 288];
+        lens[..144].fill(8);
+        lens[144..256].fill(9);
+        lens[256..280].fill(7);
+        lens[280..].fill(8);
+        let ok = build(&mut self.litlen, LITLEN_BITS, &lens, &LITLEN_ENTRY, Kind::Litlen, &mut self.sorted).is_ok()
+            && build(&mut self.dist, DIST_BITS, &[5; 32], &DIST_ENTRY, Kind::Dist, &mut self.sorted).is_ok();
+        debug_assert!(ok, "the fixed codes are complete");
+        self.loaded = Loaded::Fixed;
+    }
+
+    /// Reads a dynamic block's code lengths and builds its tables.
+    fn load_dynamic(&mut self, b: &mut Bits<'_>) -> Result<()> {
+        self.loaded = Loaded::Dynamic;
+        b.refill();
+        let start = b.byte_pos();
+        let hlit = (b.buf & 31) as usize + 257;
+        let hdist = (b.buf >> 5 & 31) as usize + 1;
+        let hclen = (b.buf >> 10 & 15) as usize + 4;
+        b.consume(14);
+        if hlit > 286 || hdist > 30 {
+            return Err(corrupt_chunk(format!(
+                "DEFLATE dynamic block header at input byte {start} declares {hlit} literal/length and {hdist} distance codes (at most 286 and 30)"
+            )));
+        }
+        let mut pre = [0u8; 19];
+        for &sym in &PRECODE_ORDER[..hclen] {
+            if b.left < 3 {
+                b.refill();
+            }
+            pre[sym] = (b.buf & 7) as u8;
+            b.consume(3);
+        }
+        build(&mut self.precode, PRECODE_BITS, &pre, &PRECODE_ENTRY, Kind::Precode, &mut self.sorted)
+            .map_err(|e| table_error(Kind::Precode, e, start))?;
+
+        let total = hlit + hdist;
+        let lens = &mut self.lens;
+        let mut i = 0usize;
+        while i < total {
+            b.refill();
+            let e = self.precode[b.buf as usize & PRECODE_MASK];
+            b.consume(e & 0xff);
+            let sym = e >> 16;
+            if sym < 16 {
+                lens[i] = sym as u8;
+                i += 1;
+                continue;
+            }
+            let (value, run) = match sym {
+                16 => {
+                    if i == 0 {
+                        return Err(corrupt_chunk(format!(
+                            "DEFLATE code lengths start with a repeat of the previous length at input byte {}",
+                            b.byte_pos()
+                        )));
+                    }
+                    let run = 3 + (b.buf & 3) as usize;
+                    b.consume(2);
+                    (lens[i - 1], run)
+                }
+                17 => {
+                    let run = 3 + (b.buf & 7) as usize;
+                    b.consume(3);
+                    (0, run)
+                }
+                _ => {
+                    let run = 11 + (b.buf & 127) as usize;
+                    b.consume(7);
+                    (0, run)
+                }
+            };
+            if run > total - i {
+                return Err(corrupt_chunk(format!(
+                    "DEFLATE code length repeat runs past the {total} code lengths at input byte {}",
+                    b.byte_pos()
+                )));
+            }
+            lens[i..i + run].fill(value);
+            i += run;
+        }
+        if b.overrun() {
+            return Err(ends_early(b.input.len()));
+        }
+        if lens[256] == 0 {
+            return Err(corrupt_chunk(format!("DEFLATE dynamic block at input byte {start} has no end-of-block code")));
+        }
+        build(&mut self.litlen, LITLEN_BITS, &lens[..hlit], &LITLEN_ENTRY, Kind::Litlen, &mut self.sorted)
+            .map_err(|e| table_error(Kind::Litlen, e, start))?;
+        build(&mut self.dist, DIST_BITS, &lens[hlit..total], &DIST_ENTRY, Kind::Dist, &mut self.sorted)
+            .map_err(|e| table_error(Kind::Dist, e, start))?;
+        Ok(())
+    }
+}
+
+#[cold]
+fn table_error(kind: Kind, e: BuildError, at: usize) -> Error {
+    corrupt_chunk(format!("DEFLATE dynamic block at input byte {at}: its {} is {}", kind.name(), e.describe()))
+}
+
+#[cold]
+fn ends_early(in_len: usize) -> Error {
+    corrupt_chunk(format!("DEFLATE data ends early: the stream needs more than the block's {in_len} input bytes"))
+}
+
+#[cold]
+fn too_much(out_len: usize) -> Error {
+    corrupt_chunk(format!("DEFLATE data decompresses to more than the recorded {out_len} bytes"))
+}
+
+#[cold]
+fn bad_litlen(at: usize) -> Error {
+    corrupt_chunk(format!("invalid DEFLATE literal/length code (symbol 286, 287 or unused) at input byte {at}"))
+}
+
+#[cold]
+fn bad_distance(d: usize, written: usize, at: usize) -> Error {
+    if d == 0 {
+        corrupt_chunk(format!("invalid DEFLATE distance code (30, 31 or unused) at input byte {at}"))
+    } else {
+        corrupt_chunk(format!(
+            "DEFLATE distance {d} at input byte {at} reaches before the start of the output ({written} bytes written)"
+        ))
+    }
+}
+
+/// The bit reader. `pos` counts bytes loaded into `buf`, including zero
+/// bytes loaded past the end of the input; `left` is the number of valid
+/// bits in `buf` (always < 64). Bits above `left` are either zero or the
+/// input's next bits, so loading those bytes again (OR) is harmless.
+#[derive(Clone, Copy)]
+struct Bits<'a> {
+    input: &'a [u8],
+    pos: usize,
+    buf: u64,
+    left: u32,
+}
+
+#[inline(always)]
+fn load_u64(s: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&s[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
+/// Byte-by-byte refill near the end of the input, with zero bytes past it.
+/// Takes and returns the state by value so callers keep it in registers.
+#[inline(never)]
+fn refill_slow(input: &[u8], mut pos: usize, mut buf: u64, mut left: u32) -> (usize, u64, u32) {
+    while left < 56 {
+        let byte = input.get(pos).copied().unwrap_or(0);
+        buf |= u64::from(byte) << left;
+        pos += 1;
+        left += 8;
+    }
+    (pos, buf, left)
+}
+
+#[inline(always)]
+fn low_bits(n: u32) -> u64 {
+    (1u64 << n) - 1
+}
+
+impl<'a> Bits<'a> {
+    fn new(input: &'a [u8]) -> Self {
+        Bits { input, pos: 0, buf: 0, left: 0 }
+    }
+
+    /// Tops the buffer up to at least 56 bits.
+    #[inline(always)]
+    fn refill(&mut self) {
+        if self.pos + 8 <= self.input.len() {
+            self.buf |= load_u64(self.input, self.pos) << self.left;
+            self.pos += ((!self.left >> 3) & 7) as usize;
+            self.left |= 56;
+        } else {
+            (self.pos, self.buf, self.left) = refill_slow(self.input, self.pos, self.buf, self.left);
+        }
+    }
+
+
+    #[inline(always)]
+    fn consume(&mut self, n: u32) {
+        self.buf >>= n;
+        self.left -= n;
+    }
+
+    /// Whether more bits were consumed than the input holds.
+    #[inline(always)]
+    fn overrun(&self) -> bool {
+        self.pos > self.input.len() && (self.pos - self.input.len()) * 8 > self.left as usize
+    }
+
+    /// The input byte holding the next unconsumed bit.
+    fn byte_pos(&self) -> usize {
+        self.pos - (self.left as usize).div_ceil(8)
+    }
+}
+
+/// Inflates one complete raw DEFLATE stream that must consume all of
+/// `input` and produce exactly `out.len()` bytes.
+pub(crate) fn inflate(t: &mut Tables, input: &[u8], out: &mut [u8]) -> Result<()> {
+    let mut b = Bits::new(input);
+    let mut op = 0usize;
+    loop {
+        b.refill();
+        let at = b.byte_pos();
+        let header = b.buf as u32 & 7;
+        b.consume(3);
+        if b.overrun() {
+            return Err(ends_early(input.len()));
+        }
+        match header >> 1 {
+            0 => stored(&mut b, out, &mut op)?,
+            1 => {
+                t.load_fixed();
+                huffman(t, &mut b, out, &mut op)?;
+            }
+            2 => {
+                t.load_dynamic(&mut b)?;
+                huffman(t, &mut b, out, &mut op)?;
+            }
+            _ => return Err(corrupt_chunk(format!("DEFLATE block at input byte {at} has the reserved block type 3"))),
+        }
+        if b.overrun() {
+            return Err(ends_early(input.len()));
+        }
+        if header & 1 != 0 {
+            break;
+        }
+    }
+    if op != out.len() {
+        return Err(corrupt_chunk(format!("DEFLATE data gives {op} bytes, the block records {}", out.len())));
+    }
+    // Only the final byte's padding bits may remain unconsumed.
+    let used = b.pos - b.left as usize / 8;
+    if used != input.len() {
+        return Err(corrupt_chunk(format!("DEFLATE stream ends after {used} of the block's {} bytes", input.len())));
+    }
+    Ok(())
+}
+
+fn stored(b: &mut Bits<'_>, out: &mut [u8], op: &mut usize) -> Result<()> {
+    // Drop the bits up to the byte boundary and give back the whole bytes
+    // still in the buffer.
+    b.consume(b.left & 7);
+    b.pos -= (b.left / 8) as usize;
+    b.buf = 0;
+    b.left = 0;
+    let input = b.input;
+    let at = b.pos;
+    let header = input.get(at..at + 4).ok_or_else(|| ends_early(input.len()))?;
+    let len = u16::from_le_bytes([header[0], header[1]]);
+    let nlen = u16::from_le_bytes([header[2], header[3]]);
+    if nlen != !len {
+        return Err(corrupt_chunk(format!(
+            "DEFLATE stored block at input byte {at}: length {len} does not match its complement {nlen}"
+        )));
+    }
+    let len = len as usize;
+    let data = input.get(at + 4..at + 4 + len).ok_or_else(|| ends_early(input.len()))?;
+    let out_len = out.len();
+    let dst = out.get_mut(*op..*op + len).ok_or_else(|| too_much(out_len))?;
+    dst.copy_from_slice(data);
+    *op += len;
+    b.pos = at + 4 + len;
+    Ok(())
+}
+
+/// For a distance d < 8, the smallest multiple of d that is at least 8.
+static PERIOD_AT_LEAST_8: [u8; 8] = [8, 8, 8, 9, 8, 10, 12, 14];
+
+#[inline(always)]
+fn copy16(out: &mut [u8], from: usize, to: usize) {
+    let mut w = [0u8; 16];
+    w.copy_from_slice(&out[from..from + 16]);
+    out[to..to + 16].copy_from_slice(&w);
+}
+
+#[inline(always)]
+fn copy8(out: &mut [u8], from: usize, to: usize) {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&out[from..from + 8]);
+    out[to..to + 8].copy_from_slice(&w);
+}
+
+/// Copies a match of `len` bytes from `d` bytes back (1 <= d <= op), with
+/// LZ77 semantics (the source may overlap what is being written). May write
+/// up to 15 bytes past `op + len`: the caller guarantees that slack.
+#[inline(always)]
+fn copy_match_fast(out: &mut [u8], op: usize, d: usize, len: usize) {
+    let end = op + len;
+    let mut o = op;
+    if d >= 16 {
+        loop {
+            copy16(out, o - d, o);
+            o += 16;
+            if o >= end {
+                break;
+            }
+        }
+    } else if d >= 8 {
+        loop {
+            copy8(out, o - d, o);
+            o += 8;
+            if o >= end {
+                break;
+            }
+        }
+    } else if d == 1 {
+        let w = [out[op - 1]; 16];
+        loop {
+            out[o..o + 16].copy_from_slice(&w);
+            o += 16;
+            if o >= end {
+                break;
+            }
+        }
+    } else {
+        // The bytes repeat with period d, so also with period d2, the
+        // smallest multiple of d that is at least 8: after the first d2 - d
+        // bytes (copied one by one), copy 8 at a time from d2 back.
+        let d2 = PERIOD_AT_LEAST_8[d & 7] as usize;
+        let head = (d2 - d).min(len);
+        for k in o..o + head {
+            out[k] = out[k - d];
+        }
+        o += head;
+        while o < end {
+            copy8(out, o - d2, o);
+            o += 8;
+        }
+    }
+}
+
+/// Decodes one fixed or dynamic Huffman block's symbols up to and including
+/// its end-of-block code.
+///
+/// The bit reader's state lives in plain locals here (never behind a
+/// reference) so that it stays in registers.
+fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize) -> Result<()> {
+    let litlen = &t.litlen;
+    let dist = &t.dist;
+    let input = bits.input;
+    let in_len = input.len();
+    let out_len = out.len();
+    let (mut pos, mut buf, mut left) = (bits.pos, bits.buf, bits.left);
+    let mut op = *out_pos;
+
+    macro_rules! consume {
+        ($n:expr) => {{
+            let n = $n;
+            buf >>= n;
+            left -= n;
+        }};
+    }
+    // Whole-word refill; the caller guarantees 8 readable bytes at `pos`.
+    macro_rules! refill_word {
+        ($word:expr) => {{
+            buf |= $word << left;
+            pos += ((!left >> 3) & 7) as usize;
+            left |= 56;
+        }};
+    }
+    macro_rules! refill {
+        () => {{
+            if pos + 8 <= in_len {
+                refill_word!(load_u64(input, pos));
+            } else {
+                (pos, buf, left) = refill_slow(input, pos, buf, left);
+            }
+        }};
+    }
+    macro_rules! overrun {
+        () => {
+            pos > in_len && (pos - in_len) * 8 > left as usize
+        };
+    }
+    macro_rules! at {
+        () => {
+            pos - (left as usize).div_ceil(8)
+        };
+    }
+
+    let result = 'block: loop {
+        // Fast loop: FAST_IN input bytes cover the word load, FAST_OUT
+        // output bytes cover every write of one iteration. `e` is always the
+        // entry for the next code, looked up ahead (from >= 11 input bits)
+        // so the lookup overlaps the previous match copy.
+        refill!();
+        let mut e = litlen[buf as usize & LITLEN_MASK];
+        while pos + FAST_IN <= in_len && op + FAST_OUT <= out_len {
+            // One refill per iteration. Right after it all 64 bits of `buf`
+            // are input bits (56..=63 of them counted in `left`), so after
+            // consuming c <= 48 bits at least 16 real bits remain: enough
+            // to look up the next entry even where `left` is smaller.
+            refill_word!(load_u64(input, pos));
+            if e & LIT != 0 {
+                // Up to four primary-table literals (<= 11 bits each).
+                consume!(e & 0xff);
+                out[op] = (e >> 16) as u8;
+                op += 1;
+                e = litlen[buf as usize & LITLEN_MASK];
+                if e & LIT != 0 {
+                    consume!(e & 0xff);
+                    out[op] = (e >> 16) as u8;
+                    op += 1;
+                    e = litlen[buf as usize & LITLEN_MASK];
+                    if e & LIT != 0 {
+                        consume!(e & 0xff);
+                        out[op] = (e >> 16) as u8;
+                        op += 1;
+                        e = litlen[buf as usize & LITLEN_MASK];
+                        if e & LIT != 0 {
+                            consume!(e & 0xff);
+                            out[op] = (e >> 16) as u8;
+                            op += 1;
+                            e = litlen[buf as usize & LITLEN_MASK];
+                        }
+                    }
+                }
+                continue;
+            }
+            if e & EXC != 0 {
+                if e & SUB != 0 {
+                    consume!(e & 0xff);
+                    e = litlen[(e >> 16 & 0xfff) as usize + (buf & low_bits(e >> 8 & 0xff)) as usize];
+                    if e & LIT != 0 {
+                        consume!(e & 0xff);
+                        out[op] = (e >> 16) as u8;
+                        op += 1;
+                        e = litlen[buf as usize & LITLEN_MASK];
+                        continue;
+                    }
+                }
+                if e & EXC != 0 {
+                    if e & EOB != 0 {
+                        consume!(e & 0xff);
+                        break 'block Ok(());
+                    }
+                    break 'block Err(bad_litlen(at!()));
+                }
+            }
+            // A length (<= 15 + 5 bits) and a distance (<= 15 + 13 bits):
+            // both fit the 56 bits of this iteration's refill.
+            let saved = buf;
+            consume!(e & 0xff);
+            let mut len = (e >> 16 & 0x1ff) as usize;
+            if e & LEN_EXTRA != 0 {
+                len += ((saved & low_bits(e & 0xff)) >> (e >> 8 & 0xff)) as usize;
+            }
+            let mut de = dist[buf as usize & DIST_MASK];
+            if de & DSUB != 0 {
+                consume!(de & 0xff);
+                de = dist[(de >> 16) as usize + (buf & low_bits(de >> 8 & 0x7f)) as usize];
+            }
+            let saved = buf;
+            consume!(de & 0xff);
+            let d = (de >> 16) as usize + ((saved & low_bits(de & 0xff)) >> (de >> 8 & 0xff)) as usize;
+            if d.wrapping_sub(1) >= op {
+                break 'block Err(bad_distance(d, op, at!()));
+            }
+            // Look the next code up before copying.
+            e = litlen[buf as usize & LITLEN_MASK];
+            copy_match_fast(out, op, d, len);
+            op += len;
+        }
+
+        // One symbol with every check: near the end of the input or output.
+        refill!();
+        let mut e = litlen[buf as usize & LITLEN_MASK];
+        if e & SUB != 0 {
+            consume!(e & 0xff);
+            e = litlen[(e >> 16 & 0xfff) as usize + (buf & low_bits(e >> 8 & 0xff)) as usize];
+        }
+        if e & LIT != 0 {
+            consume!(e & 0xff);
+            if overrun!() {
+                break 'block Err(ends_early(in_len));
+            }
+            if op >= out_len {
+                break 'block Err(too_much(out_len));
+            }
+            out[op] = (e >> 16) as u8;
+            op += 1;
+            continue;
+        }
+        if e & EXC != 0 {
+            if e & EOB != 0 {
+                consume!(e & 0xff);
+                break 'block Ok(());
+            }
+            break 'block Err(bad_litlen(at!()));
+        }
+        let saved = buf;
+        consume!(e & 0xff);
+        let len = (e >> 16 & 0x1ff) as usize + ((saved & low_bits(e & 0xff)) >> (e >> 8 & 0xff)) as usize;
+        refill!();
+        let mut e = dist[buf as usize & DIST_MASK];
+        if e & DSUB != 0 {
+            consume!(e & 0xff);
+            e = dist[(e >> 16) as usize + (buf & low_bits(e >> 8 & 0x7f)) as usize];
+        }
+        let saved = buf;
+        consume!(e & 0xff);
+        let d = (e >> 16) as usize + ((saved & low_bits(e & 0xff)) >> (e >> 8 & 0xff)) as usize;
+        if overrun!() {
+            break 'block Err(ends_early(in_len));
+        }
+        if d.wrapping_sub(1) >= op {
+            break 'block Err(bad_distance(d, op, at!()));
+        }
+        if len > out_len - op {
+            break 'block Err(too_much(out_len));
+        }
+        if op + len + 16 <= out_len {
+            copy_match_fast(out, op, d, len);
+        } else {
+            for k in op..op + len {
+                out[k] = out[k - d];
+            }
+        }
+        op += len;
+    };
+    bits.pos = pos;
+    bits.buf = buf;
+    bits.left = left;
+    *out_pos = op;
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table_for(lens: &[u8], kind: Kind) -> core::result::Result<Vec<u32>, BuildError> {
+        let mut sorted = [0u16; 288];
+        let (mut t, root, base): (Vec<u32>, u32, &[u32]) = match kind {
+            Kind::Litlen => (vec![0; LITLEN_SIZE], LITLEN_BITS, &LITLEN_ENTRY),
+            Kind::Dist => (vec![0; DIST_SIZE], DIST_BITS, &DIST_ENTRY),
+            Kind::Precode => (vec![0; 1 << PRECODE_BITS], PRECODE_BITS, &PRECODE_ENTRY),
+        };
+        build(&mut t, root, lens, base, kind, &mut sorted).map(|()| t)
+    }
+
+    #[test]
+    fn fixed_tables_are_complete() {
+        let mut t = Tables::new_boxed();
+        t.load_fixed();
+        assert_eq!(t.loaded, Loaded::Fixed);
+        // Code 0000000 (7 bits) is end of block; 00110000 (8 bits) is literal 0.
+        let e = t.litlen[0];
+        assert_eq!(e & (EXC | EOB), EXC | EOB);
+        assert_eq!(e & 0xff, 7);
+        let rev = (0b0011_0000u32.reverse_bits() >> 24) as usize;
+        assert_eq!(t.litlen[rev], LIT | 8 | 8 << 8);
+    }
+
+    #[test]
+    fn oversubscribed_and_incomplete_codes_are_refused() {
+        assert_eq!(table_for(&[1, 1, 1], Kind::Dist), Err(BuildError::OverSubscribed));
+        assert_eq!(table_for(&[1, 2], Kind::Dist), Err(BuildError::Incomplete));
+        assert_eq!(table_for(&[2], Kind::Dist), Err(BuildError::Incomplete));
+        assert_eq!(table_for(&[0; 19], Kind::Precode), Err(BuildError::Empty));
+        assert_eq!(table_for(&[1], Kind::Precode), Err(BuildError::Incomplete));
+        // zlib's exceptions: one distance code of length 1, no distance code,
+        // a literal/length code whose only code has length 1.
+        let t = table_for(&[1], Kind::Dist).unwrap();
+        assert_eq!(t[0] >> 16, 1);
+        assert_eq!(t[1] >> 16, 0, "the unused code decodes to the invalid distance 0");
+        assert!(table_for(&[0; 30], Kind::Dist).is_ok());
+        let mut lens = [0u8; 257];
+        lens[256] = 1;
+        let t = table_for(&lens, Kind::Litlen).unwrap();
+        assert_eq!(t[0] & (EXC | EOB), EXC | EOB);
+        assert_eq!(t[1], EXC);
+    }
+
+    #[test]
+    fn long_codes_go_to_subtables() {
+        // A complete code with lengths up to 15: 1, 2, ..., 14, 15, 15.
+        let mut lens = [0u8; 288];
+        for (i, l) in lens.iter_mut().enumerate().take(15) {
+            *l = (i + 1) as u8;
+        }
+        lens[15] = 15;
+        let t = table_for(&lens[..257], Kind::Litlen);
+        // Symbol 256 (end of block) has no length here: still a valid table.
+        assert!(t.is_ok());
+        let t = t.unwrap();
+        // Codeword of symbol 14 (length 15) is 111111111111110.
+        let code = 0b111_1111_1111_1110u32;
+        let rev = code.reverse_bits() >> 17;
+        let p = t[rev as usize & LITLEN_MASK];
+        assert_eq!(p & (EXC | SUB), EXC | SUB);
+        let sub = (p >> 16 & 0xfff) as usize + (rev >> LITLEN_BITS) as usize;
+        assert_eq!(t[sub], LIT | 14 << 16 | 4 | 4 << 8);
+    }
+
+    /// A complete code of `n` symbols with lengths <= 15, grown by splitting
+    /// random leaves (deep ones preferred, to make many long codes).
+    fn random_complete(n: usize, seed: &mut u64) -> Vec<u8> {
+        let mut next = || {
+            *seed ^= *seed << 13;
+            *seed ^= *seed >> 7;
+            *seed ^= *seed << 17;
+            *seed
+        };
+        let mut leaves = vec![0u8];
+        while leaves.len() < n {
+            let candidates: Vec<usize> = (0..leaves.len()).filter(|&i| leaves[i] < 15).collect();
+            let deepest = candidates.iter().map(|&i| leaves[i]).max().unwrap();
+            let pick = if next() % 4 != 0 {
+                let deep: Vec<usize> = candidates.iter().copied().filter(|&i| leaves[i] + 2 >= deepest).collect();
+                deep[(next() % deep.len() as u64) as usize]
+            } else {
+                candidates[(next() % candidates.len() as u64) as usize]
+            };
+            leaves[pick] += 1;
+            let d = leaves[pick];
+            leaves.push(d);
+        }
+        // Shuffle which symbol gets which length.
+        for i in (1..leaves.len()).rev() {
+            let j = (next() % (i as u64 + 1)) as usize;
+            leaves.swap(i, j);
+        }
+        leaves
+    }
+
+    #[test]
+    fn random_complete_codes_fit_their_tables() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for round in 0..3000 {
+            let n = 2 + round % 287;
+            let lens = random_complete(n, &mut seed);
+            let r = table_for(&lens, Kind::Litlen);
+            assert!(r.is_ok(), "{lens:?}: {r:?}");
+            let lens = random_complete(2 + round % 31, &mut seed);
+            let r = table_for(&lens, Kind::Dist);
+            assert!(r.is_ok(), "{lens:?}: {r:?}");
+        }
+    }
+}
