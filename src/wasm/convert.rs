@@ -15,7 +15,7 @@ extern "C" {
     #[wasm_bindgen(typescript_type = "Column")]
     pub type JsColumn;
     #[wasm_bindgen(constructor, js_class = "Column")]
-    fn new(ty: &str, length: f64, null_count: f64, values: JsValue, validity: JsValue) -> JsColumn;
+    pub(crate) fn new(ty: &str, length: f64, null_count: f64, values: JsValue, validity: JsValue) -> JsColumn;
     #[wasm_bindgen(method, setter)]
     pub fn set_timings(this: &JsColumn, t: JsValue);
 

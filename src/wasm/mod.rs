@@ -20,6 +20,13 @@ extern "C" {
     pub(crate) fn now() -> f64;
 }
 
+/// Wraps buffers a worker decoded (and transferred) in a `Column`, so
+/// columns read through the worker pool behave like any other.
+#[wasm_bindgen(js_name = columnFromParts, skip_typescript)]
+pub fn column_from_parts(ty: &str, length: f64, null_count: f64, values: JsValue, validity: JsValue) -> convert::JsColumn {
+    convert::JsColumn::new(ty, length, null_count, values, validity)
+}
+
 /// Runs when the module loads. A panic aborts the instance, so every input
 /// path returns errors instead; this hook only makes a bug that slips
 /// through say where it happened.
