@@ -68,64 +68,107 @@ impl Values {
         }
     }
 
-    /// Builds fixed-width values from back-to-back little-endian bytes
-    /// (`bytes.len()` a multiple of the width; the caller checked it).
-    pub(crate) fn from_le_bytes(ty: ColumnType, bytes: &[u8]) -> Result<Values> {
-        macro_rules! conv {
-            ($variant:ident, $t:ty) => {{
-                const W: usize = core::mem::size_of::<$t>();
-                let mut v = try_vec::<$t>(bytes.len() / W, "column values")?;
-                v.extend(bytes.chunks_exact(W).map(|c| <$t>::from_le_bytes(c.try_into().unwrap_or([0; W]))));
-                Values::$variant(v)
-            }};
+    /// `n` zero values of a fixed-width type (`None` for string/bytes).
+    pub(crate) fn zeroed(ty: ColumnType, n: usize) -> Result<Option<Values>> {
+        fn z<T: Pod>(n: usize) -> Result<Vec<T>> {
+            let mut v = try_vec::<T>(n, "column values")?;
+            v.resize(n, T::default());
+            Ok(v)
         }
-        Ok(match ty {
-            ColumnType::Bool => {
-                if let Some(i) = bytes.iter().position(|&b| b > 1) {
-                    return Err(crate::error::corrupt_chunk(format!("bool value {} at index {i} is neither 0 nor 1", bytes[i])));
-                }
-                Values::Bool(bytes.to_vec())
-            }
-            ColumnType::Int8 => conv!(Int8, i8),
-            ColumnType::Int16 => conv!(Int16, i16),
-            ColumnType::Int32 => conv!(Int32, i32),
-            ColumnType::Int64 => conv!(Int64, i64),
-            ColumnType::Uint8 => Values::Uint8(bytes.to_vec()),
-            ColumnType::Uint16 => conv!(Uint16, u16),
-            ColumnType::Uint32 => conv!(Uint32, u32),
-            ColumnType::Uint64 => conv!(Uint64, u64),
-            ColumnType::Float32 => conv!(Float32, f32),
-            ColumnType::Float64 => conv!(Float64, f64),
-            ColumnType::Bytes | ColumnType::String => {
-                return Err(Error::new(ErrorKind::CorruptChunk, "variable-length type given fixed-width bytes"))
-            }
+        Ok(Some(match ty {
+            ColumnType::Bool => Values::Bool(z(n)?),
+            ColumnType::Int8 => Values::Int8(z(n)?),
+            ColumnType::Int16 => Values::Int16(z(n)?),
+            ColumnType::Int32 => Values::Int32(z(n)?),
+            ColumnType::Int64 => Values::Int64(z(n)?),
+            ColumnType::Uint8 => Values::Uint8(z(n)?),
+            ColumnType::Uint16 => Values::Uint16(z(n)?),
+            ColumnType::Uint32 => Values::Uint32(z(n)?),
+            ColumnType::Uint64 => Values::Uint64(z(n)?),
+            ColumnType::Float32 => Values::Float32(z(n)?),
+            ColumnType::Float64 => Values::Float64(z(n)?),
+            ColumnType::Bytes | ColumnType::String => return Ok(None),
+        }))
+    }
+
+    /// The storage of fixed-width values as bytes, in the values' native
+    /// layout (little-endian on every target this ships to). Working on
+    /// bytes by width keeps one copy of each loop per width, not per type.
+    pub(crate) fn fixed_bytes_mut(&mut self) -> Option<&mut [u8]> {
+        Some(match self {
+            Values::Bool(v) | Values::Uint8(v) => &mut v[..],
+            Values::Int8(v) => bytes_of_mut(v),
+            Values::Int16(v) => bytes_of_mut(v),
+            Values::Int32(v) => bytes_of_mut(v),
+            Values::Int64(v) => bytes_of_mut(v),
+            Values::Uint16(v) => bytes_of_mut(v),
+            Values::Uint32(v) => bytes_of_mut(v),
+            Values::Uint64(v) => bytes_of_mut(v),
+            Values::Float32(v) => bytes_of_mut(v),
+            Values::Float64(v) => bytes_of_mut(v),
+            Values::Bytes { .. } => return None,
         })
     }
 
-    /// Spreads `n` dense values over `rows` rows in place, leaving null
-    /// rows zero (fixed width) or empty (bytes). `nulls` is the file's null
-    /// bitmap (bit set = null), already checked to cover `rows` and to
-    /// hold exactly `rows - n` nulls.
-    pub(crate) fn spread(self, rows: usize, nulls: &[u8]) -> Result<Values> {
-        let is_null = |i: usize| nulls[i / 8] >> (i % 8) & 1 == 1;
-        // Walking back from the last row, the dense value a row takes is
-        // never to its right, so moving values in place is safe.
-        fn spread_vec<T: Copy + Default>(mut v: Vec<T>, rows: usize, is_null: impl Fn(usize) -> bool) -> Result<Vec<T>> {
-            let mut k = v.len();
-            grow(&mut v, rows)?;
-            for i in (0..rows).rev() {
-                if is_null(i) || k == 0 {
-                    v[i] = T::default();
-                } else {
-                    k -= 1;
-                    v[i] = v[k];
-                }
-            }
-            Ok(v)
+    /// Read-only view of `fixed_bytes_mut`.
+    pub(crate) fn fixed_bytes(&self) -> Option<&[u8]> {
+        fn b<T: Pod>(v: &[T]) -> &[u8] {
+            // SAFETY: as in `bytes_of_mut`; reading any Pod's bytes is sound.
+            unsafe { core::slice::from_raw_parts(v.as_ptr().cast::<u8>(), core::mem::size_of_val(v)) }
         }
-        Ok(map_fixed!(self, v => spread_vec(v, rows, is_null)?, offsets, data => {
+        Some(match self {
+            Values::Bool(v) | Values::Uint8(v) => &v[..],
+            Values::Int8(v) => b(v),
+            Values::Int16(v) => b(v),
+            Values::Int32(v) => b(v),
+            Values::Int64(v) => b(v),
+            Values::Uint16(v) => b(v),
+            Values::Uint32(v) => b(v),
+            Values::Uint64(v) => b(v),
+            Values::Float32(v) => b(v),
+            Values::Float64(v) => b(v),
+            Values::Bytes { .. } => return None,
+        })
+    }
+
+    /// After little-endian bytes were written into fixed-width storage:
+    /// puts them in native order (nothing to do on little-endian targets)
+    /// and checks that bools are 0 or 1.
+    pub(crate) fn finish_le(mut self, width: usize) -> Result<Values> {
+        if cfg!(target_endian = "big") && width > 1 {
+            if let Some(b) = self.fixed_bytes_mut() {
+                b.chunks_exact_mut(width).for_each(<[u8]>::reverse);
+            }
+        }
+        if let Values::Bool(v) = &self {
+            if let Some(i) = v.iter().position(|&b| b > 1) {
+                return Err(crate::error::corrupt_chunk(format!("bool value {} at index {i} is neither 0 nor 1", v[i])));
+            }
+        }
+        Ok(self)
+    }
+
+    /// Builds fixed-width values from back-to-back little-endian bytes
+    /// (`bytes.len()` a multiple of the width; the caller checked it).
+    pub(crate) fn from_le_bytes(ty: ColumnType, bytes: &[u8]) -> Result<Values> {
+        let w = ty.width().ok_or_else(|| Error::new(ErrorKind::CorruptChunk, "variable-length type given fixed-width bytes"))?;
+        let mut v = Values::zeroed(ty, bytes.len() / w)?.ok_or_else(|| Error::new(ErrorKind::CorruptChunk, "no fixed width"))?;
+        if let Some(out) = v.fixed_bytes_mut() {
+            out.copy_from_slice(&bytes[..out.len()]);
+        }
+        v.finish_le(w)
+    }
+
+    /// Spreads `n` dense values over `rows` rows, leaving null rows zero
+    /// (fixed width) or empty (bytes). `nulls` is the file's null bitmap
+    /// (bit set = null), already checked to cover `rows` and to hold
+    /// exactly `rows - n` nulls.
+    pub(crate) fn spread(self, ty: ColumnType, rows: usize, nulls: &[u8]) -> Result<Values> {
+        let is_null = |i: usize| nulls[i / 8] >> (i % 8) & 1 == 1;
+        if let Values::Bytes { offsets, data } = self {
             // offsets[i + 1] becomes the end of row i: the end of the dense
-            // value count among rows 0..=i.
+            // value count among rows 0..=i. Walking back from the last row,
+            // the entry read is never to the right of the one written.
             let mut o = offsets;
             let mut k = o.len() - 1;
             grow(&mut o, rows + 1)?;
@@ -135,8 +178,35 @@ impl Values {
                     k -= 1;
                 }
             }
-            Values::Bytes { offsets: o, data }
-        }))
+            return Ok(Values::Bytes { offsets: o, data });
+        }
+        let mut dense = self;
+        let (Some(w), Some(mut out)) = (ty.width(), Values::zeroed(ty, rows)?) else {
+            return Err(Error::new(ErrorKind::CorruptChunk, "internal: spread of mismatched values"));
+        };
+        let (Some(src), Some(dst)) = (dense.fixed_bytes_mut(), out.fixed_bytes_mut()) else {
+            return Err(Error::new(ErrorKind::CorruptChunk, "internal: spread of mismatched values"));
+        };
+        match w {
+            1 => spread_width::<1>(src, dst, rows, is_null),
+            2 => spread_width::<2>(src, dst, rows, is_null),
+            4 => spread_width::<4>(src, dst, rows, is_null),
+            _ => spread_width::<8>(src, dst, rows, is_null),
+        }
+        Ok(out)
+    }
+}
+
+/// Copies dense `W`-byte values to the non-null rows of a zeroed output.
+fn spread_width<const W: usize>(src: &[u8], dst: &mut [u8], rows: usize, is_null: impl Fn(usize) -> bool) {
+    let mut k = 0;
+    for i in 0..rows {
+        if !is_null(i) {
+            if let (Some(s), Some(d)) = (src.get(k..k + W), dst.get_mut(i * W..i * W + W)) {
+                d.copy_from_slice(s);
+            }
+            k += W;
+        }
     }
 }
 
@@ -174,27 +244,6 @@ pub(crate) fn bytes_of_mut<T: Pod>(v: &mut [T]) -> &mut [u8] {
     unsafe { core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), core::mem::size_of_val(v)) }
 }
 
-/// Maps every fixed-width variant to the same variant around `$body` (a
-/// `Vec` of the same element type), and the bytes variant through `$bytes`.
-macro_rules! map_fixed {
-    ($values:expr, $v:ident => $body:expr, $offsets:ident, $data:ident => $bytes:expr) => {
-        match $values {
-            Values::Bool($v) => Values::Bool($body),
-            Values::Int8($v) => Values::Int8($body),
-            Values::Int16($v) => Values::Int16($body),
-            Values::Int32($v) => Values::Int32($body),
-            Values::Int64($v) => Values::Int64($body),
-            Values::Uint8($v) => Values::Uint8($body),
-            Values::Uint16($v) => Values::Uint16($body),
-            Values::Uint32($v) => Values::Uint32($body),
-            Values::Uint64($v) => Values::Uint64($body),
-            Values::Float32($v) => Values::Float32($body),
-            Values::Float64($v) => Values::Float64($body),
-            Values::Bytes { offsets: $offsets, data: $data } => $bytes,
-        }
-    };
-}
-pub(crate) use map_fixed;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Column {

@@ -113,18 +113,21 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.kind, self.message)?;
         let loc = self.location;
-        let mut parts = Vec::new();
+        let mut sep = " (";
         if let Some(rg) = loc.row_group {
-            parts.push(format!("row group {rg}"));
+            write!(f, "{sep}row group {rg}")?;
+            sep = ", ";
         }
         if let Some(c) = loc.column {
-            parts.push(format!("column {c}"));
+            write!(f, "{sep}column {c}")?;
+            sep = ", ";
         }
         if let Some(o) = loc.offset {
-            parts.push(format!("byte offset {o}"));
+            write!(f, "{sep}byte offset {o}")?;
+            sep = ", ";
         }
-        if !parts.is_empty() {
-            write!(f, " ({})", parts.join(", "))?;
+        if sep == ", " {
+            f.write_str(")")?;
         }
         Ok(())
     }

@@ -163,58 +163,68 @@ fn detail(encoding: Encoding, stream: &[u8]) -> Result<EncodingDetail> {
 pub fn decoded_stats(col: &Column) -> DecodedStats {
     let mut s = DecodedStats { null_count: col.null_count, ..Default::default() };
     let valid = |i: usize| col.is_valid(i);
-    macro_rules! fixed {
-        ($v:expr) => {{
-            let mut it = $v.iter().enumerate().filter(|(i, _)| valid(*i)).map(|(_, x)| *x);
-            if let Some(first) = it.next() {
-                let (mut lo, mut hi) = (first, first);
-                for x in it {
-                    if x < lo {
-                        lo = x;
-                    }
-                    if x > hi {
-                        hi = x;
-                    }
-                }
-                s.min_raw = lo.to_le_bytes().to_vec();
-                s.max_raw = hi.to_le_bytes().to_vec();
-                let w = core::mem::size_of_val(&first) as u32;
-                s.min_len = w;
-                s.max_len = w;
+    if let Values::Bytes { .. } = col.values {
+        let mut first = true;
+        let (mut lo, mut hi): (&[u8], &[u8]) = (&[], &[]);
+        for i in (0..col.len()).filter(|i| valid(*i)) {
+            let b = col.values.bytes_at(i).unwrap_or_default();
+            let len = b.len() as u32;
+            if first {
+                (lo, hi, s.min_len, s.max_len, first) = (b, b, len, len, false);
+                continue;
             }
-        }};
-    }
-    match &col.values {
-        Values::Bool(v) | Values::Uint8(v) => fixed!(v),
-        Values::Int8(v) => fixed!(v),
-        Values::Int16(v) => fixed!(v),
-        Values::Int32(v) => fixed!(v),
-        Values::Int64(v) => fixed!(v),
-        Values::Uint16(v) => fixed!(v),
-        Values::Uint32(v) => fixed!(v),
-        Values::Uint64(v) => fixed!(v),
-        Values::Float32(v) => fixed!(v),
-        Values::Float64(v) => fixed!(v),
-        Values::Bytes { .. } => {
-            let mut first = true;
-            let (mut lo, mut hi): (&[u8], &[u8]) = (&[], &[]);
-            for i in (0..col.len()).filter(|i| valid(*i)) {
-                let b = col.values.bytes_at(i).unwrap_or_default();
-                let len = b.len() as u32;
-                if first {
-                    (lo, hi, s.min_len, s.max_len, first) = (b, b, len, len, false);
-                    continue;
-                }
-                lo = lo.min(b);
-                hi = hi.max(b);
-                s.min_len = s.min_len.min(len);
-                s.max_len = s.max_len.max(len);
-            }
-            s.min_raw = lo.to_vec();
-            s.max_raw = hi.to_vec();
+            lo = lo.min(b);
+            hi = hi.max(b);
+            s.min_len = s.min_len.min(len);
+            s.max_len = s.max_len.max(len);
         }
+        s.min_raw = lo.to_vec();
+        s.max_raw = hi.to_vec();
+        return s;
+    }
+    // Fixed width: compare by a key of the value's kind, then report the
+    // winning rows' own little-endian bytes.
+    let Some(w) = col.ty.width() else { return s };
+    let bytes: &[u8] = col.values.fixed_bytes().unwrap_or_default();
+    let at = |i: usize| {
+        let mut b = [0u8; 8];
+        b[..w].copy_from_slice(&bytes[i * w..i * w + w]);
+        u64::from_le_bytes(b)
+    };
+    let shift = 64 - 8 * w as u32;
+    let rows = bytes.len() / w;
+    let found = match col.ty {
+        ColumnType::Float32 => extremes(rows, valid, |i| f32::from_bits(at(i) as u32)),
+        ColumnType::Float64 => extremes(rows, valid, |i| f64::from_bits(at(i))),
+        ColumnType::Int8 | ColumnType::Int16 | ColumnType::Int32 | ColumnType::Int64 => {
+            extremes(rows, valid, |i| ((at(i) << shift) as i64) >> shift)
+        }
+        _ => extremes(rows, valid, at),
+    };
+    if let Some((lo, hi)) = found {
+        s.min_raw = bytes[lo * w..lo * w + w].to_vec();
+        s.max_raw = bytes[hi * w..hi * w + w].to_vec();
+        (s.min_len, s.max_len) = (w as u32, w as u32);
     }
     s
+}
+
+/// Rows of the smallest and largest valid keys: the first valid row, then
+/// replaced only on a strict `<` or `>` (the reference writer's rule).
+fn extremes<K: PartialOrd>(rows: usize, valid: impl Fn(usize) -> bool, key: impl Fn(usize) -> K) -> Option<(usize, usize)> {
+    let mut it = (0..rows).filter(|&i| valid(i));
+    let first = it.next()?;
+    let (mut lo, mut hi) = (first, first);
+    let (mut lo_k, mut hi_k) = (key(first), key(first));
+    for i in it {
+        let k = key(i);
+        if k < lo_k {
+            (lo, lo_k) = (i, key(i));
+        } else if k > hi_k {
+            (hi, hi_k) = (i, k);
+        }
+    }
+    Some((lo, hi))
 }
 
 impl ColumnType {

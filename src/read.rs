@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use crate::chunk::Chunk;
 use crate::codec::Decompressor;
-use crate::column::{bytes_of_mut, Column, Pod, Values};
+use crate::column::{Column, Values};
 use crate::encoding::{self, Encoding};
 use crate::error::{corrupt_chunk, try_vec, Error, ErrorKind, Result};
 use crate::file::{ChunkMeta, FileMeta};
@@ -93,27 +93,11 @@ impl<'a> PreparedChunk<'a> {
         if !(plain || delta) || self.chunk.codec == crate::codec::Codec::None || cfg!(target_endian = "big") || n.checked_mul(width) != Some(self.chunk.raw_length as usize) {
             return Ok(None);
         }
-        fn fill<T: Pod>(chunk: &Chunk<'_>, dec: &mut Decompressor, n: usize) -> Result<Vec<T>> {
-            let mut v = try_vec::<T>(n, "column values")?;
-            v.resize(n, T::default());
-            chunk.decompress_into(dec, bytes_of_mut(&mut v))?;
-            Ok(v)
+        let Some(mut values) = Values::zeroed(ty, n)? else { return Ok(None) };
+        if let Some(bytes) = values.fixed_bytes_mut() {
+            self.chunk.decompress_into(dec, bytes)?;
         }
-        let c = &self.chunk;
-        Ok(Some(Stream::Typed(match ty {
-            ColumnType::Bool => Values::Bool(fill(c, dec, n)?),
-            ColumnType::Int8 => Values::Int8(fill(c, dec, n)?),
-            ColumnType::Int16 => Values::Int16(fill(c, dec, n)?),
-            ColumnType::Int32 => Values::Int32(fill(c, dec, n)?),
-            ColumnType::Int64 => Values::Int64(fill(c, dec, n)?),
-            ColumnType::Uint8 => Values::Uint8(fill(c, dec, n)?),
-            ColumnType::Uint16 => Values::Uint16(fill(c, dec, n)?),
-            ColumnType::Uint32 => Values::Uint32(fill(c, dec, n)?),
-            ColumnType::Uint64 => Values::Uint64(fill(c, dec, n)?),
-            ColumnType::Float32 => Values::Float32(fill(c, dec, n)?),
-            ColumnType::Float64 => Values::Float64(fill(c, dec, n)?),
-            ColumnType::Bytes | ColumnType::String => return Ok(None),
-        })))
+        Ok(Some(Stream::Typed(values)))
     }
 
     /// Decodes the stream into a column of `rows` rows.
@@ -129,7 +113,7 @@ impl<'a> PreparedChunk<'a> {
             return Ok(Column { ty: self.ty, values: dense, validity: None, null_count: 0 });
         }
         let bitmap = self.chunk.null_bitmap;
-        let values = dense.spread(rows, bitmap)?;
+        let values = dense.spread(self.ty, rows, bitmap)?;
         // Arrow's validity is the file's null bitmap inverted, with the
         // padding bits past the last row left clear.
         let mut validity = try_vec::<u8>(bitmap.len(), "validity bitmap")?;
@@ -168,7 +152,7 @@ impl FileMeta {
     pub fn chunk_bytes<'b>(&self, file: &'b [u8], row_group: usize, column: usize) -> Result<&'b [u8]> {
         let r = self.chunk(row_group, column)?.range();
         file.get(r.start as usize..r.end as usize).ok_or_else(|| {
-            Error::new(ErrorKind::OutOfRange, format!("chunk range {r:?} is outside the {} bytes given", file.len()))
+            Error::new(ErrorKind::OutOfRange, format!("chunk range {}..{} is outside the {} bytes given", r.start, r.end, file.len()))
                 .in_chunk(row_group, column)
         })
     }

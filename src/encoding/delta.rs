@@ -2,9 +2,8 @@
 //! integer width was widened to int64 on write and is narrowed back here.
 
 use super::count_mismatch;
-use crate::bytes::le_u32;
 use crate::column::Values;
-use crate::error::{corrupt_chunk, try_vec, Result};
+use crate::error::{corrupt_chunk, Result};
 use crate::types::ColumnType;
 
 pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> {
@@ -14,37 +13,34 @@ pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> 
     if stream.len() / 8 != n {
         return Err(count_mismatch("Delta stream", stream.len() / 8, n));
     }
-    macro_rules! run {
-        ($variant:ident, $t:ty) => {{
-            let mut out = try_vec::<$t>(n, "Delta values")?;
-            let mut acc = 0i64;
-            for c in stream.chunks_exact(8) {
-                let d = (le_u32(c, 0) as u64 | (le_u32(c, 4) as u64) << 32) as i64;
-                acc = acc.wrapping_add(d);
-                out.push(acc as $t);
-            }
-            Values::$variant(out)
-        }};
+    let Some(mut out) = Values::zeroed(ty, n)? else {
+        return Err(corrupt_chunk(format!("Delta encoding cannot hold {ty} values")));
+    };
+    let bytes = out.fixed_bytes_mut().unwrap_or_default();
+    match ty.width() {
+        Some(1) => narrow::<1>(stream, bytes),
+        Some(2) => narrow::<2>(stream, bytes),
+        Some(4) => narrow::<4>(stream, bytes),
+        _ => narrow::<8>(stream, bytes),
     }
-    Ok(match ty {
-        ColumnType::Int8 => run!(Int8, i8),
-        ColumnType::Int16 => run!(Int16, i16),
-        ColumnType::Int32 => run!(Int32, i32),
-        ColumnType::Int64 => run!(Int64, i64),
-        ColumnType::Uint8 => run!(Uint8, u8),
-        ColumnType::Uint16 => run!(Uint16, u16),
-        ColumnType::Uint32 => run!(Uint32, u32),
-        ColumnType::Uint64 => run!(Uint64, u64),
-        _ => return Err(corrupt_chunk(format!("Delta encoding cannot hold {ty} values"))),
-    })
+    out.finish_le(ty.width().unwrap_or(8))
 }
 
-/// Turns int64 differences into values in place (wrapping, like the writer).
-pub(super) fn prefix_sum_in_place(mut v: Vec<i64>) -> Vec<i64> {
+/// Sums int64 differences and keeps each value's low `W` bytes: wrapping
+/// arithmetic then truncation is exactly Go's narrowing conversion.
+fn narrow<const W: usize>(stream: &[u8], out: &mut [u8]) {
     let mut acc = 0i64;
-    for x in &mut v {
-        acc = acc.wrapping_add(*x);
-        *x = acc;
+    for (c, o) in stream.chunks_exact(8).zip(out.chunks_exact_mut(W)) {
+        acc = acc.wrapping_add(i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
+        o.copy_from_slice(&acc.to_le_bytes()[..W]);
     }
-    v
+}
+
+/// Turns little-endian int64 differences into values in place.
+pub(super) fn prefix_sum_in_place(bytes: &mut [u8]) {
+    let mut acc = 0i64;
+    for c in bytes.chunks_exact_mut(8) {
+        acc = acc.wrapping_add(i64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]));
+        c.copy_from_slice(&acc.to_le_bytes());
+    }
 }

@@ -5,7 +5,7 @@
 use super::bits::MsbBits;
 use super::offset_bytes::OffsetBytes;
 use super::{count_mismatch, stream_reader, BytesBuilder};
-use crate::column::{map_fixed, Values};
+use crate::column::Values;
 use crate::error::{corrupt_chunk, try_vec, Result};
 use crate::types::ColumnType;
 
@@ -57,8 +57,17 @@ pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> 
                 }
                 flat.extend_from_slice(v);
             }
-            let dict = Values::from_le_bytes(ty, &flat)?;
-            Ok(map_fixed!(dict, d => gather(&d, &indices, n)?, _o, _d => unreachable_bytes()))
+            let Some(mut out) = Values::zeroed(ty, n)? else {
+                return Err(corrupt_chunk(format!("Dict of {ty} has no fixed width")));
+            };
+            let bytes = out.fixed_bytes_mut().unwrap_or_default();
+            match w {
+                1 => gather::<1>(&flat, &indices, bytes),
+                2 => gather::<2>(&flat, &indices, bytes),
+                4 => gather::<4>(&flat, &indices, bytes),
+                _ => gather::<8>(&flat, &indices, bytes),
+            }
+            out.finish_le(w)
         }
         None => {
             let mut total = 0u64;
@@ -74,14 +83,15 @@ pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> 
     }
 }
 
-fn gather<T: Copy>(dict: &[T], indices: &MsbBits<'_>, n: usize) -> Result<Vec<T>> {
-    let mut out = try_vec::<T>(n, "Dict values")?;
-    indices.for_each(|i| out.push(dict[i as usize]));
-    Ok(out)
-}
-
-#[cold]
-fn unreachable_bytes() -> Values {
-    // from_le_bytes never returns the bytes variant.
-    Values::Bool(Vec::new())
+/// Copies each index's `W`-byte entry to the output, in order. Indices
+/// were checked against the dictionary size.
+fn gather<const W: usize>(flat: &[u8], indices: &MsbBits<'_>, out: &mut [u8]) {
+    let mut at = 0;
+    indices.for_each(|i| {
+        let e = i as usize * W;
+        if let (Some(src), Some(dst)) = (flat.get(e..e + W), out.get_mut(at..at + W)) {
+            dst.copy_from_slice(src);
+        }
+        at += W;
+    });
 }

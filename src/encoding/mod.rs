@@ -111,18 +111,21 @@ pub fn decode(encoding: Encoding, ty: ColumnType, n: usize, stream: &[u8], token
 /// summed in place.
 pub(crate) fn finish_typed(encoding: Encoding, values: Values) -> Result<Values> {
     Ok(match (encoding, values) {
-        (Encoding::Delta, Values::Int64(v)) => Values::Int64(delta::prefix_sum_in_place(v)),
-        (Encoding::Delta, Values::Uint64(v)) => {
-            let mut v = v;
-            let mut acc = 0u64;
-            for x in &mut v {
-                acc = acc.wrapping_add(*x);
-                *x = acc;
+        (Encoding::Delta, mut v) => {
+            if let Some(b) = v.fixed_bytes_mut() {
+                delta::prefix_sum_in_place(b);
             }
-            Values::Uint64(v)
+            v
         }
-        (Encoding::Plain, Values::Bool(v)) => Values::from_le_bytes(crate::types::ColumnType::Bool, &v)?,
-        (Encoding::Plain, v) => v,
+        (Encoding::Plain, v) => {
+            let w = match &v {
+                Values::Bool(_) | Values::Int8(_) | Values::Uint8(_) => 1,
+                Values::Int16(_) | Values::Uint16(_) => 2,
+                Values::Int32(_) | Values::Uint32(_) | Values::Float32(_) => 4,
+                _ => 8,
+            };
+            v.finish_le(w)?
+        }
         (e, _) => return Err(corrupt_chunk(format!("internal: {} has no typed fast path", e.name()))),
     })
 }

@@ -117,7 +117,7 @@ impl FileMeta {
             let byte_offset = u64::try_from(rg.byte_offset)
                 .ok()
                 .filter(|o| *o >= data.start && *o <= data.end)
-                .ok_or_else(|| bad(format!("row group {g} starts at {}, outside the data region {data:?}", rg.byte_offset)))?;
+                .ok_or_else(|| bad(format!("row group {g} starts at {}, outside the data region {}..{}", rg.byte_offset, data.start, data.end)))?;
             let mut offset = byte_offset;
             let mut chunks = Vec::with_capacity(rg.columns.len());
             for (c, m) in rg.columns.into_iter().enumerate() {
