@@ -36,7 +36,14 @@ async function loadColumnsWasm() {
   }
   const mod = await import(entry);
   await mod.default();
-  return { ColumnsFile: mod.ColumnsFile, info: { available: true, note: "pkg/columns_wasm.js" } };
+  // Worker pools of 1, 2 and hardwareConcurrency workers (created once, untimed).
+  const { ColumnsPool } = await import("/pkg/pool.js");
+  const pools = {};
+  for (const [key, size] of [["cwPool1", 1], ["cwPool2", 2], ["cwPoolN", navigator.hardwareConcurrency]]) {
+    if (key === "cwPoolN" && size <= 2) continue; // same as one above on a 2-core machine
+    pools[key] = await ColumnsPool.create(size);
+  }
+  return { ColumnsFile: mod.ColumnsFile, pools, info: { available: true, note: "pkg/columns_wasm.js", poolSizes: Object.fromEntries(Object.entries(pools).map(([k, p]) => [k, p.size])), crossOriginIsolated } };
 }
 
 async function main() {
@@ -61,7 +68,7 @@ async function main() {
     meta[dataset.name] = { pqCols: parquetColumns(pq), cwCols };
   }
 
-  const libs = { hyparquet: { parquetRead }, compressors, parquetWasm, arrow: { tableFromIPC }, ColumnsFile: cw.ColumnsFile };
+  const libs = { hyparquet: { parquetRead }, compressors, parquetWasm, arrow: { tableFromIPC }, ColumnsFile: cw.ColumnsFile, pools: cw.pools };
   const cells = buildCells(libs, files, meta);
   log(`${cells.length} cells × ${config.runs} runs (+${config.warmup} warm-ups), seed ${config.seed}`);
   const order = await runSession(cells, config, log);

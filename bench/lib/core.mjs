@@ -18,11 +18,15 @@ const SCOPE_LABEL = { all: "all columns", int: "one integer column", string: "on
 
 export const READERS = {
   cw: "columns-wasm (typed output)",
+  cwOpen: "columns-wasm, file already open (typed output)",
+  cwPool1: "columns-wasm pool, 1 worker (file already open)",
+  cwPool2: "columns-wasm pool, 2 workers (file already open)",
+  cwPoolN: "columns-wasm pool, hardwareConcurrency workers (file already open)",
   hyparquet: "hyparquet",
   pwDecode: "parquet-wasm (decode only, Arrow in wasm)",
   pwJs: "parquet-wasm → apache-arrow → JS arrays",
 };
-const READER_ORDER = ["cw", "hyparquet", "pwDecode", "pwJs"];
+const READER_ORDER = ["cw", "cwOpen", "cwPool1", "cwPool2", "cwPoolN", "hyparquet", "pwDecode", "pwJs"];
 
 // ---------------------------------------------------------------- schemas
 
@@ -105,8 +109,47 @@ export function cwReader(libs, input) {
     },
     release({ file, out }) {
       for (const { col } of out) col.free?.();
-      file.free?.();
+      file?.free?.();
     },
+  };
+}
+
+/** columns-wasm on a file opened once, untimed: only the column reads. */
+export function cwOpenReader(libs, input) {
+  const file = libs.ColumnsFile.fromBytes(input.bytes);
+  const base = cwReader(libs, input);
+  return {
+    async run({ cols }) {
+      const out = [];
+      for (let rg = 0; rg < file.rowGroups.length; rg++) {
+        for (const c of cols) out.push({ c, col: file.readColumn(rg, c) });
+      }
+      return { file: null, out, cols };
+    },
+    check: base.check,
+    release: base.release,
+  };
+}
+
+/** columns-wasm's worker pool: chunks decoded in parallel, buffers
+ *  transferred back. The file is opened in the workers on the first
+ *  (warm-up) run; timed runs are the parallel reads alone. */
+export function cwPoolReader(pool) {
+  return (libs, input) => {
+    const base = cwReader(libs, input);
+    let opened = null;
+    return {
+      async run({ cols }) {
+        opened ??= await pool.open(input.bytes);
+        const groups = opened.meta.rowGroups.length;
+        const columns = await opened.readColumns(null, cols);
+        const out = columns.map((col, k) => ({ c: cols[k % cols.length], col }));
+        if (out.length !== groups * cols.length) throw new Error("pool returned the wrong number of columns");
+        return { file: null, out, cols };
+      },
+      check: base.check,
+      release: base.release,
+    };
   };
 }
 
@@ -233,7 +276,13 @@ export function buildCells(libs, files, meta) {
     const { pqCols, cwCols } = meta[dataset.name];
     const scopes = pickScopes(dataset, pqCols, cwCols);
     const sources = [];
-    if (libs.ColumnsFile) sources.push({ reader: "cw", file: dataset.cols, make: cwReader, byIndex: true });
+    if (libs.ColumnsFile) {
+      sources.push({ reader: "cw", file: dataset.cols, make: cwReader, byIndex: true });
+      sources.push({ reader: "cwOpen", file: dataset.cols, make: cwOpenReader, byIndex: true });
+      for (const [reader, pool] of Object.entries(libs.pools ?? {})) {
+        sources.push({ reader, file: dataset.cols, make: cwPoolReader(pool), byIndex: true });
+      }
+    }
     for (const [reader, make] of [["hyparquet", hyparquetReader], ["pwDecode", pwDecodeReader], ["pwJs", pwJsReader]]) {
       for (const codec of CODECS) sources.push({ reader, file: parquetName(dataset, codec), make, byIndex: false });
     }
