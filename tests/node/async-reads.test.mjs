@@ -1,0 +1,207 @@
+// (e) What an AsyncBuffer / Blob file fetches: only the header, footer and
+// tail at open; exactly one range per column read; adjacent chunks merged
+// into one request by readColumnsAsync. Every slice() call is logged.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { columnJson, isApiError, memoryAsyncBuffer } from "../js/check.mjs";
+import { corpusFile, loadApi } from "./corpus.mjs";
+
+const { ColumnsFile, TokenizerRegistry } = loadApi();
+
+/** Merges sorted-by-start ranges that touch or overlap (the expected requests). */
+function merge(ranges) {
+  const out = [];
+  for (const [s, e] of [...ranges].sort((a, b) => a[0] - b[0])) {
+    const last = out[out.length - 1];
+    if (last && s <= last[1]) last[1] = Math.max(last[1], e);
+    else out.push([s, e]);
+  }
+  return out;
+}
+
+const sortRanges = (rs) => [...rs].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+
+function chunkRange(expected, g, c) {
+  const cm = expected.row_groups[g].columns[c];
+  return [cm.chunk_offset, cm.chunk_offset + cm.byte_length];
+}
+
+/** Checks what opening fetched: only the header, the footer and the tail. */
+function checkOpenReads(file, log, expected, what) {
+  const n = expected.size;
+  const headerEnd = file.headerLength;
+  const footerStart = n - 8 - expected.footer_length;
+  assert.ok(log.length >= 1 && log.length <= 4, `${what}: ${log.length} requests at open`);
+  for (const [s, e] of log) {
+    const inHeader = e <= Math.max(headerEnd, 9);
+    const inFooterOrTail = s >= footerStart && e <= n;
+    assert.ok(inHeader || inFooterOrTail, `${what}: open fetched ${s}..${e} (header ends ${headerEnd}, footer starts ${footerStart})`);
+  }
+  // The footer and tail were fetched whole.
+  const covered = merge(log);
+  assert.ok(covered.some(([s, e]) => s <= footerStart && e >= footerStart + expected.footer_length), `${what}: footer not fetched: ${JSON.stringify(log)}`);
+  assert.ok(covered.some(([s, e]) => s <= n - 8 && e === n), `${what}: tail not fetched`);
+  assert.equal(file.requests, log.length);
+  assert.equal(file.bytesRead, log.reduce((t, [s, e]) => t + e - s, 0));
+  assert.ok(file.bytesRead <= headerEnd + 9 + expected.footer_length + 8, `${what}: read ${file.bytesRead} bytes to open`);
+  assert.equal(file.inMemory, false);
+}
+
+const CASES = ["valid/all_types_small", "valid/nulls", "valid/tokenized_two_tokenizers", "real/diamonds.optimized"];
+
+for (const rel of CASES) {
+  test(`${rel}: open reads only the ends, each column read one range`, async () => {
+    const { bytes, expected } = corpusFile(rel);
+    const log = [];
+    const reg = new TokenizerRegistry();
+    const file = await ColumnsFile.fromAsyncBuffer(memoryAsyncBuffer(bytes, log), reg);
+    checkOpenReads(file, log, expected, rel);
+    const schema = expected.schema;
+    for (let g = 0; g < expected.row_groups.length; g++) {
+      for (let c = 0; c < schema.length; c++) {
+        const before = log.length;
+        const tokenized = expected.row_groups[g].columns[c].encoding === "Tokenized";
+        if (tokenized) {
+          await assert.rejects(file.readColumnAsync(g, c), (e) => isApiError(e) && e.kind === "unknown_tokenizer");
+        } else {
+          const col = await file.readColumnAsync(g, c);
+          assert.deepEqual(columnJson(col, schema[c].type), expected.row_groups[g].values[c], `rg ${g} col ${c}`);
+          assert.equal(typeof col.timings.readMs, "number");
+          assert.equal(col.timings.fromMemory, false);
+        }
+        assert.deepEqual(log.slice(before), [chunkRange(expected, g, c)], `rg ${g} col ${c}: one request, exactly the chunk`);
+      }
+    }
+    assert.equal(file.requests, log.length);
+    assert.equal(file.bytesRead, log.reduce((t, [s, e]) => t + e - s, 0));
+    // The chunk headers it read now report raw lengths and block counts.
+    file.rowGroups.forEach((rg, g) =>
+      rg.columns.forEach((cm, c) => {
+        assert.equal(cm.rawLength, expected.row_groups[g].columns[c].raw_length);
+        assert.equal(cm.blockCount, expected.row_groups[g].columns[c].block_count);
+      }),
+    );
+    file.free();
+    reg.free();
+  });
+}
+
+/** Reads a selection, checks the values, and returns the requests it made. */
+async function readSelection(bytes, expected, gs, cs) {
+  const log = [];
+  const file = await ColumnsFile.fromAsyncBuffer(memoryAsyncBuffer(bytes, log));
+  const opened = log.length;
+  const groups = gs ?? expected.row_groups.map((_, g) => g);
+  const cols = cs ?? expected.schema.map((_, c) => c);
+  const got = await file.readColumnsAsync(gs, cs);
+  const picks = groups.flatMap((g) => cols.map((c) => [g, c]));
+  assert.equal(got.length, picks.length);
+  // Row-group-major, in the order asked.
+  picks.forEach(([g, c], i) => assert.deepEqual(columnJson(got[i], expected.schema[c].type), expected.row_groups[g].values[c], `rg ${g} col ${c}`));
+  const requests = log.slice(opened);
+  assert.equal(file.requests, log.length);
+  file.free();
+  return { requests, want: merge(picks.map(([g, c]) => chunkRange(expected, g, c))) };
+}
+
+test("readColumnsAsync merges adjacent chunks into single requests (selections in file order)", async () => {
+  const { bytes, expected } = corpusFile("valid/all_types_small");
+  for (const [gs, cs] of [[null, null], [[0], null], [[1, 2], null], [[0], [0, 1, 2]], [[0, 2], [3, 5, 6, 25]], [null, [0, 25]], [null, [24, 25]]]) {
+    const { requests, want } = await readSelection(bytes, expected, gs, cs);
+    assert.deepEqual(sortRanges(requests), want, `selection ${JSON.stringify([gs, cs])}`);
+    if (gs === null && cs === null) assert.equal(want.length, 1, "a whole file's chunks are one request");
+  }
+});
+
+test("readColumnsAsync fetches exactly the chunks of any selection, in any order", async () => {
+  const { bytes, expected } = corpusFile("valid/all_types_small");
+  for (const [gs, cs] of [[null, [25, 0]], [[2, 0], [10]], [[0], [25, 24]], [[1, 0], [3, 3, 2]]]) {
+    const { requests, want } = await readSelection(bytes, expected, gs, cs);
+    // Whatever the merging, the bytes fetched are exactly the chunks asked for.
+    assert.deepEqual(merge(requests), want, `selection ${JSON.stringify([gs, cs])}`);
+    assert.equal(requests.reduce((t, [s, e]) => t + e - s, 0), want.reduce((t, [s, e]) => t + e - s, 0), "no byte fetched twice");
+  }
+});
+
+// Known library bug (reported): Source::read_many merges a range only into
+// the one just before it, so a selection not in file order (columns [25, 0]
+// across row groups, or [25, 24]) makes one request per chunk although the
+// chunks are adjacent; the API documents "merging adjacent byte ranges".
+test("readColumnsAsync merges adjacent chunks whatever the selection order", { todo: "read_many merges only ranges given in file order" }, async () => {
+  const { bytes, expected } = corpusFile("valid/all_types_small");
+  for (const [gs, cs] of [[null, [25, 0]], [[0], [25, 24]]]) {
+    const { requests, want } = await readSelection(bytes, expected, gs, cs);
+    assert.deepEqual(sortRanges(requests), want, `selection ${JSON.stringify([gs, cs])}`);
+  }
+});
+
+test("loadChunkHeaders fetches the 18-byte header of each unread chunk, once", async () => {
+  const { bytes, expected } = corpusFile("valid/nulls");
+  const log = [];
+  const file = await ColumnsFile.fromAsyncBuffer(memoryAsyncBuffer(bytes, log));
+  await file.readColumnAsync(0, 1);
+  const before = log.length;
+  await file.loadChunkHeaders();
+  const fetched = log.slice(before);
+  const want = [];
+  expected.row_groups.forEach((rg, g) =>
+    rg.columns.forEach((cm, c) => {
+      if (!(g === 0 && c === 1)) want.push([cm.chunk_offset, cm.chunk_offset + Math.min(18, cm.byte_length)]);
+    }),
+  );
+  // Adjacent header ranges may merge; together they are exactly these bytes.
+  const sum = (rs) => rs.reduce((t, [s, e]) => t + e - s, 0);
+  assert.equal(sum(fetched), sum(want));
+  assert.deepEqual(merge(fetched), merge(want));
+  file.rowGroups.forEach((rg, g) =>
+    rg.columns.forEach((cm, c) => {
+      assert.equal(cm.rawLength, expected.row_groups[g].columns[c].raw_length);
+      assert.equal(cm.blockCount, expected.row_groups[g].columns[c].block_count);
+    }),
+  );
+  const again = log.length;
+  await file.loadChunkHeaders();
+  assert.equal(log.length, again, "nothing left to fetch");
+  file.free();
+});
+
+test("inspectChunkAsync fetches one range; synchronous reads refuse an AsyncBuffer file", async () => {
+  const { bytes, expected } = corpusFile("valid/enc_dict_gzip");
+  const log = [];
+  const file = await ColumnsFile.fromAsyncBuffer(memoryAsyncBuffer(bytes, log));
+  const before = log.length;
+  const report = await file.inspectChunkAsync(1, 2);
+  assert.deepEqual(log.slice(before), [chunkRange(expected, 1, 2)]);
+  assert.equal(report.rawLength, expected.row_groups[1].columns[2].raw_length);
+  assert.equal(report.blocks.length, expected.row_groups[1].columns[2].block_count);
+  assert.throws(() => file.readColumn(0, 0), (e) => isApiError(e) && e.kind === "not_in_memory");
+  assert.throws(() => file.readColumns(), (e) => isApiError(e) && e.kind === "not_in_memory");
+  assert.throws(() => file.inspectChunk(0, 0), (e) => isApiError(e) && e.kind === "not_in_memory");
+  const n = log.length;
+  await assert.rejects(file.readColumnAsync(9, 0), (e) => isApiError(e) && e.kind === "out_of_range");
+  await assert.rejects(file.readColumnAsync(0, 99), (e) => isApiError(e) && e.kind === "out_of_range");
+  assert.throws(() => file.readColumnsAsync([0], [99]), (e) => isApiError(e) && e.kind === "out_of_range");
+  assert.equal(log.length, n, "nothing fetched for chunks that do not exist");
+  file.free();
+});
+
+test("fromBlob reads only the ends at open and one slice per column", async () => {
+  const { bytes, expected } = corpusFile("valid/enc_affix_zlib");
+  const blob = new Blob([bytes]);
+  const log = [];
+  // A Blob stand-in that logs each slice and delegates to the real Blob.
+  const logged = { size: blob.size, type: "", slice: (s, e) => (log.push([s, e]), blob.slice(s, e)) };
+  const file = await ColumnsFile.fromBlob(logged);
+  checkOpenReads(file, log, expected, "blob");
+  const before = log.length;
+  const col = await file.readColumnAsync(1, 3);
+  assert.deepEqual(log.slice(before), [chunkRange(expected, 1, 3)]);
+  assert.deepEqual(columnJson(col, expected.schema[3].type), expected.row_groups[1].values[3]);
+  file.free();
+  // And a real Blob reads the whole file correctly.
+  const real = await ColumnsFile.fromBlob(blob);
+  const all = await real.readColumnsAsync();
+  all.forEach((c, i) => assert.deepEqual(columnJson(c, expected.schema[i % 6].type), expected.row_groups[Math.floor(i / 6)].values[i % 6]));
+  real.free();
+});
