@@ -15,6 +15,10 @@ pub const TAIL_LEN: u64 = 8;
 /// header's full length.
 pub const HEAD_PROBE_LEN: u64 = 9;
 const DIGEST_LEN: u64 = 32;
+/// The largest footer this reader will fetch: room for about a million
+/// column chunks. A larger length is almost always damage, and trusting it
+/// would ask a Blob or HTTP source for gigabytes.
+pub const MAX_FOOTER_LEN: u32 = 256 << 20;
 
 /// What the first bytes and the last eight bytes of a file say: enough to
 /// know every other range the file's metadata occupies.
@@ -94,6 +98,13 @@ pub fn read_prelude(file_len: u64, head: &[u8], tail: &[u8]) -> Result<Prelude> 
         ))
         .at_offset(file_len - TAIL_LEN));
     }
+    if footer_len > MAX_FOOTER_LEN {
+        return Err(Error::new(
+            ErrorKind::TooLarge,
+            format!("footer length {footer_len} exceeds the {MAX_FOOTER_LEN} bytes this reader accepts"),
+        )
+        .at_offset(file_len - TAIL_LEN));
+    }
     Ok(Prelude {
         file_len,
         version,
@@ -151,5 +162,40 @@ fn older_writer(m: &[u8]) -> &'static str {
         b"COLS" => " (written by v0.3.0-v0.3.1 of the reference writer, not readable here)",
         b"KEIN" => " (written by v0.1.0 of the reference writer, not readable here)",
         _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file_with_footer_len(f: u32, len: u64) -> (Vec<u8>, Vec<u8>) {
+        let mut tail = f.to_le_bytes().to_vec();
+        tail.extend_from_slice(MAGIC);
+        let _ = len;
+        (b"ABCD\x01\0\0\0\0".to_vec(), tail)
+    }
+
+    #[test]
+    fn checks_run_in_the_documented_order() {
+        let (head, tail) = file_with_footer_len(10, 100);
+        assert_eq!(read_prelude(7, &head[..7], &[]).unwrap_err().kind, ErrorKind::Truncated);
+        assert_eq!(read_prelude(100, b"COLS\x01\0\0\0\0", &tail).unwrap_err().kind, ErrorKind::BadMagic);
+        assert_eq!(read_prelude(100, b"ABCD\x03\0\0\0\0", b"xxxxxxxx").unwrap_err().kind, ErrorKind::UnsupportedVersion);
+        assert_eq!(read_prelude(100, &head, b"\0\0\0\0ABCE").unwrap_err().kind, ErrorKind::Truncated);
+        let p = read_prelude(100, &head, &tail).unwrap();
+        assert_eq!((p.header_len, p.footer_offset, p.footer_len), (5, 82, 10));
+        // A v2 header claiming more digests than the file holds is truncation.
+        assert_eq!(read_prelude(100, b"ABCD\x02\xff\0\0\0", &tail).unwrap_err().kind, ErrorKind::Truncated);
+    }
+
+    #[test]
+    fn footer_lengths_are_bounded_by_the_file_and_by_the_reader() {
+        let (head, tail) = file_with_footer_len(88, 100);
+        assert_eq!(read_prelude(100, &head, &tail).unwrap_err().kind, ErrorKind::CorruptFooter);
+        let (head, tail) = file_with_footer_len(MAX_FOOTER_LEN + 1, 1 << 40);
+        assert_eq!(read_prelude(1 << 40, &head, &tail).unwrap_err().kind, ErrorKind::TooLarge);
+        let (head, tail) = file_with_footer_len(MAX_FOOTER_LEN, 1 << 40);
+        assert!(read_prelude(1 << 40, &head, &tail).is_ok());
     }
 }

@@ -165,6 +165,7 @@ impl FileMeta {
     pub fn chunk(&self, row_group: usize, column: usize) -> Result<&ChunkMeta> {
         let rg = self.row_groups.get(row_group).ok_or_else(|| {
             Error::new(ErrorKind::OutOfRange, format!("row group {row_group} does not exist; the file has {}", self.row_groups.len()))
+                .in_chunk(row_group, column)
         })?;
         rg.chunks.get(column).ok_or_else(|| {
             Error::new(ErrorKind::OutOfRange, format!("column {column} does not exist; the file has {}", self.schema.len()))

@@ -264,9 +264,10 @@ impl ColumnsFile {
 
     /// Reads one column chunk. Synchronous: needs a `fromBytes` file.
     #[wasm_bindgen(js_name = readColumn)]
-    pub fn read_column(&self, row_group: u32, column: u32) -> JsResult<JsColumn> {
-        let bytes = self.inner.memory_chunk(row_group as usize, column as usize)?;
-        self.inner.decode(row_group as usize, column as usize, bytes, None)
+    pub fn read_column(&self, row_group: f64, column: f64) -> JsResult<JsColumn> {
+        let (g, c) = self.inner.coords(row_group, column)?;
+        let bytes = self.inner.memory_chunk(g, c)?;
+        self.inner.decode(g, c, bytes, None)
     }
 
     /// Reads several chunks (all row groups / all columns when omitted),
@@ -279,17 +280,17 @@ impl ColumnsFile {
     ) -> JsResult<Array> {
         let out = Array::new();
         for (g, c) in self.inner.selection(&row_groups, &columns)? {
-            out.push(&self.read_column(g as u32, c as u32)?.into());
+            out.push(&self.read_column(g as f64, c as f64)?.into());
         }
         Ok(out)
     }
 
     /// Reads one column chunk from any file, fetching only its byte range.
     #[wasm_bindgen(js_name = readColumnAsync, unchecked_return_type = "Promise<Column>")]
-    pub fn read_column_async(&self, row_group: u32, column: u32) -> Promise {
+    pub fn read_column_async(&self, row_group: f64, column: f64) -> Promise {
         let inner = self.inner.clone();
         future_to_promise(async move {
-            let (g, c) = (row_group as usize, column as usize);
+            let (g, c) = inner.coords(row_group, column)?;
             let range = inner.meta.chunk(g, c).map_err(|e| js_error(&e))?.range();
             let t0 = now();
             let bytes = inner.fetch(&[range]).await?.pop().unwrap_or_default();
@@ -309,13 +310,25 @@ impl ColumnsFile {
         let inner = self.inner.clone();
         let picks = inner.selection(&row_groups, &columns)?;
         Ok(future_to_promise(async move {
-            let ranges: Vec<_> = picks.iter().map(|&(g, c)| inner.meta.row_groups[g].chunks[c].range()).collect();
+            // Fetch each chunk once, in file order, so neighbours merge into
+            // one request whatever order the caller asked in.
+            let cols = inner.meta.schema.len();
+            let mut wanted = vec![false; inner.meta.row_groups.len() * cols];
+            for &(g, c) in &picks {
+                wanted[g * cols + c] = true;
+            }
+            let order: Vec<usize> = (0..wanted.len()).filter(|&k| wanted[k]).collect();
+            let ranges: Vec<_> = order.iter().map(|&k| inner.meta.row_groups[k / cols].chunks[k % cols].range()).collect();
             let t0 = now();
-            let chunks = inner.fetch(&ranges).await?;
+            let mut fetched: Vec<Option<Vec<u8>>> = vec![None; wanted.len()];
+            for (k, bytes) in order.iter().zip(inner.fetch(&ranges).await?) {
+                fetched[*k] = Some(bytes);
+            }
             // One request may serve many columns: share its time evenly.
-            let read_ms = (now() - t0) / picks.len().max(1) as f64;
+            let read_ms = (now() - t0) / order.len().max(1) as f64;
             let out = Array::new();
-            for (&(g, c), bytes) in picks.iter().zip(&chunks) {
+            for &(g, c) in &picks {
+                let bytes = fetched[g * cols + c].as_deref().unwrap_or_default();
                 out.push(&inner.decode(g, c, bytes, Some(read_ms))?.into());
             }
             Ok(out.into())
@@ -325,17 +338,18 @@ impl ColumnsFile {
     /// Describes one chunk: its blocks, what its encoding did, and whether
     /// the footer's statistics agree with the decoded values.
     #[wasm_bindgen(js_name = inspectChunk, unchecked_return_type = "ChunkReport")]
-    pub fn inspect_chunk(&self, row_group: u32, column: u32) -> JsResult<JsValue> {
-        let bytes = self.inner.memory_chunk(row_group as usize, column as usize)?;
-        self.inner.report(row_group as usize, column as usize, bytes)
+    pub fn inspect_chunk(&self, row_group: f64, column: f64) -> JsResult<JsValue> {
+        let (g, c) = self.inner.coords(row_group, column)?;
+        let bytes = self.inner.memory_chunk(g, c)?;
+        self.inner.report(g, c, bytes)
     }
 
     /// `inspectChunk` for any file, fetching the chunk's bytes.
     #[wasm_bindgen(js_name = inspectChunkAsync, unchecked_return_type = "Promise<ChunkReport>")]
-    pub fn inspect_chunk_async(&self, row_group: u32, column: u32) -> Promise {
+    pub fn inspect_chunk_async(&self, row_group: f64, column: f64) -> Promise {
         let inner = self.inner.clone();
         future_to_promise(async move {
-            let (g, c) = (row_group as usize, column as usize);
+            let (g, c) = inner.coords(row_group, column)?;
             let range = inner.meta.chunk(g, c).map_err(|e| js_error(&e))?.range();
             let bytes = inner.fetch(&[range]).await?.pop().unwrap_or_default();
             inner.report(g, c, &bytes)
@@ -457,6 +471,22 @@ impl Inner {
         let r = inspect_chunk(&self.meta, g, c, bytes, &reg).map_err(|e| js_error(&e))?;
         let cm = &self.meta.row_groups[g].chunks[c];
         Ok(report_js(&r, self.meta.schema[c].ty, cm.offset))
+    }
+
+    /// A (row group, column) pair from JS numbers, checked.
+    fn coords(&self, row_group: f64, column: f64) -> JsResult<(usize, usize)> {
+        let whole = |v: f64| (v >= 0.0 && v.fract() == 0.0 && v <= u32::MAX as f64).then_some(v as u32);
+        let index = |v: f64, what: &str, count: usize| {
+            if let Some(i) = whole(v).filter(|&i| (i as usize) < count) {
+                return Ok(i as usize);
+            }
+            let shown = String::from(js_sys::JSON::stringify(&JsValue::from_f64(v)).unwrap_or_default());
+            let mut e = Error::new(crate::error::ErrorKind::OutOfRange, format!("{what} {shown} does not exist; the file has {count}"));
+            // Say where, when "where" is a place at all.
+            (e.location.row_group, e.location.column) = (whole(row_group), whole(column));
+            Err(js_error(&e))
+        };
+        Ok((index(row_group, "row group", self.meta.row_groups.len())?, index(column, "column", self.meta.schema.len())?))
     }
 
     /// (row group, column) pairs from optional index lists, checked.

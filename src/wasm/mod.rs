@@ -27,6 +27,13 @@ pub fn column_from_parts(ty: &str, length: f64, null_count: f64, values: JsValue
     convert::JsColumn::new(ty, length, null_count, values, validity)
 }
 
+/// The module's WebAssembly.Memory, to watch its size (it should not keep
+/// growing across repeated reads).
+#[wasm_bindgen(js_name = wasmMemory)]
+pub fn wasm_memory() -> JsValue {
+    wasm_bindgen::memory()
+}
+
 /// Runs when the module loads. A panic aborts the instance, so every input
 /// path returns errors instead; this hook only makes a bug that slips
 /// through say where it happened.

@@ -26,14 +26,33 @@ pub(crate) struct Source {
 }
 
 fn call(target: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
-    let f: Function = Reflect::get(target, &method.into())?
-        .dyn_into()
-        .map_err(|_| usage_error("bad_source", &format!("the source has no {method}() method")))?;
-    match args {
+    let f: Function = Reflect::get(target, &method.into())
+        .ok()
+        .and_then(|f| f.dyn_into().ok())
+        .ok_or_else(|| usage_error("bad_source", &format!("the source has no {method}() method")))?;
+    let called = match args {
         [] => f.call0(target),
         [a, b] => f.call2(target, a, b),
-        _ => Err(usage_error("bad_source", "internal: unexpected arity")),
-    }
+        _ => return Err(usage_error("bad_source", "internal: unexpected arity")),
+    };
+    called.map_err(|e| wrap("bad_source", &format!("the source's {method}() threw"), e))
+}
+
+/// A read the source failed, as a `bad_source` error whose `cause` is what
+/// the source threw or rejected with.
+fn source_failed(range: &Range<u64>, e: JsValue) -> JsValue {
+    wrap("bad_source", &format!("reading bytes {}..{} from the source failed", range.start, range.end), e)
+}
+
+fn wrap(kind: &str, message: &str, cause: JsValue) -> JsValue {
+    let detail = js_sys::Reflect::get(&cause, &"message".into()).ok().and_then(|m| m.as_string()).or_else(|| cause.as_string());
+    let text = match detail {
+        Some(d) => format!("{message}: {d}"),
+        None => message.to_string(),
+    };
+    let err = usage_error(kind, &text);
+    let _ = Reflect::set(&err, &"cause".into(), &cause);
+    err
 }
 
 /// A request in flight: JS starts the read when `slice()` is called.
@@ -106,7 +125,7 @@ impl Pending {
             Pending::Ready(b) => return Ok(b),
             Pending::Waiting(f, r) => (f, r),
         };
-        let value = future.await?;
+        let value = future.await.map_err(|e| source_failed(&range, e))?;
         let bytes = if let Some(buf) = value.dyn_ref::<js_sys::ArrayBuffer>() {
             Uint8Array::new(buf)
         } else if js_sys::ArrayBuffer::is_view(&value) {
