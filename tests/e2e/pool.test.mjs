@@ -1,0 +1,116 @@
+// The worker pool (pkg/pool.js) in headless Chromium: corpus files read on
+// 1 and 2 workers must give exactly the corpus JSON's values, from bytes and
+// from a Blob, with tokenizers handed to the workers; errors come back as
+// errors with a kind.
+//
+//   node --test tests/e2e/          (needs pkg/ built: scripts/build web)
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, "../..");
+const { chromium } = createRequire(path.join(root, "tools/package.json"))("playwright-core");
+const ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+let server, browser, page;
+
+before(async () => {
+  server = spawn(process.execPath, [path.join(root, "tools/serve.mjs"), "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+  const line = await new Promise((resolve, reject) => {
+    readline.createInterface({ input: server.stdout }).once("line", resolve);
+    server.once("exit", () => reject(new Error("server exited")));
+  });
+  const base = /serving (\S+)/.exec(line)[1];
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM || "/usr/bin/chromium", args: ARGS });
+  page = await browser.newPage();
+  // Any same-origin page will do; the test imports the package itself.
+  await page.goto(base + "www/");
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+/** Runs in the page: reads `files` on pools of the given sizes and compares
+ *  every value with the corpus JSON through the shared checker's converter. */
+async function poolRead(files, { sizes, blob = false }) {
+  return page.evaluate(async ({ files, sizes, blob }) => {
+    const { default: init } = await import("/pkg/columns_wasm.js");
+    await init();
+    const { ColumnsPool } = await import("/pkg/pool.js");
+    const { columnJson, compare } = await import("/tests/js/check.mjs");
+    const get = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
+    const tokenizers = [await get("/shared/corpus/tokenizers/gpt2-tokenizer.json"), await get("/shared/corpus/tokenizers/small-tokenizer.json")];
+    const report = [];
+    for (const size of sizes) {
+      const pool = await ColumnsPool.create(size);
+      for (const name of files) {
+        const bytes = await get(`/shared/corpus/${name}.cols`);
+        const expected = await (await fetch(`/shared/corpus/${name}.json`)).json();
+        const file = await pool.open(blob ? new Blob([bytes]) : bytes, { tokenizers });
+        const cols = await file.readColumns();
+        const schema = file.meta.schema;
+        let diff = null;
+        cols.forEach((col, k) => {
+          const g = Math.floor(k / schema.length), c = k % schema.length;
+          diff ??= compare(`${name} rg ${g} col ${c}`, expected.row_groups[g].values[c], columnJson(col, schema[c].type));
+        });
+        report.push({ size, name, columns: cols.length, diff, workers: pool.size });
+        file.close();
+      }
+      pool.terminate();
+    }
+    return report;
+  }, { files, sizes, blob });
+}
+
+const FILES = ["valid/all_types_small", "valid/nulls", "valid/tokenized_two_tokenizers", "valid/blocks_lzw", "real/diamonds.default"];
+
+test("a pool of 1 and of 2 workers reads every value exactly, from bytes", async () => {
+  const report = await poolRead(FILES, { sizes: [1, 2] });
+  assert.equal(report.length, FILES.length * 2);
+  for (const r of report) {
+    assert.equal(r.diff, null, `${r.name} on ${r.workers} worker(s): ${r.diff}`);
+    assert.ok(r.columns > 0);
+  }
+});
+
+test("a pool reads a Blob (each worker reads only what it needs)", async () => {
+  const report = await poolRead(["valid/nulls", "real/diamonds.default"], { sizes: [2], blob: true });
+  for (const r of report) assert.equal(r.diff, null, `${r.name}: ${r.diff}`);
+});
+
+test("pool errors are errors with a kind, and the pool keeps working", async () => {
+  const out = await page.evaluate(async () => {
+    const { default: init } = await import("/pkg/columns_wasm.js");
+    await init();
+    const { ColumnsPool } = await import("/pkg/pool.js");
+    const pool = await ColumnsPool.create(2);
+    const get = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
+    const results = {};
+    // A tokenized file without its tokenizers: the tokenized chunks fail.
+    const tok = await pool.open(await get("/shared/corpus/valid/tokenized_raw_counts.cols"));
+    results.unknown = await tok.readColumns([0], [1]).then(() => null, (e) => ({ kind: e.kind, message: e.message }));
+    results.outOfRange = await tok.readColumns([7], [0]).then(() => null, (e) => e.kind);
+    // A chunk that fails to decode.
+    const bad = await pool.open(await get("/shared/corpus/invalid/codec_zstd.cols"));
+    results.codec = await bad.readColumns([0], [0]).then(() => null, (e) => e.kind);
+    // Still alive: a good read on the same pool.
+    const good = await pool.open(await get("/shared/corpus/valid/nulls.cols"));
+    results.after = (await good.readColumns()).length;
+    pool.terminate();
+    return results;
+  });
+  assert.equal(out.unknown?.kind, "unknown_tokenizer");
+  assert.match(out.unknown.message, /f6ed3d307010c244c22aeffbde05f419cf277c23e64cf98b673cac5449cfeff5/);
+  assert.equal(out.outOfRange, "out_of_range");
+  assert.equal(out.codec, "unsupported_codec");
+  assert.equal(out.after, 4 * 5, "4 row groups × 5 columns");
+});
