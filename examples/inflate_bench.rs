@@ -12,29 +12,17 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use columns_wasm::chunk::Chunk;
+use common::gzip_payload;
 use columns_wasm::codec::{Codec, Decompressor};
 use columns_wasm::FileMeta;
 use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
 use miniz_oxide::inflate::TINFLStatus;
 use zune_inflate::{DeflateDecoder, DeflateOptions};
 
-fn gzip_payload(b: &[u8]) -> &[u8] {
-    let flags = b[3];
-    let mut p = 10;
-    if flags & 4 != 0 {
-        p += 2 + u16::from_le_bytes([b[p], b[p + 1]]) as usize;
-    }
-    for f in [8u8, 16] {
-        if flags & f != 0 {
-            p += b[p..].iter().position(|&x| x == 0).unwrap() + 1;
-        }
-    }
-    if flags & 2 != 0 {
-        p += 2;
-    }
-    &b[p..b.len() - 8]
-}
 
 struct Blocks {
     inputs: Vec<Vec<u8>>,

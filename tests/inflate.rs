@@ -4,30 +4,20 @@
 //! compressed at every level and strategy, hand-built streams for each error
 //! class, and damaged streams (no panic; any Ok equals miniz's output).
 
+mod common;
+
 use std::path::PathBuf;
 
 use columns_wasm::chunk::Chunk;
 use columns_wasm::codec::{Codec, Decompressor};
 use columns_wasm::FileMeta;
+use common::{gzip_payload, Rng};
 use miniz_oxide::deflate::core::{
     compress_to_output, create_comp_flags_from_zip_params, CompressionStrategy, CompressorOxide, TDEFLFlush, TDEFLStatus,
 };
 use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
 use miniz_oxide::inflate::TINFLStatus;
 
-/// xorshift64*: deterministic.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 fn ours(dec: &mut Decompressor, input: &[u8], n: usize) -> Result<Vec<u8>, String> {
     let mut out = vec![0xAA; n];
@@ -203,23 +193,6 @@ fn cols_files() -> Vec<PathBuf> {
     files
 }
 
-/// The raw DEFLATE payload of a gzip member (header per RFC 1952).
-fn gzip_payload(b: &[u8]) -> &[u8] {
-    let flags = b[3];
-    let mut p = 10;
-    if flags & 4 != 0 {
-        p += 2 + u16::from_le_bytes([b[p], b[p + 1]]) as usize;
-    }
-    for f in [8u8, 16] {
-        if flags & f != 0 {
-            p += b[p..].iter().position(|&x| x == 0).unwrap() + 1;
-        }
-    }
-    if flags & 2 != 0 {
-        p += 2;
-    }
-    &b[p..b.len() - 8]
-}
 
 #[test]
 fn every_corpus_and_bench_block_matches_miniz() {

@@ -14,6 +14,7 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use columns_wasm::inspect::inspect_chunk;
 // Renders floats by their bits, so NaN compares equal to itself.
 use common::conformance::column_json;
+use common::Rng;
 use columns_wasm::{read_column, Column, FileMeta, Registry};
 
 /// Counts live bytes and the peak since the last reset.
@@ -38,20 +39,6 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
-
-/// A small deterministic PRNG (xorshift64*), so every run tries the same variants.
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Offsets where structure lives: header, tail, footer start, and every
 /// chunk's header fields and block table entries.

@@ -130,6 +130,36 @@ pub(crate) fn finish_typed(encoding: Encoding, values: Values) -> Result<Values>
     })
 }
 
+/// Bytes left for values once `n` uint32 length prefixes are taken out of
+/// `body`: the exact output size of Plain strings and of Affix middles.
+pub(crate) fn prefixed_payload(body: &[u8], n: usize, what: &str) -> Result<usize> {
+    n.checked_mul(4)
+        .and_then(|l| body.len().checked_sub(l))
+        .ok_or_else(|| corrupt_chunk(format!("{what} of {} bytes cannot hold {n} length prefixes", body.len())))
+}
+
+/// Walks `n` length-prefixed values (uint32 length, then the bytes) that
+/// must fill `body` exactly, calling `f(start, len)` with each value's span.
+pub(crate) fn each_prefixed(body: &[u8], n: usize, what: &str, mut f: impl FnMut(usize, usize)) -> Result<()> {
+    let mut pos = 0usize;
+    for i in 0..n {
+        let len = match body.get(pos..pos + 4) {
+            Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize,
+            None => return Err(corrupt_chunk(format!("{what} ends inside the length of value {i} at byte {pos}"))),
+        };
+        pos += 4;
+        if len > body.len() - pos {
+            return Err(corrupt_chunk(format!("{what} value {i} of {len} bytes at byte {pos} runs past the stream")));
+        }
+        f(pos, len);
+        pos += len;
+    }
+    if pos != body.len() {
+        return Err(corrupt_chunk(format!("{} unexpected bytes after the last value of the {what}", body.len() - pos)));
+    }
+    Ok(())
+}
+
 /// A reader over an encoded stream: short reads are corrupt chunks.
 pub(crate) fn stream_reader(stream: &[u8]) -> Reader<'_> {
     Reader::new(stream, ErrorKind::CorruptChunk, "encoded stream")
