@@ -291,9 +291,8 @@ impl ColumnsFile {
         let inner = self.inner.clone();
         future_to_promise(async move {
             let (g, c) = inner.coords(row_group, column)?;
-            let range = inner.meta.chunk(g, c).map_err(|e| js_error(&e))?.range();
             let t0 = now();
-            let bytes = inner.fetch(&[range]).await?.pop().unwrap_or_default();
+            let bytes = inner.fetch_chunk(g, c).await?;
             let read_ms = now() - t0;
             inner.decode(g, c, &bytes, Some(read_ms)).map(JsValue::from)
         })
@@ -350,8 +349,7 @@ impl ColumnsFile {
         let inner = self.inner.clone();
         future_to_promise(async move {
             let (g, c) = inner.coords(row_group, column)?;
-            let range = inner.meta.chunk(g, c).map_err(|e| js_error(&e))?.range();
-            let bytes = inner.fetch(&[range]).await?.pop().unwrap_or_default();
+            let bytes = inner.fetch_chunk(g, c).await?;
             inner.report(g, c, &bytes)
         })
     }
@@ -423,6 +421,12 @@ async fn open(source: Source, len: f64, registry: Shared) -> JsResult<ColumnsFil
 impl Inner {
     async fn fetch(&self, ranges: &[core::ops::Range<u64>]) -> JsResult<Vec<Vec<u8>>> {
         self.source.read_many(ranges).await
+    }
+
+    /// One chunk's bytes, fetched from the source.
+    async fn fetch_chunk(&self, g: usize, c: usize) -> JsResult<Vec<u8>> {
+        let range = self.meta.chunk(g, c).map_err(|e| js_error(&e))?.range();
+        Ok(self.fetch(&[range]).await?.pop().unwrap_or_default())
     }
 
     fn memory_chunk(&self, g: usize, c: usize) -> JsResult<&[u8]> {
