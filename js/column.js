@@ -1,8 +1,15 @@
-// The JavaScript side of a decoded column. Rust fills it with JS-owned
-// typed arrays (one bulk copy per buffer); everything here is plain JS so a
-// column outlives the wasm instance and needs no free().
+// The JavaScript side of a decoded column. Rust hands over views of its
+// memory and they are copied here, once per buffer, into JS-owned arrays;
+// everything here is plain JS so a column outlives the wasm instance and
+// needs no free().
 
 const utf8 = new TextDecoder("utf-8", { fatal: false });
+
+// ArrayBuffers made here (or transferred in from a pool worker) and so safe
+// to overwrite when their column is handed back: never the wasm memory, a
+// SharedArrayBuffer or a caller's own buffer.
+const owned = new WeakSet();
+const RELEASED = "this column was handed back with { reuse } and its buffers now belong to a newer read";
 
 export class Column {
   constructor(type, length, nullCount, values, validity) {
@@ -20,8 +27,26 @@ export class Column {
     this.timings = null;
   }
 
+  /** @internal Copies views of wasm memory into JS-owned arrays, taking
+   *  buffers from `recycler` when one is given. The views die with the
+   *  next wasm allocation, so everything is copied before returning. */
+  static fromWasm(type, length, nullCount, values, offsets, validity, recycler) {
+    const copy = (view) => (view === undefined || view === null ? null : recycler ? recycler.copy(view) : own(view.slice()));
+    const v = offsets ? { offsets: copy(offsets), data: copy(values) } : copy(values);
+    return new Column(type, length, nullCount, v, copy(validity));
+  }
+
+  /** @internal Every typed array of this column. */
+  arrays() {
+    const v = this.values;
+    const out = v === null ? [] : ArrayBuffer.isView(v) ? [v] : [v.offsets, v.data];
+    if (this.validity) out.push(this.validity);
+    return out;
+  }
+
   /** Whether row i holds a value (not null). */
   isValid(i) {
+    if (this.values === null) throw new Error(RELEASED);
     const v = this.validity;
     return v === null ? i < this.length : ((v[i >> 3] >> (i & 7)) & 1) === 1;
   }
@@ -29,6 +54,7 @@ export class Column {
   /** Plain JS values: numbers, bigints, booleans, strings (UTF-8 with
    *  replacement), Uint8Array for bytes, null for nulls. */
   toArray() {
+    if (this.values === null) throw new Error(RELEASED);
     const n = this.length;
     const out = new Array(n);
     const v = this.values;
@@ -46,6 +72,58 @@ export class Column {
     } else {
       for (let i = 0; i < n; i++) out[i] = valid && !valid(i) ? null : v[i];
     }
+    return out;
+  }
+}
+
+function own(array) {
+  owned.add(array.buffer);
+  return array;
+}
+
+/** @internal Marks a pool worker's transferred buffers as reusable here. */
+export function adopt(column) {
+  for (const a of column.arrays()) owned.add(a.buffer);
+  return column;
+}
+
+/**
+ * @internal Takes back the buffers of `reuse` (a Column or an array of
+ * them) so a later read can refill them instead of allocating fresh memory,
+ * which in Chromium costs more than the copy itself. Only buffers this
+ * package allocated are taken. The columns are emptied, so that using one
+ * after handing it back fails loudly instead of showing newer data.
+ */
+export function handBack(reuse) {
+  const buffers = new Set();
+  for (const col of Array.isArray(reuse) ? reuse : reuse ? [reuse] : []) {
+    if (!(col instanceof Column)) continue;
+    for (const a of col.arrays()) if (owned.has(a.buffer)) buffers.add(a.buffer);
+    col.values = null;
+    col.validity = null;
+  }
+  return [...buffers];
+}
+
+/** @internal What a read with `options` copies into (null: fresh arrays). */
+export function recycler(options) {
+  const reuse = options?.reuse;
+  return reuse === undefined || reuse === null ? null : new Recycler(handBack(reuse));
+}
+
+class Recycler {
+  constructor(buffers) {
+    // Smallest first, so the first fit is the best fit.
+    this.free = buffers.sort((a, b) => a.byteLength - b.byteLength);
+  }
+
+  /** A copy of `view` in a recycled buffer when one is big enough. */
+  copy(view) {
+    const i = this.free.findIndex((b) => b.byteLength >= view.byteLength);
+    if (i < 0) return own(view.slice());
+    const [buffer] = this.free.splice(i, 1);
+    const out = new view.constructor(buffer, 0, view.length);
+    out.set(view);
     return out;
   }
 }

@@ -1,6 +1,6 @@
 // A worker of ColumnsPool: its own module instance, its own copy of each
 // open file; reads the chunks it is given and transfers the buffers back.
-import init, { ColumnsFile, TokenizerRegistry } from "./columns_wasm.js";
+import init, { ColumnsFile, TokenizerRegistry, columnFromParts } from "./columns_wasm.js";
 
 let ready = null;
 const files = new Map(); // id -> ColumnsFile
@@ -41,8 +41,15 @@ self.onmessage = async ({ data: msg }) => {
       const file = files.get(msg.id);
       const out = [];
       const transfer = [];
+      // Buffers handed back by the main thread, refilled before any new
+      // memory is allocated (fresh memory is what costs, not the copy).
+      let spare = msg.buffers ?? [];
       for (const [g, c] of msg.chunks) {
-        const col = file.inMemory ? file.readColumn(g, c) : await file.readColumnAsync(g, c);
+        const reuse = spare.map((b) => columnFromParts("uint8", b.byteLength, 0, new Uint8Array(b), null));
+        const options = { reuse };
+        const col = file.inMemory ? file.readColumn(g, c, options) : await file.readColumnAsync(g, c, options);
+        const used = new Set(col.arrays().map((a) => a.buffer));
+        spare = spare.filter((b) => !used.has(b));
         const { part, buffers } = parts(col);
         out.push(part);
         transfer.push(...buffers);

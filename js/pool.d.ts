@@ -1,4 +1,4 @@
-import type { ColumnsFile, Column } from "./columns_wasm.js";
+import type { ColumnsFile, Column, ReadOptions } from "./columns_wasm.js";
 
 /** Reads column chunks in parallel on a pool of Web Workers (browser only). */
 export class ColumnsPool {
@@ -15,7 +15,8 @@ export class ColumnsPool {
 export class PooledFile {
   /** Metadata on the calling thread (schema, rowGroups, tokenizers, ...). */
   readonly meta: ColumnsFile;
-  /** Reads chunks (all row groups / columns when omitted) in parallel; columns in row-group-major order. */
-  readColumns(rowGroups?: number[] | null, columns?: number[] | null): Promise<Column[]>;
+  /** Reads chunks (all row groups / columns when omitted) in parallel; columns in row-group-major order.
+   *  `options.reuse`: columns from this pool you are done with; each worker refills the buffers it made. */
+  readColumns(rowGroups?: number[] | null, columns?: number[] | null, options?: ReadOptions): Promise<Column[]>;
   close(): void;
 }

@@ -10,9 +10,12 @@
 //   const file = await pool.open(blobOrBytes, { tokenizers: [jsonBytes] });
 //   const columns = await file.readColumns();   // row-group-major order
 //   file.close(); pool.terminate();
-import { ColumnsFile, TokenizerRegistry, columnFromParts } from "./columns_wasm.js";
+import { ColumnsFile, TokenizerRegistry, columnFromParts, handBack } from "./columns_wasm.js";
 
 let nextId = 1;
+// Which worker decoded a column, so that a column handed back with
+// { reuse } returns its buffers to the worker that will refill them.
+const maker = new WeakMap();
 
 function toError(e) {
   const err = new Error(e.message);
@@ -90,7 +93,7 @@ export class ColumnsPool {
   }
 
   /** @internal Reads chunks spread over the workers; columns in input order. */
-  async read(id, meta, picks) {
+  async read(id, meta, picks, reuse = null) {
     const groups = meta.rowGroups;
     const load = this.workers.map(() => 0);
     const batches = this.workers.map(() => []);
@@ -106,13 +109,20 @@ export class ColumnsPool {
       load[w] += groups[g].columns[c].rawLength ?? groups[g].columns[c].byteLength;
       batches[w].push(i);
     }
+    // Same picks, same split: each worker gets back what it allocated.
+    const spare = this.workers.map(() => []);
+    for (const col of Array.isArray(reuse) ? reuse : reuse ? [reuse] : []) {
+      spare[maker.get(col) ?? 0].push(...handBack(col));
+    }
     const out = new Array(picks.length);
     await Promise.all(batches.map(async (batch, w) => {
       if (batch.length === 0) return;
-      const reply = await this.#call(this.workers[w], { op: "read", id, chunks: batch.map((i) => picks[i]) });
+      const msg = { op: "read", id, chunks: batch.map((i) => picks[i]), buffers: spare[w] };
+      const reply = await this.#call(this.workers[w], msg, spare[w]);
       reply.columns.forEach((p, k) => {
         const col = columnFromParts(p.type, p.length, p.nullCount, p.values, p.validity);
         col.timings = p.timings;
+        maker.set(col, w);
         out[batch[k]] = col;
       });
     }));
@@ -141,13 +151,14 @@ export class PooledFile {
   }
 
   /** Reads chunks (all row groups / all columns when omitted) in parallel;
-   *  resolves to Columns in row-group-major order. */
-  async readColumns(rowGroups = null, columns = null) {
+   *  resolves to Columns in row-group-major order. `options.reuse`: columns
+   *  (from this pool) you are done with; their buffers are refilled. */
+  async readColumns(rowGroups = null, columns = null, options = undefined) {
     const gs = rowGroups ?? this.meta.rowGroups.map((_, i) => i);
     const cs = columns ?? this.meta.schema.map((_, i) => i);
     for (const g of gs) if (!(g >= 0 && g < this.meta.rowGroups.length)) throw toError({ message: `row group ${g} does not exist`, kind: "out_of_range" });
     for (const c of cs) if (!(c >= 0 && c < this.meta.schema.length)) throw toError({ message: `column ${c} does not exist`, kind: "out_of_range" });
-    return this.pool.read(this.id, this.meta, gs.flatMap((g) => cs.map((c) => [g, c])));
+    return this.pool.read(this.id, this.meta, gs.flatMap((g) => cs.map((c) => [g, c])), options?.reuse);
   }
 
   close() {

@@ -22,11 +22,15 @@ export const READERS = {
   cwPool1: "columns-wasm pool, 1 worker (file already open)",
   cwPool2: "columns-wasm pool, 2 workers (file already open)",
   cwPoolN: "columns-wasm pool, hardwareConcurrency workers (file already open)",
+  cwReuse: "columns-wasm, file open, { reuse } of the last read's buffers",
+  cwPool1Reuse: "columns-wasm pool, 1 worker, { reuse }",
+  cwPool2Reuse: "columns-wasm pool, 2 workers, { reuse }",
+  cwPoolNReuse: "columns-wasm pool, hardwareConcurrency workers, { reuse }",
   hyparquet: "hyparquet",
   pwDecode: "parquet-wasm (decode only, Arrow in wasm)",
   pwJs: "parquet-wasm → apache-arrow → JS arrays",
 };
-const READER_ORDER = ["cw", "cwOpen", "cwPool1", "cwPool2", "cwPoolN", "hyparquet", "pwDecode", "pwJs"];
+const READER_ORDER = ["cw", "cwOpen", "cwReuse", "cwPool1", "cwPool1Reuse", "cwPool2", "cwPool2Reuse", "cwPoolN", "cwPoolNReuse", "hyparquet", "pwDecode", "pwJs"];
 
 // ---------------------------------------------------------------- schemas
 
@@ -131,24 +135,50 @@ export function cwOpenReader(libs, input) {
   };
 }
 
+/** columns-wasm on an open file, each read handing back the previous
+ *  read's columns ({ reuse }) so their buffers are refilled, as a viewer
+ *  that re-reads the same columns would. Nothing is released between runs:
+ *  the last output is what the next run reuses. */
+export function cwReuseReader(libs, input) {
+  const file = libs.ColumnsFile.fromBytes(input.bytes);
+  const base = cwReader(libs, input);
+  let last = null;
+  return {
+    async run({ cols }) {
+      const out = [];
+      // Each read hands back the column it replaces.
+      for (let rg = 0; rg < file.rowGroups.length; rg++) {
+        for (const c of cols) out.push({ c, col: file.readColumn(rg, c, { reuse: last?.out[out.length].col }) });
+      }
+      last = { file: null, out, cols };
+      return last;
+    },
+    check: base.check,
+    release() {},
+  };
+}
+
 /** columns-wasm's worker pool: chunks decoded in parallel, buffers
  *  transferred back. The file is opened in the workers on the first
- *  (warm-up) run; timed runs are the parallel reads alone. */
-export function cwPoolReader(pool) {
+ *  (warm-up) run; timed runs are the parallel reads alone. With `reuse`,
+ *  each read hands back the previous one's columns. */
+export function cwPoolReader(pool, reuse = false) {
   return (libs, input) => {
     const base = cwReader(libs, input);
     let opened = null;
+    let last = null;
     return {
       async run({ cols }) {
         opened ??= await pool.open(input.bytes);
         const groups = opened.meta.rowGroups.length;
-        const columns = await opened.readColumns(null, cols);
+        const columns = await opened.readColumns(null, cols, reuse ? { reuse: last } : undefined);
+        if (reuse) last = columns;
         const out = columns.map((col, k) => ({ c: cols[k % cols.length], col }));
         if (out.length !== groups * cols.length) throw new Error("pool returned the wrong number of columns");
         return { file: null, out, cols };
       },
       check: base.check,
-      release: base.release,
+      release: reuse ? () => {} : base.release,
     };
   };
 }
@@ -279,8 +309,10 @@ export function buildCells(libs, files, meta) {
     if (libs.ColumnsFile) {
       sources.push({ reader: "cw", file: dataset.cols, make: cwReader, byIndex: true });
       sources.push({ reader: "cwOpen", file: dataset.cols, make: cwOpenReader, byIndex: true });
+      sources.push({ reader: "cwReuse", file: dataset.cols, make: cwReuseReader, byIndex: true });
       for (const [reader, pool] of Object.entries(libs.pools ?? {})) {
         sources.push({ reader, file: dataset.cols, make: cwPoolReader(pool), byIndex: true });
+        sources.push({ reader: `${reader}Reuse`, file: dataset.cols, make: cwPoolReader(pool, true), byIndex: true });
       }
     }
     for (const [reader, make] of [["hyparquet", hyparquetReader], ["pwDecode", pwDecodeReader], ["pwJs", pwJsReader]]) {

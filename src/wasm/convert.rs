@@ -1,6 +1,7 @@
 //! Rust values to JS values: errors, metadata objects, statistics and
 //! decoded columns. Column buffers cross with one bulk copy each into
-//! JS-owned typed arrays, so no view can be detached by memory growth.
+//! JS-owned typed arrays (fresh, or recycled from columns handed back), so
+//! no view can be detached by memory growth.
 
 use js_sys::{Array, Object, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
@@ -16,6 +17,13 @@ extern "C" {
     pub type JsColumn;
     #[wasm_bindgen(constructor, js_class = "Column")]
     pub(crate) fn new(ty: &str, length: f64, null_count: f64, values: JsValue, validity: JsValue) -> JsColumn;
+    #[wasm_bindgen(static_method_of = JsColumn, js_class = "Column", js_name = fromWasm)]
+    fn from_wasm(ty: &str, length: f64, null_count: f64, values: JsValue, offsets: JsValue, validity: JsValue, recycler: &JsValue) -> JsColumn;
+    /// Buffers to refill, from a read's `{ reuse }` option (null if none).
+    pub(crate) fn recycler(options: &JsValue) -> JsValue;
+    pub(crate) fn adopt(column: JsColumn) -> JsColumn;
+    #[wasm_bindgen(js_name = handBack)]
+    pub(crate) fn hand_back(reuse: &JsValue) -> Array;
     #[wasm_bindgen(method, setter)]
     pub fn set_timings(this: &JsColumn, t: JsValue);
 
@@ -73,26 +81,29 @@ pub(crate) fn bytes(b: &[u8]) -> JsValue {
     Uint8Array::from(b).into()
 }
 
-/// Moves a decoded column into JS: one copy per buffer.
-pub(crate) fn column(col: Column) -> JsColumn {
-    let values: JsValue = match &col.values {
-        Values::Bool(v) | Values::Uint8(v) => Uint8Array::from(&v[..]).into(),
-        Values::Int8(v) => js_sys::Int8Array::from(&v[..]).into(),
-        Values::Int16(v) => js_sys::Int16Array::from(&v[..]).into(),
-        Values::Int32(v) => js_sys::Int32Array::from(&v[..]).into(),
-        Values::Int64(v) => js_sys::BigInt64Array::from(&v[..]).into(),
-        Values::Uint16(v) => js_sys::Uint16Array::from(&v[..]).into(),
-        Values::Uint32(v) => js_sys::Uint32Array::from(&v[..]).into(),
-        Values::Uint64(v) => js_sys::BigUint64Array::from(&v[..]).into(),
-        Values::Float32(v) => js_sys::Float32Array::from(&v[..]).into(),
-        Values::Float64(v) => js_sys::Float64Array::from(&v[..]).into(),
-        Values::Bytes { offsets, data } => obj(&[
-            ("offsets", js_sys::Uint32Array::from(&offsets[..]).into()),
-            ("data", Uint8Array::from(&data[..]).into()),
-        ]),
-    };
-    let validity = col.validity.as_deref().map_or(JsValue::NULL, bytes);
-    JsColumn::new(col.ty.name(), col.len() as f64, col.null_count as f64, values, validity)
+/// Moves a decoded column into JS: one copy per buffer, made by JS from
+/// views of wasm memory into fresh or recycled arrays.
+pub(crate) fn column(col: Column, recycler: &JsValue) -> JsColumn {
+    // SAFETY: the views are only read by `fromWasm`, which copies them
+    // before returning, and nothing allocates in wasm memory between their
+    // creation and that call (creating a view does not).
+    unsafe {
+        let (values, offsets): (JsValue, JsValue) = match &col.values {
+            Values::Bool(v) | Values::Uint8(v) => (Uint8Array::view(v).into(), JsValue::NULL),
+            Values::Int8(v) => (js_sys::Int8Array::view(v).into(), JsValue::NULL),
+            Values::Int16(v) => (js_sys::Int16Array::view(v).into(), JsValue::NULL),
+            Values::Int32(v) => (js_sys::Int32Array::view(v).into(), JsValue::NULL),
+            Values::Int64(v) => (js_sys::BigInt64Array::view(v).into(), JsValue::NULL),
+            Values::Uint16(v) => (js_sys::Uint16Array::view(v).into(), JsValue::NULL),
+            Values::Uint32(v) => (js_sys::Uint32Array::view(v).into(), JsValue::NULL),
+            Values::Uint64(v) => (js_sys::BigUint64Array::view(v).into(), JsValue::NULL),
+            Values::Float32(v) => (js_sys::Float32Array::view(v).into(), JsValue::NULL),
+            Values::Float64(v) => (js_sys::Float64Array::view(v).into(), JsValue::NULL),
+            Values::Bytes { offsets, data } => (Uint8Array::view(data).into(), js_sys::Uint32Array::view(offsets).into()),
+        };
+        let validity = col.validity.as_deref().map_or(JsValue::NULL, |v| Uint8Array::view(v).into());
+        JsColumn::from_wasm(col.ty.name(), col.len() as f64, col.null_count as f64, values, offsets, validity, recycler)
+    }
 }
 
 pub(crate) fn array(items: impl IntoIterator<Item = JsValue>) -> Array {

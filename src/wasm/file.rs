@@ -76,6 +76,10 @@ export interface ChunkMeta {
 export interface RowGroupMeta { numRows: number; byteOffset: number; columns: ChunkMeta[]; }
 export interface Region { kind: "header" | "chunk" | "footer" | "tail"; start: number; end: number; rowGroup?: number; column?: number; }
 export interface Timings { readMs?: number; decompressMs: number; decodeMs: number; copyMs: number; totalMs: number; fromMemory: boolean; }
+/** `reuse`: columns you are done with. The read refills their buffers
+ *  instead of allocating new memory, and empties them (their `values`
+ *  become null), so keep no reference to their arrays. */
+export interface ReadOptions { reuse?: Column | Column[] | null; }
 export interface Column {
   type: ColumnType; length: number; nullCount: number;
   values: Int8Array | Int16Array | Int32Array | BigInt64Array | Uint8Array | Uint16Array | Uint32Array
@@ -263,11 +267,17 @@ impl ColumnsFile {
     }
 
     /// Reads one column chunk. Synchronous: needs a `fromBytes` file.
+    /// `options.reuse`: columns the caller is done with, whose buffers this
+    /// read may refill instead of allocating.
     #[wasm_bindgen(js_name = readColumn)]
-    pub fn read_column(&self, row_group: f64, column: f64) -> JsResult<JsColumn> {
-        let (g, c) = self.inner.coords(row_group, column)?;
-        let bytes = self.inner.memory_chunk(g, c)?;
-        self.inner.decode(g, c, bytes, None)
+    pub fn read_column(
+        &self,
+        row_group: f64,
+        column: f64,
+        #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
+    ) -> JsResult<JsColumn> {
+        let recycler = convert::recycler(&options.unwrap_or_default());
+        self.read_one(row_group, column, &recycler)
     }
 
     /// Reads several chunks (all row groups / all columns when omitted),
@@ -277,24 +287,33 @@ impl ColumnsFile {
         &self,
         #[wasm_bindgen(unchecked_param_type = "number[] | null | undefined")] row_groups: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number[] | null | undefined")] columns: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
     ) -> JsResult<Array> {
+        let recycler = convert::recycler(&options.unwrap_or_default());
         let out = Array::new();
         for (g, c) in self.inner.selection(&row_groups, &columns)? {
-            out.push(&self.read_column(g as f64, c as f64)?.into());
+            out.push(&self.read_one(g as f64, c as f64, &recycler)?.into());
         }
         Ok(out)
     }
 
     /// Reads one column chunk from any file, fetching only its byte range.
     #[wasm_bindgen(js_name = readColumnAsync, unchecked_return_type = "Promise<Column>")]
-    pub fn read_column_async(&self, row_group: f64, column: f64) -> Promise {
+    pub fn read_column_async(
+        &self,
+        row_group: f64,
+        column: f64,
+        #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
+    ) -> Promise {
         let inner = self.inner.clone();
+        // Taken now, so the columns handed back are released synchronously.
+        let recycler = convert::recycler(&options.unwrap_or_default());
         future_to_promise(async move {
             let (g, c) = inner.coords(row_group, column)?;
             let t0 = now();
             let bytes = inner.fetch_chunk(g, c).await?;
             let read_ms = now() - t0;
-            inner.decode(g, c, &bytes, Some(read_ms)).map(JsValue::from)
+            inner.decode(g, c, &bytes, Some(read_ms), &recycler).map(JsValue::from)
         })
     }
 
@@ -305,9 +324,11 @@ impl ColumnsFile {
         &self,
         #[wasm_bindgen(unchecked_param_type = "number[] | null | undefined")] row_groups: JsValue,
         #[wasm_bindgen(unchecked_param_type = "number[] | null | undefined")] columns: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
     ) -> JsResult<Promise> {
         let inner = self.inner.clone();
         let picks = inner.selection(&row_groups, &columns)?;
+        let recycler = convert::recycler(&options.unwrap_or_default());
         Ok(future_to_promise(async move {
             // Fetch each chunk once, in file order, so neighbours merge into
             // one request whatever order the caller asked in.
@@ -328,7 +349,7 @@ impl ColumnsFile {
             let out = Array::new();
             for &(g, c) in &picks {
                 let bytes = fetched[g * cols + c].as_deref().unwrap_or_default();
-                out.push(&inner.decode(g, c, bytes, Some(read_ms))?.into());
+                out.push(&inner.decode(g, c, bytes, Some(read_ms), &recycler)?.into());
             }
             Ok(out.into())
         }))
@@ -384,6 +405,13 @@ impl ColumnsFile {
         ColumnsFile {
             inner: Rc::new(Inner { meta, source, registry, headers: RefCell::new(headers) }),
         }
+    }
+
+    /// One synchronous chunk read, from JS numbers.
+    fn read_one(&self, row_group: f64, column: f64, recycler: &JsValue) -> JsResult<JsColumn> {
+        let (g, c) = self.inner.coords(row_group, column)?;
+        let bytes = self.inner.memory_chunk(g, c)?;
+        self.inner.decode(g, c, bytes, None, recycler)
     }
 }
 
@@ -444,7 +472,7 @@ impl Inner {
     }
 
     /// Decodes a chunk's bytes and hands the column to JS, timing each stage.
-    fn decode(&self, g: usize, c: usize, bytes: &[u8], read_ms: Option<f64>) -> JsResult<JsColumn> {
+    fn decode(&self, g: usize, c: usize, bytes: &[u8], read_ms: Option<f64>, recycler: &JsValue) -> JsResult<JsColumn> {
         let t0 = now();
         self.note_header(g, c, bytes);
         let reg = self.registry.borrow();
@@ -453,7 +481,7 @@ impl Inner {
         let t1 = now();
         let col = p.decode(stream).map_err(|e| js_error(&e))?;
         let t2 = now();
-        let js = convert::column(col);
+        let js = convert::column(col, recycler);
         let t3 = now();
         let mut timings = vec![
             ("decompressMs", JsValue::from_f64(t1 - t0)),

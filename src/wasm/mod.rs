@@ -24,7 +24,14 @@ extern "C" {
 /// columns read through the worker pool behave like any other.
 #[wasm_bindgen(js_name = columnFromParts, skip_typescript)]
 pub fn column_from_parts(ty: &str, length: f64, null_count: f64, values: JsValue, validity: JsValue) -> convert::JsColumn {
-    convert::JsColumn::new(ty, length, null_count, values, validity)
+    convert::adopt(convert::JsColumn::new(ty, length, null_count, values, validity))
+}
+
+/// Takes back the buffers of columns a caller is done with (emptying the
+/// columns), for the worker pool to send to the worker that refills them.
+#[wasm_bindgen(js_name = handBack, skip_typescript)]
+pub fn hand_back(reuse: &JsValue) -> js_sys::Array {
+    convert::hand_back(reuse)
 }
 
 /// The module's WebAssembly.Memory, to watch its size (it should not keep

@@ -114,3 +114,52 @@ test("pool errors are errors with a kind, and the pool keeps working", async () 
   assert.equal(out.codec, "unsupported_codec");
   assert.equal(out.after, 4 * 5, "4 row groups × 5 columns");
 });
+
+test("a pool read with { reuse } gives exact values, refilling the buffers it handed out", async () => {
+  const out = await page.evaluate(async () => {
+    const { default: init } = await import("/pkg/columns_wasm.js");
+    await init();
+    const { ColumnsPool } = await import("/pkg/pool.js");
+    const { columnJson, compare } = await import("/tests/js/check.mjs");
+    const get = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
+    const name = "real/diamonds.default";
+    const bytes = await get(`/shared/corpus/${name}.cols`);
+    const expected = await (await fetch(`/shared/corpus/${name}.json`)).json();
+    const want = (c) => expected.row_groups[0].values[c];
+    const result = { rounds: [] };
+    // Buffers can't be compared across a transfer; a float64 column's
+    // buffer handed back for an int32 read shows itself by its size.
+    const one = await ColumnsPool.create(1);
+    let file = await one.open(bytes);
+    const schema = file.meta.schema;
+    const f64 = schema.findIndex((s) => s.type === "float64"), i32 = schema.findIndex((s) => s.type === "int32");
+    const [wide] = await file.readColumns(null, [f64]);
+    const [narrow] = await file.readColumns(null, [i32], { reuse: wide });
+    result.rows = narrow.length;
+    result.narrowBufferBytes = narrow.values.buffer.byteLength;
+    result.narrowDiff = compare("int32 column", want(i32), columnJson(narrow, "int32"));
+    file.close();
+    one.terminate();
+    // Repeated full reads on two workers, each handing back the last.
+    const two = await ColumnsPool.create(2);
+    file = await two.open(bytes);
+    let cols = await file.readColumns();
+    for (let round = 0; round < 3; round++) {
+      const previous = cols;
+      cols = await file.readColumns(null, null, { reuse: cols });
+      let diff = null;
+      cols.forEach((col, c) => { diff ??= compare(`round ${round} col ${c}`, want(c), columnJson(col, schema[c].type)); });
+      result.rounds.push({ diff, emptied: previous.every((c) => c.values === null) });
+    }
+    file.close();
+    two.terminate();
+    return result;
+  });
+  assert.equal(out.narrowDiff, null);
+  assert.equal(out.narrowBufferBytes, out.rows * 8, "the int32 column was written into the float64 column's buffer");
+  assert.equal(out.rounds.length, 3);
+  for (const r of out.rounds) {
+    assert.equal(r.diff, null);
+    assert.ok(r.emptied, "handed-back columns are emptied");
+  }
+});
