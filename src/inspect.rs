@@ -194,12 +194,12 @@ pub fn decoded_stats(col: &Column) -> DecodedStats {
     let shift = 64 - 8 * w as u32;
     let rows = bytes.len() / w;
     let found = match col.ty {
-        ColumnType::Float32 => extremes(rows, valid, |i| f32::from_bits(at(i) as u32)),
-        ColumnType::Float64 => extremes(rows, valid, |i| f64::from_bits(at(i))),
+        ColumnType::Float32 => extremes(rows, &valid, &|i| f32::from_bits(at(i) as u32)),
+        ColumnType::Float64 => extremes(rows, &valid, &|i| f64::from_bits(at(i))),
         ColumnType::Int8 | ColumnType::Int16 | ColumnType::Int32 | ColumnType::Int64 => {
-            extremes(rows, valid, |i| ((at(i) << shift) as i64) >> shift)
+            extremes(rows, &valid, &|i| ((at(i) << shift) as i64) >> shift)
         }
-        _ => extremes(rows, valid, at),
+        _ => extremes(rows, &valid, &at),
     };
     if let Some((lo, hi)) = found {
         s.min_raw = bytes[lo * w..lo * w + w].to_vec();
@@ -211,7 +211,9 @@ pub fn decoded_stats(col: &Column) -> DecodedStats {
 
 /// Rows of the smallest and largest valid keys: the first valid row, then
 /// replaced only on a strict `<` or `>` (the reference writer's rule).
-fn extremes<K: PartialOrd>(rows: usize, valid: impl Fn(usize) -> bool, key: impl Fn(usize) -> K) -> Option<(usize, usize)> {
+/// Dynamic calls on purpose: this runs once per inspected chunk, and
+/// monomorphized, unrolled copies per type cost kilobytes of wasm.
+fn extremes<K: PartialOrd>(rows: usize, valid: &dyn Fn(usize) -> bool, key: &dyn Fn(usize) -> K) -> Option<(usize, usize)> {
     let mut it = (0..rows).filter(|&i| valid(i));
     let first = it.next()?;
     let (mut lo, mut hi) = (first, first);
