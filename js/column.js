@@ -98,7 +98,8 @@ export function handBack(reuse) {
   const buffers = new Set();
   for (const col of Array.isArray(reuse) ? reuse : reuse ? [reuse] : []) {
     if (!(col instanceof Column)) continue;
-    for (const a of col.arrays()) if (owned.has(a.buffer)) buffers.add(a.buffer);
+    // A transferred (detached) buffer has byteLength 0 and is skipped.
+    for (const a of col.arrays()) if (owned.has(a.buffer) && a.buffer.byteLength > 0) buffers.add(a.buffer);
     col.values = null;
     col.validity = null;
   }
@@ -119,7 +120,8 @@ class Recycler {
 
   /** A copy of `view` in a recycled buffer when one is big enough. */
   copy(view) {
-    const i = this.free.findIndex((b) => b.byteLength >= view.byteLength);
+    // An empty view takes no buffer (any would fit, and be wasted).
+    const i = view.byteLength === 0 ? -1 : this.free.findIndex((b) => b.byteLength >= view.byteLength);
     if (i < 0) return own(view.slice());
     const [buffer] = this.free.splice(i, 1);
     const out = new view.constructor(buffer, 0, view.length);

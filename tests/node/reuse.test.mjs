@@ -19,10 +19,11 @@ function assertExact(file, expected, cols, where) {
   });
 }
 
+// Empty buffers hold no memory and are not recycled.
 const buffersOf = (cols) => cols.flatMap((col) => {
   const v = col.values;
   return [...(ArrayBuffer.isView(v) ? [v] : [v.offsets, v.data]), ...(col.validity ? [col.validity] : [])].map((a) => a.buffer);
-});
+}).filter((b) => b.byteLength > 0);
 
 for (const name of ["valid/all_types_small", "valid/nulls", "valid/enc_affix_flate", "real/diamonds.default"]) {
   test(`${name}: reading again with reuse gives exact values in the same buffers`, () => {
@@ -105,5 +106,16 @@ test("async reads take reuse too, and release the columns at the call", async ()
   for (const b of buffersOf(second)) assert.ok(before.has(b));
   const one = await file.readColumnAsync(0, 2, { reuse: second[2] });
   assert.deepEqual(columnJson(one, expected.schema[2].type), expected.row_groups[0].values[2]);
+  file.free();
+});
+
+test("a column whose buffers were transferred away is handed back harmlessly", () => {
+  const { bytes, expected } = corpusFile("valid/nulls");
+  const file = ColumnsFile.fromBytes(bytes);
+  const col = file.readColumn(0, 2);
+  // Detach its buffers, as postMessage(..., [buffer]) would.
+  for (const b of new Set(buffersOf([col]))) structuredClone(b, { transfer: [b] });
+  const fresh = file.readColumn(0, 2, { reuse: col });
+  assert.deepEqual(columnJson(fresh, expected.schema[2].type), expected.row_groups[0].values[2]);
   file.free();
 });
