@@ -6,7 +6,10 @@ import { parquetRead, parquetMetadata } from "/bench/node_modules/hyparquet/src/
 import { compressors } from "/bench/node_modules/hyparquet-compressors/src/index.js";
 import initParquetWasm, * as parquetWasm from "/bench/node_modules/parquet-wasm/esm/parquet_wasm.js";
 import { tableFromIPC } from "/bench/node_modules/apache-arrow/Arrow.dom.mjs";
-import { DATASETS, CODECS, parquetName, parquetColumns, colsColumns, buildCells, runSession, results } from "/bench/lib/core.mjs";
+import { DATASETS, parquetName, hasParquet, datasetFiles, parquetColumns, colsColumns, buildCells, prepareFloors, runSession, results } from "/bench/lib/core.mjs";
+
+// The inflate floor (bench/floor), built by bench/run.
+const FLOOR_WASM = "/bench/floor/target/wasm32-unknown-unknown/release/columns_floor.wasm";
 
 const query = new URLSearchParams(location.search);
 const config = {
@@ -55,9 +58,18 @@ async function main() {
   const files = {};
   const meta = {};
   for (const dataset of DATASETS) {
-    for (const name of [dataset.cols, ...CODECS.map((c) => parquetName(dataset, c))]) files[name] = await fetchBytes(`/shared/bench/${name}`);
-    const pq = parquetMetadata(files[parquetName(dataset, "zstd")].arrayBuffer);
-    if (Number(pq.num_rows) !== dataset.rows) throw new Error(`${dataset.name}: Parquet has ${pq.num_rows} rows, expected ${dataset.rows}`);
+    const dir = dataset.local ? "/bench/data/" : "/shared/bench/";
+    if (!hasParquet(dataset) && !cw.ColumnsFile) {
+      log(`${dataset.name}: skipped (a columns file only, and columns-wasm is not built)`);
+      continue;
+    }
+    if (dataset.local && !(await fetch(dir + dataset.cols, { method: "HEAD" })).ok) {
+      log(`${dataset.name}: skipped (${dir}${dataset.cols} is missing: bench/run generates it)`);
+      continue;
+    }
+    for (const name of datasetFiles(dataset)) files[name] = await fetchBytes(dir + name);
+    const pq = hasParquet(dataset) ? parquetMetadata(files[parquetName(dataset, "zstd")].arrayBuffer) : null;
+    if (pq && Number(pq.num_rows) !== dataset.rows) throw new Error(`${dataset.name}: Parquet has ${pq.num_rows} rows, expected ${dataset.rows}`);
     let cwCols = null;
     if (cw.ColumnsFile) {
       const f = cw.ColumnsFile.fromBytes(files[dataset.cols].bytes);
@@ -65,10 +77,16 @@ async function main() {
       cwCols = colsColumns(f.schema);
       f.free?.();
     }
-    meta[dataset.name] = { pqCols: parquetColumns(pq), cwCols };
+    meta[dataset.name] = { pqCols: pq ? parquetColumns(pq) : null, cwCols };
   }
 
-  const libs = { hyparquet: { parquetRead }, compressors, parquetWasm, arrow: { tableFromIPC }, ColumnsFile: cw.ColumnsFile, pools: cw.pools };
+  const floorRes = await fetch(FLOOR_WASM);
+  const floorModule = floorRes.ok ? await WebAssembly.compileStreaming(floorRes) : null;
+  const floorInfo = floorModule ? { module: FLOOR_WASM.slice(1), bytes: Number(floorRes.headers.get("content-length")) || null } : { note: `${FLOOR_WASM} is missing (bench/run builds it); no floor rows` };
+  if (!floorModule) log(floorInfo.note);
+
+  const libs = { hyparquet: { parquetRead }, compressors, parquetWasm, arrow: { tableFromIPC }, ColumnsFile: cw.ColumnsFile, pools: cw.pools, floorModule };
+  await prepareFloors(libs, files, log);
   const cells = buildCells(libs, files, meta);
   log(`${cells.length} cells × ${config.runs} runs (+${config.warmup} warm-ups), seed ${config.seed}`);
   const order = await runSession(cells, config, log);
@@ -76,7 +94,7 @@ async function main() {
     runtime: navigator.userAgent,
     hardwareConcurrency: navigator.hardwareConcurrency,
   };
-  window.benchResult = results(cells, { platform: "browser", environment, config, columnsWasm: cw.info, order });
+  window.benchResult = results(cells, { platform: "browser", environment, config, columnsWasm: cw.info, order, extra: { floor: floorInfo } });
   log("done");
 }
 

@@ -14,7 +14,7 @@ import { markdown } from "../lib/core.mjs";
 
 const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const project = path.resolve(benchDir, "..");
-const outDir = path.join(benchDir, "results");
+const outDir = process.env.RESULTS_DIR ? path.resolve(process.env.RESULTS_DIR) : path.join(benchDir, "results"); // RESULTS_DIR: elsewhere, e.g. for trial runs
 const base = process.argv[2];
 if (!base) {
   console.error("usage: node bench/browser/run.mjs http://127.0.0.1:PORT/");
