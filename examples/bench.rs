@@ -4,7 +4,8 @@
 //!
 //!   cargo run --release --example bench [-- --runs 15 --warmup 3 --json FILE...]
 //!
-//! Files default to ../shared/bench/comparison.cols and diamonds.default.cols.
+//! Files default to ../shared/bench/comparison.cols and diamonds.default.cols,
+//! plus bench/data/flights-like.cols when it exists (bench/run generates it).
 //! Each file is read into memory once, untimed; warm-ups are excluded.
 
 use std::path::PathBuf;
@@ -58,6 +59,10 @@ fn main() {
     if files.is_empty() {
         let bench = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
         files = vec![bench.join("comparison.cols"), bench.join("diamonds.default.cols")];
+        let flights = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench/data/flights-like.cols");
+        if flights.exists() {
+            files.push(flights);
+        }
     }
     let registry = Registry::new();
     let mut out_json = Vec::new();

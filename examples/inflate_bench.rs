@@ -1,7 +1,13 @@
 //! Native benchmark of raw DEFLATE decoding on the benchmark files' blocks:
 //! this crate's decoder vs miniz_oxide vs zune-inflate, interleaved.
 //!
-//!   cargo run --release --example inflate_bench [-- --runs 15 --warmup 3 --only ours|miniz|zune FILE...]
+//!   cargo run --release --example inflate_bench [-- --runs 15 --warmup 3 --only ours|miniz|zune --json FILE...]
+//!
+//! Files default to ../shared/bench/comparison.cols and diamonds.default.cols,
+//! plus bench/data/flights-like.cols when it exists (bench/run generates it).
+//! With --json, one JSON array on stdout (bench/node/bench.mjs reads it):
+//! per file {file, bytes, blocks, stored, raw, runs, warmup, decoders:
+//! [{name, medianMs, minMs, maxMs}]}.
 //!
 //! Every Flate block (and the DEFLATE payload of every Gzip/Zlib block) of
 //! each file is collected once, untimed. A run decodes all of a file's
@@ -52,11 +58,12 @@ fn collect(bytes: &[u8]) -> Blocks {
     Blocks { inputs, outs }
 }
 
-fn stats(mut v: Vec<f64>) -> (f64, f64) {
+/// (median, min, max)
+fn stats(mut v: Vec<f64>) -> (f64, f64, f64) {
     v.sort_by(|a, b| a.total_cmp(b));
     let n = v.len();
     let median = if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 };
-    (median, v[0])
+    (median, v[0], v[n - 1])
 }
 
 const NAMES: [&str; 3] = ["ours", "miniz_oxide 0.9.1", "zune-inflate 0.2.54"];
@@ -93,18 +100,25 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let (mut runs, mut warmup, mut files) = (15usize, 3usize, Vec::new());
     let mut only: Option<usize> = None;
+    let mut json = false;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--runs" => runs = args.next().and_then(|v| v.parse().ok()).expect("--runs N"),
             "--warmup" => warmup = args.next().and_then(|v| v.parse().ok()).expect("--warmup N"),
             "--only" => only = args.next().and_then(|v| NAMES.iter().position(|n| n.starts_with(&v))),
+            "--json" => json = true,
             _ => files.push(PathBuf::from(a)),
         }
     }
     if files.is_empty() {
         let bench = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
         files = vec![bench.join("comparison.cols"), bench.join("diamonds.default.cols")];
+        let flights = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench/data/flights-like.cols");
+        if flights.exists() {
+            files.push(flights);
+        }
     }
+    let mut out_json = Vec::new();
     for path in &files {
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let mut blocks = collect(&bytes);
@@ -131,9 +145,27 @@ fn main() {
                 }
             }
         }
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        if json {
+            let decoders: Vec<String> = times
+                .into_iter()
+                .enumerate()
+                .filter(|(_, t)| !t.is_empty())
+                .map(|(k, t)| {
+                    let (med, min, max) = stats(t);
+                    format!("{{\"name\":\"{}\",\"medianMs\":{med:.4},\"minMs\":{min:.4},\"maxMs\":{max:.4}}}", NAMES[k])
+                })
+                .collect();
+            out_json.push(format!(
+                "{{\"file\":\"{name}\",\"bytes\":{},\"blocks\":{},\"stored\":{stored},\"raw\":{raw},\"runs\":{runs},\"warmup\":{warmup},\"decoders\":[{}]}}",
+                bytes.len(),
+                blocks.inputs.len(),
+                decoders.join(",")
+            ));
+            continue;
+        }
         println!(
-            "{}: {} DEFLATE blocks, {:.2} MB -> {:.2} MB; {runs} interleaved runs after {warmup} warm-ups",
-            path.file_name().unwrap().to_string_lossy(),
+            "{name}: {} DEFLATE blocks, {:.2} MB -> {:.2} MB; {runs} interleaved runs after {warmup} warm-ups",
             blocks.inputs.len(),
             stored as f64 / 1e6,
             raw as f64 / 1e6
@@ -143,8 +175,11 @@ fn main() {
             if t.is_empty() {
                 continue;
             }
-            let (med, min) = stats(t);
+            let (med, min, _) = stats(t);
             println!("  {:<22} {:>10.3} {:>10.3} {:>12.2}", NAMES[k], med, min, raw as f64 / med / 1e6);
         }
+    }
+    if json {
+        println!("[{}]", out_json.join(","));
     }
 }
