@@ -527,7 +527,16 @@ test("timing: re-read from the file and from memory, with exports", async () => 
   await page.waitForFunction(() => /from memory/i.test(document.querySelector("[data-testid=timing-mode-text]")?.textContent || ""), null, { timeout: 60_000 });
   rows = await page.$$eval("[data-testid=timing-result-row]", (trs) => trs.map((tr) => tr.querySelector("[data-field=source]").textContent));
   assert.deepEqual(rows, ["memory", "memory"]);
+  assert.match(await page.textContent("[data-testid=timing-mode-text]"), /allocated new output arrays/);
   await shot("17-timing-memory");
+
+  // Reusing output buffers: same rows, and the page says which it did.
+  await page.check("[data-testid=timing-reuse]");
+  await page.click("[data-testid=timing-run]");
+  await page.waitForFunction(() => /were reused/.test(document.querySelector("[data-testid=timing-mode-text]")?.textContent || ""), null, { timeout: 60_000 });
+  rows = await page.$$eval("[data-testid=timing-result-row]", (trs) => trs.map((tr) => tr.querySelector("[data-field=source]").textContent));
+  assert.deepEqual(rows, ["memory", "memory"]);
+  await page.uncheck("[data-testid=timing-reuse]");
 });
 
 test("long work can be cancelled and the page keeps working", async () => {

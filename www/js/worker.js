@@ -192,14 +192,18 @@ const ops = {
     return { g, start, end, numRows, columns, ...ioCounters() };
   },
 
-  async timing({ cols, rgs, runs, warmups, mode }, post) {
+  async timing({ cols, rgs, runs, warmups, mode, reuse }, post) {
     const f = mode === "memory" ? await getMemFile(post) : need();
     const resolution = timerResolution();
+    // With `reuse`, each read hands back the previous read of the same chunk.
+    const previous = new Map();
     const one = async (c) => {
       const agg = { wallMs: 0, readMs: 0, decompressMs: 0, decodeMs: 0, copyMs: 0, totalMs: 0, decodedBytes: 0, fromMemory: true, hasRead: false };
       const t0 = performance.now();
       for (const g of rgs) {
-        const col = mode === "memory" ? f.readColumn(g, c) : await f.readColumnAsync(g, c);
+        const options = reuse ? { reuse: previous.get(`${g}:${c}`) } : undefined;
+        const col = mode === "memory" ? f.readColumn(g, c, options) : await f.readColumnAsync(g, c, options);
+        if (reuse) previous.set(`${g}:${c}`, col);
         const t = col.timings;
         agg.decompressMs += t.decompressMs;
         agg.decodeMs += t.decodeMs;

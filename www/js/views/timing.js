@@ -108,6 +108,7 @@ export function createTiming(ctx, el) {
     const warm = h("input", { type: "number", min: 0, max: 100, value: 3, "data-testid": "timing-warmups", id: "timing-warmups" });
     const modeFile = h("input", { type: "radio", name: "timing-mode", value: "file", checked: true, "data-testid": "timing-mode-file" });
     const modeMem = h("input", { type: "radio", name: "timing-mode", value: "memory", "data-testid": "timing-mode-memory" });
+    const reuse = h("input", { type: "checkbox", "data-testid": "timing-reuse" });
     const via = ctx.source.url ? "over HTTP (range requests)" : "from the File (Blob.slice)";
     const runBtn = h("button", { type: "submit", class: "primary", "data-testid": "timing-run" }, "Run timing");
     return h(
@@ -117,7 +118,7 @@ export function createTiming(ctx, el) {
         "data-testid": "timing-form",
         onsubmit: async (ev) => {
           ev.preventDefault();
-          const opts = { cols: [...cols], rgs: [...rgs], runs: Math.max(1, Math.min(1000, Number(runs.value) || 15)), warmups: Math.max(0, Math.min(100, Number(warm.value) || 0)), mode: modeMem.checked ? "memory" : "file" };
+          const opts = { cols: [...cols], rgs: [...rgs], runs: Math.max(1, Math.min(1000, Number(runs.value) || 15)), warmups: Math.max(0, Math.min(100, Number(warm.value) || 0)), mode: modeMem.checked ? "memory" : "file", reuse: reuse.checked };
           if (!opts.cols.length || !opts.rgs.length) {
             fill(results, h("p", { class: "notice" }, "Choose at least one column and one row group."));
             return;
@@ -140,6 +141,7 @@ export function createTiming(ctx, el) {
           h("label", {}, modeFile, ` Re-read from the file each run — fetch the chunk's bytes ${via}, then decompress and decode`),
           h("label", {}, modeMem, " From memory — load the whole file once (fromBytes), then each run only decompresses and decodes"),
         ),
+        h("label", { class: "check" }, reuse, " Reuse output buffers — each run hands the last run's column back ({ reuse }), so its typed arrays are refilled instead of newly allocated"),
         h("div", { class: "run-row" }, runBtn, progress, progressText),
       ),
     );
@@ -214,7 +216,7 @@ export function createTiming(ctx, el) {
     );
     fill(
       results,
-      h("p", { class: "mode-line", "data-testid": "timing-mode-text" }, h("b", {}, mem ? "Mode: from memory. " : "Mode: re-read from the file. "), modeText),
+      h("p", { class: "mode-line", "data-testid": "timing-mode-text" }, h("b", {}, mem ? "Mode: from memory. " : "Mode: re-read from the file. "), modeText, opts.reuse ? " Output buffers were reused: each run refilled the previous run's typed arrays." : " Each run allocated new output arrays."),
       h("p", { class: "muted small" }, `${opts.runs} runs per column in randomized order after ${opts.warmups} warm-up${opts.warmups === 1 ? "" : "s"} (excluded), over ${opts.rgs.length} row group${opts.rgs.length === 1 ? "" : "s"}. Each run is the wall time of reading the column in every chosen row group. Timer resolution in the worker ≈ ${fmtMs(res.resolution)}; the interval is a percentile bootstrap (2000 resamples) of the median.`),
       table,
       h("div", { class: "legend" }, PARTS.map((p) => h("span", { class: "legend-item" }, h("span", { class: ["swatch", p.cls] }), p.label))),
@@ -243,6 +245,7 @@ export function createTiming(ctx, el) {
       date: last.when,
       userAgent: navigator.userAgent,
       mode: opts.mode,
+      reuseBuffers: opts.reuse,
       runs: opts.runs,
       warmups: opts.warmups,
       rowGroups: opts.rgs,
