@@ -71,7 +71,7 @@ pub unsafe extern "C" fn ours_inflate(input: *const u8, input_len: usize, out: *
 #[no_mangle]
 pub unsafe extern "C" fn miniz_inflate(input: *const u8, input_len: usize, out: *mut u8, out_len: usize) -> isize {
     let (inp, out) = regions(input, input_len, out, out_len);
-    let mz = MINIZ.get(|| Box::default());
+    let mz = MINIZ.get(Box::default);
     mz.init();
     let (status, _, n) = decompress(mz, inp, out, 0, inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF);
     match status {
