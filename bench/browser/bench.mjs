@@ -6,7 +6,7 @@ import { parquetRead, parquetMetadata } from "/bench/node_modules/hyparquet/src/
 import { compressors } from "/bench/node_modules/hyparquet-compressors/src/index.js";
 import initParquetWasm, * as parquetWasm from "/bench/node_modules/parquet-wasm/esm/parquet_wasm.js";
 import { tableFromIPC } from "/bench/node_modules/apache-arrow/Arrow.dom.mjs";
-import { DATASETS, parquetName, hasParquet, datasetFiles, parquetColumns, colsColumns, buildCells, prepareFloors, runSession, results } from "/bench/lib/core.mjs";
+import { DATASETS, parquetName, hasParquet, datasetFiles, parquetColumns, colsColumns, buildCells, prepareFloors, runSession, gcBetweenRuns, results } from "/bench/lib/core.mjs";
 
 // The inflate floor (bench/floor), built by bench/run.
 const FLOOR_WASM = "/bench/floor/target/wasm32-unknown-unknown/release/columns_floor.wasm";
@@ -16,6 +16,7 @@ const config = {
   runs: Number(query.get("runs") ?? 15),
   warmup: Number(query.get("warmup") ?? 3),
   seed: Number(query.get("seed") ?? 20240605),
+  gcBetweenRuns: gcBetweenRuns(),
 };
 const logEl = document.getElementById("log");
 const log = (msg) => {

@@ -36,7 +36,7 @@ const loadavg = () => os.loadavg().map((v) => v.toFixed(2)).join(" ");
 const loadBefore = loadavg();
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  args: ["--no-sandbox", "--headless", "--js-flags=--expose-gc", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
 let exitCode = 0;
 try {

@@ -636,9 +636,16 @@ async function runOnce(cell) {
   return ms;
 }
 
-// Yield to the event loop between runs (untimed), so pending tasks and GC
-// idle work do not pile up inside a measurement.
-const breathe = () => new Promise((resolve) => setTimeout(resolve, 0));
+// Between runs (untimed): a full garbage collection when the runtime exposes
+// one (the runners start Chromium and Node with --expose-gc), so no run pays
+// for garbage an earlier run of another reader left behind (it showed as
+// ~50 ms outliers in runs that await workers, when the collector took the
+// idle main thread); then a yield to the event loop for pending tasks.
+export const gcBetweenRuns = () => typeof globalThis.gc === "function";
+const breathe = () => {
+  if (gcBetweenRuns()) globalThis.gc();
+  return new Promise((resolve) => setTimeout(resolve, 0));
+};
 
 /**
  * Warm-ups (each cell `warmup` times, shuffled), then `runs` timed runs of
@@ -740,7 +747,7 @@ export function markdown(doc) {
     "",
     `Date: ${doc.date}  `,
     ...Object.entries(environment).map(([k, v]) => `${k}: ${v}  `),
-    `Runs: ${config.runs} timed per cell after ${config.warmup} warm-ups; all runs of all cells interleaved in one shuffled order (seed ${config.seed}).  `,
+    `Runs: ${config.runs} timed per cell after ${config.warmup} warm-ups; all runs of all cells interleaved in one shuffled order (seed ${config.seed})${config.gcBetweenRuns ? "; a full garbage collection between runs, untimed" : ""}.  `,
     "Times in ms, from the in-memory file bytes to decoded values (checks and frees untimed). Ratio = median / columns-wasm median (same dataset and scope).  ",
     "flights-like: a synthetic file made by bench/flights.mjs (see the README), columns only: no Parquet rows.  ",
     `parquet-wasm: all columns via ${pwMethod(false)}; one-column scopes via ${pwMethod(true)}, because readParquet ignores \`columns\` in 0.8.0.`,

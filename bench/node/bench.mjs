@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { parquetRead, parquetMetadata } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import { tableFromIPC } from "apache-arrow";
-import { DATASETS, parquetName, hasParquet, datasetFiles, parquetColumns, colsColumns, buildCells, prepareFloors, runSession, results, markdown } from "../lib/core.mjs";
+import { DATASETS, parquetName, hasParquet, datasetFiles, parquetColumns, colsColumns, buildCells, prepareFloors, runSession, gcBetweenRuns, results, markdown } from "../lib/core.mjs";
 
 const require = createRequire(import.meta.url);
 const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -27,6 +27,7 @@ const config = {
   runs: Number(process.env.RUNS ?? 15),
   warmup: Number(process.env.WARMUP ?? 3),
   seed: Number(process.env.SEED ?? 20240605),
+  gcBetweenRuns: gcBetweenRuns(),
 };
 const log = (msg) => console.log(`[node] ${msg}`);
 // Other work on the machine skews timings; the load average makes that visible.
