@@ -112,7 +112,9 @@ export class ColumnsPool {
     // Same picks, same split: each worker gets back what it allocated.
     const spare = this.workers.map(() => []);
     for (const col of Array.isArray(reuse) ? reuse : reuse ? [reuse] : []) {
-      spare[maker.get(col) ?? 0].push(...handBack(col));
+      // A column from another pool (or none) feeds worker 0.
+      const w = maker.get(col);
+      spare[w < spare.length ? w : 0].push(...handBack(col));
     }
     const out = new Array(picks.length);
     await Promise.all(batches.map(async (batch, w) => {

@@ -151,12 +151,21 @@ test("a pool read with { reuse } gives exact values, refilling the buffers it ha
       cols.forEach((col, c) => { diff ??= compare(`round ${round} col ${c}`, want(c), columnJson(col, schema[c].type)); });
       result.rounds.push({ diff, emptied: previous.every((c) => c.values === null) });
     }
+    // Columns from a bigger pool handed to a smaller one: still exact.
+    const single = await ColumnsPool.create(1);
+    const other = await single.open(bytes);
+    const fromOther = await other.readColumns(null, null, { reuse: cols });
+    result.crossDiff = null;
+    fromOther.forEach((col, c) => { result.crossDiff ??= compare(`cross-pool col ${c}`, want(c), columnJson(col, schema[c].type)); });
+    other.close();
+    single.terminate();
     file.close();
     two.terminate();
     return result;
   });
   assert.equal(out.narrowDiff, null);
   assert.equal(out.narrowBufferBytes, out.rows * 8, "the int32 column was written into the float64 column's buffer");
+  assert.equal(out.crossDiff, null);
   assert.equal(out.rounds.length, 3);
   for (const r of out.rounds) {
     assert.equal(r.diff, null);
