@@ -116,7 +116,18 @@ fn main() {
             );
             println!(
                 "{:<4} {:<12} {:<9} {:<11} {:<6} {:>9} {:>9} {:>10} {:>9} {:>9} {:>9} {:>8}",
-                "rg", "column", "type", "encoding", "codec", "stored", "raw", "decoded", "inflate", "decode", "total", "MB/s"
+                "rg",
+                "column",
+                "type",
+                "encoding",
+                "codec",
+                "stored",
+                "raw",
+                "decoded",
+                "inflate",
+                "decode",
+                "total",
+                "MB/s"
             );
         }
         let mut cols_json = Vec::new();

@@ -22,13 +22,12 @@ use std::time::Instant;
 mod common;
 
 use columns_wasm::chunk::Chunk;
-use common::gzip_payload;
 use columns_wasm::codec::{Codec, Decompressor};
 use columns_wasm::FileMeta;
+use common::gzip_payload;
 use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
 use miniz_oxide::inflate::TINFLStatus;
 use zune_inflate::{DeflateDecoder, DeflateOptions};
-
 
 struct Blocks {
     inputs: Vec<Vec<u8>>,

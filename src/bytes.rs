@@ -35,10 +35,7 @@ impl<'a> Reader<'a> {
 
     pub fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
         if n > self.remaining() {
-            return Err(self.error(format!(
-                "{what} needs {n} bytes but only {} remain",
-                self.remaining()
-            )));
+            return Err(self.error(format!("{what} needs {n} bytes but only {} remain", self.remaining())));
         }
         let s = &self.buf[self.pos..self.pos + n];
         self.pos += n;

@@ -100,7 +100,10 @@ impl<'a> Chunk<'a> {
             .at_offset(10));
         }
         if raw_offset != raw_length as u64 {
-            return Err(corrupt_chunk(format!("blocks hold {raw_offset} raw bytes but the raw length is {raw_length}")).at_offset(6));
+            return Err(corrupt_chunk(format!(
+                "blocks hold {raw_offset} raw bytes but the raw length is {raw_length}"
+            ))
+            .at_offset(6));
         }
         Ok(Chunk { encoding, codec, raw_length, data_length, blocks, null_bitmap, bytes })
     }
@@ -113,7 +116,8 @@ impl<'a> Chunk<'a> {
     pub fn null_count(&self, rows: u32) -> usize {
         let rows = rows as usize;
         let full = rows / 8;
-        let mut n: usize = self.null_bitmap[..full.min(self.null_bitmap.len())].iter().map(|b| b.count_ones() as usize).sum();
+        let mut n: usize =
+            self.null_bitmap[..full.min(self.null_bitmap.len())].iter().map(|b| b.count_ones() as usize).sum();
         if rows % 8 != 0 {
             if let Some(last) = self.null_bitmap.get(full) {
                 n += (last & ((1u8 << (rows % 8)) - 1)).count_ones() as usize;
@@ -147,7 +151,11 @@ impl<'a> Chunk<'a> {
     /// exactly `raw_length` bytes: blocks are byte ranges of one stream.
     pub fn decompress_into(&self, dec: &mut Decompressor, out: &mut [u8]) -> Result<()> {
         if out.len() != self.raw_length as usize {
-            return Err(corrupt_chunk(format!("internal: a {}-byte buffer for a {}-byte stream", out.len(), self.raw_length)));
+            return Err(corrupt_chunk(format!(
+                "internal: a {}-byte buffer for a {}-byte stream",
+                out.len(),
+                self.raw_length
+            )));
         }
         for (i, b) in self.blocks.iter().enumerate() {
             let slot = &mut out[b.raw_offset..b.raw_offset + b.raw_len as usize];

@@ -23,7 +23,10 @@ pub enum Values {
     /// Row i is `data[offsets[i]..offsets[i+1]]`; `offsets.len() == rows + 1`.
     /// Used for both `string` and `bytes`: strings are bytes that are
     /// usually, not always, UTF-8.
-    Bytes { offsets: Vec<u32>, data: Vec<u8> },
+    Bytes {
+        offsets: Vec<u32>,
+        data: Vec<u8>,
+    },
 }
 
 /// Runs `$body` with `$v` bound to the typed vector of any fixed-width
@@ -142,7 +145,10 @@ impl Values {
         }
         if let Values::Bool(v) = &self {
             if let Some(i) = v.iter().position(|&b| b > 1) {
-                return Err(crate::error::corrupt_chunk(format!("bool value {} at index {i} is neither 0 nor 1", v[i])));
+                return Err(crate::error::corrupt_chunk(format!(
+                    "bool value {} at index {i} is neither 0 nor 1",
+                    v[i]
+                )));
             }
         }
         Ok(self)
@@ -151,8 +157,11 @@ impl Values {
     /// Builds fixed-width values from back-to-back little-endian bytes
     /// (`bytes.len()` a multiple of the width; the caller checked it).
     pub(crate) fn from_le_bytes(ty: ColumnType, bytes: &[u8]) -> Result<Values> {
-        let w = ty.width().ok_or_else(|| Error::new(ErrorKind::CorruptChunk, "variable-length type given fixed-width bytes"))?;
-        let mut v = Values::zeroed(ty, bytes.len() / w)?.ok_or_else(|| Error::new(ErrorKind::CorruptChunk, "no fixed width"))?;
+        let w = ty
+            .width()
+            .ok_or_else(|| Error::new(ErrorKind::CorruptChunk, "variable-length type given fixed-width bytes"))?;
+        let mut v = Values::zeroed(ty, bytes.len() / w)?
+            .ok_or_else(|| Error::new(ErrorKind::CorruptChunk, "no fixed width"))?;
         if let Some(out) = v.fixed_bytes_mut() {
             out.copy_from_slice(&bytes[..out.len()]);
         }
@@ -243,7 +252,6 @@ pub(crate) fn bytes_of_mut<T: Pod>(v: &mut [T]) -> &mut [u8] {
     // u8 has alignment 1, and the length is exactly the slice's size.
     unsafe { core::slice::from_raw_parts_mut(v.as_mut_ptr().cast::<u8>(), core::mem::size_of_val(v)) }
 }
-
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Column {

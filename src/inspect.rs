@@ -16,11 +16,28 @@ use crate::types::ColumnType;
 #[derive(Clone, Debug, PartialEq)]
 pub enum EncodingDetail {
     Plain,
-    RleBitpack { trues: usize },
-    Delta { first: Option<i64>, min_delta: Option<i64>, max_delta: Option<i64> },
-    Dict { size: usize, index_width: u32, index_bytes: usize, entry_bytes: usize },
-    OffsetBytes { data_bytes: usize },
-    Affix { prefix: Vec<u8>, suffix: Vec<u8>, middle_bytes: usize },
+    RleBitpack {
+        trues: usize,
+    },
+    Delta {
+        first: Option<i64>,
+        min_delta: Option<i64>,
+        max_delta: Option<i64>,
+    },
+    Dict {
+        size: usize,
+        index_width: u32,
+        index_bytes: usize,
+        entry_bytes: usize,
+    },
+    OffsetBytes {
+        data_bytes: usize,
+    },
+    Affix {
+        prefix: Vec<u8>,
+        suffix: Vec<u8>,
+        middle_bytes: usize,
+    },
     Tokenized {
         representation: &'static str,
         boundaries: &'static str,
@@ -69,7 +86,13 @@ pub struct ChunkReport {
 
 /// Parses, decompresses and decodes a chunk, describing each stage. Fails
 /// only when the chunk header itself is unreadable.
-pub fn inspect_chunk(meta: &FileMeta, row_group: usize, column: usize, bytes: &[u8], registry: &Registry) -> Result<ChunkReport> {
+pub fn inspect_chunk(
+    meta: &FileMeta,
+    row_group: usize,
+    column: usize,
+    bytes: &[u8],
+    registry: &Registry,
+) -> Result<ChunkReport> {
     // The header is readable even when the tokenizer is missing.
     let cm = meta.chunk(row_group, column)?;
     let rows = meta.row_groups[row_group].num_rows;
@@ -113,9 +136,12 @@ pub fn inspect_chunk(meta: &FileMeta, row_group: usize, column: usize, bytes: &[
 fn detail(encoding: Encoding, stream: &[u8]) -> Result<EncodingDetail> {
     Ok(match encoding {
         Encoding::Plain => EncodingDetail::Plain,
-        Encoding::RleBitpack => EncodingDetail::RleBitpack { trues: stream.iter().map(|b| b.count_ones() as usize).sum() },
+        Encoding::RleBitpack => {
+            EncodingDetail::RleBitpack { trues: stream.iter().map(|b| b.count_ones() as usize).sum() }
+        }
         Encoding::Delta => {
-            let deltas: Vec<i64> = stream.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect();
+            let deltas: Vec<i64> =
+                stream.chunks_exact(8).map(|c| i64::from_le_bytes(c.try_into().unwrap_or([0; 8]))).collect();
             EncodingDetail::Delta {
                 first: deltas.first().copied(),
                 min_delta: deltas.iter().skip(1).min().copied(),
@@ -213,7 +239,11 @@ pub fn decoded_stats(col: &Column) -> DecodedStats {
 /// replaced only on a strict `<` or `>` (the reference writer's rule).
 /// Dynamic calls on purpose: this runs once per inspected chunk, and
 /// monomorphized, unrolled copies per type cost kilobytes of wasm.
-fn extremes<K: PartialOrd>(rows: usize, valid: &dyn Fn(usize) -> bool, key: &dyn Fn(usize) -> K) -> Option<(usize, usize)> {
+fn extremes<K: PartialOrd>(
+    rows: usize,
+    valid: &dyn Fn(usize) -> bool,
+    key: &dyn Fn(usize) -> K,
+) -> Option<(usize, usize)> {
     let mut it = (0..rows).filter(|&i| valid(i));
     let first = it.next()?;
     let (mut lo, mut hi) = (first, first);

@@ -31,7 +31,13 @@ pub struct PreparedChunk<'a> {
 
 /// Checks a chunk's bytes and resolves what decoding it will need.
 /// `bytes` must be exactly the chunk's range (`FileMeta::chunk`).
-pub fn prepare<'a>(meta: &'a FileMeta, row_group: usize, column: usize, bytes: &'a [u8], registry: &Registry) -> Result<PreparedChunk<'a>> {
+pub fn prepare<'a>(
+    meta: &'a FileMeta,
+    row_group: usize,
+    column: usize,
+    bytes: &'a [u8],
+    registry: &Registry,
+) -> Result<PreparedChunk<'a>> {
     let cm = meta.chunk(row_group, column)?;
     let locate = |e: Error| locate(e, row_group, column, cm.offset);
     if bytes.len() as u64 != cm.byte_length {
@@ -44,7 +50,9 @@ pub fn prepare<'a>(meta: &'a FileMeta, row_group: usize, column: usize, bytes: &
     let rows = meta.row_groups[row_group].num_rows;
     let chunk = Chunk::parse(bytes, rows, schema.nullable).map_err(locate)?;
     let tokenizer = if chunk.encoding == Encoding::Tokenized {
-        let digest = meta.chunk_digest(cm).ok_or_else(|| locate(corrupt_chunk("Tokenized chunk of a column that names no tokenizer")))?;
+        let digest = meta
+            .chunk_digest(cm)
+            .ok_or_else(|| locate(corrupt_chunk("Tokenized chunk of a column that names no tokenizer")))?;
         Some(registry.resolve(digest).map_err(locate)?.clone())
     } else {
         None
@@ -67,7 +75,9 @@ impl Stream<'_> {
     pub fn byte_len(&self) -> usize {
         match self {
             Stream::Bytes(b) => b.len(),
-            Stream::Typed(v) => crate::column::match_values!(v, x => core::mem::size_of_val(&x[..]), o, d => o.len() * 4 + d.len()),
+            Stream::Typed(v) => {
+                crate::column::match_values!(v, x => core::mem::size_of_val(&x[..]), o, d => o.len() * 4 + d.len())
+            }
         }
     }
 }
@@ -90,7 +100,11 @@ impl<'a> PreparedChunk<'a> {
         let width = if delta { 8 } else { ty.width().unwrap_or(0) };
         // Uncompressed chunks are borrowed as they are; a length that does
         // not fit the values takes the byte path, which names the mismatch.
-        if !(plain || delta) || self.chunk.codec == crate::codec::Codec::None || cfg!(target_endian = "big") || n.checked_mul(width) != Some(self.chunk.raw_length as usize) {
+        if !(plain || delta)
+            || self.chunk.codec == crate::codec::Codec::None
+            || cfg!(target_endian = "big")
+            || n.checked_mul(width) != Some(self.chunk.raw_length as usize)
+        {
             return Ok(None);
         }
         let Some(mut values) = Values::zeroed(ty, n)? else { return Ok(None) };
@@ -105,7 +119,9 @@ impl<'a> PreparedChunk<'a> {
         let rows = self.rows as usize;
         let n = rows - self.null_count;
         let dense = match stream {
-            Stream::Bytes(bytes) => encoding::decode(self.chunk.encoding, self.ty, n, &bytes, self.tokenizer.as_deref()),
+            Stream::Bytes(bytes) => {
+                encoding::decode(self.chunk.encoding, self.ty, n, &bytes, self.tokenizer.as_deref())
+            }
             Stream::Typed(values) => encoding::finish_typed(self.chunk.encoding, values),
         }
         .map_err(|e| self.locate(e))?;
@@ -141,7 +157,13 @@ fn locate(mut e: Error, row_group: usize, column: usize, chunk_offset: u64) -> E
 }
 
 /// Reads and decodes one column chunk from exactly its bytes.
-pub fn read_column(meta: &FileMeta, row_group: usize, column: usize, bytes: &[u8], registry: &Registry) -> Result<Column> {
+pub fn read_column(
+    meta: &FileMeta,
+    row_group: usize,
+    column: usize,
+    bytes: &[u8],
+    registry: &Registry,
+) -> Result<Column> {
     let p = prepare(meta, row_group, column, bytes, registry)?;
     let stream = p.decompress(&mut Decompressor::new())?;
     p.decode(stream)
@@ -152,8 +174,11 @@ impl FileMeta {
     pub fn chunk_bytes<'b>(&self, file: &'b [u8], row_group: usize, column: usize) -> Result<&'b [u8]> {
         let r = self.chunk(row_group, column)?.range();
         file.get(r.start as usize..r.end as usize).ok_or_else(|| {
-            Error::new(ErrorKind::OutOfRange, format!("chunk range {}..{} is outside the {} bytes given", r.start, r.end, file.len()))
-                .in_chunk(row_group, column)
+            Error::new(
+                ErrorKind::OutOfRange,
+                format!("chunk range {}..{} is outside the {} bytes given", r.start, r.end, file.len()),
+            )
+            .in_chunk(row_group, column)
         })
     }
 }

@@ -13,7 +13,13 @@ fn every_corpus_file_matches_its_json() {
     let (outcomes, _) = check_dir(&shared.join("corpus"), &registry);
     let failures: Vec<String> =
         outcomes.iter().filter_map(|o| o.failure.as_ref().map(|f| format!("{}: {f}", o.name))).collect();
-    assert!(failures.is_empty(), "{} of {} corpus files failed:\n{}", failures.len(), outcomes.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {} corpus files failed:\n{}",
+        failures.len(),
+        outcomes.len(),
+        failures.join("\n")
+    );
     // valid + invalid + real; a corpus that silently shrank would pass vacuously.
     assert!(outcomes.len() >= 72, "only {} corpus files were checked", outcomes.len());
     for dir in ["valid/", "invalid/", "real/"] {

@@ -13,11 +13,11 @@ use columns_wasm::codec::{Codec, Decompressor};
 use columns_wasm::FileMeta;
 use common::{gzip_payload, Rng};
 use miniz_oxide::deflate::core::{
-    compress_to_output, create_comp_flags_from_zip_params, CompressionStrategy, CompressorOxide, TDEFLFlush, TDEFLStatus,
+    compress_to_output, create_comp_flags_from_zip_params, CompressionStrategy, CompressorOxide, TDEFLFlush,
+    TDEFLStatus,
 };
 use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
 use miniz_oxide::inflate::TINFLStatus;
-
 
 fn ours(dec: &mut Decompressor, input: &[u8], n: usize) -> Result<Vec<u8>, String> {
     let mut out = vec![0xAA; n];
@@ -38,7 +38,8 @@ fn deflate(data: &[u8], level: u8, strategy: CompressionStrategy, sync_every: us
     let flags = create_comp_flags_from_zip_params(level as i32, -15, strategy as i32);
     let mut c = CompressorOxide::new(flags);
     let mut out = Vec::new();
-    let pieces: Vec<&[u8]> = if sync_every == 0 || data.is_empty() { vec![data] } else { data.chunks(sync_every).collect() };
+    let pieces: Vec<&[u8]> =
+        if sync_every == 0 || data.is_empty() { vec![data] } else { data.chunks(sync_every).collect() };
     for (i, piece) in pieces.iter().enumerate() {
         let flush = if i + 1 == pieces.len() { TDEFLFlush::Finish } else { TDEFLFlush::Sync };
         let (status, _) = compress_to_output(&mut c, piece, flush, |b| {
@@ -72,7 +73,7 @@ fn gen(kind: usize, n: usize, rng: &mut Rng) -> Vec<u8> {
                 let b = rng.next() as u8;
                 let cap = if rng.below(4) == 0 { 2000 } else { 20 };
                 let run = 1 + rng.below(cap);
-                v.extend(std::iter::repeat(b).take(run.min(n - v.len())));
+                v.extend(std::iter::repeat_n(b, run.min(n - v.len())));
             }
         }
         // short periods 2..20 (overlapping copies), with occasional breaks
@@ -142,8 +143,17 @@ const KINDS: usize = 9;
 fn random_data_at_every_level_and_strategy() {
     let mut rng = Rng(0x1234_5678_9ABC_DEF1);
     let mut dec = Decompressor::new();
-    let sizes = [0usize, 1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 100, 255, 256, 257, 258, 259, 1000, 4095, 4096, 30_000, 65_535, 65_536, 100_000, 262_144];
-    let strategies = [CompressionStrategy::Default, CompressionStrategy::Fixed, CompressionStrategy::RLE, CompressionStrategy::Filtered, CompressionStrategy::HuffmanOnly];
+    let sizes = [
+        0usize, 1, 2, 3, 4, 7, 8, 9, 15, 16, 17, 31, 100, 255, 256, 257, 258, 259, 1000, 4095, 4096, 30_000, 65_535,
+        65_536, 100_000, 262_144,
+    ];
+    let strategies = [
+        CompressionStrategy::Default,
+        CompressionStrategy::Fixed,
+        CompressionStrategy::RLE,
+        CompressionStrategy::Filtered,
+        CompressionStrategy::HuffmanOnly,
+    ];
     let mut streams = 0;
     for &n in &sizes {
         for kind in 0..KINDS {
@@ -192,7 +202,6 @@ fn cols_files() -> Vec<PathBuf> {
     files.sort();
     files
 }
-
 
 #[test]
 fn every_corpus_and_bench_block_matches_miniz() {
@@ -504,7 +513,10 @@ fn dynamic_block_validation() {
     let mut d32 = vec![0u8; 30];
     d32[0] = 1;
     d32[29] = 1;
-    assert_eq!(ours(&mut dec, &dynamic_stream(&lit, &d32, &[(b'a' as u32, None), (257, Some((0, 0, 0)))]), 4).unwrap(), b"aaaa");
+    assert_eq!(
+        ours(&mut dec, &dynamic_stream(&lit, &d32, &[(b'a' as u32, None), (257, Some((0, 0, 0)))]), 4).unwrap(),
+        b"aaaa"
+    );
 
     // Over-subscribed literal/length code.
     let mut over = lit.clone();
@@ -531,7 +543,18 @@ fn dynamic_block_validation() {
     // Over-subscribed distance code.
     assert!(err(&dynamic_stream(&lit, &[1, 1, 1], &[]), 0).contains("distance code is over-subscribed"));
     // Codes longer than the primary tables (lengths up to 15), all complete.
-    let long = lit_lens(|i| if i < 14 { i as u8 + 1 } else if i == 14 { 15 } else { 0 }, 258);
+    let long = lit_lens(
+        |i| {
+            if i < 14 {
+                i as u8 + 1
+            } else if i == 14 {
+                15
+            } else {
+                0
+            }
+        },
+        258,
+    );
     let mut long = long;
     long[256] = 15; // symbols 0..=13 lengths 1..=14, 14 and 256 length 15
     long[257] = 0;
@@ -539,7 +562,18 @@ fn dynamic_block_validation() {
     let want: Vec<u8> = (0..15u8).rev().collect();
     assert_eq!(ok(&dynamic_stream(&long, &dist, &body), 15), want);
     // Long distance codes too.
-    let dlong = lit_lens(|i| if i < 14 { i as u8 + 1 } else if i < 16 { 15 } else { 0 }, 16);
+    let dlong = lit_lens(
+        |i| {
+            if i < 14 {
+                i as u8 + 1
+            } else if i < 16 {
+                15
+            } else {
+                0
+            }
+        },
+        16,
+    );
     // Literal/length: symbols 0..=12 lengths 1..=13, 13: 14, 256 and 257: 15.
     let mut lit2 = vec![0u8; 258];
     for (i, l) in lit2.iter_mut().enumerate().take(13) {
@@ -659,7 +693,7 @@ fn dynamic_header_errors() {
     w.bits(3, 3); // 250..255
     w.code(pc[1], 3); // 256 EOB length 1
     w.code(pc[1], 3); // distance 0 length 1
-    // body: 'a' = 0, EOB = 1
+                      // body: 'a' = 0, EOB = 1
     w.code(0, 1);
     w.code(0, 1);
     w.code(1, 1);
@@ -798,8 +832,15 @@ fn length_extra_bits_in_every_table_position() {
         lit[sym as usize] = (i + 1).min(15) as u8;
     }
     let dist = [1u8, 0, 0, 1];
-    let len_base = |sym: u32| [3u32, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258][sym as usize - 257];
-    let len_extra = |sym: u32| [0u32, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0][sym as usize - 257];
+    let len_base = |sym: u32| {
+        [
+            3u32, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195,
+            227, 258,
+        ][sym as usize - 257]
+    };
+    let len_extra = |sym: u32| {
+        [0u32, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0][sym as usize - 257]
+    };
     let mut body: Vec<Sym> = vec![(97, None)];
     let mut n = 1usize;
     let mut rng = Rng(7);

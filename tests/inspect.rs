@@ -25,7 +25,12 @@ fn decoded_statistics_agree_with_the_footer_except_the_known_bytes_bug() {
                 if meta.schema[c].ty == ColumnType::Bytes {
                     bytes_disagreements += !disagree.is_empty() as usize;
                 } else {
-                    assert!(disagree.is_empty(), "{}: rg {g} col {c} ({}): {disagree:?}", path.display(), meta.schema[c].ty);
+                    assert!(
+                        disagree.is_empty(),
+                        "{}: rg {g} col {c} ({}): {disagree:?}",
+                        path.display(),
+                        meta.schema[c].ty
+                    );
                 }
                 checked += 1;
             }

@@ -12,7 +12,11 @@ fn sample(seed: u64, len: usize, alphabet: u8) -> Vec<u8> {
             x ^= x >> 7;
             x ^= x << 17;
             // Mix runs, repeats and noise so strings of every length occur.
-            if (x >> 40) % 5 == 0 { (i % 7) as u8 } else { (x % alphabet as u64) as u8 }
+            if (x >> 40) % 5 == 0 {
+                (i % 7) as u8
+            } else {
+                (x % alphabet as u64) as u8
+            }
         })
         .collect()
 }
@@ -21,7 +25,9 @@ fn sample(seed: u64, len: usize, alphabet: u8) -> Vec<u8> {
 fn decodes_what_an_independent_encoder_writes() {
     let mut dec = Decompressor::new();
     let mut cases = 0;
-    for (seed, len, alphabet) in [(1, 0, 2), (2, 1, 2), (3, 100, 2), (4, 5000, 4), (5, 70_000, 16), (6, 262_144, 255), (7, 300_000, 3)] {
+    for (seed, len, alphabet) in
+        [(1, 0, 2), (2, 1, 2), (3, 100, 2), (4, 5000, 4), (5, 70_000, 16), (6, 262_144, 255), (7, 300_000, 3)]
+    {
         let data = sample(seed, len, alphabet);
         let packed = Encoder::new(BitOrder::Lsb, 8).encode(&data).unwrap();
         let mut out = vec![0u8; data.len()];

@@ -13,9 +13,9 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use columns_wasm::inspect::inspect_chunk;
 // Renders floats by their bits, so NaN compares equal to itself.
+use columns_wasm::{read_column, Column, FileMeta, Registry};
 use common::conformance::column_json;
 use common::Rng;
-use columns_wasm::{read_column, Column, FileMeta, Registry};
 
 /// Counts live bytes and the peak since the last reset.
 struct Counting;
@@ -153,13 +153,17 @@ fn damaged_files_give_clean_errors_and_bounded_memory() {
                 Err(_) => failures.push(format!("{name}, {what}: panicked")),
                 Ok(cols) => {
                     if peak > limit {
-                        failures.push(format!("{name}, {what}: peak allocation {peak} bytes for a {}-byte input", bytes.len()));
+                        failures.push(format!(
+                            "{name}, {what}: peak allocation {peak} bytes for a {}-byte input",
+                            bytes.len()
+                        ));
                     }
                     // Untouched chunks read as before.
                     if bytes.len() == original.len() {
                         if let Ok(m) = FileMeta::from_bytes(&bytes) {
                             for ((g, c), col) in cols {
-                                let same_meta = m.row_groups.get(g).map(|r| &r.chunks[c]) == meta.row_groups.get(g).map(|r| &r.chunks[c])
+                                let same_meta = m.row_groups.get(g).map(|r| &r.chunks[c])
+                                    == meta.row_groups.get(g).map(|r| &r.chunks[c])
                                     && m.schema == meta.schema
                                     && m.row_groups[g].num_rows == meta.row_groups[g].num_rows;
                                 let range = meta.row_groups[g].chunks[c].range();
@@ -167,7 +171,8 @@ fn damaged_files_give_clean_errors_and_bounded_memory() {
                                     == original[range.start as usize..range.end as usize];
                                 let same_values = |r: &Column| r == &col || column_json(r) == column_json(&col);
                                 if same_meta && same_bytes && !reference.get(&(g, c)).is_some_and(same_values) {
-                                    failures.push(format!("{name}, {what}: untouched chunk {g}/{c} decoded differently"));
+                                    failures
+                                        .push(format!("{name}, {what}: untouched chunk {g}/{c} decoded differently"));
                                 }
                             }
                         }

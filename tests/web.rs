@@ -47,12 +47,17 @@ fn base_url() -> Result<&'static str, String> {
 }
 
 fn corpus_names() -> Result<Vec<&'static str>, String> {
-    let list = setting(CORPUS_FILES, "COLUMNS_CORPUS_FILES", "the comma-separated corpus names (valid/all_types_small,...)")?;
+    let list =
+        setting(CORPUS_FILES, "COLUMNS_CORPUS_FILES", "the comma-separated corpus names (valid/all_types_small,...)")?;
     Ok(list.split(',').map(str::trim).filter(|s| !s.is_empty()).collect())
 }
 
 fn tokenizer_files() -> Result<Vec<&'static str>, String> {
-    let list = setting(CORPUS_TOKENIZERS, "COLUMNS_CORPUS_TOKENIZERS", "the comma-separated tokenizer files (tokenizers/x.json,...)")?;
+    let list = setting(
+        CORPUS_TOKENIZERS,
+        "COLUMNS_CORPUS_TOKENIZERS",
+        "the comma-separated tokenizer files (tokenizers/x.json,...)",
+    )?;
     Ok(list.split(',').map(str::trim).filter(|s| !s.is_empty()).collect())
 }
 
@@ -121,7 +126,8 @@ fn checker_url() -> Result<String, String> {
 
 /// Calls an exported function of the checker module.
 fn checker_call(api: &Api, name: &str, args: &[&JsValue]) -> Result<JsValue, String> {
-    let f: js_sys::Function = get(&api.checker, name)?.dyn_into().map_err(|_| format!("check.mjs exports no function {name}"))?;
+    let f: js_sys::Function =
+        get(&api.checker, name)?.dyn_into().map_err(|_| format!("check.mjs exports no function {name}"))?;
     match args {
         [a] => f.call1(&JsValue::NULL, a),
         [a, b, c] => f.call3(&JsValue::NULL, a, b, c),
@@ -136,11 +142,19 @@ async fn api() -> Result<Api, String> {
     let registry: JsValue = TokenizerRegistry::new().into();
     let tokenizer_registry = get(&registry, "constructor")?;
     // Any valid corpus file gives a ColumnsFile instance, hence its class.
-    let first = corpus_names()?.into_iter().find(|n| n.starts_with("valid/")).ok_or("no valid/ file in COLUMNS_CORPUS_FILES")?;
-    let bytes: Uint8Array = wait(fetch_bytes(&corpus_url(&format!("{first}.cols")))).await?.dyn_into().map_err(|_| "fetchBytes gave no Uint8Array")?;
+    let first = corpus_names()?
+        .into_iter()
+        .find(|n| n.starts_with("valid/"))
+        .ok_or("no valid/ file in COLUMNS_CORPUS_FILES")?;
+    let bytes: Uint8Array = wait(fetch_bytes(&corpus_url(&format!("{first}.cols"))))
+        .await?
+        .dyn_into()
+        .map_err(|_| "fetchBytes gave no Uint8Array")?;
     let file: JsValue = ColumnsFile::from_bytes(bytes.to_vec(), None).map_err(|e| js_text(&e))?.into();
     let columns_file = get(&file, "constructor")?;
-    for (class, method) in [(&columns_file, "fromBytes"), (&columns_file, "fromBlob"), (&columns_file, "fromAsyncBuffer")] {
+    for (class, method) in
+        [(&columns_file, "fromBytes"), (&columns_file, "fromBlob"), (&columns_file, "fromAsyncBuffer")]
+    {
         if !get(class, method)?.is_function() {
             return Err(format!("ColumnsFile.{method} is not a function"));
         }
@@ -158,7 +172,14 @@ async fn api() -> Result<Api, String> {
 }
 
 /// Runs the checker on one corpus file in one mode: None = pass.
-async fn check(api: &Api, name: &str, bytes: &JsValue, expected: &JsValue, tokenizers: &Array, mode: &str) -> Result<Option<String>, String> {
+async fn check(
+    api: &Api,
+    name: &str,
+    bytes: &JsValue,
+    expected: &JsValue,
+    tokenizers: &Array,
+    mode: &str,
+) -> Result<Option<String>, String> {
     let opts = Object::new();
     for (k, v) in [
         ("ColumnsFile", api.columns_file.clone()),
@@ -249,7 +270,9 @@ async fn tokenized_files_without_tokenizers_fail() -> TestResult {
         for mode in ["bytes", "blob"] {
             match check(&api, name, &bytes, &expected, &Array::new(), mode).await? {
                 Some(why) if why.contains("unknown_tokenizer") => {}
-                Some(why) => return Err(format!("{name} ({mode}) without tokenizers failed for another reason: {why}")),
+                Some(why) => {
+                    return Err(format!("{name} ({mode}) without tokenizers failed for another reason: {why}"))
+                }
                 None => return Err(format!("{name} ({mode}) passed without its tokenizers")),
             }
         }
@@ -263,7 +286,8 @@ async fn tokenized_files_without_tokenizers_fail() -> TestResult {
 #[wasm_bindgen_test]
 async fn registry_digests_match_the_corpus() -> TestResult {
     let api = api().await?;
-    let registry = Reflect::construct(&api.tokenizer_registry.clone().into(), &Array::new()).map_err(|e| js_text(&e))?;
+    let registry =
+        Reflect::construct(&api.tokenizer_registry.clone().into(), &Array::new()).map_err(|e| js_text(&e))?;
     let register: js_sys::Function = get(&registry, "register")?.into();
     let has: js_sys::Function = get(&registry, "has")?.into();
     let mut digests = Vec::new();
@@ -321,7 +345,8 @@ async fn http_range_reads() -> TestResult {
     let mut chunk_bytes = 0.0;
     for c in 0..schema.length() {
         let before = log.length();
-        let col = wait(Promise::resolve(&read_one.call2(&file, &0.into(), &c.into()).map_err(|e| js_text(&e))?)).await?;
+        let col =
+            wait(Promise::resolve(&read_one.call2(&file, &0.into(), &c.into()).map_err(|e| js_text(&e))?)).await?;
         let ty = get(&schema.get(c), "type")?.as_string().unwrap_or_default();
         let json = checker_call(&api, "columnJson", &[&col, &ty.into(), &format!("col {c}").into()])?;
         let diff = checker_call(&api, "compare", &[&format!("values[{c}]").into(), &values.get(c), &json])?;
@@ -334,13 +359,20 @@ async fn http_range_reads() -> TestResult {
         chunk_bytes += length;
         let fetched = log.slice(before, log.length());
         if log_text(&fetched) != format!("{start}-{}", start + length) {
-            return Err(format!("column {c} fetched {} instead of the chunk {start}-{}", log_text(&fetched), start + length));
+            return Err(format!(
+                "column {c} fetched {} instead of the chunk {start}-{}",
+                log_text(&fetched),
+                start + length
+            ));
         }
     }
     // Exactly the ends once, then every chunk once.
     let total = get(&file, "bytesRead")?.as_f64().unwrap_or(f64::NAN);
     if total != open_bytes + chunk_bytes || get(&file, "requests")?.as_f64() != Some(log.length() as f64) {
-        return Err(format!("bytesRead {total} (open {open_bytes} + chunks {chunk_bytes}), requests vs log: {}", log_text(&log)));
+        return Err(format!(
+            "bytesRead {total} (open {open_bytes} + chunks {chunk_bytes}), requests vs log: {}",
+            log_text(&log)
+        ));
     }
     Ok(())
 }

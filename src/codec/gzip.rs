@@ -23,7 +23,10 @@ pub(super) fn decompress(inflater: &mut Inflater, block: &[u8], out: &mut [u8]) 
     let want_crc = u32::from_le_bytes([t[0], t[1], t[2], t[3]]);
     let want_size = u32::from_le_bytes([t[4], t[5], t[6], t[7]]);
     if want_size != out.len() as u32 {
-        return Err(corrupt_chunk(format!("gzip trailer size {want_size} differs from the {} bytes decompressed", out.len())));
+        return Err(corrupt_chunk(format!(
+            "gzip trailer size {want_size} differs from the {} bytes decompressed",
+            out.len()
+        )));
     }
     let got = crc32(out);
     if got != want_crc {
@@ -53,7 +56,8 @@ fn header_len(block: &[u8]) -> Result<usize> {
     for (flag, what) in [(FNAME, "file name"), (FCOMMENT, "comment")] {
         if flags & flag != 0 {
             let rest = r.rest();
-            let nul = rest.iter().position(|&b| b == 0).ok_or_else(|| r.error(format!("gzip {what} is not terminated")))?;
+            let nul =
+                rest.iter().position(|&b| b == 0).ok_or_else(|| r.error(format!("gzip {what} is not terminated")))?;
             r.take(nul + 1, what)?;
         }
     }

@@ -72,7 +72,9 @@ impl LzwState {
             // A code is a literal, a known string, or (the KwKwK case) the
             // entry about to be defined: the last string plus its own first byte.
             if code > hi {
-                return Err(corrupt_chunk(format!("invalid LZW code {code} (next free code {hi}) near input byte {pos}")));
+                return Err(corrupt_chunk(format!(
+                    "invalid LZW code {code} (next free code {hi}) near input byte {pos}"
+                )));
             }
             // With a full table (last = NONE) entry `hi` is already defined.
             let kwkwk = code == hi && last != NONE;
@@ -82,7 +84,10 @@ impl LzwState {
                 (self.len[code as usize] as usize, self.first[code as usize])
             };
             if n > out.len() - o {
-                return Err(corrupt_chunk(format!("LZW data decompresses to more than the recorded {} bytes", out.len())));
+                return Err(corrupt_chunk(format!(
+                    "LZW data decompresses to more than the recorded {} bytes",
+                    out.len()
+                )));
             }
             // Write the string back to front by walking its prefix chain.
             let dst = &mut out[o..o + n];

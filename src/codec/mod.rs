@@ -63,7 +63,10 @@ impl Codec {
                 "codec 1 (Zstd) is reserved by the format and never written; this reader does not decode it",
             )),
             Some(c) => Ok(c),
-            None => Err(Error::new(ErrorKind::UnsupportedCodec, format!("unknown codec tag {tag} (known: 0 None, 2 Flate, 3 Gzip, 4 Zlib, 5 Lzw)"))),
+            None => Err(Error::new(
+                ErrorKind::UnsupportedCodec,
+                format!("unknown codec tag {tag} (known: 0 None, 2 Flate, 3 Gzip, 4 Zlib, 5 Lzw)"),
+            )),
         }
     }
 

@@ -49,7 +49,16 @@ impl<'a> MsbBits<'a> {
             // An 8-byte big-endian window always holds the value: at most
             // 7 leading bits plus 32 value bits.
             let window = if byte + 8 <= d.len() {
-                u64::from_be_bytes([d[byte], d[byte + 1], d[byte + 2], d[byte + 3], d[byte + 4], d[byte + 5], d[byte + 6], d[byte + 7]])
+                u64::from_be_bytes([
+                    d[byte],
+                    d[byte + 1],
+                    d[byte + 2],
+                    d[byte + 3],
+                    d[byte + 4],
+                    d[byte + 5],
+                    d[byte + 6],
+                    d[byte + 7],
+                ])
             } else {
                 let mut tmp = [0u8; 8];
                 let tail = &d[byte..];

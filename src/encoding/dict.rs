@@ -18,7 +18,11 @@ pub struct DictHeader {
 
 pub(crate) fn header(stream: &[u8]) -> Result<DictHeader> {
     let mut r = stream_reader(stream);
-    Ok(DictHeader { count: r.len32("Dict value count")?, size: r.len32("dictionary size")?, width: r.u32("index bit width")? })
+    Ok(DictHeader {
+        count: r.len32("Dict value count")?,
+        size: r.len32("dictionary size")?,
+        width: r.u32("index bit width")?,
+    })
 }
 
 pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> {

@@ -2,8 +2,8 @@
 //! stream into the dense values of its non-null rows. Every decoder is told
 //! how many values to expect and fails unless the stream holds exactly that.
 
-pub(crate) mod bits;
 pub(crate) mod affix;
+pub(crate) mod bits;
 mod delta;
 pub(crate) mod dict;
 mod offset_bytes;
@@ -88,7 +88,13 @@ impl Encoding {
 
 /// Decodes `n` values of type `ty` from an encoded stream.
 /// `tokenizer` is required for (and only used by) Tokenized.
-pub fn decode(encoding: Encoding, ty: ColumnType, n: usize, stream: &[u8], tokenizer: Option<&Tokenizer>) -> Result<Values> {
+pub fn decode(
+    encoding: Encoding,
+    ty: ColumnType,
+    n: usize,
+    stream: &[u8],
+    tokenizer: Option<&Tokenizer>,
+) -> Result<Values> {
     if !encoding.serves(ty) {
         return Err(corrupt_chunk(format!("{} encoding cannot hold {ty} values", encoding.name())));
     }

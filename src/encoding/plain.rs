@@ -10,7 +10,10 @@ pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> 
     match ty.width() {
         Some(w) => {
             if stream.len() % w != 0 {
-                return Err(corrupt_chunk(format!("Plain {ty} stream of {} bytes is not a multiple of {w}", stream.len())));
+                return Err(corrupt_chunk(format!(
+                    "Plain {ty} stream of {} bytes is not a multiple of {w}",
+                    stream.len()
+                )));
             }
             if stream.len() / w != n {
                 return Err(count_mismatch("Plain stream", stream.len() / w, n));

@@ -86,10 +86,23 @@ impl<'a> TokenizedLayout<'a> {
         let boundary_stream = r.take_array(values, 4, "boundary stream")?;
         let rest = r.rest();
         if escapes > rest.len() {
-            return Err(corrupt_chunk(format!("{escapes} escape bytes declared but only {} bytes follow the boundaries", rest.len())));
+            return Err(corrupt_chunk(format!(
+                "{escapes} escape bytes declared but only {} bytes follow the boundaries",
+                rest.len()
+            )));
         }
         let (id_stream, escape_bytes) = rest.split_at(rest.len() - escapes);
-        Ok(TokenizedLayout { representation, boundaries, values, tokens, escapes, table, boundary_stream, id_stream, escape_bytes })
+        Ok(TokenizedLayout {
+            representation,
+            boundaries,
+            values,
+            tokens,
+            escapes,
+            table,
+            boundary_stream,
+            id_stream,
+            escape_bytes,
+        })
     }
 
     pub fn table_len(&self) -> usize {
@@ -121,7 +134,9 @@ impl<'a> TokenizedLayout<'a> {
                 Boundaries::Offsets => {
                     let o = b(i) as u64;
                     if (i == 0 && o != 0) || o < pos || o > t {
-                        return Err(corrupt_chunk(format!("token offset {o} of value {i} is out of order or past {t} tokens")));
+                        return Err(corrupt_chunk(format!(
+                            "token offset {o} of value {i} is out of order or past {t} tokens"
+                        )));
                     }
                     *starts.last_mut().unwrap_or(&mut 0) = o as u32;
                     pos = o;
@@ -158,7 +173,11 @@ impl<'a> TokenizedLayout<'a> {
                     return Err(corrupt_chunk("Raw ids with a non-empty table"));
                 }
                 if self.id_stream.len() as u64 != 2 * t as u64 {
-                    return Err(corrupt_chunk(format!("{t} Raw ids need {} bytes, found {}", 2 * t as u64, self.id_stream.len())));
+                    return Err(corrupt_chunk(format!(
+                        "{t} Raw ids need {} bytes, found {}",
+                        2 * t as u64,
+                        self.id_stream.len()
+                    )));
                 }
                 Ok(Ids::Raw(self.id_stream))
             }
@@ -174,7 +193,8 @@ impl<'a> TokenizedLayout<'a> {
                     let mut idx = 0u64;
                     let mut shift = 0;
                     loop {
-                        let b = *s.get(p).ok_or_else(|| corrupt_chunk(format!("Remap id stream ends inside token {k}")))?;
+                        let b =
+                            *s.get(p).ok_or_else(|| corrupt_chunk(format!("Remap id stream ends inside token {k}")))?;
                         p += 1;
                         idx |= ((b & 0x7f) as u64) << shift;
                         if b & 0x80 == 0 {
@@ -186,17 +206,25 @@ impl<'a> TokenizedLayout<'a> {
                         }
                     }
                     if idx >= self.table_len() as u64 {
-                        return Err(corrupt_chunk(format!("Remap index {idx} of token {k} is outside the {}-entry table", self.table_len())));
+                        return Err(corrupt_chunk(format!(
+                            "Remap index {idx} of token {k} is outside the {}-entry table",
+                            self.table_len()
+                        )));
                     }
                     ids.push(self.table_entry(idx as usize));
                 }
                 if p != s.len() {
-                    return Err(corrupt_chunk(format!("Remap varints end at byte {p} of a {}-byte id stream", s.len())));
+                    return Err(corrupt_chunk(format!(
+                        "Remap varints end at byte {p} of a {}-byte id stream",
+                        s.len()
+                    )));
                 }
                 Ok(Ids::Remapped(ids))
             }
             IdRepresentation::Bits => {
-                let w = self.bits_width().ok_or_else(|| corrupt_chunk(format!("Bits ids need a 1-entry table, found {}", self.table_len())))?;
+                let w = self.bits_width().ok_or_else(|| {
+                    corrupt_chunk(format!("Bits ids need a 1-entry table, found {}", self.table_len()))
+                })?;
                 Ok(Ids::Bits(MsbBits::new(self.id_stream, t, w)?, self.table_entry(0) as u32))
             }
         }
@@ -252,14 +280,21 @@ pub(super) fn decode(n: usize, stream: &[u8], tok: &Tokenizer) -> Result<Values>
         } else {
             match tok.token(id) {
                 Some(b) => total += b.len() as u64,
-                None => return Err(corrupt_chunk(format!("token {k} has id {id}, which the tokenizer does not define (escape id {escape})"))),
+                None => {
+                    return Err(corrupt_chunk(format!(
+                        "token {k} has id {id}, which the tokenizer does not define (escape id {escape})"
+                    )))
+                }
             }
         }
         k += 1;
         Ok(())
     })?;
     if escapes != layout.escapes {
-        return Err(corrupt_chunk(format!("ids use {escapes} escapes but the stream carries {} escape bytes", layout.escapes)));
+        return Err(corrupt_chunk(format!(
+            "ids use {escapes} escapes but the stream carries {} escape bytes",
+            layout.escapes
+        )));
     }
 
     // Pass 2: write values. Ids were validated, so lookups cannot fail.

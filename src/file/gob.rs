@@ -71,10 +71,20 @@ impl Types {
 
 #[derive(Debug)]
 enum WireType {
-    Array { elem: i64, len: u64 },
-    Slice { elem: i64 },
-    Struct { fields: Vec<(Rc<str>, i64)> },
-    Map { key: i64, elem: i64 },
+    Array {
+        elem: i64,
+        len: u64,
+    },
+    Slice {
+        elem: i64,
+    },
+    Struct {
+        fields: Vec<(Rc<str>, i64)>,
+    },
+    Map {
+        key: i64,
+        elem: i64,
+    },
     /// GobEncoder, BinaryMarshaler, TextMarshaler: the value is opaque bytes.
     Opaque,
 }

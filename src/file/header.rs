@@ -57,8 +57,11 @@ pub fn read_prelude(file_len: u64, head: &[u8], tail: &[u8]) -> Result<Prelude> 
         return Err(Error::new(ErrorKind::OutOfRange, "read_prelude was given the wrong byte ranges"));
     }
     if &head[..4] != MAGIC {
-        return Err(Error::new(ErrorKind::BadMagic, format!("leading magic is {}, not ABCD{}", show_magic(&head[..4]), older_writer(&head[..4])))
-            .at_offset(0));
+        return Err(Error::new(
+            ErrorKind::BadMagic,
+            format!("leading magic is {}, not ABCD{}", show_magic(&head[..4]), older_writer(&head[..4])),
+        )
+        .at_offset(0));
     }
     let version = head[4];
     if version != 1 && version != 2 {
@@ -80,7 +83,10 @@ pub fn read_prelude(file_len: u64, head: &[u8], tail: &[u8]) -> Result<Prelude> 
     if file_len < header_len + TAIL_LEN {
         return Err(Error::new(
             ErrorKind::Truncated,
-            format!("file is {file_len} bytes but its header ({tokenizer_count} tokenizer digests) and tail need {}", header_len + TAIL_LEN),
+            format!(
+                "file is {file_len} bytes but its header ({tokenizer_count} tokenizer digests) and tail need {}",
+                header_len + TAIL_LEN
+            ),
         ));
     }
     if &tail[4..8] != MAGIC {
@@ -181,7 +187,10 @@ mod tests {
         let (head, tail) = file_with_footer_len(10, 100);
         assert_eq!(read_prelude(7, &head[..7], &[]).unwrap_err().kind, ErrorKind::Truncated);
         assert_eq!(read_prelude(100, b"COLS\x01\0\0\0\0", &tail).unwrap_err().kind, ErrorKind::BadMagic);
-        assert_eq!(read_prelude(100, b"ABCD\x03\0\0\0\0", b"xxxxxxxx").unwrap_err().kind, ErrorKind::UnsupportedVersion);
+        assert_eq!(
+            read_prelude(100, b"ABCD\x03\0\0\0\0", b"xxxxxxxx").unwrap_err().kind,
+            ErrorKind::UnsupportedVersion
+        );
         assert_eq!(read_prelude(100, &head, b"\0\0\0\0ABCE").unwrap_err().kind, ErrorKind::Truncated);
         let p = read_prelude(100, &head, &tail).unwrap();
         assert_eq!((p.header_len, p.footer_offset, p.footer_len), (5, 82, 10));

@@ -112,27 +112,37 @@ impl FileMeta {
         for (g, rg) in footer.row_groups.into_iter().enumerate() {
             let bad = |msg: String| corrupt_footer(msg).in_chunk(g, 0).at_offset(at);
             if rg.columns.len() != schema.len() {
-                return Err(bad(format!("row group {g} has {} column chunks for {} schema columns", rg.columns.len(), schema.len())));
+                return Err(bad(format!(
+                    "row group {g} has {} column chunks for {} schema columns",
+                    rg.columns.len(),
+                    schema.len()
+                )));
             }
-            let byte_offset = u64::try_from(rg.byte_offset)
-                .ok()
-                .filter(|o| *o >= data.start && *o <= data.end)
-                .ok_or_else(|| bad(format!("row group {g} starts at {}, outside the data region {}..{}", rg.byte_offset, data.start, data.end)))?;
+            let byte_offset =
+                u64::try_from(rg.byte_offset).ok().filter(|o| *o >= data.start && *o <= data.end).ok_or_else(|| {
+                    bad(format!(
+                        "row group {g} starts at {}, outside the data region {}..{}",
+                        rg.byte_offset, data.start, data.end
+                    ))
+                })?;
             let mut offset = byte_offset;
             let mut chunks = Vec::with_capacity(rg.columns.len());
             for (c, m) in rg.columns.into_iter().enumerate() {
                 let bad = |msg: String| corrupt_footer(msg).in_chunk(g, c).at_offset(at);
-                let byte_length = u64::try_from(m.byte_length).map_err(|_| bad(format!("negative chunk length {}", m.byte_length)))?;
-                let end = offset
-                    .checked_add(byte_length)
-                    .filter(|e| *e <= data.end)
-                    .ok_or_else(|| bad(format!("chunk of {byte_length} bytes at {offset} runs past the footer at {}", data.end)))?;
-                let tokenizer = u32::try_from(m.tokenizer)
-                    .ok()
-                    .filter(|t| *t as usize <= tokenizers.len())
-                    .ok_or_else(|| bad(format!("tokenizer number {} but the header lists {}", m.tokenizer, tokenizers.len())))?;
+                let byte_length = u64::try_from(m.byte_length)
+                    .map_err(|_| bad(format!("negative chunk length {}", m.byte_length)))?;
+                let end = offset.checked_add(byte_length).filter(|e| *e <= data.end).ok_or_else(|| {
+                    bad(format!("chunk of {byte_length} bytes at {offset} runs past the footer at {}", data.end))
+                })?;
+                let tokenizer =
+                    u32::try_from(m.tokenizer).ok().filter(|t| *t as usize <= tokenizers.len()).ok_or_else(|| {
+                        bad(format!("tokenizer number {} but the header lists {}", m.tokenizer, tokenizers.len()))
+                    })?;
                 if m.null_count > rg.num_rows {
-                    return Err(bad(format!("null count {} exceeds the row group's {} rows", m.null_count, rg.num_rows)));
+                    return Err(bad(format!(
+                        "null count {} exceeds the row group's {} rows",
+                        m.null_count, rg.num_rows
+                    )));
                 }
                 chunks.push(ChunkMeta {
                     offset,
@@ -164,12 +174,18 @@ impl FileMeta {
     /// The chunk at (row group, column), or `out_of_range`.
     pub fn chunk(&self, row_group: usize, column: usize) -> Result<&ChunkMeta> {
         let rg = self.row_groups.get(row_group).ok_or_else(|| {
-            Error::new(ErrorKind::OutOfRange, format!("row group {row_group} does not exist; the file has {}", self.row_groups.len()))
-                .in_chunk(row_group, column)
+            Error::new(
+                ErrorKind::OutOfRange,
+                format!("row group {row_group} does not exist; the file has {}", self.row_groups.len()),
+            )
+            .in_chunk(row_group, column)
         })?;
         rg.chunks.get(column).ok_or_else(|| {
-            Error::new(ErrorKind::OutOfRange, format!("column {column} does not exist; the file has {}", self.schema.len()))
-                .in_chunk(row_group, column)
+            Error::new(
+                ErrorKind::OutOfRange,
+                format!("column {column} does not exist; the file has {}", self.schema.len()),
+            )
+            .in_chunk(row_group, column)
         })
     }
 

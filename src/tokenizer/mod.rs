@@ -93,7 +93,13 @@ impl Tokenizer {
         // Slack after the last token lets short tokens be copied as one
         // fixed-size move (see BytesBuilder).
         bytes.extend_from_slice(&[0; 16]);
-        Ok(Tokenizer { digest: Digest::of(json_bytes), starts, bytes, escape_id: max_id + 1, model_type: model.model_type })
+        Ok(Tokenizer {
+            digest: Digest::of(json_bytes),
+            starts,
+            bytes,
+            escape_id: max_id + 1,
+            model_type: model.model_type,
+        })
     }
 
     pub fn digest(&self) -> Digest {

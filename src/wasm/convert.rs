@@ -18,7 +18,15 @@ extern "C" {
     #[wasm_bindgen(constructor, js_class = "Column")]
     pub(crate) fn new(ty: &str, length: f64, null_count: f64, values: JsValue, validity: JsValue) -> JsColumn;
     #[wasm_bindgen(static_method_of = JsColumn, js_class = "Column", js_name = fromWasm)]
-    fn from_wasm(ty: &str, length: f64, null_count: f64, values: JsValue, offsets: JsValue, validity: JsValue, recycler: &JsValue) -> JsColumn;
+    fn from_wasm(
+        ty: &str,
+        length: f64,
+        null_count: f64,
+        values: JsValue,
+        offsets: JsValue,
+        validity: JsValue,
+        recycler: &JsValue,
+    ) -> JsColumn;
     /// Buffers to refill, from a read's `{ reuse }` option (null if none).
     pub(crate) fn recycler(options: &JsValue) -> JsValue;
     pub(crate) fn adopt(column: JsColumn) -> JsColumn;
@@ -52,8 +60,14 @@ pub(crate) fn js_error(e: &Error) -> JsValue {
     let text = e.to_string();
     let message = text.strip_prefix(&format!("{}: ", e.kind)).unwrap_or(&text);
     let loc = e.location;
-    JsError::new_error(message, e.kind.as_str(), opt_num(loc.row_group), opt_num(loc.column), opt_num(loc.offset.map(|o| o as f64)))
-        .into()
+    JsError::new_error(
+        message,
+        e.kind.as_str(),
+        opt_num(loc.row_group),
+        opt_num(loc.column),
+        opt_num(loc.offset.map(|o| o as f64)),
+    )
+    .into()
 }
 
 /// An API-usage error (not about a file), with a kind of its own.
@@ -99,7 +113,9 @@ pub(crate) fn column(col: Column, recycler: &JsValue) -> JsColumn {
             Values::Uint64(v) => (js_sys::BigUint64Array::view(v).into(), JsValue::NULL),
             Values::Float32(v) => (js_sys::Float32Array::view(v).into(), JsValue::NULL),
             Values::Float64(v) => (js_sys::Float64Array::view(v).into(), JsValue::NULL),
-            Values::Bytes { offsets, data } => (Uint8Array::view(data).into(), js_sys::Uint32Array::view(offsets).into()),
+            Values::Bytes { offsets, data } => {
+                (Uint8Array::view(data).into(), js_sys::Uint32Array::view(offsets).into())
+            }
         };
         let validity = col.validity.as_deref().map_or(JsValue::NULL, |v| Uint8Array::view(v).into());
         JsColumn::from_wasm(col.ty.name(), col.len() as f64, col.null_count as f64, values, offsets, validity, recycler)

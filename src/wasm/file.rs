@@ -9,9 +9,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::future_to_promise;
 
 use super::convert::{self, js_error, obj, opt_num, scalar, usage_error, JsColumn};
+use super::now;
 use super::registry::{self, RegistryArg, Shared};
 use super::source::{Kind, Source};
-use super::now;
 use crate::codec::Decompressor;
 use crate::error::Error;
 use crate::file::{decode_footer, head_probe_range, read_prelude, tail_range, FileMeta};
@@ -104,10 +104,7 @@ export interface ChunkReport {
 impl ColumnsFile {
     /// Opens a file held entirely in memory (copied into wasm memory once).
     #[wasm_bindgen(js_name = fromBytes)]
-    pub fn from_bytes(
-        bytes: Vec<u8>,
-        registry: Option<RegistryArg>,
-    ) -> JsResult<ColumnsFile> {
+    pub fn from_bytes(bytes: Vec<u8>, registry: Option<RegistryArg>) -> JsResult<ColumnsFile> {
         let registry = registry::from_arg(registry)?;
         let meta = FileMeta::from_bytes(&bytes).map_err(|e| js_error(&e))?;
         let file = ColumnsFile::new(meta, Source::new(Kind::Memory(bytes)), registry);
@@ -129,7 +126,9 @@ impl ColumnsFile {
         #[wasm_bindgen(unchecked_param_type = "Blob")] blob: JsValue,
         registry: Option<RegistryArg>,
     ) -> JsResult<ColumnsFile> {
-        let len = js_sys::Reflect::get(&blob, &"size".into())?.as_f64().ok_or_else(|| usage_error("bad_source", "fromBlob needs a Blob or File"))?;
+        let len = js_sys::Reflect::get(&blob, &"size".into())?
+            .as_f64()
+            .ok_or_else(|| usage_error("bad_source", "fromBlob needs a Blob or File"))?;
         open(Source::new(Kind::Blob(blob)), len, registry::from_arg(registry)?).await
     }
 
@@ -201,9 +200,13 @@ impl ColumnsFile {
     #[wasm_bindgen(getter, unchecked_return_type = "TokenizerRef[]")]
     pub fn tokenizers(&self) -> Array {
         let reg = self.inner.registry.borrow();
-        convert::array(self.inner.meta.tokenizers.iter().map(|d| {
-            obj(&[("digest", d.to_hex().into()), ("resolved", reg.has(d).into())])
-        }))
+        convert::array(
+            self.inner
+                .meta
+                .tokenizers
+                .iter()
+                .map(|d| obj(&[("digest", d.to_hex().into()), ("resolved", reg.has(d).into())])),
+        )
     }
 
     #[wasm_bindgen(getter, unchecked_return_type = "SchemaColumn[]")]
@@ -223,8 +226,16 @@ impl ColumnsFile {
                 let (min, max) = inner.meta.chunk_stats(c, cm);
                 let h = headers[g][c];
                 obj(&[
-                    ("encoding", cm.encoding().map_or_else(|| format!("unknown({})", cm.encoding_tag), |e| e.name().into()).into()),
-                    ("codec", cm.codec().map_or_else(|| format!("unknown({})", cm.codec_tag), |c| c.name().into()).into()),
+                    (
+                        "encoding",
+                        cm.encoding()
+                            .map_or_else(|| format!("unknown({})", cm.encoding_tag), |e| e.name().into())
+                            .into(),
+                    ),
+                    (
+                        "codec",
+                        cm.codec().map_or_else(|| format!("unknown({})", cm.codec_tag), |c| c.name().into()).into(),
+                    ),
                     ("encodingTag", cm.encoding_tag.into()),
                     ("codecTag", cm.codec_tag.into()),
                     ("byteOffset", (cm.offset as f64).into()),
@@ -242,7 +253,11 @@ impl ColumnsFile {
                     ("tokenizerDigest", inner.meta.chunk_digest(cm).map_or(JsValue::NULL, |d| d.to_hex().into())),
                 ])
             }));
-            obj(&[("numRows", rg.num_rows.into()), ("byteOffset", (rg.byte_offset as f64).into()), ("columns", columns.into())])
+            obj(&[
+                ("numRows", rg.num_rows.into()),
+                ("byteOffset", (rg.byte_offset as f64).into()),
+                ("columns", columns.into()),
+            ])
         }))
     }
 
@@ -250,7 +265,9 @@ impl ColumnsFile {
     #[wasm_bindgen(getter, unchecked_return_type = "Region[]")]
     pub fn layout(&self) -> Array {
         let m = &self.inner.meta;
-        let region = |kind: &str, start: u64, end: u64| obj(&[("kind", kind.into()), ("start", (start as f64).into()), ("end", (end as f64).into())]);
+        let region = |kind: &str, start: u64, end: u64| {
+            obj(&[("kind", kind.into()), ("start", (start as f64).into()), ("end", (end as f64).into())])
+        };
         let mut out = vec![region("header", 0, m.prelude.header_len)];
         for (g, rg) in m.row_groups.iter().enumerate() {
             for (c, cm) in rg.chunks.iter().enumerate() {
@@ -338,7 +355,8 @@ impl ColumnsFile {
                 wanted[g * cols + c] = true;
             }
             let order: Vec<usize> = (0..wanted.len()).filter(|&k| wanted[k]).collect();
-            let ranges: Vec<_> = order.iter().map(|&k| inner.meta.row_groups[k / cols].chunks[k % cols].range()).collect();
+            let ranges: Vec<_> =
+                order.iter().map(|&k| inner.meta.row_groups[k / cols].chunks[k % cols].range()).collect();
             let t0 = now();
             let mut fetched: Vec<Option<Vec<u8>>> = vec![None; wanted.len()];
             for (k, bytes) in order.iter().zip(inner.fetch(&ranges).await?) {
@@ -402,9 +420,7 @@ impl ColumnsFile {
 impl ColumnsFile {
     fn new(meta: FileMeta, source: Source, registry: Shared) -> Self {
         let headers = meta.row_groups.iter().map(|rg| vec![None; rg.chunks.len()]).collect();
-        ColumnsFile {
-            inner: Rc::new(Inner { meta, source, registry, headers: RefCell::new(headers) }),
-        }
+        ColumnsFile { inner: Rc::new(Inner { meta, source, registry, headers: RefCell::new(headers) }) }
     }
 
     /// One synchronous chunk read, from JS numbers.
@@ -459,7 +475,10 @@ impl Inner {
 
     fn memory_chunk(&self, g: usize, c: usize) -> JsResult<&[u8]> {
         let Kind::Memory(file) = &self.source.kind else {
-            return Err(usage_error("not_in_memory", "this file was opened from a Blob or AsyncBuffer; use the Async methods"));
+            return Err(usage_error(
+                "not_in_memory",
+                "this file was opened from a Blob or AsyncBuffer; use the Async methods",
+            ));
         };
         self.meta.chunk_bytes(file, g, c).map_err(|e| js_error(&e))
     }
@@ -513,12 +532,18 @@ impl Inner {
                 return Ok(i as usize);
             }
             let shown = String::from(js_sys::JSON::stringify(&JsValue::from_f64(v)).unwrap_or_default());
-            let mut e = Error::new(crate::error::ErrorKind::OutOfRange, format!("{what} {shown} does not exist; the file has {count}"));
+            let mut e = Error::new(
+                crate::error::ErrorKind::OutOfRange,
+                format!("{what} {shown} does not exist; the file has {count}"),
+            );
             // Say where, when "where" is a place at all.
             (e.location.row_group, e.location.column) = (whole(row_group), whole(column));
             Err(js_error(&e))
         };
-        Ok((index(row_group, "row group", self.meta.row_groups.len())?, index(column, "column", self.meta.schema.len())?))
+        Ok((
+            index(row_group, "row group", self.meta.row_groups.len())?,
+            index(column, "column", self.meta.schema.len())?,
+        ))
     }
 
     /// (row group, column) pairs from optional index lists, checked.
@@ -541,7 +566,10 @@ fn indices(v: &JsValue, count: usize, what: &str) -> JsResult<Vec<usize>> {
             _ => {
                 return Err(js_error(&Error::new(
                     crate::error::ErrorKind::OutOfRange,
-                    format!("{what} {} does not exist; the file has {count}", String::from(js_sys::JSON::stringify(&x).unwrap_or_default())),
+                    format!(
+                        "{what} {} does not exist; the file has {count}",
+                        String::from(js_sys::JSON::stringify(&x).unwrap_or_default())
+                    ),
                 )))
             }
         }
@@ -560,7 +588,9 @@ fn report_js(r: &ChunkReport, ty: crate::types::ColumnType, chunk_offset: u64) -
     }));
     let detail = r.detail.as_ref().map_or(JsValue::NULL, |d| match d {
         EncodingDetail::Plain => obj(&[("kind", "Plain".into())]),
-        EncodingDetail::RleBitpack { trues } => obj(&[("kind", "RLEBitpack".into()), ("trues", (*trues as f64).into())]),
+        EncodingDetail::RleBitpack { trues } => {
+            obj(&[("kind", "RLEBitpack".into()), ("trues", (*trues as f64).into())])
+        }
         EncodingDetail::Delta { first, min_delta, max_delta } => obj(&[
             ("kind", "Delta".into()),
             ("first", first.map_or(JsValue::NULL, |v| js_sys::BigInt::from(v).into())),
@@ -574,14 +604,25 @@ fn report_js(r: &ChunkReport, ty: crate::types::ColumnType, chunk_offset: u64) -
             ("indexBytes", (*index_bytes as f64).into()),
             ("entryBytes", (*entry_bytes as f64).into()),
         ]),
-        EncodingDetail::OffsetBytes { data_bytes } => obj(&[("kind", "OffsetBytes".into()), ("dataBytes", (*data_bytes as f64).into())]),
+        EncodingDetail::OffsetBytes { data_bytes } => {
+            obj(&[("kind", "OffsetBytes".into()), ("dataBytes", (*data_bytes as f64).into())])
+        }
         EncodingDetail::Affix { prefix, suffix, middle_bytes } => obj(&[
             ("kind", "Affix".into()),
             ("prefix", convert::bytes(prefix)),
             ("suffix", convert::bytes(suffix)),
             ("middleBytes", (*middle_bytes as f64).into()),
         ]),
-        EncodingDetail::Tokenized { representation, boundaries, values, tokens, escapes, table_len, bits_width, id_bytes } => obj(&[
+        EncodingDetail::Tokenized {
+            representation,
+            boundaries,
+            values,
+            tokens,
+            escapes,
+            table_len,
+            bits_width,
+            id_bytes,
+        } => obj(&[
             ("kind", "Tokenized".into()),
             ("representation", (*representation).into()),
             ("boundaries", (*boundaries).into()),
@@ -604,7 +645,8 @@ fn report_js(r: &ChunkReport, ty: crate::types::ColumnType, chunk_offset: u64) -
             ("maxLen", d.max_len.into()),
         ])
     });
-    let checks = convert::array(r.checks.iter().map(|k| obj(&[("field", k.field.into()), ("agrees", k.agrees.into())])));
+    let checks =
+        convert::array(r.checks.iter().map(|k| obj(&[("field", k.field.into()), ("agrees", k.agrees.into())])));
     obj(&[
         ("encoding", r.encoding.name().into()),
         ("codec", r.codec.name().into()),

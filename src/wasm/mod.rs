@@ -23,7 +23,13 @@ extern "C" {
 /// Wraps buffers a worker decoded (and transferred) in a `Column`, so
 /// columns read through the worker pool behave like any other.
 #[wasm_bindgen(js_name = columnFromParts, skip_typescript)]
-pub fn column_from_parts(ty: &str, length: f64, null_count: f64, values: JsValue, validity: JsValue) -> convert::JsColumn {
+pub fn column_from_parts(
+    ty: &str,
+    length: f64,
+    null_count: f64,
+    values: JsValue,
+    validity: JsValue,
+) -> convert::JsColumn {
     convert::adopt(convert::JsColumn::new(ty, length, null_count, values, validity))
 }
 

@@ -100,5 +100,7 @@ pub(crate) fn from_js(v: &JsValue) -> Result<Shared, JsValue> {
     let handle = js_sys::Reflect::get(v, &JsValue::from_str("__handle")).ok().and_then(|h| h.as_f64());
     handle
         .and_then(|h| LIVE.with(|l| l.borrow().1.iter().find(|(k, _)| *k as f64 == h).map(|(_, r)| r.clone())))
-        .ok_or_else(|| super::convert::usage_error("bad_argument", "registry must be a live TokenizerRegistry (or undefined)"))
+        .ok_or_else(|| {
+            super::convert::usage_error("bad_argument", "registry must be a live TokenizerRegistry (or undefined)")
+        })
 }

@@ -45,7 +45,8 @@ fn source_failed(range: &Range<u64>, e: JsValue) -> JsValue {
 }
 
 fn wrap(kind: &str, message: &str, cause: JsValue) -> JsValue {
-    let detail = js_sys::Reflect::get(&cause, &"message".into()).ok().and_then(|m| m.as_string()).or_else(|| cause.as_string());
+    let detail =
+        js_sys::Reflect::get(&cause, &"message".into()).ok().and_then(|m| m.as_string()).or_else(|| cause.as_string());
     let text = match detail {
         Some(d) => format!("{message}: {d}"),
         None => message.to_string(),

@@ -135,11 +135,15 @@ fn check_missing_tokenizers(bytes: &[u8], meta: &FileMeta) -> Result<(), String>
                 (true, Err(e)) => {
                     let digest = meta.chunk_digest(cm).map(|d| d.to_hex()).unwrap_or_default();
                     if e.kind.as_str() != "unknown_tokenizer" || !e.message.contains(&digest) {
-                        return Err(format!("rg {g} col {c} without tokenizers: expected unknown_tokenizer naming {digest}, got {e}"));
+                        return Err(format!(
+                            "rg {g} col {c} without tokenizers: expected unknown_tokenizer naming {digest}, got {e}"
+                        ));
                     }
                 }
                 (true, Ok(_)) => return Err(format!("rg {g} col {c} is tokenized but read without its tokenizer")),
-                (false, Err(e)) => return Err(format!("rg {g} col {c} is not tokenized but failed without tokenizers: {e}")),
+                (false, Err(e)) => {
+                    return Err(format!("rg {g} col {c} is not tokenized but failed without tokenizers: {e}"))
+                }
                 (false, Ok(_)) => {}
             }
         }
@@ -188,7 +192,9 @@ fn render(bytes: &[u8], meta: &FileMeta, file: &str, registry: &Registry) -> Res
             let col = read_column(meta, g, c, chunk_bytes, registry).map_err(|e| format!("read failed: {e}"))?;
             values.push(column_json(&col));
         }
-        groups.push(json!({"num_rows": rg.num_rows, "byte_offset": rg.byte_offset, "columns": columns, "values": values}));
+        groups.push(
+            json!({"num_rows": rg.num_rows, "byte_offset": rg.byte_offset, "columns": columns, "values": values}),
+        );
     }
     let tokenizers = if meta.version() == 1 {
         Value::Null
