@@ -9,6 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { stripComments } from "./strip-comments.mjs";
 
 const [outDir, target] = process.argv.slice(2);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -21,28 +22,6 @@ if (target === "web") {
     fs.copyFileSync(path.join(root, "js", f), path.join(out, f));
   }
 }
-/** `src` without whole-line // comments and /* ... *\/ blocks that start a
- *  line. Only whole lines go, so strings and code are never cut; the result
- *  is syntax-checked below all the same. */
-function stripComments(src) {
-  const out = [];
-  let inBlock = false;
-  for (const line of src.split("\n")) {
-    const t = line.trim();
-    if (inBlock) {
-      if (t.endsWith("*/")) inBlock = false;
-      continue;
-    }
-    if (t.startsWith("/*") && !t.includes("@ts-self-types")) {
-      inBlock = !t.endsWith("*/");
-      continue;
-    }
-    if (t.startsWith("//") || t === "") continue;
-    out.push(line);
-  }
-  return out.join("\n") + "\n";
-}
-
 /** Whether `src` parses as an ES module or as CommonJS (the nodejs glue). */
 function parses(src) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pkgjs-"));

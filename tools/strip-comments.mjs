@@ -1,0 +1,29 @@
+// Comment-only lines out of shipped JavaScript (used by tools/package.mjs).
+
+/** `src` without whole-line // comments and without /* ... *\/ comments that
+ *  start a line; code on the same line as a comment stays, so strings and
+ *  code are never cut. tools/package.mjs parse-checks the result. */
+export function stripComments(src) {
+  const out = [];
+  let inBlock = false;
+  for (let line of src.split("\n")) {
+    if (inBlock) {
+      const end = line.indexOf("*/");
+      if (end < 0) continue;
+      inBlock = false;
+      line = line.slice(end + 2); // code after the comment stays
+    }
+    const t = line.trim();
+    if (t.startsWith("/*") && !t.includes("@ts-self-types")) {
+      const end = t.indexOf("*/", 2);
+      if (end < 0) {
+        inBlock = true;
+        continue;
+      }
+      if (end === t.length - 2) continue; // the whole line is the comment
+    }
+    if (t.startsWith("//") || t === "") continue;
+    out.push(line);
+  }
+  return out.join("\n") + "\n";
+}
