@@ -1,8 +1,9 @@
 // Comment-only lines out of shipped JavaScript (used by tools/package.mjs).
 
 /** `src` without whole-line // comments and without /* ... *\/ comments that
- *  start a line; code on the same line as a comment stays, so strings and
- *  code are never cut. tools/package.mjs parse-checks the result. */
+ *  start a line; code on the same line as a comment stays. A line inside a
+ *  multi-line template literal would look like code or comment alike; the
+ *  shipped files have none. tools/package.mjs parse-checks the result. */
 export function stripComments(src) {
   const out = [];
   let inBlock = false;
