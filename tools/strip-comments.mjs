@@ -1,13 +1,15 @@
 // Comment-only lines out of shipped JavaScript (used by tools/package.mjs).
 
 /** `src` without whole-line // comments and without /* ... *\/ comments that
- *  start a line; code on the same line as a comment stays. A line inside a
- *  multi-line template literal would look like code or comment alike; the
- *  shipped files have none. tools/package.mjs parse-checks the result. */
+ *  start a line; code on the same line as a comment stays. Inside a
+ *  multi-line template literal a line could look like a comment, so a line
+ *  with an odd number of backticks stops it with an error instead.
+ *  tools/package.mjs parse-checks the result. */
 export function stripComments(src) {
   const out = [];
   let inBlock = false;
   for (let line of src.split("\n")) {
+    if ((line.split("`").length - 1) % 2 === 1) throw new Error(`cannot strip comments safely around a multi-line template literal: ${line.trim()}`);
     if (inBlock) {
       const end = line.indexOf("*/");
       if (end < 0) continue;

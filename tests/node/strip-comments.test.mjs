@@ -29,3 +29,8 @@ test("whole-line comments go, code and code-bearing lines stay", () => {
 test("an unterminated block comment drops the rest, which the parse check then catches", () => {
   assert.equal(stripComments("a();\n/* open\nb();"), "a();\n");
 });
+
+test("a multi-line template literal stops it instead of losing a line", () => {
+  assert.throws(() => stripComments("const t = `\n// inside the string\n`;"), /template literal/);
+  assert.equal(stripComments("const t = `one line`;"), "const t = `one line`;\n");
+});
