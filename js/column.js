@@ -31,7 +31,7 @@ export class Column {
    *  buffers from `recycler` when one is given. The views die with the
    *  next wasm allocation, so everything is copied before returning. */
   static fromWasm(type, length, nullCount, values, offsets, validity, recycler) {
-    const copy = (view) => (view === undefined || view === null ? null : recycler ? recycler.copy(view) : own(view.slice()));
+    const copy = (view) => (view === undefined || view === null ? null : recycler ? recycler.copy(view) : own(fresh(view)));
     const v = offsets ? { offsets: copy(offsets), data: copy(values) } : copy(values);
     return new Column(type, length, nullCount, v, copy(validity));
   }
@@ -74,6 +74,22 @@ export class Column {
     }
     return out;
   }
+}
+
+// A fresh copy of a view. Under Node, uninitialized memory that the copy
+// then fills completely (slice() zero-fills first: ~0.5 ms per 14 MB there);
+// a buffer that is not exactly its own (a polyfill's pool) is not used.
+const nodeBuffer = typeof process === "object" && process.versions?.node && typeof Buffer === "function" ? Buffer : null;
+function fresh(view) {
+  if (nodeBuffer && view.byteLength > 0) {
+    const b = nodeBuffer.allocUnsafeSlow(view.byteLength);
+    if (b.byteOffset === 0 && b.buffer.byteLength === view.byteLength) {
+      const out = new view.constructor(b.buffer, 0, view.length);
+      out.set(view);
+      return out;
+    }
+  }
+  return view.slice();
 }
 
 function own(array) {
@@ -122,7 +138,7 @@ class Recycler {
   copy(view) {
     // An empty view takes no buffer (any would fit, and be wasted).
     const i = view.byteLength === 0 ? -1 : this.free.findIndex((b) => b.byteLength >= view.byteLength);
-    if (i < 0) return own(view.slice());
+    if (i < 0) return own(fresh(view));
     const [buffer] = this.free.splice(i, 1);
     const out = new view.constructor(buffer, 0, view.length);
     out.set(view);
