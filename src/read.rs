@@ -119,6 +119,9 @@ impl<'a> PreparedChunk<'a> {
         let rows = self.rows as usize;
         let n = rows - self.null_count;
         let dense = match stream {
+            Stream::Bytes(Cow::Owned(bytes)) => {
+                encoding::decode_owned(self.chunk.encoding, self.ty, n, bytes, self.tokenizer.as_deref())
+            }
             Stream::Bytes(bytes) => {
                 encoding::decode(self.chunk.encoding, self.ty, n, &bytes, self.tokenizer.as_deref())
             }

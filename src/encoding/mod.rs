@@ -112,6 +112,21 @@ pub fn decode(
     }
 }
 
+/// Like [`decode`], for a stream the caller owns: Plain strings and bytes
+/// then decode in place, the stream's buffer becoming the data buffer.
+pub fn decode_owned(
+    encoding: Encoding,
+    ty: ColumnType,
+    n: usize,
+    stream: Vec<u8>,
+    tokenizer: Option<&Tokenizer>,
+) -> Result<Values> {
+    if encoding == Encoding::Plain && ty.is_variable() {
+        return plain::strings_in_place(stream, n);
+    }
+    decode(encoding, ty, n, &stream, tokenizer)
+}
+
 /// Finishes values that were decompressed straight into typed storage:
 /// Plain values are checked (bools must be 0 or 1), Delta differences are
 /// summed in place.
@@ -147,21 +162,35 @@ pub(crate) fn prefixed_payload(body: &[u8], n: usize, what: &str) -> Result<usiz
 /// Walks `n` length-prefixed values (uint32 length, then the bytes) that
 /// must fill `body` exactly, calling `f(start, len)` with each value's span.
 pub(crate) fn each_prefixed(body: &[u8], n: usize, what: &str, mut f: impl FnMut(usize, usize)) -> Result<()> {
+    walk_prefixed(&mut &*body, n, what, |_, start, len| f(start, len))
+}
+
+/// The walk behind [`each_prefixed`], handing `body` to `f` as well so that
+/// it may write behind the walk (in-place decoding): lengths are read only
+/// at or after the value being visited.
+pub(crate) fn walk_prefixed<B: AsRef<[u8]>>(
+    body: &mut B,
+    n: usize,
+    what: &str,
+    mut f: impl FnMut(&mut B, usize, usize),
+) -> Result<()> {
     let mut pos = 0usize;
     for i in 0..n {
-        let len = match body.get(pos..pos + 4) {
+        let b = body.as_ref();
+        let len = match b.get(pos..pos + 4) {
             Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize,
             None => return Err(corrupt_chunk(format!("{what} ends inside the length of value {i} at byte {pos}"))),
         };
         pos += 4;
-        if len > body.len() - pos {
+        if len > b.len() - pos {
             return Err(corrupt_chunk(format!("{what} value {i} of {len} bytes at byte {pos} runs past the stream")));
         }
-        f(pos, len);
+        f(body, pos, len);
         pos += len;
     }
-    if pos != body.len() {
-        return Err(corrupt_chunk(format!("{} unexpected bytes after the last value of the {what}", body.len() - pos)));
+    let all = body.as_ref().len();
+    if pos != all {
+        return Err(corrupt_chunk(format!("{} unexpected bytes after the last value of the {what}", all - pos)));
     }
     Ok(())
 }
@@ -189,18 +218,23 @@ pub(crate) struct BytesBuilder {
     overflow: bool,
 }
 
-const SLACK: usize = 16;
+pub(crate) const SLACK: usize = 16;
+
+/// `total` value bytes as a length, when 32-bit offsets can address them.
+pub(crate) fn offsets_for(total: u64) -> Result<usize> {
+    if total > u32::MAX as u64 {
+        return Err(Error::new(
+            ErrorKind::TooLarge,
+            format!("{total} bytes of values exceed the 4 GiB that 32-bit offsets address"),
+        ));
+    }
+    Ok(total as usize)
+}
 
 impl BytesBuilder {
     /// `total` is the exact byte count the caller computed in advance.
     pub fn with_capacity(n: usize, total: u64) -> Result<Self> {
-        if total > u32::MAX as u64 {
-            return Err(Error::new(
-                ErrorKind::TooLarge,
-                format!("{total} bytes of values exceed the 4 GiB that 32-bit offsets address"),
-            ));
-        }
-        let total = total as usize;
+        let total = offsets_for(total)?;
         let mut offsets = crate::error::try_vec::<u32>(n + 1, "string offsets")?;
         offsets.push(0);
         let mut data = crate::error::try_vec::<u8>(total + SLACK, "string data")?;

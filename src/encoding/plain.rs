@@ -1,7 +1,7 @@
 //! Plain: fixed-width values back to back; string and bytes as a uint32
 //! length then the bytes, per value.
 
-use super::{count_mismatch, each_prefixed, prefixed_payload, BytesBuilder};
+use super::{count_mismatch, each_prefixed, offsets_for, prefixed_payload, walk_prefixed, BytesBuilder, SLACK};
 use crate::column::Values;
 use crate::error::{corrupt_chunk, Result};
 use crate::types::ColumnType;
@@ -31,5 +31,79 @@ pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> 
             })?;
             out.finish()
         }
+    }
+}
+
+/// Plain strings from a stream the caller owns, decoded in place: each value
+/// moves left over the length prefixes before it, so the stream's buffer
+/// becomes the data buffer (no second buffer, and the writes land on cache
+/// lines just read: 0.3 ms of comparison.cols' 6.9 in Chromium).
+pub(super) fn strings_in_place(mut stream: Vec<u8>, n: usize) -> Result<Values> {
+    offsets_for(prefixed_payload(&stream, n, "Plain stream")? as u64)?;
+    let mut offsets = crate::error::try_vec::<u32>(n + 1, "string offsets")?;
+    offsets.push(0);
+    let (mut i, mut w) = (0usize, 0usize);
+    walk_prefixed(&mut stream, n, "Plain stream", |buf, start, len| {
+        // Value i starts at start = w + 4(i + 1). From i = 3 on, a fixed
+        // SLACK-byte store at w ends at or before start, so it never reaches
+        // bytes not yet read; the bytes past the value are overwritten later.
+        if i >= 3 && len <= SLACK && buf.len() - start >= SLACK {
+            let mut v = [0u8; SLACK];
+            v.copy_from_slice(&buf[start..start + SLACK]);
+            buf[w..w + SLACK].copy_from_slice(&v);
+        } else {
+            buf.copy_within(start..start + len, w);
+        }
+        w += len;
+        i += 1;
+        offsets.push(w as u32);
+    })?;
+    // The walk consumed the whole stream: w is its length minus the prefixes.
+    stream.truncate(w);
+    Ok(Values::Bytes { offsets, data: stream })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// In place or through a second buffer, the same streams give the same
+    /// values and the same errors: random value lengths around the 16-byte
+    /// fast path, damaged lengths, and wrong value counts.
+    #[test]
+    fn in_place_strings_match_the_copying_decoder() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |m: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % m
+        };
+        let mut checked_errors = 0;
+        for case in 0..3000 {
+            let n = next(40) as usize;
+            let mut stream = Vec::new();
+            for _ in 0..n {
+                let len = next(40) as usize;
+                stream.extend_from_slice(&(len as u32).to_le_bytes());
+                stream.extend((0..len).map(|_| next(256) as u8));
+            }
+            if case % 3 == 0 && !stream.is_empty() {
+                let at = next(stream.len() as u64) as usize;
+                stream[at] = next(256) as u8;
+            }
+            let count = if case % 5 == 0 { n + next(3) as usize } else { n };
+            let copied = decode(ColumnType::String, count, &stream);
+            let in_place = strings_in_place(stream.clone(), count);
+            match (&copied, &in_place) {
+                (Ok(a), Ok(b)) => assert_eq!(a, b, "case {case}"),
+                (Err(a), Err(b)) => {
+                    assert_eq!(a.to_string(), b.to_string(), "case {case}");
+                    checked_errors += 1;
+                }
+                _ => panic!("case {case}: {copied:?} vs {in_place:?}"),
+            }
+        }
+        assert!(checked_errors > 300, "the damaged cases reached the error paths ({checked_errors})");
     }
 }
