@@ -8,6 +8,9 @@
 //! plus bench/data/flights-like.cols when it exists (bench/run generates it).
 //! Each file is read into memory once, untimed; warm-ups are excluded.
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -57,12 +60,7 @@ fn main() {
         }
     }
     if files.is_empty() {
-        let bench = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
-        files = vec![bench.join("comparison.cols"), bench.join("diamonds.default.cols")];
-        let flights = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench/data/flights-like.cols");
-        if flights.exists() {
-            files.push(flights);
-        }
+        files = common::bench_files();
     }
     let registry = Registry::new();
     let mut out_json = Vec::new();

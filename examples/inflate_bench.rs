@@ -110,12 +110,7 @@ fn main() {
         }
     }
     if files.is_empty() {
-        let bench = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
-        files = vec![bench.join("comparison.cols"), bench.join("diamonds.default.cols")];
-        let flights = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench/data/flights-like.cols");
-        if flights.exists() {
-            files.push(flights);
-        }
+        files = common::bench_files();
     }
     let mut out_json = Vec::new();
     for path in &files {

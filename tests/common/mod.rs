@@ -11,6 +11,18 @@ pub fn shared() -> PathBuf {
     p
 }
 
+/// The benchmark files: `../shared/bench`'s two, and the flights-like file
+/// when `bench/run` has made it.
+pub fn bench_files() -> Vec<PathBuf> {
+    let bench = shared().join("bench");
+    let mut files = vec![bench.join("comparison.cols"), bench.join("diamonds.default.cols")];
+    let flights = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench/data/flights-like.cols");
+    if flights.exists() {
+        files.push(flights);
+    }
+    files
+}
+
 /// xorshift64*: a small deterministic PRNG, so every run tries the same cases.
 pub struct Rng(pub u64);
 
