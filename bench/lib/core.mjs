@@ -1,7 +1,10 @@
 // Shared benchmark core, used unchanged by the Node runner and the browser
 // page: the datasets, the readers (adapters), the run plan, the completeness
-// checks, the statistics and the Markdown report. It imports nothing; each
+// checks, the statistics and the Markdown report. It imports only the
+// inspector page's seeded PRNG and shuffle (one copy for both); each
 // platform loads the libraries its own way and passes them in as `libs`.
+
+import { mulberry32, shuffle } from "../../www/js/stats.js";
 
 export const CODECS = ["zstd", "snappy", "none"];
 
@@ -137,43 +140,29 @@ export function cwReader(libs, input) {
   };
 }
 
-/** columns-wasm on a file opened once, untimed: only the column reads. */
-export function cwOpenReader(libs, input) {
-  const file = libs.ColumnsFile.fromBytes(input.bytes);
-  const base = cwReader(libs, input);
-  return {
-    async run({ cols }) {
-      const out = [];
-      for (let rg = 0; rg < file.rowGroups.length; rg++) {
-        for (const c of cols) out.push({ c, col: file.readColumn(rg, c) });
-      }
-      return { file: null, out, cols };
-    },
-    check: base.check,
-    release: base.release,
-  };
-}
-
-/** columns-wasm on an open file, each read handing back the previous
- *  read's columns ({ reuse }) so their buffers are refilled, as a viewer
- *  that re-reads the same columns would. Nothing is released between runs:
- *  the last output is what the next run reuses. */
-export function cwReuseReader(libs, input) {
-  const file = libs.ColumnsFile.fromBytes(input.bytes);
-  const base = cwReader(libs, input);
-  let last = null;
-  return {
-    async run({ cols }) {
-      const out = [];
-      // Each read hands back the column it replaces.
-      for (let rg = 0; rg < file.rowGroups.length; rg++) {
-        for (const c of cols) out.push({ c, col: file.readColumn(rg, c, { reuse: last?.out[out.length].col }) });
-      }
-      last = { file: null, out, cols };
-      return last;
-    },
-    check: base.check,
-    release() {},
+/** columns-wasm on a file opened once, untimed: only the column reads.
+ *  With `reuse`, each read hands back the column it replaces ({ reuse }) so
+ *  its buffers are refilled, as a viewer that re-reads the same columns
+ *  would; nothing is released between runs then: the last output is what
+ *  the next run reuses. */
+export function cwOpenReader(reuse = false) {
+  return (libs, input) => {
+    const file = libs.ColumnsFile.fromBytes(input.bytes);
+    const base = cwReader(libs, input);
+    let last = null;
+    return {
+      async run({ cols }) {
+        const out = [];
+        for (let rg = 0; rg < file.rowGroups.length; rg++) {
+          for (const c of cols) out.push({ c, col: file.readColumn(rg, c, reuse ? { reuse: last?.out[out.length].col } : undefined) });
+        }
+        const result = { file: null, out, cols };
+        if (reuse) last = result;
+        return result;
+      },
+      check: base.check,
+      release: reuse ? () => {} : base.release,
+    };
   };
 }
 
@@ -515,26 +504,6 @@ function summarize(perColumn) {
 
 // ---------------------------------------------------------------- the session
 
-/** mulberry32: a small seeded PRNG, so the shuffled order is reproducible. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-export function shuffle(list, random) {
-  for (let i = list.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [list[i], list[j]] = [list[j], list[i]];
-  }
-  return list;
-}
-
 /**
  * Build every cell (reader × file × scope).
  * `files` maps a file name to {bytes: Uint8Array, arrayBuffer: ArrayBuffer};
@@ -549,8 +518,8 @@ export function buildCells(libs, files, meta) {
     const sources = [];
     if (libs.ColumnsFile) {
       sources.push({ reader: "cw", file: dataset.cols, make: cwReader, byIndex: true });
-      sources.push({ reader: "cwOpen", file: dataset.cols, make: cwOpenReader, byIndex: true });
-      sources.push({ reader: "cwReuse", file: dataset.cols, make: cwReuseReader, byIndex: true });
+      sources.push({ reader: "cwOpen", file: dataset.cols, make: cwOpenReader(), byIndex: true });
+      sources.push({ reader: "cwReuse", file: dataset.cols, make: cwOpenReader(true), byIndex: true });
       for (const [reader, pool] of Object.entries(libs.pools ?? {})) {
         sources.push({ reader, file: dataset.cols, make: cwPoolReader(pool), byIndex: true });
         sources.push({ reader: `${reader}Reuse`, file: dataset.cols, make: cwPoolReader(pool, true), byIndex: true });
@@ -653,7 +622,7 @@ const breathe = () => {
  * marked and dropped; the others go on.
  */
 export async function runSession(cells, { runs, warmup, seed }, log = () => {}) {
-  const random = prng(seed);
+  const random = mulberry32(seed);
   const plan = (n) => shuffle(cells.flatMap((cell) => Array.from({ length: n }, () => cell)), random);
   const phases = [
     ["warm-up", plan(warmup), "warmupMs"],
