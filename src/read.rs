@@ -116,9 +116,15 @@ impl<'a> PreparedChunk<'a> {
 
     /// Decodes the stream into a column of `rows` rows.
     pub fn decode(&self, stream: Stream<'_>) -> Result<Column> {
-        let rows = self.rows as usize;
-        let n = rows - self.null_count;
-        let dense = match stream {
+        let dense = self.decode_dense(stream)?;
+        self.spread_nulls(dense)
+    }
+
+    /// The stream's values for the non-null rows only (the first half of
+    /// [`decode`](Self::decode), public so benchmarks can time it alone).
+    pub fn decode_dense(&self, stream: Stream<'_>) -> Result<Values> {
+        let n = self.rows as usize - self.null_count;
+        match stream {
             Stream::Bytes(Cow::Owned(bytes)) => {
                 encoding::decode_owned(self.chunk.encoding, self.ty, n, bytes, self.tokenizer.as_deref())
             }
@@ -127,7 +133,13 @@ impl<'a> PreparedChunk<'a> {
             }
             Stream::Typed(values) => encoding::finish_typed(self.chunk.encoding, values),
         }
-        .map_err(|e| self.locate(e))?;
+        .map_err(|e| self.locate(e))
+    }
+
+    /// Spreads dense values over every row of the chunk, nulls included
+    /// (the second half of [`decode`](Self::decode)).
+    pub fn spread_nulls(&self, dense: Values) -> Result<Column> {
+        let rows = self.rows as usize;
         if self.null_count == 0 {
             return Ok(Column { ty: self.ty, values: dense, validity: None, null_count: 0 });
         }
