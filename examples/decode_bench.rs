@@ -1079,12 +1079,15 @@ mod wasm_entry {
         }
     }
 
-    /// Runs everything added; emits the Markdown (kind 0) and JSON (kind 1).
+    /// Runs everything added, keeping the encodings that start with the
+    /// staged text (all when empty); emits the Markdown (kind 0) and JSON
+    /// (kind 1).
     #[no_mangle]
     pub extern "C" fn bench_run(budget_ms: f64) {
+        let only = STAGE.with(|s| String::from_utf8_lossy(&std::mem::take(&mut *s.borrow_mut())).into_owned());
         let files = FILES.with(|f| std::mem::take(&mut *f.borrow_mut()));
         let toks = TOKENIZERS.with(|t| std::mem::take(&mut *t.borrow_mut()));
-        let report = super::run(&files, &toks, budget_ms, "wasm32 in Node", "");
+        let report = super::run(&files, &toks, budget_ms, "wasm32 in Node", &only);
         for (kind, text) in [(0, super::markdown(&report)), (1, super::json(&report))] {
             // SAFETY: an imported JS function reading `len` bytes at `ptr`,
             // which stay valid (and unchanged) for the call.

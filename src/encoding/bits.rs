@@ -31,6 +31,39 @@ impl<'a> MsbBits<'a> {
         }
     }
 
+    /// Unpacks every value into `out`, which must hold exactly `count`.
+    ///
+    /// Values are taken in runs: one 8-byte big-endian load, shifted past
+    /// the bits already used, holds at least 57 unread bits, so the next
+    /// `57 / width` values come out of one register with a shift each (no
+    /// per-value load, bounds check or branch). The last runs, where 8
+    /// bytes would reach past the data, read from a zero-padded copy.
+    pub fn unpack(&self, out: &mut [u32]) {
+        let w = self.width as usize;
+        if w == 0 || out.len() != self.count {
+            out.fill(0);
+            return;
+        }
+        let run = 57 / w;
+        let d = self.data;
+        // Runs whose 8-byte load ends inside the data (bit positions in u64:
+        // a stream over 512 MiB has more bits than a 32-bit usize counts).
+        let fast = match d.len().checked_sub(8) {
+            Some(last) => (last as u64 * 8 / (run * w) as u64 + 1).min((self.count / run) as u64) as usize,
+            None => 0,
+        };
+        let (head, tail) = out.split_at_mut(fast * run);
+        unpack_runs(d, 0, w, run, head);
+        let bit = fast as u64 * (run * w) as u64;
+        // The rest is at most 8 bytes: either the next run's load would
+        // pass the end, or fewer than `run` values (57 bits) remain.
+        let rest = &d[(bit / 8) as usize..];
+        let mut pad = [0u8; 24];
+        let k = rest.len().min(16);
+        pad[..k].copy_from_slice(&rest[..k]);
+        unpack_runs(&pad, bit % 8, w, run, tail);
+    }
+
     /// Calls `f` with each value in order.
     #[inline]
     pub fn for_each(&self, mut f: impl FnMut(u32)) {
@@ -69,5 +102,26 @@ impl<'a> MsbBits<'a> {
             f(((window >> shift) & mask) as u32);
             bit += w as u64;
         }
+    }
+}
+
+/// Unpacks `out.len()` values of `w` bits starting at bit `bit` of `d`, in
+/// runs of `run` values per 8-byte load; `d` holds 8 bytes from the first
+/// byte of every run (the callers' sizes ensure it; a load that did not fit
+/// would give zeros, never a panic).
+#[inline]
+fn unpack_runs(d: &[u8], bit: u64, w: usize, run: usize, out: &mut [u32]) {
+    let mut bit = bit;
+    for values in out.chunks_mut(run) {
+        let at = (bit / 8) as usize;
+        let mut window = match d.get(at..at + 8) {
+            Some(b) => u64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]) << (bit % 8),
+            None => 0,
+        };
+        for v in values.iter_mut() {
+            *v = (window >> (64 - w)) as u32;
+            window <<= w;
+        }
+        bit += (run * w) as u64;
     }
 }

@@ -9,6 +9,8 @@ pub(crate) mod dict;
 mod offset_bytes;
 mod plain;
 mod rle_bitpack;
+#[cfg(test)]
+mod testkit;
 pub(crate) mod tokenized;
 
 use crate::bytes::Reader;
