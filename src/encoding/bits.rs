@@ -3,6 +3,9 @@
 
 use crate::error::{corrupt_chunk, Result};
 
+/// Values unpacked at a time by [`MsbBits::for_each_block`].
+pub(crate) const BLOCK: usize = 1024;
+
 /// `count` values of `width` bits (at most 32), MSB first.
 pub(crate) struct MsbBits<'a> {
     data: &'a [u8],
@@ -31,37 +34,77 @@ impl<'a> MsbBits<'a> {
         }
     }
 
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
     /// Unpacks every value into `out`, which must hold exactly `count`.
+    pub fn unpack(&self, out: &mut [u32]) {
+        self.unpack_from(0, out);
+    }
+
+    /// Unpacks values `first..first + out.len()` into `out` (zeros if that
+    /// range is not inside the `count` values).
     ///
     /// Values are taken in runs: one 8-byte big-endian load, shifted past
     /// the bits already used, holds at least 57 unread bits, so the next
     /// `57 / width` values come out of one register with a shift each (no
     /// per-value load, bounds check or branch). The last runs, where 8
     /// bytes would reach past the data, read from a zero-padded copy.
-    pub fn unpack(&self, out: &mut [u32]) {
+    pub fn unpack_from(&self, first: usize, out: &mut [u32]) {
         let w = self.width as usize;
-        if w == 0 || out.len() != self.count {
+        if w == 0 || first.checked_add(out.len()).is_none_or(|end| end > self.count) {
             out.fill(0);
             return;
         }
         let run = 57 / w;
-        let d = self.data;
-        // Runs whose 8-byte load ends inside the data (bit positions in u64:
-        // a stream over 512 MiB has more bits than a 32-bit usize counts).
+        let span = (run * w) as u64;
+        // Bit positions in u64: a stream over 512 MiB has more bits than a
+        // 32-bit usize counts.
+        let start = first as u64 * w as u64;
+        let d = &self.data[(start / 8) as usize..];
+        let bit0 = start % 8;
+        // Runs whose 8-byte load ends inside the data: run g loads from
+        // byte (bit0 + g * span) / 8.
         let fast = match d.len().checked_sub(8) {
-            Some(last) => (last as u64 * 8 / (run * w) as u64 + 1).min((self.count / run) as u64) as usize,
+            Some(last) => ((last as u64 * 8 + 7 - bit0) / span + 1).min((out.len() / run) as u64) as usize,
             None => 0,
         };
         let (head, tail) = out.split_at_mut(fast * run);
-        unpack_runs(d, 0, w, run, head);
-        let bit = fast as u64 * (run * w) as u64;
-        // The rest is at most 8 bytes: either the next run's load would
-        // pass the end, or fewer than `run` values (57 bits) remain.
+        unpack_runs(d, bit0, w, run, head);
+        let bit = bit0 + fast as u64 * span;
+        // What is left needs at most 8 bytes: either the next run's load
+        // would pass the end, or fewer than `run` values (57 bits) remain.
         let rest = &d[(bit / 8) as usize..];
         let mut pad = [0u8; 24];
         let k = rest.len().min(16);
         pad[..k].copy_from_slice(&rest[..k]);
         unpack_runs(&pad, bit % 8, w, run, tail);
+    }
+
+    /// Calls `f` with each block of up to `BLOCK` values in order, unpacked
+    /// into a buffer small enough to stay in the L1 cache.
+    #[inline]
+    pub fn for_each_block(&self, mut f: impl FnMut(&[u32])) {
+        let mut buf = [0u32; BLOCK];
+        let mut first = 0;
+        while first < self.count {
+            let len = (self.count - first).min(BLOCK);
+            self.unpack_from(first, &mut buf[..len]);
+            f(&buf[..len]);
+            first += len;
+        }
+    }
+
+    /// The first value that is `limit` or more, if any.
+    pub fn first_at_least(&self, limit: u32) -> Option<u32> {
+        let mut found = None;
+        self.for_each_block(|b| {
+            if found.is_none() {
+                found = b.iter().copied().find(|&v| v >= limit);
+            }
+        });
+        found
     }
 
     /// Calls `f` with each value in order.

@@ -41,15 +41,6 @@ pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> 
     if entries.count != h.size {
         return Err(corrupt_chunk(format!("Dict declares {} entries but stores {}", h.size, entries.count)));
     }
-    // Indices are unpacked once, then checked at once (the largest against
-    // the dictionary size), so the gathers below cannot go wrong.
-    let mut idx = try_vec::<u32>(n, "Dict indices")?;
-    idx.resize(n, 0);
-    indices.unpack(&mut idx);
-    let largest = idx.iter().fold(0, |m, &i| m.max(i));
-    if n > 0 && largest as usize >= h.size {
-        return Err(corrupt_chunk(format!("Dict index {largest} is outside the {}-entry dictionary", h.size)));
-    }
     match ty.width() {
         Some(w) => {
             for e in 0..h.size {
@@ -64,53 +55,82 @@ pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> 
                 return Err(corrupt_chunk(format!("Dict of {ty} has no fixed width")));
             };
             let bytes = out.fixed_bytes_mut().unwrap_or_default();
-            match w {
-                1 => gather::<1>(flat, &idx, bytes)?,
-                2 => gather::<2>(flat, &idx, bytes)?,
-                4 => gather::<4>(flat, &idx, bytes)?,
-                _ => gather::<8>(flat, &idx, bytes)?,
+            let ok = match w {
+                1 => gather::<1>(flat, &indices, bytes)?,
+                2 => gather::<2>(flat, &indices, bytes)?,
+                4 => gather::<4>(flat, &indices, bytes)?,
+                _ => gather::<8>(flat, &indices, bytes)?,
+            };
+            if !ok {
+                return Err(bad_index(&indices, h.size));
             }
             out.finish_le(w)
         }
-        None => strings(&entries, &idx),
+        None => strings(&entries, &indices),
     }
 }
 
+fn bad_index(indices: &MsbBits<'_>, size: usize) -> crate::error::Error {
+    let i = indices.first_at_least(size.min(u32::MAX as usize) as u32).unwrap_or(u32::MAX);
+    corrupt_chunk(format!("Dict index {i} is outside the {size}-entry dictionary"))
+}
+
 /// Copies each index's `W`-byte entry to the output, in order, through a
-/// table of entries as `[u8; W]` (indices were checked against its size).
-fn gather<const W: usize>(flat: &[u8], idx: &[u32], out: &mut [u8]) -> Result<()> {
+/// table of entries as `[u8; W]`. Every index is checked against the table
+/// as it is used; false if one was outside it.
+fn gather<const W: usize>(flat: &[u8], indices: &MsbBits<'_>, out: &mut [u8]) -> Result<bool> {
     let mut table = try_vec::<[u8; W]>(flat.len() / W, "dictionary")?;
     table.extend(flat.chunks_exact(W).map(|c| {
         let mut e = [0u8; W];
         e.copy_from_slice(c);
         e
     }));
-    for (o, &i) in out.chunks_exact_mut(W).zip(idx) {
-        o.copy_from_slice(&table.get(i as usize).copied().unwrap_or([0; W]));
-    }
-    Ok(())
+    let mut outside = false;
+    let mut out = out.chunks_exact_mut(W);
+    indices.for_each_block(|idx| {
+        // The block's indices lead the zip: an exhausted block must not
+        // take (and drop) the next output slot.
+        for (&i, o) in idx.iter().zip(&mut out) {
+            let e = table.get(i as usize);
+            outside |= e.is_none();
+            o.copy_from_slice(&e.copied().unwrap_or([0; W]));
+        }
+    });
+    Ok(!outside)
 }
 
 /// String and bytes entries: the output is sized exactly from the entries'
 /// lengths, then each value is copied as one fixed SLACK-byte move when it
 /// is that short (the bytes past it land in the slack and are overwritten
 /// by the next value), else as a sized copy.
-fn strings(entries: &OffsetBytes<'_>, idx: &[u32]) -> Result<Values> {
+fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>) -> Result<Values> {
     let mut spans = try_vec::<(u32, u32)>(entries.count, "dictionary")?;
     spans.extend((0..entries.count).map(|e| {
         let (start, len) = entries.span(e);
         (start as u32, len as u32)
     }));
-    let span = |i: u32| spans.get(i as usize).copied().unwrap_or((0, 0));
-    let total = offsets_for(idx.iter().map(|&i| span(i).1 as u64).sum())?;
+    // Unpacked once for both passes: unpacking twice in blocks cost more.
+    let mut idx = try_vec::<u32>(indices.count(), "Dict indices")?;
+    idx.resize(indices.count(), 0);
+    indices.unpack(&mut idx);
+    let (mut total, mut outside) = (0u64, false);
+    for &i in &idx {
+        let s = spans.get(i as usize);
+        outside |= s.is_none();
+        total += s.map_or(0, |s| s.1) as u64;
+    }
+    if outside {
+        return Err(bad_index(indices, entries.count));
+    }
+    let total = offsets_for(total)?;
     let mut data = try_vec::<u8>(total + SLACK, "string data")?;
     data.resize(total + SLACK, 0);
     let mut offsets = try_vec::<u32>(idx.len() + 1, "string offsets")?;
     offsets.resize(idx.len() + 1, 0);
     let src = entries.data;
     let mut w = 0usize;
-    for (o, &i) in offsets[1..].iter_mut().zip(idx) {
-        let (s, l) = span(i);
+    for (o, &i) in offsets[1..].iter_mut().zip(&idx) {
+        let (s, l) = spans.get(i as usize).copied().unwrap_or((0, 0));
         let (s, l) = (s as usize, l as usize);
         if l <= SLACK && s + SLACK <= src.len() && w + SLACK <= data.len() {
             data[w..w + SLACK].copy_from_slice(&src[s..s + SLACK]);
@@ -130,7 +150,7 @@ fn strings(entries: &OffsetBytes<'_>, idx: &[u32]) -> Result<Values> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encoding::testkit::{damage, flatten, pack_msb, read_msb, Rng};
+    use crate::encoding::testkit::{assert_same, damage, flatten, pack_msb, read_msb, Rng};
     use crate::error::ErrorKind;
 
     const TYPES: [ColumnType; 6] = [
@@ -236,14 +256,18 @@ mod tests {
             let count = if rng.below(12) == 0 { n ^ 1 } else { n };
             match (reference(ty, count, &s), decode(ty, count, &s)) {
                 (Some(want), Ok(got)) => {
-                    assert_eq!(flatten(&got), want, "case {case}: {ty} n {count} d {d}");
+                    assert_same(&flatten(&got), &want, &format!("case {case}: {ty} n {count} d {d}"));
                     ok += 1;
                 }
                 (None, Err(e)) => {
                     assert_eq!(e.kind, ErrorKind::CorruptChunk, "case {case}: {e}");
                     errors += 1;
                 }
-                (want, got) => panic!("case {case}: {ty} n {count} d {d}: reference {want:?}, decoder {got:?}"),
+                (want, got) => panic!(
+                    "case {case}: {ty} n {count} d {d}: reference {}, decoder {:?}",
+                    if want.is_some() { "decodes" } else { "refuses" },
+                    got.map(|v| v.len())
+                ),
             }
         }
         assert!(ok > 2500 && errors > 1500, "both outcomes are exercised ({ok} decoded, {errors} refused)");

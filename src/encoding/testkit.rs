@@ -117,3 +117,12 @@ pub fn flatten(v: &Values) -> Vec<Vec<u8>> {
         }
     }
 }
+
+/// Panics naming the first value where `got` and `want` differ (the whole
+/// vectors are too long to print).
+pub fn assert_same(got: &[Vec<u8>], want: &[Vec<u8>], what: &str) {
+    if let Some(i) = (0..got.len().min(want.len())).find(|&i| got[i] != want[i]) {
+        panic!("{what}: value {i} of {} is {:?}, expected {:?}", want.len(), got[i], want[i]);
+    }
+    assert_eq!(got.len(), want.len(), "{what}: value count");
+}
