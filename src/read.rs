@@ -123,14 +123,14 @@ impl<'a> PreparedChunk<'a> {
     /// The stream's values for the non-null rows only (the first half of
     /// [`decode`](Self::decode), public so benchmarks can time it alone).
     pub fn decode_dense(&self, stream: Stream<'_>) -> Result<Values> {
-        let n = self.rows as usize - self.null_count;
+        let rows = self.rows as usize;
+        let n = rows - self.null_count;
+        let tok = self.tokenizer.as_deref();
         match stream {
             Stream::Bytes(Cow::Owned(bytes)) => {
-                encoding::decode_owned(self.chunk.encoding, self.ty, n, bytes, self.tokenizer.as_deref())
+                encoding::decode_owned(self.chunk.encoding, self.ty, n, rows, bytes, tok)
             }
-            Stream::Bytes(bytes) => {
-                encoding::decode(self.chunk.encoding, self.ty, n, &bytes, self.tokenizer.as_deref())
-            }
+            Stream::Bytes(bytes) => encoding::decode(self.chunk.encoding, self.ty, n, rows, &bytes, tok),
             Stream::Typed(values) => encoding::finish_typed(self.chunk.encoding, values),
         }
         .map_err(|e| self.locate(e))

@@ -20,14 +20,14 @@ pub(crate) fn affixes(stream: &[u8]) -> Result<Affixes<'_>> {
     Ok(Affixes { prefix, suffix })
 }
 
-pub(super) fn decode(n: usize, stream: &[u8]) -> Result<Values> {
+pub(super) fn decode(n: usize, rows: usize, stream: &[u8]) -> Result<Values> {
     let Affixes { prefix, suffix } = affixes(stream)?;
     let body = &stream[8 + prefix.len() + suffix.len()..];
     // Lengths take 4 bytes each and the rest is middles, so the output size
     // is known before the one checking pass.
     let middles = prefixed_payload(body, n, "Affix body")?;
     let total = middles as u64 + n as u64 * (prefix.len() + suffix.len()) as u64;
-    let mut out = BytesBuilder::with_capacity(n, total)?;
+    let mut out = BytesBuilder::with_capacity(n, rows, total)?;
     each_prefixed(body, n, "Affix body", |start, len| {
         out.append_slice(prefix);
         out.append(body, start, len);

@@ -4,7 +4,7 @@
 
 use super::bits::MsbBits;
 use super::offset_bytes::OffsetBytes;
-use super::{count_mismatch, offsets_for, stream_reader, SLACK};
+use super::{count_mismatch, offsets_for, offsets_vec, stream_reader, SLACK};
 use crate::column::Values;
 use crate::error::{corrupt_chunk, try_vec, Result};
 use crate::types::ColumnType;
@@ -25,7 +25,7 @@ pub(crate) fn header(stream: &[u8]) -> Result<DictHeader> {
     })
 }
 
-pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> {
+pub(super) fn decode(ty: ColumnType, n: usize, rows: usize, stream: &[u8]) -> Result<Values> {
     let h = header(stream)?;
     if h.count != n {
         return Err(count_mismatch("Dict stream", h.count, n));
@@ -66,7 +66,7 @@ pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> 
             }
             out.finish_le(w)
         }
-        None => strings(&entries, &indices),
+        None => strings(&entries, &indices, rows),
     }
 }
 
@@ -103,7 +103,7 @@ fn gather<const W: usize>(flat: &[u8], indices: &MsbBits<'_>, out: &mut [u8]) ->
 /// lengths, then each value is copied as one fixed SLACK-byte move when it
 /// is that short (the bytes past it land in the slack and are overwritten
 /// by the next value), else as a sized copy.
-fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>) -> Result<Values> {
+fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>, rows: usize) -> Result<Values> {
     let mut spans = try_vec::<(u32, u32)>(entries.count, "dictionary")?;
     spans.extend((0..entries.count).map(|e| {
         let (start, len) = entries.span(e);
@@ -125,7 +125,7 @@ fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>) -> Result<Values> {
     let total = offsets_for(total)?;
     let mut data = try_vec::<u8>(total + SLACK, "string data")?;
     data.resize(total + SLACK, 0);
-    let mut offsets = try_vec::<u32>(idx.len() + 1, "string offsets")?;
+    let mut offsets = offsets_vec(idx.len(), rows)?;
     offsets.resize(idx.len() + 1, 0);
     let src = entries.data;
     let mut w = 0usize;
@@ -254,7 +254,7 @@ mod tests {
             let clean = stream(&mut rng, ty, n, d);
             let s = damage(&mut rng, clean);
             let count = if rng.below(12) == 0 { n ^ 1 } else { n };
-            match (reference(ty, count, &s), decode(ty, count, &s)) {
+            match (reference(ty, count, &s), decode(ty, count, count, &s)) {
                 (Some(want), Ok(got)) => {
                     assert_same(&flatten(&got), &want, &format!("case {case}: {ty} n {count} d {d}"));
                     ok += 1;

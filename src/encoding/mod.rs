@@ -89,11 +89,14 @@ impl Encoding {
 }
 
 /// Decodes `n` values of type `ty` from an encoded stream.
-/// `tokenizer` is required for (and only used by) Tokenized.
+/// `tokenizer` is required for (and only used by) Tokenized. `rows` is the
+/// chunk's row count (at least `n`): string offsets get room for `rows + 1`
+/// entries, so spreading them over null rows needs no reallocation.
 pub fn decode(
     encoding: Encoding,
     ty: ColumnType,
     n: usize,
+    rows: usize,
     stream: &[u8],
     tokenizer: Option<&Tokenizer>,
 ) -> Result<Values> {
@@ -101,14 +104,14 @@ pub fn decode(
         return Err(corrupt_chunk(format!("{} encoding cannot hold {ty} values", encoding.name())));
     }
     match encoding {
-        Encoding::Plain => plain::decode(ty, n, stream),
+        Encoding::Plain => plain::decode(ty, n, rows, stream),
         Encoding::RleBitpack => rle_bitpack::decode(n, stream),
         Encoding::Delta => delta::decode(ty, n, stream),
-        Encoding::Dict => dict::decode(ty, n, stream),
-        Encoding::OffsetBytes => offset_bytes::decode(n, stream),
-        Encoding::Affix => affix::decode(n, stream),
+        Encoding::Dict => dict::decode(ty, n, rows, stream),
+        Encoding::OffsetBytes => offset_bytes::decode(n, rows, stream),
+        Encoding::Affix => affix::decode(n, rows, stream),
         Encoding::Tokenized => match tokenizer {
-            Some(t) => tokenized::decode(n, stream, t),
+            Some(t) => tokenized::decode(n, rows, stream, t),
             None => Err(corrupt_chunk("a Tokenized chunk needs a tokenizer")),
         },
     }
@@ -120,13 +123,14 @@ pub fn decode_owned(
     encoding: Encoding,
     ty: ColumnType,
     n: usize,
+    rows: usize,
     stream: Vec<u8>,
     tokenizer: Option<&Tokenizer>,
 ) -> Result<Values> {
     if encoding == Encoding::Plain && ty.is_variable() {
-        return plain::strings_in_place(stream, n);
+        return plain::strings_in_place(stream, n, rows);
     }
-    decode(encoding, ty, n, &stream, tokenizer)
+    decode(encoding, ty, n, rows, &stream, tokenizer)
 }
 
 /// Finishes values that were decompressed straight into typed storage:
@@ -197,6 +201,14 @@ pub(crate) fn walk_prefixed<B: AsRef<[u8]>>(
     Ok(())
 }
 
+/// String offsets for `n` values, starting with the 0 before the first,
+/// with room for `rows + 1` entries (see [`decode`]).
+pub(crate) fn offsets_vec(n: usize, rows: usize) -> Result<Vec<u32>> {
+    let mut offsets = crate::error::try_vec::<u32>(rows.max(n) + 1, "string offsets")?;
+    offsets.push(0);
+    Ok(offsets)
+}
+
 /// A reader over an encoded stream: short reads are corrupt chunks.
 pub(crate) fn stream_reader(stream: &[u8]) -> Reader<'_> {
     Reader::new(stream, ErrorKind::CorruptChunk, "encoded stream")
@@ -234,11 +246,11 @@ pub(crate) fn offsets_for(total: u64) -> Result<usize> {
 }
 
 impl BytesBuilder {
-    /// `total` is the exact byte count the caller computed in advance.
-    pub fn with_capacity(n: usize, total: u64) -> Result<Self> {
+    /// `total` is the exact byte count the caller computed in advance;
+    /// `rows` as for [`decode`].
+    pub fn with_capacity(n: usize, rows: usize, total: u64) -> Result<Self> {
         let total = offsets_for(total)?;
-        let mut offsets = crate::error::try_vec::<u32>(n + 1, "string offsets")?;
-        offsets.push(0);
+        let offsets = offsets_vec(n, rows)?;
         let mut data = crate::error::try_vec::<u8>(total + SLACK, "string data")?;
         data.resize(total + SLACK, 0);
         Ok(BytesBuilder { offsets, data, len: 0, total, overflow: false })

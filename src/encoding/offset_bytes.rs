@@ -5,7 +5,7 @@
 use super::{count_mismatch, stream_reader};
 use crate::bytes::le_u32;
 use crate::column::Values;
-use crate::error::{corrupt_chunk, try_vec, Result};
+use crate::error::{corrupt_chunk, Result};
 
 /// The parsed layout, borrowed: Dict reuses it for its entries.
 pub(crate) struct OffsetBytes<'a> {
@@ -62,13 +62,15 @@ impl<'a> OffsetBytes<'a> {
     }
 }
 
-pub(super) fn decode(n: usize, stream: &[u8]) -> Result<Values> {
+pub(super) fn decode(n: usize, rows: usize, stream: &[u8]) -> Result<Values> {
     let ob = OffsetBytes::parse(stream)?;
     if ob.count != n {
         return Err(count_mismatch("OffsetBytes stream", ob.count, n));
     }
-    let mut offsets = try_vec::<u32>(n + 1, "string offsets")?;
-    offsets.extend((0..n).map(|i| ob.start(i)));
-    offsets.push(ob.data.len() as u32);
+    let mut offsets = super::offsets_vec(n, rows)?;
+    offsets.extend((1..n).map(|i| ob.start(i)));
+    if n > 0 {
+        offsets.push(ob.data.len() as u32);
+    }
     Ok(Values::Bytes { offsets, data: ob.data.to_vec() })
 }

@@ -261,7 +261,7 @@ impl Ids<'_> {
     }
 }
 
-pub(super) fn decode(n: usize, stream: &[u8], tok: &Tokenizer) -> Result<Values> {
+pub(super) fn decode(n: usize, rows: usize, stream: &[u8], tok: &Tokenizer) -> Result<Values> {
     let layout = TokenizedLayout::parse(stream)?;
     if layout.values != n {
         return Err(count_mismatch("Tokenized stream", layout.values, n));
@@ -298,7 +298,7 @@ pub(super) fn decode(n: usize, stream: &[u8], tok: &Tokenizer) -> Result<Values>
     }
 
     // Pass 2: write values. Ids were validated, so lookups cannot fail.
-    let mut out = BytesBuilder::with_capacity(n, total)?;
+    let mut out = BytesBuilder::with_capacity(n, rows, total)?;
     let mut esc = layout.escape_bytes.iter();
     let mut next_end = 1usize; // index into `starts` of the current value's end
     let mut token = 0u32;
