@@ -114,15 +114,13 @@ impl Tokenizer {
         self.starts.len() - 1
     }
 
-    /// Token `id` as (all token bytes, start, length), for copying with
-    /// slack; (_, 0, 0) for ids the vocab does not define.
+    /// The id -> bytes table as it is kept: token `id` is
+    /// `bytes[starts[id]..starts[id + 1]]` (empty for ids the vocab does
+    /// not define), and `bytes` ends with 16 bytes of padding, so a short
+    /// token can be copied as one fixed 16-byte move.
     #[inline]
-    pub(crate) fn token_span(&self, id: u32) -> (&[u8], usize, usize) {
-        let i = id as usize;
-        match (self.starts.get(i), self.starts.get(i + 1)) {
-            (Some(&a), Some(&b)) => (&self.bytes, a as usize, (b - a) as usize),
-            _ => (&self.bytes, 0, 0),
-        }
+    pub(crate) fn spans(&self) -> (&[u32], &[u8]) {
+        (&self.starts, &self.bytes)
     }
 
     pub fn model_type(&self) -> &str {
