@@ -218,20 +218,9 @@ pub(crate) fn count_mismatch(what: &str, found: usize, expected: usize) -> Error
     corrupt_chunk(format!("{what} holds {found} values but the chunk has {expected} non-null rows"))
 }
 
-/// Accumulates string/bytes values into Arrow-style offsets and data.
-/// The data buffer is sized once from an exact total computed in advance,
-/// plus slack so short values can be copied as one fixed 16-byte move
-/// (most strings are short; a fixed-size copy beats a sized memcpy call).
-pub(crate) struct BytesBuilder {
-    offsets: Vec<u32>,
-    data: Vec<u8>,
-    len: usize,
-    total: usize,
-    /// Set if a caller appended past `total`: a logic error reported by
-    /// `finish`, never a panic.
-    overflow: bool,
-}
-
+/// Slack after string data so a short value can be written as one fixed
+/// 16-byte move (most strings are short; a fixed-size copy beats a sized
+/// memcpy call); the bytes past the value are overwritten by the next one.
 pub(crate) const SLACK: usize = 16;
 
 /// `total` value bytes as a length, when 32-bit offsets can address them.
@@ -243,56 +232,4 @@ pub(crate) fn offsets_for(total: u64) -> Result<usize> {
         ));
     }
     Ok(total as usize)
-}
-
-impl BytesBuilder {
-    /// `total` is the exact byte count the caller computed in advance;
-    /// `rows` as for [`decode`].
-    pub fn with_capacity(n: usize, rows: usize, total: u64) -> Result<Self> {
-        let total = offsets_for(total)?;
-        let offsets = offsets_vec(n, rows)?;
-        let mut data = crate::error::try_vec::<u8>(total + SLACK, "string data")?;
-        data.resize(total + SLACK, 0);
-        Ok(BytesBuilder { offsets, data, len: 0, total, overflow: false })
-    }
-
-    /// Appends `src[start..start + len]` to the current value.
-    #[inline(always)]
-    pub fn append(&mut self, src: &[u8], start: usize, len: usize) {
-        let w = self.len;
-        if len > self.total - w || start.checked_add(len).is_none_or(|e| e > src.len()) {
-            self.overflow = true;
-            return;
-        }
-        if len <= SLACK && src.len() - start >= SLACK {
-            // Writes up to SLACK bytes past the value, inside the slack;
-            // the next value overwrites them.
-            self.data[w..w + SLACK].copy_from_slice(&src[start..start + SLACK]);
-        } else {
-            self.data[w..w + len].copy_from_slice(&src[start..start + len]);
-        }
-        self.len = w + len;
-    }
-
-    #[inline(always)]
-    pub fn append_slice(&mut self, s: &[u8]) {
-        self.append(s, 0, s.len());
-    }
-
-    /// Ends the current value.
-    #[inline(always)]
-    pub fn end_value(&mut self) {
-        self.offsets.push(self.len as u32);
-    }
-
-    pub fn finish(mut self) -> Result<Values> {
-        if self.overflow || self.len != self.total {
-            return Err(corrupt_chunk(format!(
-                "internal: values filled {} of {} computed bytes",
-                self.len, self.total
-            )));
-        }
-        self.data.truncate(self.len);
-        Ok(Values::Bytes { offsets: self.offsets, data: self.data })
-    }
 }
