@@ -106,46 +106,6 @@ impl<'a> MsbBits<'a> {
         });
         found
     }
-
-    /// Calls `f` with each value in order.
-    #[inline]
-    pub fn for_each(&self, mut f: impl FnMut(u32)) {
-        let w = self.width;
-        if w == 0 {
-            for _ in 0..self.count {
-                f(0);
-            }
-            return;
-        }
-        let mask = if w == 32 { u32::MAX as u64 } else { (1u64 << w) - 1 };
-        let d = self.data;
-        let mut bit = 0u64;
-        for _ in 0..self.count {
-            let byte = (bit / 8) as usize;
-            // An 8-byte big-endian window always holds the value: at most
-            // 7 leading bits plus 32 value bits.
-            let window = if byte + 8 <= d.len() {
-                u64::from_be_bytes([
-                    d[byte],
-                    d[byte + 1],
-                    d[byte + 2],
-                    d[byte + 3],
-                    d[byte + 4],
-                    d[byte + 5],
-                    d[byte + 6],
-                    d[byte + 7],
-                ])
-            } else {
-                let mut tmp = [0u8; 8];
-                let tail = &d[byte..];
-                tmp[..tail.len()].copy_from_slice(tail);
-                u64::from_be_bytes(tmp)
-            };
-            let shift = 64 - (bit % 8) as u32 - w;
-            f(((window >> shift) & mask) as u32);
-            bit += w as u64;
-        }
-    }
 }
 
 /// Unpacks `out.len()` values of `w` bits starting at bit `bit` of `d`, in
