@@ -21,12 +21,27 @@ impl<'a> OffsetBytes<'a> {
         let starts = r.take_array(count, 4, "OffsetBytes offsets")?;
         let data = r.rest();
         let ob = OffsetBytes { starts, data, count };
+        if count == 0 && !data.is_empty() {
+            return Err(corrupt_chunk(format!("OffsetBytes has no values but {} data bytes", data.len())));
+        }
+        // One branch-free pass over the starts (first 0, never decreasing,
+        // within the data); a second finds the offending one for the message.
+        let (mut prev, mut ok) = (0u32, true);
+        for c in starts.chunks_exact(4) {
+            let s = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            ok &= s >= prev;
+            prev = s;
+        }
+        let first = if count > 0 { ob.start(0) } else { 0 };
+        if ok && first == 0 && prev as usize <= data.len() {
+            return Ok(ob);
+        }
+        if first != 0 {
+            return Err(corrupt_chunk(format!("OffsetBytes first offset is {first}, not 0")));
+        }
         let mut prev = 0u32;
         for i in 0..count {
             let s = ob.start(i);
-            if i == 0 && s != 0 {
-                return Err(corrupt_chunk(format!("OffsetBytes first offset is {s}, not 0")));
-            }
             if s < prev || s as usize > data.len() {
                 return Err(corrupt_chunk(format!(
                     "OffsetBytes offset {i} is {s}: after {prev} and within {} data bytes required",
@@ -34,9 +49,6 @@ impl<'a> OffsetBytes<'a> {
                 )));
             }
             prev = s;
-        }
-        if count == 0 && !data.is_empty() {
-            return Err(corrupt_chunk(format!("OffsetBytes has no values but {} data bytes", data.len())));
         }
         Ok(ob)
     }
@@ -63,34 +75,20 @@ impl<'a> OffsetBytes<'a> {
 }
 
 pub(super) fn decode(n: usize, rows: usize, stream: &[u8]) -> Result<Values> {
-    let mut r = stream_reader(stream);
-    let count = r.len32("OffsetBytes count")?;
-    if count != n {
-        return Err(count_mismatch("OffsetBytes stream", count, n));
+    let ob = OffsetBytes::parse(stream)?;
+    if ob.count != n {
+        return Err(count_mismatch("OffsetBytes stream", ob.count, n));
     }
-    let starts = r.take_array(count, 4, "OffsetBytes offsets")?;
-    let data = r.rest();
-    if count == 0 && !data.is_empty() {
-        return Err(corrupt_chunk(format!("OffsetBytes has no values but {} data bytes", data.len())));
-    }
-    // The starts are the offsets: copied in one pass, then checked in one
-    // branch-free pass (first 0, never decreasing, within the data).
+    // The starts, checked by parse, are the offsets.
     let mut offsets = super::offsets_vec(n, rows)?;
-    offsets.pop();
-    offsets.extend(starts.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+    let later = ob.starts.get(4..).unwrap_or_default();
+    offsets.extend(later.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
     if n > 0 {
-        offsets.push(data.len() as u32);
+        offsets.push(ob.data.len() as u32);
     }
-    let ordered = offsets.windows(2).fold(true, |ok, w| ok & (w[0] <= w[1]));
-    if offsets.first().is_some_and(|&f| f != 0) || !ordered || data.len() > u32::MAX as usize {
-        // Re-check the slow way for a message that names the offset.
-        return Err(OffsetBytes::parse(stream)
-            .err()
-            .unwrap_or_else(|| corrupt_chunk("OffsetBytes offsets are out of order or past the data")));
-    }
-    let mut out = try_vec::<u8>(data.len(), "string data")?;
-    out.extend_from_slice(data);
-    Ok(Values::Bytes { offsets, data: out })
+    let mut data = try_vec::<u8>(ob.data.len(), "string data")?;
+    data.extend_from_slice(ob.data);
+    Ok(Values::Bytes { offsets, data })
 }
 
 #[cfg(test)]

@@ -10,18 +10,21 @@ pub(super) fn decode(n: usize, stream: &[u8]) -> Result<Values> {
     MsbBits::new(stream, n, 1)?;
     let mut out = try_vec::<u8>(n, "bool values")?;
     out.resize(n, 0);
-    // Eight values per byte, each a constant shift: no per-value load or
-    // bounds check. The last byte's padding bits are not values.
+    // Eight values per byte, spread to eight bytes by one multiply (the byte
+    // copied into every lane), a mask (lane j keeps bit 7 - j), then each
+    // lane's bit carried to 0 or 1. The last byte's padding bits are not
+    // values.
+    let spread = |b: u8| {
+        let v = (b as u64 * 0x0101_0101_0101_0101) & 0x0102_0408_1020_4080;
+        (((v + 0x7f7f_7f7f_7f7f_7f7f) >> 7) & 0x0101_0101_0101_0101).to_le_bytes()
+    };
     let mut chunks = out.chunks_exact_mut(8);
     for (o, &b) in (&mut chunks).zip(stream) {
-        for (j, v) in o.iter_mut().enumerate() {
-            *v = b >> (7 - j) & 1;
-        }
+        o.copy_from_slice(&spread(b));
     }
+    let rest = chunks.into_remainder();
     if let Some(&b) = stream.get(n / 8) {
-        for (j, v) in chunks.into_remainder().iter_mut().enumerate() {
-            *v = b >> (7 - j) & 1;
-        }
+        rest.copy_from_slice(&spread(b)[..rest.len()]);
     }
     Ok(Values::Bool(out))
 }
