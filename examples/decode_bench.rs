@@ -74,16 +74,26 @@ struct Timer {
     batch: usize,
 }
 
+/// `--budget-ms 0`: exactly this many samples of one call each, so a run
+/// under callgrind makes the same calls every time.
+const FIXED_SAMPLES: usize = 3;
+
 impl Timer {
     fn new() -> Self {
         Timer { samples: Vec::new(), spent: 0.0, batch: 0 }
     }
 
     fn done(&self, budget_ms: f64) -> bool {
+        if budget_ms <= 0.0 {
+            return self.samples.len() >= FIXED_SAMPLES;
+        }
         self.samples.len() >= 7 && (self.spent >= budget_ms || self.samples.len() >= 400)
     }
 
     fn sample<S, R>(&mut self, mut setup: impl FnMut() -> S, mut op: impl FnMut(S) -> R) {
+        if self.spent.is_nan() {
+            self.batch = 1; // fixed samples (see FIXED_SAMPLES)
+        }
         if self.batch == 0 {
             // Calibration call, not kept: sets the batch to about 50 us.
             let s = setup();
@@ -116,6 +126,13 @@ type Timed<'a> = (&'a mut Timer, &'a mut dyn FnMut(&mut Timer));
 
 /// Alternates samples of the timers until each has spent its budget.
 fn run_timers(budget_ms: f64, timers: &mut [Timed<'_>]) {
+    if budget_ms <= 0.0 {
+        for (t, _) in timers.iter_mut() {
+            if t.samples.is_empty() {
+                t.spent = f64::NAN; // one call per sample, no calibration
+            }
+        }
+    }
     loop {
         let mut all = true;
         for (t, f) in timers.iter_mut() {

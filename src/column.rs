@@ -188,19 +188,13 @@ impl Values {
             return Err(Error::new(ErrorKind::CorruptChunk, "internal: spread of mismatched values"));
         };
         match w {
-            1 => spread_width::<1>(src, dst, rows, nulls),
-            2 => spread_width::<2>(src, dst, rows, nulls),
-            4 => spread_width::<4>(src, dst, rows, nulls),
-            _ => spread_width::<8>(src, dst, rows, nulls),
+            1 => spread_width::<1>(src, dst, nulls),
+            2 => spread_width::<2>(src, dst, nulls),
+            4 => spread_width::<4>(src, dst, nulls),
+            _ => spread_width::<8>(src, dst, nulls),
         }
         Ok(out)
     }
-}
-
-/// Bit `i` of the null bitmap, as 1 for a valid row and 0 for a null one.
-#[inline(always)]
-fn valid_bit(nulls: &[u8], i: usize) -> usize {
-    (nulls.get(i / 8).map_or(1, |b| b >> (i % 8) & 1) ^ 1) as usize
 }
 
 /// Copies dense `W`-byte values to the non-null rows of a zeroed output,
@@ -209,10 +203,10 @@ fn valid_bit(nulls: &[u8], i: usize) -> usize {
 /// only (lowest set bit of the valid mask, then clear it). A branchless
 /// pass over all eight rows of a mixed byte measured slower (0.81 against
 /// 0.55 ns/row at 28% nulls).
-fn spread_width<const W: usize>(src: &[u8], dst: &mut [u8], rows: usize, nulls: &[u8]) {
+fn spread_width<const W: usize>(src: &[u8], dst: &mut [u8], nulls: &[u8]) {
     let mut k = 0;
-    let full = rows / 8;
-    for (&b, d) in nulls[..full.min(nulls.len())].iter().zip(dst.chunks_exact_mut(8 * W)) {
+    let mut full = dst.chunks_exact_mut(8 * W);
+    for (d, &b) in (&mut full).zip(nulls) {
         if b == 0 {
             if let Some(s) = src.get(k..k + 8 * W) {
                 d.copy_from_slice(s);
@@ -230,12 +224,19 @@ fn spread_width<const W: usize>(src: &[u8], dst: &mut [u8], rows: usize, nulls: 
             valid &= valid - 1;
         }
     }
-    for i in full * 8..rows {
-        if valid_bit(nulls, i) == 1 {
-            if let (Some(s), Some(d)) = (src.get(k..k + W), dst.get_mut(i * W..i * W + W)) {
+    spread_tail(src.get(k..).unwrap_or_default(), full.into_remainder(), nulls.last().copied().unwrap_or(0), W);
+}
+
+/// The rows of the last, partial bitmap byte (not generic: at most seven
+/// values, copied with their width known at run time).
+fn spread_tail(src: &[u8], dst: &mut [u8], b: u8, w: usize) {
+    let mut k = 0;
+    for (j, d) in dst.chunks_exact_mut(w).enumerate() {
+        if b >> j & 1 == 0 {
+            if let Some(s) = src.get(k..k + w) {
                 d.copy_from_slice(s);
             }
-            k += W;
+            k += w;
         }
     }
 }
@@ -247,39 +248,32 @@ fn spread_width<const W: usize>(src: &[u8], dst: &mut [u8], rows: usize, nulls: 
 /// dense values among rows `0..=i`, which is `o[k]` for `k` their count:
 /// never to the right of the entry written, so never one already
 /// overwritten. Eight rows (a bitmap byte) without nulls move as one
-/// fixed-size block, eight nulls repeat one entry, and a mixed byte steps
-/// `k` down by each row's valid bit, without a branch.
+/// fixed-size block; otherwise `k` steps down by each row's valid bit,
+/// without a branch.
 fn spread_offsets(o: &mut [u32], n: usize, rows: usize, nulls: &[u8]) {
     let mut k = n;
-    let full = rows / 8;
-    let row = |o: &mut [u32], k: &mut usize, i: usize, valid: usize| {
+    fn row(o: &mut [u32], k: &mut usize, i: usize, valid: u8) {
         if let (Some(&v), true) = (o.get(*k), i + 1 < o.len()) {
             o[i + 1] = v;
         }
-        *k = k.saturating_sub(valid);
-    };
+        *k = k.saturating_sub(valid as usize);
+    }
+    let full = rows / 8;
     for i in (full * 8..rows).rev() {
-        row(o, &mut k, i, valid_bit(nulls, i));
+        row(o, &mut k, i, !nulls.get(i / 8).copied().unwrap_or(0xFF) >> (i % 8) & 1);
     }
     for b in (0..full).rev() {
-        let at = 8 * b + 1;
-        match nulls.get(b).copied().unwrap_or(0) {
-            0 if k >= 8 && k < o.len() && at + 8 <= o.len() => {
-                // A fixed-size move (the ranges may overlap).
+        let at = 8 * b;
+        match nulls.get(b).copied().unwrap_or(0xFF) {
+            // Eight rows without nulls: one fixed-size move (the ranges may
+            // overlap).
+            0 if k >= 8 && k < o.len() && at + 9 <= o.len() => {
                 let mut t = [0u32; 8];
                 t.copy_from_slice(&o[k - 7..k + 1]);
-                o[at..at + 8].copy_from_slice(&t);
+                o[at + 1..at + 9].copy_from_slice(&t);
                 k -= 8;
             }
-            0xFF if k < o.len() && at + 8 <= o.len() => {
-                let v = o[k];
-                o[at..at + 8].fill(v);
-            }
-            byte => {
-                for j in (0..8).rev() {
-                    row(o, &mut k, at - 1 + j, (byte >> j & 1 ^ 1) as usize);
-                }
-            }
+            byte => (0..8).rev().for_each(|j| row(o, &mut k, at + j, !byte >> j & 1)),
         }
     }
 }

@@ -64,10 +64,9 @@ impl LzwState {
         if buf.len() < size {
             buf.try_reserve_exact(size - buf.len())
                 .map_err(|_| Error::new(ErrorKind::TooLarge, format!("cannot allocate {size} bytes for LZW")))?;
+            // Literal c is the one byte at c (no later write reaches below BASE).
+            buf.extend((buf.len()..BASE).map(|i| i as u8));
             buf.resize(size, 0);
-        }
-        for (i, b) in buf[..BASE].iter_mut().enumerate() {
-            *b = i as u8;
         }
         let end = BASE + out.len();
         let (mut bits, mut nbits, mut pos) = (0u64, 0u32, 0usize);

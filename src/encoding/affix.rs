@@ -1,9 +1,9 @@
 //! Affix: a shared prefix and suffix, then per value a uint32 length and
 //! the middle. Value = prefix + middle + suffix.
 
-use super::{each_prefixed, offsets_for, offsets_vec, prefixed_payload, stream_reader, SLACK};
+use super::{check_filled, each_prefixed, offsets_for, offsets_vec, prefixed_payload, stream_reader, SLACK};
 use crate::column::Values;
-use crate::error::{corrupt_chunk, try_vec, Result};
+use crate::error::{try_vec, Result};
 
 /// The affixes of a chunk, for inspection.
 pub struct Affixes<'a> {
@@ -45,9 +45,7 @@ pub(super) fn decode(n: usize, rows: usize, stream: &[u8]) -> Result<Values> {
         suf.put(&mut data, &mut w);
         offsets.push(w as u32);
     })?;
-    if w != total {
-        return Err(corrupt_chunk(format!("internal: Affix values filled {w} of {total} computed bytes")));
-    }
+    check_filled(w, total)?;
     data.truncate(total);
     Ok(Values::Bytes { offsets, data })
 }

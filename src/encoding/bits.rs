@@ -112,7 +112,7 @@ impl<'a> MsbBits<'a> {
 /// runs of `run` values per 8-byte load; `d` holds 8 bytes from the first
 /// byte of every run (the callers' sizes ensure it; a load that did not fit
 /// would give zeros, never a panic).
-#[inline]
+#[inline(never)]
 fn unpack_runs(d: &[u8], bit: u64, w: usize, run: usize, out: &mut [u32]) {
     let mut bit = bit;
     for values in out.chunks_mut(run) {

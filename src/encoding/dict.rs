@@ -4,7 +4,7 @@
 
 use super::bits::MsbBits;
 use super::offset_bytes::OffsetBytes;
-use super::{count_mismatch, offsets_for, offsets_vec, stream_reader, SLACK};
+use super::{check_filled, count_mismatch, offsets_for, offsets_vec, stream_reader, SLACK};
 use crate::column::Values;
 use crate::error::{corrupt_chunk, try_vec, Result};
 use crate::types::ColumnType;
@@ -140,9 +140,7 @@ fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>, rows: usize) -> Res
         w += l;
         *o = w as u32;
     }
-    if w != total {
-        return Err(corrupt_chunk(format!("internal: Dict values filled {w} of {total} computed bytes")));
-    }
+    check_filled(w, total)?;
     data.truncate(total);
     Ok(Values::Bytes { offsets, data })
 }

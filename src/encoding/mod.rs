@@ -223,6 +223,15 @@ pub(crate) fn count_mismatch(what: &str, found: usize, expected: usize) -> Error
 /// memcpy call); the bytes past the value are overwritten by the next one.
 pub(crate) const SLACK: usize = 16;
 
+/// A string decoder wrote `w` bytes where it computed `total` in advance:
+/// a logic error, reported rather than returned as wrong values.
+pub(crate) fn check_filled(w: usize, total: usize) -> Result<()> {
+    if w != total {
+        return Err(corrupt_chunk(format!("internal: values filled {w} of {total} computed bytes")));
+    }
+    Ok(())
+}
+
 /// `total` value bytes as a length, when 32-bit offsets can address them.
 pub(crate) fn offsets_for(total: u64) -> Result<usize> {
     if total > u32::MAX as u64 {

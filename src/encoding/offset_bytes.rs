@@ -24,27 +24,12 @@ impl<'a> OffsetBytes<'a> {
         if count == 0 && !data.is_empty() {
             return Err(corrupt_chunk(format!("OffsetBytes has no values but {} data bytes", data.len())));
         }
-        // One branch-free pass over the starts (first 0, never decreasing,
-        // within the data); a second finds the offending one for the message.
-        let (mut prev, mut ok) = (0u32, true);
-        for c in starts.chunks_exact(4) {
-            let s = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-            ok &= s >= prev;
-            prev = s;
-        }
-        let first = if count > 0 { ob.start(0) } else { 0 };
-        if ok && first == 0 && prev as usize <= data.len() {
-            return Ok(ob);
-        }
-        if first != 0 {
-            return Err(corrupt_chunk(format!("OffsetBytes first offset is {first}, not 0")));
-        }
         let mut prev = 0u32;
-        for i in 0..count {
-            let s = ob.start(i);
-            if s < prev || s as usize > data.len() {
+        for (i, c) in starts.chunks_exact(4).enumerate() {
+            let s = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            if (i == 0 && s != 0) || s < prev || s as usize > data.len() {
                 return Err(corrupt_chunk(format!(
-                    "OffsetBytes offset {i} is {s}: after {prev} and within {} data bytes required",
+                    "OffsetBytes offset {i} is {s}: the first must be 0, and each at least {prev} and within {} data bytes",
                     data.len()
                 )));
             }

@@ -7,7 +7,7 @@
 //! ```
 
 use super::bits::MsbBits;
-use super::{count_mismatch, offsets_for, offsets_vec, stream_reader, SLACK};
+use super::{check_filled, count_mismatch, offsets_for, offsets_vec, stream_reader, SLACK};
 use crate::bytes::{bits_needed, le_u32};
 use crate::column::Values;
 use crate::error::{corrupt_chunk, try_vec, Result};
@@ -320,9 +320,7 @@ pub(super) fn decode(n: usize, rows: usize, stream: &[u8], tok: &Tokenizer) -> R
         }
         offsets.push(w as u32);
     }
-    if w != total {
-        return Err(corrupt_chunk(format!("internal: tokens filled {w} of {total} computed bytes")));
-    }
+    check_filled(w, total)?;
     data.truncate(total);
     Ok(Values::Bytes { offsets, data })
 }
