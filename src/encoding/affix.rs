@@ -1,7 +1,9 @@
 //! Affix: a shared prefix and suffix, then per value a uint32 length and
 //! the middle. Value = prefix + middle + suffix.
 
-use super::{check_filled, each_prefixed, offsets_for, offsets_vec, prefixed_payload, stream_reader, SLACK};
+use super::{
+    check_filled, copy_value, each_prefixed, offsets_for, offsets_vec, prefixed_payload, stream_reader, SLACK, SLACK_32,
+};
 use crate::column::Values;
 use crate::error::{try_vec, Result};
 
@@ -27,20 +29,14 @@ pub(super) fn decode(n: usize, rows: usize, stream: &[u8]) -> Result<Values> {
     // is known before the one checking pass.
     let middles = prefixed_payload(body, n, "Affix body")?;
     let total = offsets_for(middles as u64 + n as u64 * (prefix.len() + suffix.len()) as u64)?;
-    let mut data = try_vec::<u8>(total + SLACK, "string data")?;
-    data.resize(total + SLACK, 0);
+    let mut data = try_vec::<u8>(total + SLACK_32, "string data")?;
+    data.resize(total + SLACK_32, 0);
     let mut offsets = offsets_vec(n, rows)?;
     let (pre, suf) = (Piece::new(prefix), Piece::new(suffix));
     let mut w = 0usize;
     each_prefixed(body, n, "Affix body", |start, len| {
         pre.put(&mut data, &mut w);
-        // The middle as one SLACK-byte move when short (what lands past it
-        // is overwritten next), else a sized copy.
-        if len <= SLACK && start + SLACK <= body.len() && w + SLACK <= data.len() {
-            data[w..w + SLACK].copy_from_slice(&body[start..start + SLACK]);
-        } else if let (Some(d), Some(m)) = (data.get_mut(w..w + len), body.get(start..start + len)) {
-            d.copy_from_slice(m);
-        }
+        copy_value(&mut data, w, body, start, len);
         w += len;
         suf.put(&mut data, &mut w);
         offsets.push(w as u32);

@@ -4,7 +4,7 @@
 
 use super::bits::MsbBits;
 use super::offset_bytes::OffsetBytes;
-use super::{check_filled, count_mismatch, offsets_for, offsets_vec, stream_reader, SLACK};
+use super::{check_filled, copy_value, count_mismatch, offsets_for, offsets_vec, stream_reader, SLACK_32};
 use crate::column::Values;
 use crate::error::{corrupt_chunk, try_vec, Result};
 use crate::types::ColumnType;
@@ -123,8 +123,8 @@ fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>, rows: usize) -> Res
         return Err(bad_index(indices, entries.count));
     }
     let total = offsets_for(total)?;
-    let mut data = try_vec::<u8>(total + SLACK, "string data")?;
-    data.resize(total + SLACK, 0);
+    let mut data = try_vec::<u8>(total + SLACK_32, "string data")?;
+    data.resize(total + SLACK_32, 0);
     let mut offsets = offsets_vec(idx.len(), rows)?;
     offsets.resize(idx.len() + 1, 0);
     let src = entries.data;
@@ -132,11 +132,7 @@ fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>, rows: usize) -> Res
     for (o, &i) in offsets[1..].iter_mut().zip(&idx) {
         let (s, l) = spans.get(i as usize).copied().unwrap_or((0, 0));
         let (s, l) = (s as usize, l as usize);
-        if l <= SLACK && s + SLACK <= src.len() && w + SLACK <= data.len() {
-            data[w..w + SLACK].copy_from_slice(&src[s..s + SLACK]);
-        } else if let (Some(d), Some(v)) = (data.get_mut(w..w + l), src.get(s..s + l)) {
-            d.copy_from_slice(v);
-        }
+        copy_value(&mut data, w, src, s, l);
         w += l;
         *o = w as u32;
     }

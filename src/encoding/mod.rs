@@ -223,6 +223,29 @@ pub(crate) fn count_mismatch(what: &str, found: usize, expected: usize) -> Error
 /// memcpy call); the bytes past the value are overwritten by the next one.
 pub(crate) const SLACK: usize = 16;
 
+/// Slack after string data for [`copy_value`]'s 32-byte moves.
+pub(crate) const SLACK_32: usize = 32;
+
+/// Copies `src[s..s + len]` to `dst[w..]`: one fixed 32-byte move when both
+/// have room for it (the bytes past the value land in `dst`'s slack or
+/// where the next value goes), and a sized copy of the rest of a longer
+/// value. A sized memcpy per value costs several times the move (movielens
+/// titles: Dict 10.8 against 6.5 ns a value natively), and a test for
+/// values of 16 bytes or less, to move only 16, measured slower overall.
+#[inline(always)]
+pub(crate) fn copy_value(dst: &mut [u8], w: usize, src: &[u8], s: usize, len: usize) {
+    if s + SLACK_32 <= src.len() && w + SLACK_32 <= dst.len() {
+        dst[w..w + SLACK_32].copy_from_slice(&src[s..s + SLACK_32]);
+        if len > SLACK_32 {
+            if let (Some(d), Some(v)) = (dst.get_mut(w + SLACK_32..w + len), src.get(s + SLACK_32..s + len)) {
+                d.copy_from_slice(v);
+            }
+        }
+    } else if let (Some(d), Some(v)) = (dst.get_mut(w..w + len), src.get(s..s + len)) {
+        d.copy_from_slice(v);
+    }
+}
+
 /// A string decoder wrote `w` bytes where it computed `total` in advance:
 /// a logic error, reported rather than returned as wrong values.
 pub(crate) fn check_filled(w: usize, total: usize) -> Result<()> {

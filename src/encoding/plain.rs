@@ -1,7 +1,7 @@
 //! Plain: fixed-width values back to back; string and bytes as a uint32
 //! length then the bytes, per value.
 
-use super::{count_mismatch, offsets_for, prefixed_payload, walk_prefixed, SLACK};
+use super::{count_mismatch, offsets_for, prefixed_payload, walk_prefixed, SLACK_32};
 use crate::column::Values;
 use crate::error::{corrupt_chunk, Result};
 use crate::types::ColumnType;
@@ -39,13 +39,17 @@ pub(super) fn strings_in_place(mut stream: Vec<u8>, n: usize, rows: usize) -> Re
     let mut offsets = super::offsets_vec(n, rows)?;
     let (mut i, mut w) = (0usize, 0usize);
     walk_prefixed(&mut stream, n, "Plain stream", |buf, start, len| {
-        // Value i starts at start = w + 4(i + 1). From i = 3 on, a fixed
-        // SLACK-byte store at w ends at or before start, so it never reaches
+        // Value i starts at start = w + 4(i + 1). From i = 7 on, a fixed
+        // 32-byte store at w ends at or before start, so it never reaches
         // bytes not yet read; the bytes past the value are overwritten later.
-        if i >= 3 && len <= SLACK && buf.len() - start >= SLACK {
-            let mut v = [0u8; SLACK];
-            v.copy_from_slice(&buf[start..start + SLACK]);
-            buf[w..w + SLACK].copy_from_slice(&v);
+        // A longer value moves its rest after that (see copy_value).
+        if i >= 7 && buf.len() - start >= SLACK_32 {
+            let mut v = [0u8; SLACK_32];
+            v.copy_from_slice(&buf[start..start + SLACK_32]);
+            buf[w..w + SLACK_32].copy_from_slice(&v);
+            if len > SLACK_32 {
+                buf.copy_within(start + SLACK_32..start + len, w + SLACK_32);
+            }
         } else {
             buf.copy_within(start..start + len, w);
         }
