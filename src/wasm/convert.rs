@@ -78,7 +78,7 @@ pub(crate) fn with_cause(kind: &str, message: &str, cause: JsValue) -> JsValue {
 
 /// A number as JavaScript writes it (no float formatting code in the wasm).
 pub(crate) fn number(n: f64) -> String {
-    js_sys::Number::from(n).to_string(10).map(String::from).unwrap_or_default()
+    js_sys::Number::from(n).to_string_with_radix(10).map(String::from).unwrap_or_default()
 }
 
 /// What a JS value is, for error messages: "null", "a string", "an Array", ...

@@ -139,7 +139,7 @@ impl ColumnsFile {
     #[wasm_bindgen(js_name = fromBlob, unchecked_return_type = "ColumnsFile")]
     pub async fn from_blob(
         #[wasm_bindgen(unchecked_param_type = "Blob")] blob: JsValue,
-        registry: Option<RegistryArg>,
+        #[wasm_bindgen(unchecked_optional_param_type = "TokenizerRegistry | null")] registry: Option<RegistryArg>,
         #[wasm_bindgen(unchecked_optional_param_type = "AbortOptions")] options: Option<JsValue>,
     ) -> JsResult<ColumnsFile> {
         let registry = registry::from_arg(registry)?;
@@ -157,7 +157,7 @@ impl ColumnsFile {
     #[wasm_bindgen(js_name = fromAsyncBuffer, unchecked_return_type = "ColumnsFile")]
     pub async fn from_async_buffer(
         #[wasm_bindgen(unchecked_param_type = "AsyncBuffer")] source: JsValue,
-        registry: Option<RegistryArg>,
+        #[wasm_bindgen(unchecked_optional_param_type = "TokenizerRegistry | null")] registry: Option<RegistryArg>,
         #[wasm_bindgen(unchecked_optional_param_type = "AbortOptions")] options: Option<JsValue>,
     ) -> JsResult<ColumnsFile> {
         let registry = registry::from_arg(registry)?;
@@ -293,11 +293,11 @@ impl ColumnsFile {
     #[wasm_bindgen(js_name = readColumns, unchecked_return_type = "Column[]")]
     pub fn read_columns(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "number[] | null | undefined")] row_groups: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number[] | null | undefined")] columns: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number[] | null")] row_groups: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "number[] | null")] columns: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
     ) -> JsResult<Array> {
-        let picks = self.inner.selection(&row_groups, &columns)?;
+        let picks = self.inner.selection(&row_groups.unwrap_or_default(), &columns.unwrap_or_default())?;
         let recycler = read_options(&options.unwrap_or_default())?.0;
         self.inner.source.copy(0..0)?; // not_in_memory before anything else
         let out = Array::new();
@@ -341,12 +341,12 @@ impl ColumnsFile {
     #[wasm_bindgen(js_name = readColumnsAsync, unchecked_return_type = "Promise<Column[]>")]
     pub fn read_columns_async(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "number[] | null | undefined")] row_groups: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number[] | null | undefined")] columns: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number[] | null")] row_groups: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "number[] | null")] columns: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
     ) -> JsResult<Promise> {
         let inner = self.inner.clone();
-        let picks = inner.selection(&row_groups, &columns)?;
+        let picks = inner.selection(&row_groups.unwrap_or_default(), &columns.unwrap_or_default())?;
         let (recycler, signal) = read_options(&options.unwrap_or_default())?;
         Ok(future_to_promise(async move { inner.read_picks(&picks, &recycler, &signal).await.map(JsValue::from) }))
     }
@@ -422,7 +422,16 @@ const MAX_HEADER_LEN: u64 = 64 << 20;
 
 /// An empty `Vec` with room for `n`, or `too_large`.
 fn try_vec<T>(n: usize) -> JsResult<Vec<T>> {
-    crate::error::try_vec(n, "a read's bookkeeping").map_err(|e| js_error(&e))
+    let mut v = Vec::new();
+    match v.try_reserve_exact(n) {
+        Ok(()) => Ok(v),
+        Err(_) => Err(no_room()),
+    }
+}
+
+#[inline(never)]
+fn no_room() -> JsValue {
+    usage_error("too_large", "the list of chunks to read does not fit in wasm memory")
 }
 
 /// The bytes a caller passed, viewed (not copied), or `bad_argument`.

@@ -12,7 +12,6 @@ pub use file::ColumnsFile;
 pub use registry::TokenizerRegistry;
 
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
@@ -20,10 +19,11 @@ extern "C" {
     fn console_error(s: &str);
 }
 
-thread_local! {
-    // From the global object, so timings work on a page, in a Worker and in Node alike.
-    static PERFORMANCE: Option<web_sys::Performance> =
-        js_sys::Reflect::get(&js_sys::global(), &"performance".into()).ok().filter(JsValue::is_object).map(JsCast::unchecked_into);
+#[wasm_bindgen]
+extern "C" {
+    // The global `performance`: a page's, a Worker's and Node's alike.
+    #[wasm_bindgen(thread_local_v2, js_name = performance)]
+    static PERFORMANCE: Option<web_sys::Performance>;
 }
 
 /// Milliseconds from `performance.now()` (0 where there is none).
