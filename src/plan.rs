@@ -55,22 +55,37 @@ impl Request {
 /// the previous request when it starts inside or right at the end of it
 /// and the merged request stays within `max_request` bytes. Callers give
 /// ranges in file order so neighbours merge; any order is served
-/// correctly, only merged less.
-pub fn requests(wanted: &[Range<u64>], max_request: u64) -> Vec<Request> {
-    let mut out: Vec<Request> = Vec::new();
-    for (i, r) in wanted.iter().enumerate() {
-        let r = r.start..r.end.max(r.start);
-        if let Some(last) = out.last_mut() {
-            let (start, end) = (last.range.start, last.range.end.max(r.end));
-            if r.start >= start && r.start <= last.range.end && end - start <= max_request {
-                last.range.end = end;
-                last.parts.end = i + 1;
-                continue;
+/// correctly, only merged less. Lazy: each request is made when asked for,
+/// so planning a read of a million chunks allocates nothing.
+pub fn requests(wanted: &[Range<u64>], max_request: u64) -> Requests<'_> {
+    Requests { wanted, next: 0, max_request }
+}
+
+/// The requests of [`requests`], in order.
+#[derive(Clone, Debug)]
+pub struct Requests<'a> {
+    wanted: &'a [Range<u64>],
+    next: usize,
+    max_request: u64,
+}
+
+impl Iterator for Requests<'_> {
+    type Item = Request;
+
+    fn next(&mut self) -> Option<Request> {
+        let first = self.wanted.get(self.next)?;
+        let mut q = Request { range: first.start..first.end.max(first.start), parts: self.next..self.next + 1 };
+        for r in &self.wanted[self.next + 1..] {
+            let end = q.range.end.max(r.end);
+            if !(r.start >= q.range.start && r.start <= q.range.end && end - q.range.start <= self.max_request) {
+                break;
             }
+            q.range.end = end;
+            q.parts.end += 1;
         }
-        out.push(Request { range: r, parts: i..i + 1 });
+        self.next = q.parts.end;
+        Some(q)
     }
-    out
 }
 
 /// The requests in flight: how many, and how many bytes.
@@ -129,7 +144,7 @@ mod tests {
 
     fn plan(ranges: &[(u64, u64)], cap: u64) -> Vec<((u64, u64), (usize, usize))> {
         let rs: Vec<Range<u64>> = ranges.iter().map(|&(s, e)| s..e).collect();
-        requests(&rs, cap).into_iter().map(|r| ((r.range.start, r.range.end), (r.parts.start, r.parts.end))).collect()
+        requests(&rs, cap).map(|r| ((r.range.start, r.range.end), (r.parts.start, r.parts.end))).collect()
     }
 
     /// Every wanted range lies inside the request that serves it, and the
@@ -195,7 +210,7 @@ mod tests {
         let chunk = 3 * MIB + 7;
         let n = (6u64 << 30) / chunk;
         let ranges: Vec<Range<u64>> = (0..n).map(|i| 5 + i * chunk..5 + (i + 1) * chunk).collect();
-        let reqs = requests(&ranges, MAX_REQUEST);
+        let reqs: Vec<Request> = requests(&ranges, MAX_REQUEST).collect();
         check_cover(&ranges, &reqs, MAX_REQUEST);
         assert!(reqs.iter().all(|r| r.len() <= MAX_REQUEST));
         assert_eq!(reqs.len() as u64, n.div_ceil(MAX_REQUEST / chunk));
@@ -204,7 +219,7 @@ mod tests {
     #[test]
     fn unordered_ranges_are_served_but_not_merged_backwards() {
         let ranges = [20..30, 10..20, 30..40];
-        let reqs = requests(&ranges, MAX_REQUEST);
+        let reqs: Vec<Request> = requests(&ranges, MAX_REQUEST).collect();
         check_cover(&ranges, &reqs, MAX_REQUEST);
         assert_eq!(reqs.len(), 3);
     }
@@ -230,7 +245,7 @@ mod tests {
                     r
                 })
                 .collect();
-            check_cover(&ranges, &requests(&ranges, cap), cap);
+            check_cover(&ranges, &requests(&ranges, cap).collect::<Vec<_>>(), cap);
         }
     }
 

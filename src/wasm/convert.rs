@@ -70,10 +70,16 @@ pub(crate) fn usage_error(kind: &str, message: &str) -> JsValue {
 /// A usage error caused by what JS threw: its message is appended and the
 /// thrown value kept as `cause`.
 pub(crate) fn with_cause(kind: &str, message: &str, cause: JsValue) -> JsValue {
-    let detail = Reflect::get(&cause, &"message".into()).ok().and_then(|m| m.as_string()).or_else(|| cause.as_string());
+    let detail = Reflect::get(&cause, &"message".into()).ok().and_then(|m| text(&m)).or_else(|| text(&cause));
     let err = usage_error(kind, &detail.map_or_else(|| message.to_string(), |d| format!("{message}: {d}")));
     let _ = Reflect::set(&err, &"cause".into(), &cause);
     err
+}
+
+/// The first 200 characters of a JS string: what JS hands back is never
+/// copied whole into wasm memory.
+fn text(v: &JsValue) -> Option<String> {
+    v.dyn_ref::<js_sys::JsString>().map(|s| String::from(s.slice(0, 200)))
 }
 
 /// A number as JavaScript writes it (no float formatting code in the wasm).
@@ -104,8 +110,8 @@ pub(crate) fn describe(v: &JsValue) -> String {
         let class = Reflect::get(v, &"constructor".into())
             .ok()
             .and_then(|c| Reflect::get(&c, &"name".into()).ok())
-            .and_then(|n| n.as_string())
-            .filter(|n| !n.is_empty() && n.len() <= 64);
+            .and_then(|n| text(&n))
+            .filter(|n| !n.is_empty());
         return match class {
             Some(n) => format!("{} {n}", if n.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" }),
             None => "an object".into(),

@@ -295,17 +295,17 @@ pub(crate) struct Part {
 
 /// Fetches ranges by the plan, handing each range's bytes out as its
 /// request arrives (in request order), so a caller can decode and drop
-/// them before the next ones arrive.
+/// them before the next ones arrive. Holds the requests in flight (at most
+/// `plan::MAX_REQUESTS_IN_FLIGHT`) and nothing sized by the number of ranges.
 pub(crate) struct Fetch<'s> {
     source: &'s Source,
     ranges: &'s [Range<u64>],
     signal: JsValue,
-    plan: Vec<Request>,
+    plan: core::iter::Peekable<plan::Requests<'s>>,
     window: Window,
-    started: usize,
-    in_flight: Vec<(usize, Pending, f64)>,
-    /// The request whose ranges are being handed out: (index, its bytes, ms per range).
-    current: Option<(usize, View, f64)>,
+    in_flight: Vec<(Request, Pending, f64)>,
+    /// The request whose ranges are being handed out, its bytes, and ms per range.
+    current: Option<(Request, View, f64)>,
     next_part: usize,
 }
 
@@ -315,9 +315,8 @@ impl<'s> Fetch<'s> {
             source,
             ranges,
             signal,
-            plan: plan::requests(ranges, plan::MAX_REQUEST),
+            plan: plan::requests(ranges, plan::MAX_REQUEST).peekable(),
             window: Window::default(),
-            started: 0,
             in_flight: Vec::new(),
             current: None,
             next_part: 0,
@@ -327,8 +326,7 @@ impl<'s> Fetch<'s> {
     /// The next range's bytes, or `None` when every range was handed out.
     pub async fn next(&mut self) -> Result<Option<Part>, JsValue> {
         loop {
-            if let Some((r, view, read_ms)) = &self.current {
-                let request = &self.plan[*r];
+            if let Some((request, view, read_ms)) = &self.current {
                 if self.next_part < request.parts.end {
                     let index = self.next_part;
                     self.next_part += 1;
@@ -339,19 +337,18 @@ impl<'s> Fetch<'s> {
                 self.window.done(request.len());
                 self.current = None;
             }
-            while self.started < self.plan.len() && self.window.admit(self.plan[self.started].len()) {
-                let pending = self.source.begin(self.plan[self.started].range.clone(), &self.signal)?;
-                self.in_flight.push((self.started, pending, now()));
-                self.started += 1;
+            while let Some(request) = self.plan.next_if(|q| self.window.admit(q.len())) {
+                let pending = self.source.begin(request.range.clone(), &self.signal)?;
+                self.in_flight.push((request, pending, now()));
             }
             if self.in_flight.is_empty() {
                 return Ok(None);
             }
-            let (r, pending, t0) = self.in_flight.remove(0);
+            let (request, pending, t0) = self.in_flight.remove(0);
             let view = pending.bytes(&self.signal).await?;
-            let parts = self.plan[r].parts.clone();
-            self.current = Some((r, view, (now() - t0) / parts.len().max(1) as f64));
-            self.next_part = parts.start;
+            let read_ms = (now() - t0) / request.parts.len().max(1) as f64;
+            self.next_part = request.parts.start;
+            self.current = Some((request, view, read_ms));
         }
     }
 }

@@ -302,6 +302,8 @@ export const cases = [
     `slice() gives ${what}`, ["bad_source"], ({ api, good }) => api.ColumnsFile.fromAsyncBuffer(sourceWith(good.bytes, () => v)),
   ]),
   ["slice() rejects", ["bad_source"], ({ api, good }) => api.ColumnsFile.fromAsyncBuffer(sourceWith(good.bytes, () => Promise.reject(new Error("gone"))))],
+  ["slice() rejects with a 256 MB message", ["bad_source"], ({ api, good }) =>
+    api.ColumnsFile.fromAsyncBuffer(sourceWith(good.bytes, () => Promise.reject(new Error("x".repeat(2 ** 28)))))],
   ["slice() throws synchronously", ["bad_source"], ({ api, good }) => api.ColumnsFile.fromAsyncBuffer(sourceWith(good.bytes, () => { throw new Error("sync"); }))],
   ["slice() gives a thenable whose then() throws", ["bad_source"], ({ api, good }) =>
     api.ColumnsFile.fromAsyncBuffer(sourceWith(good.bytes, () => ({ then() { throw new Error("then"); } })))],
