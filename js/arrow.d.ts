@@ -3,35 +3,16 @@
 // Arrow section for the layout rules (bool bit-packing, 32-bit offsets,
 // duplicate names, { reuse }).
 
-import type {
-  Binary,
-  Bool,
-  DataType,
-  Float32,
-  Float64,
-  Int16,
-  Int32,
-  Int64,
-  Int8,
-  LargeBinary,
-  LargeUtf8,
-  Table,
-  TypeMap,
-  Uint16,
-  Uint32,
-  Uint64,
-  Uint8,
-  Utf8,
-  Vector,
-} from "apache-arrow";
-import type { Column, ColumnType, ColumnsFile } from "./columns_wasm.js";
+import type { DataType, Table, TypeMap, Vector } from "apache-arrow";
+import type { Column, ColumnsFile } from "./columns_wasm.js";
 
 /** How string columns become Arrow: `"utf8"` (default) as Utf8, whose
  *  getters decode like `Column.toArray()` (invalid UTF-8 becomes U+FFFD,
  *  the bytes stay exact in the buffer); `"binary"` as Binary, the exact
- *  bytes as Uint8Array (what strict readers such as DuckDB need when a
- *  column holds invalid UTF-8: they refuse it as Utf8). */
-export type StringsAs = "utf8" | "binary";
+ *  bytes as Uint8Array; `"auto"`: Utf8 when every value of the column is
+ *  valid UTF-8, else Binary (a validation pass; what strict readers such
+ *  as DuckDB need, which refuse invalid UTF-8 in Utf8). */
+export type StringsAs = "utf8" | "binary" | "auto";
 
 export interface ArrowVectorOptions {
   strings?: StringsAs;
@@ -44,19 +25,6 @@ export interface ArrowTableOptions extends ArrowVectorOptions {
    *  unique by `uniqueNames`, so "s_1" is the second column named "s". */
   columns?: (number | string)[] | null;
 }
-
-/** The Arrow type of each column type (string: Utf8, or Binary with
- *  `{ strings: "binary" }`; LargeUtf8 / LargeBinary when one chunk's data
- *  reaches 2^31 bytes). */
-export interface ArrowTypeOf {
-  bool: Bool; int8: Int8; int16: Int16; int32: Int32; int64: Int64;
-  uint8: Uint8; uint16: Uint16; uint32: Uint32; uint64: Uint64;
-  float32: Float32; float64: Float64;
-  bytes: Binary | LargeBinary; string: Utf8 | LargeUtf8 | Binary | LargeBinary;
-}
-
-/** The Arrow type a column of `type` becomes; `large`: 64-bit offsets. */
-export function arrowType<T extends ColumnType>(type: T, options?: ArrowVectorOptions, large?: boolean): ArrowTypeOf[T];
 
 /** The column as an Arrow Vector over the same memory (bool columns read
  *  without `{ boolBits: true }` are packed: a copy of one byte per 8 rows).

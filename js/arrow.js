@@ -10,6 +10,10 @@
 //     wants (same memory) while the last offset is below 2^31; beyond that
 //     the column becomes LargeUtf8 / LargeBinary with 64-bit offsets (a copy
 //     of the offsets only, Arrow's only layout for it).
+//   - strings: Arrow's Utf8 must hold valid UTF-8; the format's strings
+//     are bytes that usually are. Utf8 by default (getters decode as
+//     Column.toArray() does, U+FFFD for invalid bytes), Binary on request,
+//     or "auto": Utf8 where every value is valid UTF-8, else Binary.
 // Every column wrapped is pinned (`Column.pin()`), so a later read with
 // `{ reuse }` never rewrites data an Arrow vector still shows.
 //
@@ -63,67 +67,107 @@ function argumentError(message) {
   return e;
 }
 
-/** "utf8" (default) or "binary" from `options.strings`, checked. */
+/** `options.strings`, checked: "utf8" (default), "binary" or "auto". */
 function stringsOption(options) {
   const s = options?.strings ?? "utf8";
-  if (s !== "utf8" && s !== "binary") throw argumentError(`strings must be "utf8" or "binary", not ${JSON.stringify(s)}`);
+  if (s !== "utf8" && s !== "binary" && s !== "auto") {
+    throw argumentError(`strings must be "utf8", "binary" or "auto", not ${JSON.stringify(s)}`);
+  }
   return s;
 }
 
-/**
- * The Arrow type a column of `type` becomes. `large`: 64-bit offsets
- * (strings and bytes whose data reaches 2^31 bytes in one chunk).
- */
-export function arrowType(type, options = undefined, large = false) {
-  const Fixed = FIXED[type];
-  if (Fixed) return new Fixed();
-  if (type === "bool") return new Bool();
-  if (type === "string" && stringsOption(options) === "utf8") return large ? new LargeUtf8() : new Utf8();
-  if (type === "string" || type === "bytes") return large ? new LargeBinary() : new Binary();
-  throw argumentError(`unknown column type ${JSON.stringify(type)}`);
-}
-
-/** Whether a string/bytes column needs 64-bit offsets: offsets never
- *  decrease, so the last one is the largest. */
-function needsLargeOffsets(offsets) {
-  return offsets.length > 0 && offsets[offsets.length - 1] > INT32_MAX;
-}
-
-/** One column as Arrow Data, sharing its buffers (see the top of the file). */
-function toData(column, strings) {
+/** Refuses what is not a live Column of this package. */
+function checkColumn(column) {
   if (column === null || typeof column !== "object" || typeof column.pin !== "function") {
     throw argumentError("expected a Column from columns-wasm");
   }
   if (column.values === null) {
     throw argumentError("this column was handed back with { reuse } and its buffers belong to a newer read");
   }
+}
+
+/** Whether a string/bytes column needs 64-bit offsets: offsets never
+ *  decrease, so the last one is the largest. */
+function needsLargeOffsets(column) {
+  const { offsets } = column.values;
+  return offsets.length > 0 && offsets[offsets.length - 1] > INT32_MAX;
+}
+
+// Node's isUtf8 (simdutf) where there is one: ~100x the TextDecoder route.
+const nodeIsUtf8 = globalThis.process?.getBuiltinModule?.("node:buffer")?.isUtf8 ?? null;
+
+/** Whether every value of a string/bytes column is valid UTF-8: the bytes
+ *  of all values are (they are contiguous), and no value starts inside a
+ *  character (on a continuation byte), so none ends inside one either. */
+function validUtf8(column) {
+  const { offsets, data } = column.values;
+  const n = column.length;
+  const first = offsets[0];
+  const end = offsets[n];
+  for (let i = 0; i < n; i++) {
+    const o = offsets[i];
+    if (o < end && (data[o] & 0xc0) === 0x80) return false;
+  }
+  if (nodeIsUtf8) return nodeIsUtf8(data.subarray(first, end));
+  // In slices, so no string of the whole column is ever made.
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  try {
+    for (let s = first; s < end; s += 1 << 16) decoder.decode(data.subarray(s, Math.min(end, s + (1 << 16))), { stream: true });
+    decoder.decode();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The Arrow type of a column made of `chunks` (one per row group): a
+ *  string column is Utf8 unless `strings` says "binary", or says "auto" and
+ *  a chunk holds invalid UTF-8; 64-bit offsets if any chunk needs them. */
+function columnType(type, chunks, strings) {
+  const Fixed = FIXED[type];
+  if (Fixed) return new Fixed();
+  if (type === "bool") return new Bool();
+  if (type !== "string" && type !== "bytes") throw argumentError(`unknown column type ${JSON.stringify(type)}`);
+  const large = chunks.some(needsLargeOffsets);
+  const text = type === "string" && (strings === "utf8" || (strings === "auto" && chunks.every(validUtf8)));
+  if (text) return large ? new LargeUtf8() : new Utf8();
+  return large ? new LargeBinary() : new Binary();
+}
+
+/** One column as Arrow Data of `type` (from `columnType`), sharing its
+ *  buffers (see the top of the file); pins the column. */
+function toData(column, type) {
   column.pin();
-  const common = { length: column.length, nullCount: column.nullCount, nullBitmap: column.validity ?? undefined };
-  if (column.type === "bool") return makeData({ type: new Bool(), data: column.boolBitmap(), ...common });
+  const common = { type, length: column.length, nullCount: column.nullCount, nullBitmap: column.validity ?? undefined };
+  if (column.type === "bool") return makeData({ ...common, data: column.boolBitmap() });
   if (column.type === "string" || column.type === "bytes") {
     const { offsets, data } = column.values;
-    const options = { strings };
-    if (needsLargeOffsets(offsets)) {
+    if (type instanceof LargeUtf8 || type instanceof LargeBinary) {
+      // Arrow's only layout for offsets past 2^31: a 64-bit copy of them.
       const wide = new BigInt64Array(offsets.length);
       for (let i = 0; i < offsets.length; i++) wide[i] = BigInt(offsets[i]);
-      return makeData({ type: arrowType(column.type, options, true), valueOffsets: wide, data, ...common });
+      return makeData({ ...common, valueOffsets: wide, data });
     }
-    // Below 2^31 a Uint32 offset and its Int32 reading are the same number.
+    // Below 2^31 (columnType checked the last offset) a Uint32 offset and
+    // its Int32 reading are the same number: view the same memory.
     const valueOffsets = new Int32Array(offsets.buffer, offsets.byteOffset, offsets.length);
-    return makeData({ type: arrowType(column.type, options), valueOffsets, data, ...common });
+    return makeData({ ...common, valueOffsets, data });
   }
-  return makeData({ type: arrowType(column.type), data: column.values, ...common });
+  return makeData({ ...common, data: column.values });
 }
 
 /**
  * A Column as an Arrow Vector over the same memory (bool: see the top of
  * the file). Pins the column: handing it back with `{ reuse }` later empties
  * it but never rewrites what the vector shows.
- * `options.strings`: "utf8" (default) makes string columns Utf8, "binary"
- * makes them Binary.
+ * `options.strings`: how a string column becomes Arrow: "utf8" (default)
+ * as Utf8, "binary" as Binary, "auto" as Utf8 if every value is valid
+ * UTF-8, else Binary.
  */
 export function toArrowVector(column, options = undefined) {
-  return new Vector([toData(column, stringsOption(options))]);
+  const strings = stringsOption(options);
+  checkColumn(column);
+  return new Vector([toData(column, columnType(column.type, [column], strings))]);
 }
 
 /**
@@ -179,35 +223,25 @@ function plan(meta, options) {
 /** A Table from columns read in row-group-major order: one RecordBatch per row group. */
 function assemble(meta, { names, strings, columns, rowGroups }, read) {
   const width = columns.length;
-  const datas = read.map((col) => toData(col, strings));
+  if (read.length !== rowGroups.length * width) throw new Error(`columns-wasm/arrow: expected ${rowGroups.length * width} columns from the read, got ${read.length}`);
+  read.forEach(checkColumn);
   const fields = columns.map((c, k) => {
-    let nullable = meta.schema[c].nullable;
-    for (let g = 0; g < rowGroups.length && !nullable; g++) nullable = datas[g * width + k].nullCount > 0;
-    // Each row group's chunk may need its own offset width: one column, one type.
-    const large = rowGroups.some((_, g) => datas[g * width + k].type instanceof LargeUtf8 || datas[g * width + k].type instanceof LargeBinary);
-    return new Field(names[c], arrowType(meta.schema[c].type, { strings }, large), nullable);
+    const chunks = rowGroups.map((_, r) => read[r * width + k]);
+    const nullable = meta.schema[c].nullable || chunks.some((col) => col.nullCount > 0);
+    return new Field(names[c], columnType(meta.schema[c].type, chunks, strings), nullable);
   });
   const schema = new Schema(fields);
   const batches = rowGroups.map((g, r) => {
     const numRows = meta.rowGroups[g].numRows;
     const children = fields.map((field, k) => {
-      let d = datas[r * width + k];
-      if (d.length !== numRows) throw new Error(`columns-wasm/arrow: row group ${g} has ${numRows} rows but column ${columns[k]} has ${d.length}`);
-      // A chunk of 32-bit offsets in a column that needs 64-bit ones elsewhere.
-      if (field.type.typeId !== d.type.typeId) d = widen(read[r * width + k], field.type);
-      return d;
+      const col = read[r * width + k];
+      // Arrow would pad a short column with nulls without a word.
+      if (col.length !== numRows) throw new Error(`columns-wasm/arrow: row group ${g} has ${numRows} rows but column ${columns[k]} has ${col.length}`);
+      return toData(col, field.type);
     });
     return new RecordBatch(schema, makeData({ type: new Struct(fields), length: numRows, nullCount: 0, children }));
   });
   return new Table(schema, batches);
-}
-
-/** A string/bytes chunk with 64-bit offsets (a copy of its offsets). */
-function widen(column, type) {
-  const { offsets, data } = column.values;
-  const wide = new BigInt64Array(offsets.length);
-  for (let i = 0; i < offsets.length; i++) wide[i] = BigInt(offsets[i]);
-  return makeData({ type, length: column.length, nullCount: column.nullCount, nullBitmap: column.validity ?? undefined, valueOffsets: wide, data });
 }
 
 /**
@@ -216,7 +250,8 @@ function widen(column, type) {
  * options.rowGroups: row group indices (default: all).
  * options.columns: column indices or names (default: all); names are the
  *   Table's, made unique by `uniqueNames` (comparison.cols: i, i_1, f, s, s_1).
- * options.strings: "utf8" (default) or "binary" for string columns.
+ * options.strings: "utf8" (default), "binary" or "auto" for string columns
+ *   (as for toArrowVector; "auto" decides per Table column).
  */
 export function toArrowTable(file, options = undefined) {
   const meta = metaOf(file);
