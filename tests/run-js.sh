@@ -2,7 +2,7 @@
 # Runs the JavaScript-side suites against the packages already built
 # (`scripts/build web nodejs`) with `scripts/env.sh` sourced for PATH:
 #   1. the Node conformance runner over the shared corpus (pkg-node),
-#   2. `node --test tests/node/`,
+#   2. `node --test tests/node/`, then the Arrow adapter's tests (tests/arrow/run.sh),
 #   3. the wasm-bindgen-test suite tests/web.rs in headless Chromium, which
 #      fetches the corpus from tools/serve.mjs (started here, stopped on exit).
 # Builds nothing itself. Every step runs; the script fails if any step fails.
@@ -70,6 +70,7 @@ step() {
 
 step "node conformance runner" node tests/node/conformance.mjs --corpus "$corpus" --tokenizers "$corpus/tokenizers"
 step "node --test tests/node/" node --test tests/node/
+step "columns-wasm/arrow: apache-arrow and DuckDB-Wasm (tests/arrow/)" tests/arrow/run.sh
 step "wasm-bindgen-test in headless Chromium (tests/web.rs)" \
   env WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-300}" \
   COLUMNS_CORPUS_URL="${base}shared/corpus/" \
