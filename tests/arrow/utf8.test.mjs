@@ -1,8 +1,8 @@
 // strings: "auto" picks Utf8 only for columns whose every value is valid
 // UTF-8, else Binary. Checked on every string column of the corpus against
 // a per-value decode, on edge cases a whole-buffer check would get wrong,
-// and through both validators: Node's isUtf8 and the TextDecoder route
-// browsers take (a second copy of the adapter loaded without Node's).
+// and through both validators: Node's isAscii/isUtf8 and the TextDecoder
+// route browsers take (a second copy of the adapter loaded without Node's).
 
 import test from "node:test";
 import assert from "node:assert/strict";
@@ -48,7 +48,7 @@ function stringColumn(values, nulls = []) {
   return api.columnFromParts("string", values.length, nulls.length, { offsets, data }, validity);
 }
 
-for (const [label, mod] of [["isUtf8 (Node)", adapter], ["TextDecoder (browsers)", browserLike]]) {
+for (const [label, mod] of [["isAscii/isUtf8 (Node)", adapter], ["TextDecoder (browsers)", browserLike]]) {
   test(`${label}: every string column of the corpus is Utf8 under "auto" exactly when all its values are valid UTF-8`, () => {
     const tokenizers = loadTokenizers(api, tokenizerDir);
     let utf8 = 0, binary = 0;
