@@ -7,7 +7,14 @@
 
 import fs from "node:fs";
 import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { adapter, api, arrow, projectRoot } from "./support.mjs";
+
+// The adapter as browsers run it: UTF-8 checked by TextDecoder, not Node's isUtf8.
+const hidden = process.getBuiltinModule;
+process.getBuiltinModule = undefined;
+const browserLike = await import(pathToFileURL(path.join(import.meta.dirname, ".lib", "arrow.js")).href + "?no-node-builtins");
+process.getBuiltinModule = hidden;
 
 const file = process.argv[2] ?? path.resolve(projectRoot, "../shared/bench/real/flights-3m.optimized.cols");
 const runs = Number(process.argv[3] ?? 15);
@@ -19,6 +26,8 @@ console.log(`${path.basename(file)}: ${cols.numRows} rows, ${cols.schema.length}
 const held = cols.readColumns(null, null, { boolBits: true });
 const heldFile = { schema: cols.schema, rowGroups: cols.rowGroups, readColumns: () => held };
 const table = adapter.toArrowTable(heldFile);
+const stringBytes = held.filter((c) => c.type === "string").reduce((a, c) => a + c.values.data.length, 0);
+console.log(`string data: ${(stringBytes / 1e6).toFixed(1)} MB; node ${process.version}; load average ${(await import("node:os")).loadavg()[0].toFixed(1)}`);
 
 const n = 3_000_000;
 const bools = api.columnFromParts("bool", n, 0, Uint8Array.from({ length: n }, (_, i) => (i * 2654435761) >>> 31), null);
@@ -30,6 +39,7 @@ const variants = {
   'toArrowTable(file, { strings: "auto" })': () => adapter.toArrowTable(cols, { strings: "auto" }),
   "wrapping alone (columns already read)": () => adapter.toArrowTable(heldFile),
   '"auto" wrapping alone (validates UTF-8)': () => adapter.toArrowTable(heldFile, { strings: "auto" }),
+  '"auto" wrapping alone, TextDecoder route': () => browserLike.toArrowTable(heldFile, { strings: "auto" }),
   'tableToIPC(table, "stream")': () => arrow.tableToIPC(table, "stream"),
   "3M bools: boolBitmap() (pack)": () => bools.boolBitmap(),
   "3M bools: values.slice() (copy)": () => bools.values.slice(),

@@ -88,6 +88,16 @@ for (const [label, mod] of [["isAscii/isUtf8 (Node)", adapter], ["TextDecoder (b
     for (const [values, want] of cases) {
       assert.equal(String(mod.toArrowVector(stringColumn(values), { strings: "auto" }).type), want, JSON.stringify(values));
     }
+    // One byte >= 0x80 at every position and alignment the ASCII scan meets
+    // (its head bytes, 32-bit words and tail), the range starting at 0..3.
+    for (let start = 0; start < 4; start++) {
+      for (let k = 0; k < 14; k++) {
+        const data = new Uint8Array(14).fill(0x61);
+        data[k] = 0xff;
+        const col = api.columnFromParts("string", 1, 0, { offsets: Uint32Array.of(start, 14), data }, null);
+        assert.equal(String(mod.toArrowVector(col, { strings: "auto" }).type), k < start ? "Utf8" : "Binary", `0xff at ${k}, values from ${start}`);
+      }
+    }
     // Values are checked, not the bytes behind nulls' empty ranges; all null is fine.
     assert.equal(String(mod.toArrowVector(stringColumn(["", ""], [0, 1]), { strings: "auto" }).type), "Utf8");
   });
