@@ -134,3 +134,37 @@ test("uniqueNames: first use keeps the name, later ones count up past names alre
   assert.deepEqual(uniqueNames(["", ""]), ["", "_1"]);
   assert.deepEqual(uniqueNames([]), []);
 });
+
+test("a pool-like file (schema on .meta, async readColumns, bools one byte each): bools are packed, the rest shared", async () => {
+  const file = api.ColumnsFile.fromBytes(corpusFile("valid/all_types_small").bytes);
+  const read = [];
+  // What a ColumnsPool's file looks like to the adapter; a pool ignores { boolBits }.
+  const pooled = {
+    meta: file,
+    readColumns: async (g, c) => {
+      const out = file.readColumns(g, c);
+      read.push(...out);
+      return out;
+    },
+  };
+  const table = await toArrowTableAsync(pooled);
+  const width = file.schema.length;
+  file.schema.forEach((sc, c) => {
+    const want = file.rowGroups.flatMap((_, g) => file.readColumn(g, c).toArray());
+    assert.deepEqual(table.getChildAt(c).toArray().length, want.length);
+    assert.deepEqual([...table.getChildAt(c)], want, sc.name);
+  });
+  table.batches.forEach((batch, r) => batch.data.children.forEach((d, k) => {
+    const col = read[r * width + k];
+    assert.equal(col.boolBits, false);
+    if (col.type === "bool") assert.notEqual(d.values.buffer, col.values.buffer, "packed into new memory");
+    else assert.ok(sameMemory(d.values, col.type === "string" || col.type === "bytes" ? col.values.data : col.values), col.type);
+  }));
+});
+
+test("toArrowTable on a file that is not in memory says to use toArrowTableAsync's reads", async () => {
+  const file = await api.ColumnsFile.fromBlob(new Blob([corpusFile("valid/nulls").bytes]));
+  assert.throws(() => toArrowTable(file), { kind: "not_in_memory" });
+  const pooled = { meta: file, readColumns: async () => [] };
+  assert.throws(() => toArrowTable(pooled), { kind: "bad_argument", message: /use toArrowTableAsync/ });
+});
