@@ -11,13 +11,13 @@ import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
 import { pathToFileURL } from "node:url";
-import { corpusDir, projectRoot } from "./support.mjs";
+import { corpusDir, packageEntry, projectRoot } from "./support.mjs";
 
 const md = fs.readFileSync(path.join(projectRoot, "js", "arrow.md"), "utf8");
 const snippets = [...md.matchAll(/```js\n([\s\S]*?)```/g)].map((m) => m[1]);
 const lib = path.join(import.meta.dirname, ".lib");
 const arrowUrl = pathToFileURL(path.join(lib, "arrow.js")).href;
-const pkgUrl = pathToFileURL(path.join(projectRoot, "pkg-node", "columns_wasm.js")).href;
+const pkgUrl = pathToFileURL(packageEntry).href;
 
 test("arrow.md has its snippets", () => {
   assert.ok(snippets.length >= 4, `${snippets.length} snippets`);

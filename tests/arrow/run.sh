@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The columns-wasm/arrow tests: installs this folder's pinned apache-arrow
 # and DuckDB-Wasm (npm ci, skipped when the lock file has not changed since
-# the last install), then runs every *.test.mjs here against pkg-node/
-# (build it first: scripts/build nodejs) and js/arrow.js.
+# the last install), then runs every *.test.mjs here against the built
+# package (scripts/build first) and js/arrow.js.
 set -euo pipefail
 cd "$(dirname "$0")"
 if [ ! -f node_modules/.stamp ] || ! cmp -s package-lock.json node_modules/.stamp; then

@@ -24,6 +24,12 @@ const tmp = path.join(lib, `arrow.${process.pid}.tmp`);
 fs.copyFileSync(path.join(projectRoot, "js", "arrow.js"), tmp);
 fs.renameSync(tmp, path.join(lib, "arrow.js"));
 
+/** What `import "columns-wasm"` gives in Node: pkg/node.mjs (one package
+ *  for every target) or, before that layout, the nodejs build in pkg-node/. */
+export const packageEntry = [path.join(projectRoot, "pkg", "node.mjs"), path.join(projectRoot, "pkg-node", "columns_wasm.js")].find((f) => fs.existsSync(f));
+/** The package's declarations, which js/arrow.d.ts imports as ./columns_wasm.js. */
+export const packageTypes = path.join(projectRoot, "pkg", "columns_wasm.d.ts");
+
 export const adapter = await import(pathToFileURL(path.join(lib, "arrow.js")).href);
 export const arrow = await import("apache-arrow");
 export const api = loadApi();

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { execFileSync } from "node:child_process";
-import { projectRoot } from "./support.mjs";
+import { packageTypes, projectRoot } from "./support.mjs";
 
 const here = import.meta.dirname;
 
@@ -51,7 +51,7 @@ test("arrow.d.ts compiles with --strict against the package's and apache-arrow's
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "arrow-types-"));
   try {
     fs.copyFileSync(path.join(projectRoot, "js", "arrow.d.ts"), path.join(dir, "arrow.d.ts"));
-    fs.copyFileSync(path.join(projectRoot, "pkg-node", "columns_wasm.d.ts"), path.join(dir, "columns_wasm.d.ts"));
+    fs.copyFileSync(packageTypes, path.join(dir, "columns_wasm.d.ts"));
     fs.writeFileSync(path.join(dir, "usage.ts"), usage);
     // apache-arrow's types resolve from this folder's node_modules.
     fs.symlinkSync(path.join(here, "node_modules"), path.join(dir, "node_modules"));
