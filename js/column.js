@@ -122,6 +122,24 @@ function own(array) {
   return array;
 }
 
+/** Writes bools `v` (each byte 0 or 1, as the core guarantees) into `out`
+ *  as bits, LSB first; every byte of `out` is written. Eight values per
+ *  output byte runs as fast as a plain copy of `v` (3M values: ~1.1 ms). */
+function packBits(v, out) {
+  const n = v.length;
+  const full = n >> 3;
+  let i = 0;
+  for (let j = 0; j < full; j++, i += 8) {
+    out[j] = v[i] | (v[i + 1] << 1) | (v[i + 2] << 2) | (v[i + 3] << 3) | (v[i + 4] << 4) | (v[i + 5] << 5) | (v[i + 6] << 6) | (v[i + 7] << 7);
+  }
+  if (i < n) {
+    let last = 0;
+    for (let k = 0; i < n; i++, k++) last |= v[i] << k;
+    out[full] = last;
+  }
+  return out;
+}
+
 /** @internal Marks a pool worker's transferred buffers as reusable here. */
 export function adopt(column) {
   for (const a of column.arrays()) owned.add(a.buffer);
@@ -186,24 +204,6 @@ class Recycler {
     out.set(view);
     return out;
   }
-}
-
-/** Writes bools `v` (each byte 0 or 1, as the core guarantees) into `out`
- *  as bits, LSB first; every byte of `out` is written. Eight values per
- *  output byte runs as fast as a plain copy of `v` (3M values: ~1.1 ms). */
-function packBits(v, out) {
-  const n = v.length;
-  const full = n >> 3;
-  let i = 0;
-  for (let j = 0; j < full; j++, i += 8) {
-    out[j] = v[i] | (v[i + 1] << 1) | (v[i + 2] << 2) | (v[i + 3] << 3) | (v[i + 4] << 4) | (v[i + 5] << 5) | (v[i + 6] << 6) | (v[i + 7] << 7);
-  }
-  if (i < n) {
-    let last = 0;
-    for (let k = 0; i < n; i++, k++) last |= v[i] << k;
-    out[full] = last;
-  }
-  return out;
 }
 
 /** Every failure the package reports: `kind` names the error class (see
