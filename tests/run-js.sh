@@ -2,7 +2,7 @@
 # Runs the JavaScript-side suites against the packages already built
 # (`scripts/build web nodejs`) with `scripts/env.sh` sourced for PATH:
 #   1. the Node conformance runner over the shared corpus (pkg-node),
-#   2. `node --test tests/node/`, then the Arrow adapter's tests (tests/arrow/run.sh),
+#   2. `node --test tests/node/`,
 #   3. the wasm-bindgen-test suite tests/web.rs in headless Chromium, which
 #      fetches the corpus from tools/serve.mjs (started here, stopped on exit).
 # Builds nothing itself. Every step runs; the script fails if any step fails.
