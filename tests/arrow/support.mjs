@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { loadApi, projectRoot } from "../node/corpus.mjs";
+import { buildFile, materialize } from "../node/synth.mjs";
 
 export * from "../node/corpus.mjs";
 
@@ -33,3 +34,33 @@ export const packageTypes = path.join(projectRoot, "pkg", "columns_wasm.d.ts");
 export const adapter = await import(pathToFileURL(path.join(lib, "arrow.js")).href);
 export const arrow = await import("apache-arrow");
 export const api = loadApi();
+
+/**
+ * A file whose names repeat, as comparison.cols's i, i, f, s, s do, plus an
+ * "i_1" of its own that the renaming must step around; two row groups,
+ * nulls in both string columns. Written by tests/node/synth.mjs (from
+ * FORMAT.md), so it needs nothing beside the project.
+ */
+export function duplicateNamesFile() {
+  const schema = [
+    { name: "i", type: "int64", nullable: false },
+    { name: "i", type: "int64", nullable: false },
+    { name: "f", type: "int32", nullable: false },
+    { name: "s", type: "string", nullable: true },
+    { name: "s", type: "string", nullable: true },
+    { name: "i_1", type: "int32", nullable: false },
+  ];
+  const group = (from, n) => {
+    const rows = Array.from({ length: n }, (_, k) => from + k);
+    return [
+      rows.map((r) => r * 7),
+      rows.map((r) => 1_000_000_007 * (r % 13) - r),
+      rows.map((r) => (r % 5) - 2),
+      rows.map((r) => (r % 4 === 0 ? null : `customer-${r % 9}@example.com`)),
+      rows.map((r) => (r % 3 === 0 ? null : `id-${r}-suffix`)),
+      rows.map((r) => r % 2),
+    ];
+  };
+  const file = buildFile(schema, [{ offset: 5, columns: group(0, 300) }, { offset: 20_000, columns: group(300, 200) }]);
+  return { bytes: materialize(file), names: schema.map((c) => c.name) };
+}

@@ -4,9 +4,7 @@
 
 import test from "node:test";
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import path from "node:path";
-import { adapter, api, corpusFile, projectRoot } from "./support.mjs";
+import { adapter, api, corpusFile, duplicateNamesFile } from "./support.mjs";
 
 const { toArrowTable, toArrowTableAsync, toArrowVector, uniqueNames } = adapter;
 
@@ -116,16 +114,21 @@ test("a write into a column's memory shows through its Arrow vector (no copy in 
   });
 });
 
-test("the benchmark's comparison.cols: duplicate names become i, i_1, f, s, s_1", () => {
-  const file = api.ColumnsFile.fromBytes(fs.readFileSync(path.resolve(projectRoot, "../shared/bench/comparison.cols")));
-  assert.deepEqual(file.schema.map((c) => c.name), ["i", "i", "f", "s", "s"]);
+test("duplicate names (as comparison.cols's i, i, f, s, s) become unique, and select columns by those names", () => {
+  const { bytes, names } = duplicateNamesFile();
+  const file = api.ColumnsFile.fromBytes(bytes);
+  assert.deepEqual(file.schema.map((c) => c.name), names);
+  assert.deepEqual(toArrowTable(file).schema.fields.map((f) => f.name), ["i", "i_2", "f", "s", "s_1", "i_1"]);
   assert.deepEqual(toArrowTable(file, { columns: [] }).schema.fields.map((f) => f.name), []);
-  const table = toArrowTable(file, { columns: ["s_1", "i_1", "i"] });
-  assert.deepEqual(table.schema.fields.map((f) => f.name), ["s_1", "i_1", "i"]);
-  assert.deepEqual([...table.getChild("i_1")], file.readColumn(0, 1).toArray());
-  assert.deepEqual([...table.getChild("i")], file.readColumn(0, 0).toArray());
-  assert.deepEqual([...table.getChild("s_1")], file.readColumn(0, 4).toArray());
-  assert.throws(() => toArrowTable(file, { columns: ["s_2"] }), { kind: "out_of_range", message: /"s_2" does not exist.*i, i_1, f, s, s_1/ });
+  const table = toArrowTable(file, { columns: ["s_1", "i_2", "i", "i_1"] });
+  assert.deepEqual(table.schema.fields.map((f) => f.name), ["s_1", "i_2", "i", "i_1"]);
+  const whole = (c) => file.rowGroups.flatMap((_, g) => file.readColumn(g, c).toArray());
+  assert.deepEqual([...table.getChild("s_1")], whole(4));
+  assert.deepEqual([...table.getChild("i_2")], whole(1));
+  assert.deepEqual([...table.getChild("i")], whole(0));
+  assert.deepEqual([...table.getChild("i_1")], whole(5));
+  assert.throws(() => toArrowTable(file, { columns: ["s_2"] }), { kind: "out_of_range", message: /"s_2" does not exist.*i, i_2, f, s, s_1, i_1/ });
+  assert.throws(() => toArrowTable(file, { columns: [6] }), { kind: "out_of_range" });
 });
 
 test("uniqueNames: first use keeps the name, later ones count up past names already taken", () => {
