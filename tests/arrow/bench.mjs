@@ -8,7 +8,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { adapter, api, arrow, projectRoot } from "./support.mjs";
+import { adapter, api, arrow, makeColumn, projectRoot } from "./support.mjs";
 
 // The adapter as browsers run it: UTF-8 checked by TextDecoder, not Node's isUtf8.
 const hidden = process.getBuiltinModule;
@@ -30,7 +30,7 @@ const stringBytes = held.filter((c) => c.type === "string").reduce((a, c) => a +
 console.log(`string data: ${(stringBytes / 1e6).toFixed(1)} MB; node ${process.version}; load average ${(await import("node:os")).loadavg()[0].toFixed(1)}`);
 
 const n = 3_000_000;
-const bools = api.columnFromParts("bool", n, 0, Uint8Array.from({ length: n }, (_, i) => (i * 2654435761) >>> 31), null);
+const bools = makeColumn("bool", n, 0, Uint8Array.from({ length: n }, (_, i) => (i * 2654435761) >>> 31), null);
 
 const variants = {
   "readColumns()": () => cols.readColumns(),

@@ -6,7 +6,7 @@
 
 import test from "node:test";
 import assert from "node:assert/strict";
-import { adapter, api } from "./support.mjs";
+import { adapter, makeColumn } from "./support.mjs";
 
 const { toArrowVector, toArrowTable } = adapter;
 const SIZE = 2 ** 31 + 8;
@@ -15,7 +15,7 @@ data.set(new TextEncoder().encode("abc"), 0);
 data.set(new TextEncoder().encode("wxyz"), SIZE - 4);
 
 const column = (type, last) =>
-  api.columnFromParts(type, 3, 0, { offsets: Uint32Array.of(0, 3, last - 4, last), data }, null);
+  makeColumn(type, 3, 0, { offsets: Uint32Array.of(0, 3, last - 4, last), data }, null);
 
 test("a last offset past 2^31 makes LargeUtf8 / LargeBinary over the same data", () => {
   for (const [type, strings, want] of [["string", "utf8", "LargeUtf8"], ["string", "binary", "LargeBinary"], ["bytes", "utf8", "LargeBinary"]]) {
@@ -40,7 +40,7 @@ test("a last offset of exactly 2^31 - 1 still fits Int32: Utf8 over the same off
 });
 
 test("a Table column is Large in every row group when one chunk needs it", () => {
-  const small = api.columnFromParts("string", 2, 0, { offsets: Uint32Array.of(0, 1, 2), data: Uint8Array.of(0x61, 0x62) }, null);
+  const small = makeColumn("string", 2, 0, { offsets: Uint32Array.of(0, 1, 2), data: Uint8Array.of(0x61, 0x62) }, null);
   const file = {
     schema: [{ name: "s", type: "string", nullable: false }],
     rowGroups: [{ numRows: 2 }, { numRows: 3 }],

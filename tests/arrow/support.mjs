@@ -35,6 +35,14 @@ export const adapter = await import(pathToFileURL(path.join(lib, "arrow.js")).hr
 export const arrow = await import("apache-arrow");
 export const api = loadApi();
 
+/** A Column around arrays made here: the package's public Column class
+ *  where it exports one, else the nodejs build's columnFromParts. */
+export function makeColumn(type, length, nullCount, values, validity) {
+  return typeof api.Column === "function"
+    ? new api.Column(type, length, nullCount, values, validity)
+    : api.columnFromParts(type, length, nullCount, values, validity);
+}
+
 /**
  * A file whose names repeat, as comparison.cols's i, i, f, s, s do, plus an
  * "i_1" of its own that the renaming must step around; two row groups,

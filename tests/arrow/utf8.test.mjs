@@ -8,7 +8,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import path from "node:path";
-import { adapter, api, corpusDir, findPairs, loadTokenizers, readPair, tokenizerDir } from "./support.mjs";
+import { adapter, api, corpusDir, findPairs, loadTokenizers, makeColumn, readPair, tokenizerDir } from "./support.mjs";
 
 const hidden = process.getBuiltinModule;
 process.getBuiltinModule = undefined;
@@ -45,7 +45,7 @@ function stringColumn(values, nulls = []) {
     validity = new Uint8Array((values.length + 7) >> 3).fill(255);
     for (const i of nulls) validity[i >> 3] &= ~(1 << (i & 7));
   }
-  return api.columnFromParts("string", values.length, nulls.length, { offsets, data }, validity);
+  return makeColumn("string", values.length, nulls.length, { offsets, data }, validity);
 }
 
 for (const [label, mod] of [["isAscii/isUtf8 (Node)", adapter], ["TextDecoder (browsers)", browserLike]]) {
@@ -94,7 +94,7 @@ for (const [label, mod] of [["isAscii/isUtf8 (Node)", adapter], ["TextDecoder (b
       for (let k = 0; k < 14; k++) {
         const data = new Uint8Array(14).fill(0x61);
         data[k] = 0xff;
-        const col = api.columnFromParts("string", 1, 0, { offsets: Uint32Array.of(start, 14), data }, null);
+        const col = makeColumn("string", 1, 0, { offsets: Uint32Array.of(start, 14), data }, null);
         assert.equal(String(mod.toArrowVector(col, { strings: "auto" }).type), k < start ? "Utf8" : "Binary", `0xff at ${k}, values from ${start}`);
       }
     }
