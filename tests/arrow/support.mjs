@@ -1,8 +1,9 @@
 // Shared by the Arrow tests: the package (as tests/node/corpus.mjs loads it),
-// the adapter js/arrow.js and the pinned apache-arrow from this folder's
-// node_modules (run.sh installs them). The adapter imports "apache-arrow"
-// by name, as it will from inside the installed package, so it is copied
-// here (.lib/, git-ignored) where that name resolves to this folder's copy.
+// the adapter (pkg/arrow.js as shipped, or js/arrow.js) and the pinned
+// apache-arrow from this folder's node_modules (run.sh installs them). The
+// adapter imports "apache-arrow" by name, as it does from inside the
+// installed package, so it is copied here (.lib/, git-ignored) where that
+// name resolves to this folder's copy.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -17,12 +18,15 @@ if (!fs.existsSync(path.join(here, "node_modules", "apache-arrow"))) {
   throw new Error(`${here}/node_modules is missing: run tests/arrow/run.sh (it runs npm ci)`);
 }
 
-// Copy, then rename: test files run in parallel processes, and a reader
-// must never see a half-written file.
+// The adapter as shipped (pkg/arrow.js, bundled by scripts/build) when the
+// package has one, else its source. Copy, then rename: test files run in
+// parallel processes, and a reader must never see a half-written file.
+const shipped = path.join(projectRoot, "pkg", "arrow.js");
+export const adapterSource = fs.existsSync(shipped) ? shipped : path.join(projectRoot, "js", "arrow.js");
 const lib = path.join(here, ".lib");
 fs.mkdirSync(lib, { recursive: true });
 const tmp = path.join(lib, `arrow.${process.pid}.tmp`);
-fs.copyFileSync(path.join(projectRoot, "js", "arrow.js"), tmp);
+fs.copyFileSync(adapterSource, tmp);
 fs.renameSync(tmp, path.join(lib, "arrow.js"));
 
 /** What `import "columns-wasm"` gives in Node: pkg/node.mjs (one package
