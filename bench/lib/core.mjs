@@ -355,6 +355,7 @@ export function summary(doc) {
       variant,
       real,
       bytes: any.fileBytes,
+      columns: all.find((c) => c.file === id && c.expected)?.expected.length ?? null,
       cw: med("cw", id),
       cwOpen: med("cwOpen", id),
       cwReuse: med("cwReuse", id),

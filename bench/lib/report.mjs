@@ -55,7 +55,9 @@ export function markdown(doc) {
     const failed = r.checks.filter((c) => !c.ok);
     const cells = [r.file, dims(r), int(r.bytes), `**${ms(r.cw)}**`, ms(r.cwReuse), r.native != null ? ms(r.native) : r.nativeError ? "error" : "—"];
     if (hasReader(doc, "cwPool2Reuse")) cells.push(ms(r.pool2Reuse));
-    cells.push(...pqCodecs.map((c) => ms(r.pwDecode[c])), ms(r.pwJs.zstd), ...pqCodecs.map((c) => ms(r.hyparquet[c])), ms(r.floor));
+    const fi = r.floorInfo;
+    const floorCell = fi && r.floor != null && fi.columns < r.columns ? `${ms(r.floor)} (${fi.columns} of ${r.columns} columns)` : ms(r.floor);
+    cells.push(...pqCodecs.map((c) => ms(r.pwDecode[c])), ms(r.pwJs.zstd), ...pqCodecs.map((c) => ms(r.hyparquet[c])), floorCell);
     cells.push(failed.length ? `**${failed.length} FAILED**` : `✓ ${r.checks.length} cells`);
     L.push(`| ${cells.join(" | ")} |`);
   }
@@ -69,7 +71,7 @@ export function markdown(doc) {
       "hyparquet: `parquetRead` with `onChunk` and hyparquet-compressors. " +
       "inflate floor: every Flate block of the .cols file inflated with columns-wasm's inflater (bench/floor) in the same " +
       (browser ? "page" : "process") +
-      ", nothing else. values: every run of every reader of this file and of its Parquet twins checked against the expected values (see Correctness).",
+      ", nothing else; where some columns are not Flate (Lzw, None), the floor covers the others only. values: every run of every reader of this file and of its Parquet twins checked against the expected values (see Correctness).",
     "",
   );
 
