@@ -8,7 +8,7 @@ const POOL = "/pkg/pool.js";
 /** { ColumnsFile, TokenizerRegistry, pools, stream, info }; ColumnsFile is null when not built. */
 export async function loadColumnsWasm() {
   if (!(await fetch(ENTRY, { method: "HEAD" })).ok) {
-    return { ColumnsFile: null, TokenizerRegistry: null, pools: {}, info: { available: false, note: `columns-wasm not built (${ENTRY} is missing: scripts/build web); benchmarking the others only` } };
+    return { ColumnsFile: null, TokenizerRegistry: null, pools: {}, info: { available: false, note: `columns-wasm not built (${ENTRY} is missing: scripts/build); benchmarking the others only` } };
   }
   const mod = await import(ENTRY);
   await mod.default();
@@ -25,7 +25,8 @@ export async function loadColumnsWasm() {
   if (typeof mod.ColumnsFile.prototype.rowGroupsAsync === "function") {
     const own = await import(`${ENTRY}?instance=stream`);
     const exports = await own.default();
-    stream = { ColumnsFile: own.ColumnsFile, TokenizerRegistry: own.TokenizerRegistry, memory: exports.memory };
+    const memory = typeof own.wasmMemory === "function" ? own.wasmMemory() : exports?.memory;
+    stream = { ColumnsFile: own.ColumnsFile, TokenizerRegistry: own.TokenizerRegistry, memory };
   }
   const poolSizes = Object.fromEntries(Object.entries(pools).map(([k, p]) => [k, p.size]));
   return { ColumnsFile: mod.ColumnsFile, TokenizerRegistry: mod.TokenizerRegistry, pools, stream, info: { available: true, note: ENTRY, poolSizes, crossOriginIsolated } };
