@@ -144,7 +144,10 @@ export function buildCells(libs, loaded, config) {
       }
     }
     for (const p of parquet) {
-      for (const [reader, make] of [["hyparquet", hyparquetReader], ["pwDecode", pwDecodeReader], ["pwJs", pwJsReader]]) sources.push({ reader, unit: p, make, parquet: true });
+      // parquet-wasm → JS on zstd only: the JS side (IPC, apache-arrow, toArray)
+      // does not depend on the codec, and on flights-3m it costs seconds a run.
+      const readers = [["hyparquet", hyparquetReader], ["pwDecode", pwDecodeReader], ...(p.file.codec === "zstd" ? [["pwJs", pwJsReader]] : [])];
+      for (const [reader, make] of readers) sources.push({ reader, unit: p, make, parquet: true });
     }
     const reference = cols[0];
     for (const scope of config.scopes) {
