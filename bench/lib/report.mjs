@@ -163,7 +163,7 @@ export function markdown(doc) {
       if (!cells.length) continue;
       const names = cells.find((c) => c.codec === null)?.columns ?? cells[0].columns;
       L.push(`### ${ds}: ${SCOPE_LABEL[scope]}${scope === "all" ? "" : ` (${names.join(", ")})`}`, "");
-      L.push("| reader | file | bytes | checked | min | median | max |", "|---|---|--:|---|--:|--:|--:|");
+      L.push("| reader | file | bytes | values checked (runs, warm-ups included) | min | median | max |", "|---|---|--:|---|--:|--:|--:|");
       for (const c of cells) {
         const s = c.stats;
         const chk = c.error ? `**FAILED: ${esc(c.error.split("\n")[0])}**` : `${c.check.runs} runs${c.floor ? `, ${c.floor.blocks} blocks` : ""}${c.memoryBytes ? `, wasm memory ${int(c.memoryBytes)} B` : ""}`;
