@@ -68,6 +68,12 @@ async function main() {
       log(`${dataset.name}: skipped (${dir}${dataset.cols} is missing: bench/run generates it)`);
       continue;
     }
+    const missing = [];
+    for (const name of datasetFiles(dataset)) if (!(await fetch(dir + name, { method: "HEAD" })).ok) missing.push(dir + name);
+    if (!dataset.local && missing.length > 0) {
+      log(`${dataset.name}: skipped (not served: ${missing.join(", ")}; the large benchmark files sit in ../shared/bench beside the project, not in it)`);
+      continue;
+    }
     for (const name of datasetFiles(dataset)) files[name] = await fetchBytes(dir + name);
     const pq = hasParquet(dataset) ? parquetMetadata(files[parquetName(dataset, "zstd")].arrayBuffer) : null;
     if (pq && Number(pq.num_rows) !== dataset.rows) throw new Error(`${dataset.name}: Parquet has ${pq.num_rows} rows, expected ${dataset.rows}`);
