@@ -16,11 +16,11 @@ import crypto from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { parquetRead, parquetMetadata } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
-import { colsFiles, expectedName, selectDatasets } from "./lib/datasets.mjs";
+import { colsFiles, expectedName, selectDatasets, diskPath } from "./lib/datasets.mjs";
 import { kindOf, fingerprintJson, fingerprintHyparquet } from "./lib/fingerprint.mjs";
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
-const shared = path.resolve(benchDir, "..", "..", "shared");
+const project = path.resolve(benchDir, "..");
 const outDir = path.join(benchDir, "data", "expected");
 const sha256 = (buf) => crypto.createHash("sha256").update(buf).digest("hex");
 const codeHash = sha256(fs.readFileSync(path.join(benchDir, "lib", "fingerprint.mjs")) + fs.readFileSync(fileURLToPath(import.meta.url)));
@@ -28,7 +28,11 @@ const codeHash = sha256(fs.readFileSync(path.join(benchDir, "lib", "fingerprint.
 fs.mkdirSync(outDir, { recursive: true });
 for (const f of colsFiles(selectDatasets(process.env.FILES))) {
   const source = f.expected ?? f.dataset.reference;
-  const raw = fs.readFileSync(path.join(shared, source));
+  if (!fs.existsSync(diskPath(project, source))) {
+    console.log(`[expected] ${f.id}: skipped, ${source} is missing`);
+    continue;
+  }
+  const raw = fs.readFileSync(diskPath(project, source));
   const key = { source, sourceSha256: sha256(raw), code: codeHash };
   const out = path.join(outDir, expectedName(f));
   try {

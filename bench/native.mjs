@@ -17,11 +17,10 @@ import fs from "node:fs";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { colsFiles, selectDatasets } from "./lib/datasets.mjs";
+import { colsFiles, selectDatasets, diskPath } from "./lib/datasets.mjs";
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const project = path.resolve(benchDir, "..");
-const shared = path.resolve(project, "..", "shared");
 const out = process.argv[2];
 if (!out) {
   console.error("usage: node bench/native.mjs OUT.json");
@@ -35,7 +34,7 @@ const source = (name) => {
 };
 
 function example(name, file, extra = []) {
-  const args = ["run", "--release", "--quiet", "--example", name, "--", "--json", "--runs", runs, "--warmup", warmup, ...extra, path.join(shared, file.cols)];
+  const args = ["run", "--release", "--quiet", "--example", name, "--", "--json", "--runs", runs, "--warmup", warmup, ...extra, diskPath(project, file.cols)];
   const r = spawnSync("cargo", args, { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 });
   if (r.status !== 0) {
     const lines = (r.stderr || "").trim().split("\n").filter((l) => !/^\s*(Compiling|Finished|Running|warning)/.test(l));
@@ -55,7 +54,11 @@ const doc = { runs: Number(runs), warmup: Number(warmup), bench: {}, inflate: {}
 const benchSrc = source("bench");
 const inflateSrc = source("inflate_bench");
 for (const f of colsFiles(selectDatasets(process.env.FILES))) {
-  const tok = f.dataset.tokenizers.map((t) => path.join(shared, t));
+  if (!fs.existsSync(diskPath(project, f.cols))) {
+    console.log(`[native] ${f.id}: skipped, ${f.cols} is missing`);
+    continue;
+  }
+  const tok = f.dataset.tokenizers.map((t) => diskPath(project, t));
   if (benchSrc) {
     const flag = benchSrc.includes("--tokenizer");
     const b = (doc.bench[f.id] = example("bench", f, flag ? tok.flatMap((t) => ["--tokenizer", t]) : []));

@@ -7,7 +7,7 @@ import { parquetRead, parquetMetadata } from "/bench/node_modules/hyparquet/src/
 import { compressors } from "/bench/node_modules/hyparquet-compressors/src/index.js";
 import initParquetWasm, * as parquetWasm from "/bench/node_modules/parquet-wasm/esm/parquet_wasm.js";
 import { tableFromIPC } from "/bench/node_modules/apache-arrow/Arrow.dom.mjs";
-import { selectDatasets } from "/bench/lib/datasets.mjs";
+import { selectDatasets, urlPath } from "/bench/lib/datasets.mjs";
 import { configFrom, loadAll, buildCells, runSession, results } from "/bench/lib/core.mjs";
 import { loadColumnsWasm } from "./columns-wasm.mjs";
 
@@ -49,9 +49,14 @@ async function main() {
     stream: cw.stream,
     floorModule,
   };
+  const exists = async (url) => (await fetch(url, { method: "HEAD" })).ok;
   const load = {
-    shared: (rel) => fetchBytes(`/shared/${rel}`),
-    expected: async (name) => JSON.parse(new TextDecoder().decode(await fetchBytes(`/bench/data/expected/${name}`))),
+    file: (rel) => fetchBytes(urlPath(rel)),
+    exists: (rel) => exists(urlPath(rel)),
+    expected: async (name) => {
+      const url = `/bench/data/expected/${name}`;
+      return (await exists(url)) ? JSON.parse(new TextDecoder().decode(await fetchBytes(url))) : null;
+    },
   };
   const loaded = await loadAll(libs, selectDatasets(config.files), load, config, log);
   const cells = buildCells(libs, loaded, config);

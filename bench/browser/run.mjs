@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Drives the browser bench: opens /bench/browser/ in headless Chromium
-// (Debian's /usr/bin/chromium via the playwright-core pinned in tools/) and
+// (Debian's /usr/bin/chromium via the playwright-core pinned in tools/test/) and
 // writes bench/results/browser.json and browser.md (or RESULTS_DIR).
 //   node bench/browser/run.mjs http://127.0.0.1:PORT/
 // env: RUNS, WARMUP, SEED, FILES, READERS, SCOPES, FLOORS (passed to the page),
@@ -24,7 +24,7 @@ if (!base) {
   process.exit(2);
 }
 
-const require = createRequire(path.join(project, "tools", "package.json"));
+const require = createRequire(path.join(project, "tools", "test", "package.json"));
 const { chromium } = require("playwright-core");
 
 const query = new URLSearchParams(Object.fromEntries(["RUNS", "WARMUP", "SEED", "FILES", "READERS", "SCOPES", "FLOORS"].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])));

@@ -6,7 +6,7 @@
 // report.mjs, the readers in readers.mjs, the inflate floor in floor.mjs.
 
 import { mulberry32, shuffle } from "../../www/js/stats.js";
-import { colsFiles, parquetFiles, expectedName } from "./datasets.mjs";
+import { colsFiles, parquetFiles, expectedName, datasetPaths } from "./datasets.mjs";
 import { compareFingerprints, kindOf } from "./fingerprint.mjs";
 import { READERS, READER_ORDER, cwReaders, cwReader, cwOpenReader, cwPoolReader, cwScopedReader, cwStreamReader, hyparquetReader, pwDecodeReader, pwJsReader, pwMethod } from "./readers.mjs";
 import { FLOORS, isFloor, prepareFloor, floorReader } from "./floor.mjs";
@@ -43,15 +43,24 @@ const PQ_KIND = { INT32: "int", INT64: "int", FLOAT: "f32", DOUBLE: "f64", BOOLE
 
 /**
  * Loads every file of the selected data sets, untimed, and sets up their
- * inflate floors. `load.shared(rel)` -> Uint8Array of ../shared/REL;
- * `load.expected(name)` -> the parsed bench/data/expected/NAME (bench/expected.mjs).
- * Returns { datasets: [{ dataset, cols: [...], parquet: [...], pqNames, kinds }] }.
+ * inflate floors. `load.file(path)` -> Uint8Array of a benchmark path
+ * (datasets.mjs); `load.exists(path)`; `load.expected(name)` -> the parsed
+ * bench/data/expected/NAME (bench/expected.mjs), or null when missing.
+ * A data set with a file missing is skipped with a note.
+ * Returns [{ dataset, cols: [...], parquet: [...], pqNames, kinds }].
  */
 export async function loadAll(libs, datasets, load, config, log = () => {}) {
   const out = [];
   for (const dataset of datasets) {
+    const missing = [];
+    for (const p of datasetPaths(dataset)) if (!(await load.exists(p))) missing.push(p);
+    for (const f of colsFiles([dataset])) if (!(await load.expected(expectedName(f)))) missing.push(`bench/data/expected/${expectedName(f)} (bench/expected.mjs makes it)`);
+    if (missing.length) {
+      log(`${dataset.name}: skipped, missing ${missing.join(", ")}${missing.some((m) => m.startsWith("shared/")) ? " (the large benchmark files sit in ../shared beside the project)" : ""}`);
+      continue;
+    }
     const tokenizers = [];
-    for (const t of dataset.tokenizers) tokenizers.push(await load.shared(t));
+    for (const t of dataset.tokenizers) tokenizers.push(await load.file(t));
     let registry;
     if (libs.ColumnsFile && tokenizers.length) {
       registry = new libs.TokenizerRegistry();
@@ -61,7 +70,7 @@ export async function loadAll(libs, datasets, load, config, log = () => {}) {
     for (const f of colsFiles([dataset])) {
       const expected = await load.expected(expectedName(f));
       if (expected.rows !== dataset.rows || expected.columns.length !== dataset.columns) throw new Error(`${f.id}: expected values for ${expected.rows} × ${expected.columns.length}, the data set is ${dataset.rows} × ${dataset.columns}`);
-      const input = withViews(await load.shared(f.cols));
+      const input = withViews(await load.file(f.cols));
       input.registry = registry;
       input.tokenizers = tokenizers;
       if (libs.ColumnsFile) {
@@ -88,7 +97,7 @@ export async function loadAll(libs, datasets, load, config, log = () => {}) {
     let pqNames = null;
     const kinds = cols[0].expected.columns.map((c) => c.kind);
     for (const p of parquetFiles([dataset])) {
-      const input = withViews(await load.shared(p.path));
+      const input = withViews(await load.file(p.path));
       const meta = libs.hyparquet.parquetMetadata(input.arrayBuffer);
       if (Number(meta.num_rows) !== dataset.rows) throw new Error(`${p.path}: ${meta.num_rows} rows, expected ${dataset.rows}`);
       const leaves = meta.schema.filter((el) => el.type !== undefined);
@@ -347,7 +356,7 @@ export function summary(doc) {
   const files = [...new Set(all.filter((c) => c.variant !== null && c.codec === null).map((c) => c.file))];
   return files.map((id) => {
     const any = all.find((c) => c.file === id);
-    const real = any.path.startsWith("bench/real/");
+    const real = any.path.startsWith("shared/bench/real/");
     const variant = any.variant;
     const nativeRow = doc.native?.bench?.[id];
     const nativeMs = typeof nativeRow?.medianMs === "number" ? nativeRow.medianMs : null;

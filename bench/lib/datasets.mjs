@@ -1,18 +1,20 @@
 // The benchmark's files: every columns file, its expected values, and the
-// Parquet twins of its data set. Paths are relative to ../shared (served at
-// /shared/ by tools/serve.mjs; never copied into the project).
+// Parquet twins of its data set. A path is relative to the project (the
+// in-repo corpus/), or starts with "shared/": ../shared beside the project,
+// where the large benchmark files sit (never copied in; tools/serve.mjs
+// serves it at /shared/). A data set with a file missing is skipped with a note.
 //
 // Shapes are facts about the shared files (FORMAT.md section 7, the real
 // set's README); every reader's output and every file's own metadata is
 // checked against them, and every value against `expected`.
 
-const REAL = "bench/real";
+const REAL = "shared/bench/real";
 const GPT2 = "corpus/tokenizers/gpt2-tokenizer.json";
 
 /**
  * name        the data set (the Parquet files' stem)
  * rows, columns
- * variants    columns files: variant -> { cols, expected } (paths in ../shared);
+ * variants    columns files: variant -> { cols, expected } (paths as above);
  *             expected null: no reference JSON exists (see `reference`)
  * parquet     codecs of NAME.CODEC.parquet beside it
  * real        one of ../shared/bench/real (the set issue 9's goals are stated for)
@@ -30,21 +32,21 @@ export const DATASETS = [
     name: "comparison",
     rows: 200000,
     columns: 5,
-    variants: { default: { cols: "bench/comparison.cols", expected: null } },
-    parquet: { dir: "bench", codecs: ["zstd", "snappy", "none"] },
+    variants: { default: { cols: "shared/bench/comparison.cols", expected: null } },
+    parquet: { dir: "shared/bench", codecs: ["zstd", "snappy", "none"] },
     real: false,
     tokenizers: [],
-    reference: "bench/comparison.zstd.parquet",
+    reference: "shared/bench/comparison.zstd.parquet",
   },
   {
     name: "diamonds",
     rows: 53940,
     columns: 10,
     variants: {
-      default: { cols: "bench/diamonds.default.cols", expected: "corpus/real/diamonds.default.json" },
-      optimized: { cols: "corpus/real/diamonds.optimized.cols", expected: "corpus/real/diamonds.optimized.json" },
+      default: { cols: "corpus/real/diamonds.default.cols", expected: "corpus/real/diamonds.default.json.gz" },
+      optimized: { cols: "corpus/real/diamonds.optimized.cols", expected: "corpus/real/diamonds.optimized.json.gz" },
     },
-    parquet: { dir: "bench", codecs: ["zstd", "snappy", "none"] },
+    parquet: { dir: "shared/bench", codecs: ["zstd", "snappy", "none"] },
     real: false,
     tokenizers: [],
   },
@@ -92,3 +94,11 @@ export function selectDatasets(spec) {
     return Object.keys(variants).length ? { ...d, variants } : null;
   }).filter(Boolean);
 }
+
+/** Where a benchmark path is on disk, given the project's directory. */
+export const diskPath = (project, rel) => (rel.startsWith("shared/") ? `${project}/../${rel}` : `${project}/${rel}`);
+/** Where tools/serve.mjs serves a benchmark path. */
+export const urlPath = (rel) => `/${rel}`;
+
+/** Every file a data set's readers need (its tokenizers, columns files, Parquet files). */
+export const datasetPaths = (dataset) => [...dataset.tokenizers, ...colsFiles([dataset]).map((f) => f.cols), ...parquetFiles([dataset]).map((p) => p.path)];

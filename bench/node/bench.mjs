@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { parquetRead, parquetMetadata } from "hyparquet";
 import { compressors } from "hyparquet-compressors";
 import { tableFromIPC } from "apache-arrow";
-import { selectDatasets } from "../lib/datasets.mjs";
+import { selectDatasets, diskPath } from "../lib/datasets.mjs";
 import { configFrom, loadAll, buildCells, runSession, results } from "../lib/core.mjs";
 import { markdown } from "../lib/report.mjs";
 import { loadColumnsWasm } from "./columns-wasm.mjs";
@@ -21,7 +21,6 @@ import { loadColumnsWasm } from "./columns-wasm.mjs";
 const require = createRequire(import.meta.url);
 const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const project = path.resolve(benchDir, "..");
-const shared = path.resolve(project, "..", "shared"); // beside the project, never copied in
 const floorWasm = path.join(benchDir, "floor", "target", "wasm32-unknown-unknown", "release", "columns_floor.wasm");
 const outDir = process.env.RESULTS_DIR ? path.resolve(process.env.RESULTS_DIR) : path.join(benchDir, "results");
 
@@ -47,11 +46,15 @@ const libs = {
   floorModule,
 };
 const load = {
-  shared: async (rel) => {
-    const buf = fs.readFileSync(path.join(shared, rel));
+  file: async (rel) => {
+    const buf = fs.readFileSync(diskPath(project, rel));
     return new Uint8Array(buf.buffer, buf.byteOffset, buf.byteLength).slice();
   },
-  expected: async (name) => JSON.parse(fs.readFileSync(path.join(benchDir, "data", "expected", name), "utf8")),
+  exists: async (rel) => fs.existsSync(diskPath(project, rel)),
+  expected: async (name) => {
+    const p = path.join(benchDir, "data", "expected", name);
+    return fs.existsSync(p) ? JSON.parse(fs.readFileSync(p, "utf8")) : null;
+  },
 };
 
 const loaded = await loadAll(libs, selectDatasets(config.files), load, config, log);
