@@ -61,9 +61,12 @@ const FIXED = {
 
 const INT32_MAX = 0x7fffffff;
 
-function argumentError(message) {
-  const e = new TypeError(`columns-wasm/arrow: ${message}`);
-  e.kind = "bad_argument";
+// Errors carry a `kind` as the package's do; they are plain TypeError /
+// RangeError objects because this module takes nothing from the package at
+// run time.
+function argumentError(message, kind = "bad_argument") {
+  const e = kind === "out_of_range" ? new RangeError(`columns-wasm/arrow: ${message}`) : new TypeError(`columns-wasm/arrow: ${message}`);
+  e.kind = kind;
   return e;
 }
 
@@ -227,9 +230,7 @@ function plan(meta, options) {
   const columns = (options?.columns ?? names.map((_, i) => i)).map((c) => {
     const i = typeof c === "string" ? names.indexOf(c) : c;
     if (!Number.isInteger(i) || i < 0 || i >= names.length) {
-      const e = argumentError(`column ${JSON.stringify(c)} does not exist; the file has ${names.length}: ${names.join(", ")}`);
-      e.kind = "out_of_range";
-      throw e;
+      throw argumentError(`column ${JSON.stringify(c)} does not exist; the file has ${names.length}: ${names.join(", ")}`, "out_of_range");
     }
     return i;
   });

@@ -124,7 +124,7 @@ function own(array) {
 
 /** Writes bools `v` (each byte 0 or 1, as the core guarantees) into `out`
  *  as bits, LSB first; every byte of `out` is written. Eight values per
- *  output byte runs as fast as a plain copy of `v` (3M values: ~1.1 ms). */
+ *  output byte: 3M values in ~1.5 ms in Node. */
 function packBits(v, out) {
   const n = v.length;
   const full = n >> 3;

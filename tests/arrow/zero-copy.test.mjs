@@ -128,7 +128,8 @@ test("duplicate names (as comparison.cols's i, i, f, s, s) become unique, and se
   assert.deepEqual([...table.getChild("i")], whole(0));
   assert.deepEqual([...table.getChild("i_1")], whole(5));
   assert.throws(() => toArrowTable(file, { columns: ["s_2"] }), { kind: "out_of_range", message: /"s_2" does not exist.*i, i_2, f, s, s_1, i_1/ });
-  assert.throws(() => toArrowTable(file, { columns: [6] }), { kind: "out_of_range" });
+  assert.throws(() => toArrowTable(file, { columns: [6] }), { name: "RangeError", kind: "out_of_range" });
+  assert.throws(() => toArrowTable(file, { rowGroups: [2] }), { kind: "out_of_range" });
 });
 
 test("uniqueNames: first use keeps the name, later ones count up past names already taken", () => {
