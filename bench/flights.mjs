@@ -16,7 +16,7 @@
 // (sfc32), never Math.random, so the file is the same byte for byte on
 // every machine with the same zlib.
 //
-// After writing, the file is read back with columns-wasm (pkg-node/) and
+// After writing, the file is read back with columns-wasm (pkg/node.cjs) and
 // every value of every column is compared with the generated arrays, and
 // every chunk's footer statistics with its data; any difference fails.
 
@@ -240,8 +240,8 @@ function build(cols) {
 // ---------------------------------------------------------------- verify
 
 function verify(bytes, cols) {
-  const entry = path.join(project, "pkg-node", "columns_wasm.js");
-  if (!fs.existsSync(entry)) throw new Error("cannot verify the file: pkg-node/ is not built (scripts/build nodejs)");
+  const entry = path.join(project, "pkg", "node.cjs");
+  if (!fs.existsSync(entry)) throw new Error("cannot verify the file: pkg/ is not built (scripts/build)");
   const { ColumnsFile } = createRequire(import.meta.url)(entry);
   const file = ColumnsFile.fromBytes(bytes);
   const fail = (msg) => {

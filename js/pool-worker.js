@@ -1,6 +1,11 @@
 // A worker of ColumnsPool: its own module instance, its own copy of each
 // open file; reads the chunks it is given and transfers the buffers back.
-import init, { ColumnsFile, TokenizerRegistry, columnFromParts } from "./columns_wasm.js";
+// Shipped as one self-contained file (tools/package.mjs bundles the API in),
+// so it loads wherever it is copied; the compiled module arrives by message.
+import { initSync } from "columns-wasm-glue";
+import { ColumnsFile, TokenizerRegistry, initialised, internal } from "./api.js";
+
+const { columnFromParts } = internal;
 
 let ready = null;
 const files = new Map(); // id -> ColumnsFile
@@ -22,8 +27,10 @@ function plainError(e) {
 self.onmessage = async ({ data: msg }) => {
   try {
     if (msg.op === "init") {
-      ready = init({ module_or_path: msg.module });
-      await ready;
+      // Synchronous instantiation is fine off the main thread.
+      initSync({ module: msg.module });
+      initialised(msg.module);
+      ready = Promise.resolve();
       self.postMessage({ op: "ready", job: msg.job });
       return;
     }
@@ -32,9 +39,8 @@ self.onmessage = async ({ data: msg }) => {
       const registry = new TokenizerRegistry();
       for (const t of msg.tokenizers) registry.register(t);
       const src = msg.source;
-      const file = src instanceof Blob
-        ? await ColumnsFile.fromBlob(src, registry)
-        : ColumnsFile.fromBytes(new Uint8Array(src), registry);
+      // A Blob, or a Uint8Array (transferred to this worker, or over a SharedArrayBuffer).
+      const file = src instanceof Blob ? await ColumnsFile.fromBlob(src, registry) : ColumnsFile.fromBytes(src, registry);
       files.set(msg.id, file);
       self.postMessage({ op: "opened", job: msg.job });
     } else if (msg.op === "read") {

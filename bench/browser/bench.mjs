@@ -36,7 +36,7 @@ async function loadColumnsWasm() {
   const entry = "/pkg/columns_wasm.js";
   const head = await fetch(entry, { method: "HEAD" });
   if (!head.ok) {
-    return { ColumnsFile: null, info: { available: false, note: "columns-wasm not built: run `wasm-pack build --release --target web --out-dir pkg` from the project root (/pkg/columns_wasm.js is missing); benchmarking the alternatives only." } };
+    return { ColumnsFile: null, info: { available: false, note: "columns-wasm not built: run scripts/build from the project root (/pkg/columns_wasm.js is missing); benchmarking the alternatives only." } };
   }
   const mod = await import(entry);
   await mod.default();

@@ -37,11 +37,11 @@ const loadBefore = loadavg();
 // The nodejs-target build of parquet-wasm is CommonJS and instantiates itself.
 const parquetWasm = require("parquet-wasm");
 
-// columns-wasm is optional until the lead builds pkg-node/.
-const cwEntry = path.join(project, "pkg-node", "columns_wasm.js");
+// columns-wasm is optional until the lead builds pkg/ (its Node entry, node.cjs).
+const cwEntry = path.join(project, "pkg", "node.cjs");
 const columnsWasm = fs.existsSync(cwEntry)
-  ? { available: true, note: `pkg-node/columns_wasm.js` }
-  : { available: false, note: "columns-wasm not built: run `wasm-pack build --release --target nodejs --out-dir pkg-node` from the project root (pkg-node/columns_wasm.js is missing); benchmarking the alternatives only." };
+  ? { available: true, note: `pkg/node.cjs` }
+  : { available: false, note: "columns-wasm not built: run scripts/build from the project root (pkg/node.cjs is missing); benchmarking the alternatives only." };
 const ColumnsFile = columnsWasm.available ? require(cwEntry).ColumnsFile : null;
 if (!columnsWasm.available) log(columnsWasm.note);
 
