@@ -39,8 +39,15 @@ export function initSync(input) {
 async function load(input) {
   let source = input !== null && typeof input === "object" && Object.getPrototypeOf(input) === Object.prototype ? input.module_or_path : input;
   source = await source;
-  // Written out here so that webpack, Vite and Rollup plugins find the file.
-  source ??= new URL("./columns_wasm_bg.wasm", import.meta.url);
+  if (source === undefined || source === null) {
+    try {
+      // Written out so that bundlers (webpack, Vite) find the file and ship it.
+      source = new URL("./columns_wasm_bg.wasm", import.meta.url);
+    } catch (e) {
+      // import.meta.url is empty where a bundler made a classic script of this module.
+      throw loadFailed("cannot tell where columns_wasm_bg.wasm is (this script has no import.meta.url: bundle it as an ES module, e.g. esbuild --format=esm), or pass its URL: init({ module_or_path: url })", e);
+    }
+  }
   let module;
   if (source instanceof WebAssembly.Module) {
     module = source;
@@ -79,7 +86,7 @@ async function compile(bytes, what) {
  *  application/wasm (compileStreaming refuses anything else). */
 async function compileResponse(res) {
   const where = res.url || "the Response given to init()";
-  if (!res.ok) throw loadFailed(`fetching ${where} failed: HTTP ${res.status} ${res.statusText}${hint(where)}`);
+  if (!res.ok) throw loadFailed(`fetching ${where} failed: HTTP ${res.status} ${res.statusText}${hint()}`);
   const type = res.headers.get("Content-Type") ?? "";
   if (typeof WebAssembly.compileStreaming === "function" && /^application\/wasm\s*(;|$)/i.test(type)) {
     try {
@@ -92,16 +99,17 @@ async function compileResponse(res) {
   if (!(bytes[0] === 0 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d)) {
     const start = new TextDecoder().decode(bytes.subarray(0, 16)).replace(/\s+/g, " ");
     throw loadFailed(
-      `${where} is not a WebAssembly module (Content-Type ${JSON.stringify(type)}, it starts ${JSON.stringify(start)})${hint(where)}`,
+      `${where} is not a WebAssembly module (Content-Type ${JSON.stringify(type)}, it starts ${JSON.stringify(start)})${hint()}`,
     );
   }
   return compile(bytes, where);
 }
 
 /** What most likely went wrong when the .wasm is not where this file expects it. */
-function hint(where) {
-  if (/\/\.vite\/deps\//.test(import.meta.url)) {
-    return ". Vite's dev server pre-bundled columns-wasm away from its .wasm: add optimizeDeps: { exclude: [\"columns-wasm\"] } to vite.config";
+function hint() {
+  // Vite before 8 pre-bundles dependencies into <cacheDir>/deps/ (node_modules/.vite by default), without their files.
+  if (/\/\.vite[^/]*\/deps[^/]*\//.test(import.meta.url)) {
+    return ". Vite's dev server pre-bundled columns-wasm away from its .wasm: add optimizeDeps: { exclude: [\"columns-wasm\"] } to vite.config (or use Vite 8)";
   }
-  return `. Is columns_wasm_bg.wasm served beside the script that loads it (${where})? Copy it from node_modules/columns-wasm/ next to your bundle, or pass its URL: init({ module_or_path: url })`;
+  return ". Is columns_wasm_bg.wasm served beside the script that loads it? Copy it from node_modules/columns-wasm/ next to your bundle, or pass its URL: init({ module_or_path: url })";
 }

@@ -4,6 +4,7 @@ import type { Bytes, Column, ColumnsFile, ReadOptions } from "./columns_wasm.js"
  *  Needs no init() first, no cross-origin isolation and no particular
  *  Content-Type for the .wasm. */
 export class ColumnsPool {
+  private constructor();
   /** Starts `size` workers (default: navigator.hardwareConcurrency) and
    *  initialises the module (compiled once, here, for all of them). */
   static create(size?: number): Promise<ColumnsPool>;

@@ -1,0 +1,24 @@
+// Every value of the checked corpus files through require("columns-wasm"),
+// and the package's classes as CommonJS code sees them.
+//   node check.cjs <corpus dir> <file> ...   (prints "ok" or the first difference)
+const { readFileSync } = require("node:fs");
+const path = require("node:path");
+const api = require("columns-wasm");
+
+(async () => {
+  const { checkFile } = await import("../../js/check.mjs");
+  const [corpus, ...files] = process.argv.slice(2);
+  const problems = [];
+  for (const name of files) {
+    const bytes = new Uint8Array(readFileSync(path.join(corpus, `${name}.cols`)));
+    const expected = JSON.parse(readFileSync(path.join(corpus, `${name}.json`), "utf8"));
+    const why = await checkFile({ ...api, bytes, expected, name: `${path.basename(name)}.cols` });
+    if (why !== null) problems.push(`${name}: ${why}`);
+  }
+  try {
+    api.ColumnsFile.fromBytes(new ArrayBuffer(3));
+  } catch (e) {
+    if (!(e instanceof api.ColumnsError) || e.kind !== "truncated") problems.push(`not a ColumnsError: ${e}`);
+  }
+  console.log(problems.length ? problems.join("\n") : "ok");
+})();

@@ -1,0 +1,18 @@
+// Every value of the checked corpus files through import "columns-wasm".
+//   node check.mjs <corpus dir> <file> ...   (prints "ok" or the differences)
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import * as api from "columns-wasm";
+import { checkFile } from "../../js/check.mjs";
+
+const [corpus, ...files] = process.argv.slice(2);
+const problems = [];
+for (const name of files) {
+  const bytes = new Uint8Array(await readFile(path.join(corpus, `${name}.cols`)));
+  const expected = JSON.parse(await readFile(path.join(corpus, `${name}.json`), "utf8"));
+  for (const mode of ["bytes", "async", "blob"]) {
+    const why = await checkFile({ ...api, bytes, expected, name: `${path.basename(name)}.cols`, mode });
+    if (why !== null) problems.push(`${name} (${mode}): ${why}`);
+  }
+}
+console.log(problems.length ? problems.join("\n") : "ok");
