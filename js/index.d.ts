@@ -238,10 +238,17 @@ export interface ChunkReport {
 /** Any random-access byte source: an HTTP resource, a file handle, ... */
 export interface AsyncBuffer {
   byteLength: number;
-  slice(start: number, end: number): Promise<ArrayBuffer | Uint8Array> | ArrayBuffer | Uint8Array;
+  /** Exactly the bytes `start` to `end` (an ArrayBuffer or any view), or a promise of them. */
+  slice(start: number, end: number): Promise<ArrayBuffer | ArrayBufferView> | ArrayBuffer | ArrayBufferView;
 }
 
-export interface ReadOptions {
+export interface AbortOptions {
+  /** Stops an async open or read: it rejects at once with an `aborted`
+   *  ColumnsError (`cause`: the signal's reason); the file stays usable. */
+  signal?: AbortSignal | null;
+}
+
+export interface ReadOptions extends AbortOptions {
   /** Columns you are done with: the read refills their buffers instead of
    *  allocating new memory, and empties them (their `values` become null). */
   reuse?: Column | readonly Column[] | null;
@@ -258,9 +265,9 @@ export class ColumnsFile {
   /** Opens a file held in memory (copied into the module's memory once). */
   static fromBytes(bytes: Bytes, registry?: TokenizerRegistry | null): ColumnsFile;
   /** Opens a Blob or File, reading only its tail, header and footer. */
-  static fromBlob(blob: Blob, registry?: TokenizerRegistry | null): Promise<ColumnsFile>;
+  static fromBlob(blob: Blob, registry?: TokenizerRegistry | null, options?: AbortOptions): Promise<ColumnsFile>;
   /** Opens any `{ byteLength, slice(start, end) }` source (HTTP ranges, ...), reading only its tail, header and footer. */
-  static fromAsyncBuffer(source: AsyncBuffer, registry?: TokenizerRegistry | null): Promise<ColumnsFile>;
+  static fromAsyncBuffer(source: AsyncBuffer, registry?: TokenizerRegistry | null, options?: AbortOptions): Promise<ColumnsFile>;
 
   /** Format version: 1 or 2. */
   readonly version: number;
@@ -284,7 +291,7 @@ export class ColumnsFile {
   /** The file's regions in order: header, every chunk, footer, tail. */
   readonly layout: Region[];
 
-  /** Reads one column chunk. Synchronous: needs a `fromBytes` file. */
+  /** Reads one column chunk. Synchronous: needs a `fromBytes` file (and ignores `signal`). */
   readColumn(rowGroup: number, column: number, options?: ReadOptions): Column;
   /** Reads several chunks (all row groups / all columns when omitted or null), in row-group-major order. Synchronous: needs a `fromBytes` file. */
   readColumns(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: ReadOptions): Column[];
@@ -295,9 +302,9 @@ export class ColumnsFile {
   /** Describes one chunk: its blocks, what its encoding did, and whether the footer's statistics agree with the decoded values. Needs a `fromBytes` file. */
   inspectChunk(rowGroup: number, column: number): ChunkReport;
   /** `inspectChunk` for any file, fetching the chunk's bytes. */
-  inspectChunkAsync(rowGroup: number, column: number): Promise<ChunkReport>;
+  inspectChunkAsync(rowGroup: number, column: number, options?: AbortOptions): Promise<ChunkReport>;
   /** Fetches the 18-byte header of every chunk not yet read, so `rowGroups` can report raw lengths and block counts. */
-  loadChunkHeaders(): Promise<void>;
+  loadChunkHeaders(options?: AbortOptions): Promise<void>;
 
   /** Releases the file's memory in the module. Any later call throws a `freed` ColumnsError; a second free() does nothing. */
   free(): void;

@@ -16,8 +16,9 @@ import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { inspect } from "node:util";
 import { pathToFileURL } from "node:url";
-import { CHECKED, DATA, checkPage, closeBrowser, consumersDir, copyTestFiles, corpusDir, corpusPath, expectedLines, projectRoot, testMounts } from "./lib/harness.mjs";
+import { CHECKED, DATA, checkPage, closeBrowser, consumersDir, copyTestFiles, corpusDir, corpusPath, expectedLines, projectRoot, readExpected, testMounts } from "./lib/harness.mjs";
 import { serve } from "./lib/server.mjs";
+import { checkReadme } from "./readme.mjs";
 
 const run = promisify(execFile);
 const args = process.argv.slice(2);
@@ -146,7 +147,7 @@ const consumers = {
       });
     }
     await c("compiled TypeScript snippet runs: first value of every chunk (ESM)", async () => {
-      const json = JSON.parse(fs.readFileSync(corpusPath(DATA, "json"), "utf8"));
+      const json = readExpected(DATA);
       const expected = [];
       for (const rg of json.row_groups) json.schema.forEach((s, i) => expected.push(`${s.type} ${firstValue(s.type, rg.values[i][0])}`));
       return compareLines("out/node.js", await node("typescript", ["out/node.js"]), expected);
@@ -279,9 +280,9 @@ async function tour() {
   const server = await serve(dirOf("node-esm"));
   try {
     const out = (await node("node-esm", ["tour.mjs", server.url + "data.cols"])).trimEnd();
-    const json = JSON.parse(fs.readFileSync(corpusPath(DATA, "json"), "utf8"));
-    const tok = JSON.parse(fs.readFileSync(corpusPath("valid/tokenized_raw_counts", "json"), "utf8"));
-    const bad = JSON.parse(fs.readFileSync(corpusPath("invalid/magic_kein", "json"), "utf8"));
+    const json = readExpected(DATA);
+    const tok = readExpected("valid/tokenized_raw_counts");
+    const bad = readExpected("invalid/magic_kein");
     const rows = json.row_groups.reduce((n, rg) => n + rg.num_rows, 0);
     const size = fs.statSync(corpusPath(DATA, "cols")).size;
     const rg3 = json.row_groups[3];
@@ -310,12 +311,53 @@ async function tour() {
   }
 }
 
+/** The tarball itself: one package, what it ships, the fields npm and bundlers read. */
+function checkTarball(packed) {
+  const problems = [];
+  const files = new Set(packed.files.map((f) => f.path));
+  const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot, "pkg/package.json"), "utf8"));
+  const wasm = [...files].filter((f) => f.endsWith(".wasm"));
+  if (wasm.length !== 1) problems.push(`expected one .wasm, the tarball has ${wasm.join(", ") || "none"}`);
+  for (const f of ["LICENSE", "README.md", "package.json"]) if (!files.has(f)) problems.push(`no ${f}`);
+  // Every file the exports map (and main/module/types) names is in the tarball.
+  const targets = [];
+  (function walk(v) {
+    if (typeof v === "string") targets.push(v);
+    else if (v && typeof v === "object") Object.values(v).forEach(walk);
+  })([pkg.exports, pkg.main, pkg.module, pkg.types]);
+  for (const t of targets) if (!files.has(t.replace(/^\.\//, ""))) problems.push(`${t} is named in package.json but not in the tarball`);
+  const want = {
+    name: pkg.name === "columns-wasm",
+    license: pkg.license === "MIT",
+    "engines.node": /^>=18/.test(pkg.engines?.node ?? ""),
+    repository: /^git\+https:\/\//.test(pkg.repository?.url ?? ""),
+    types: files.has(pkg.types?.replace(/^\.\//, "") ?? ""),
+    sideEffects: Array.isArray(pkg.sideEffects),
+    files: Array.isArray(pkg.files),
+    'exports["."].node.require': typeof pkg.exports?.["."]?.node?.require?.default === "string",
+    'exports["."].node.import': typeof pkg.exports?.["."]?.node?.import?.default === "string",
+    'exports["."].default': typeof pkg.exports?.["."]?.default === "string",
+    'exports["./pool"]': typeof pkg.exports?.["./pool"]?.default === "string",
+    "no dependencies": !pkg.dependencies,
+  };
+  for (const [k, ok] of Object.entries(want)) if (!ok) problems.push(`package.json: ${k} is missing or wrong`);
+  const license = fs.readFileSync(path.join(projectRoot, "pkg/LICENSE"), "utf8");
+  if (!license.startsWith("MIT License")) problems.push("LICENSE is not the MIT licence");
+  const readme = fs.readFileSync(path.join(projectRoot, "pkg/README.md"), "utf8");
+  if (!readme.includes("npm install columns-wasm")) problems.push("the README has no npm install line");
+  // The developers' README talks about these; a user's has no use for them.
+  for (const dev of ["scripts/serve", "scripts/test", "../shared", "./pkg/", "cargo "]) if (readme.includes(dev)) problems.push(`the README mentions ${dev}`);
+  return problems;
+}
+
 // ------------------------------------------------------------ main
 
 const t0 = Date.now();
 const packed = await pack();
 console.log(`packed ${path.relative(projectRoot, tarball)}: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(1)} KB (${(packed.unpackedSize / 1024).toFixed(1)} KB unpacked)`);
 try {
+  await check("tarball", "one package: files, one .wasm, exports, engines, repository, license, types, sideEffects, README for users", () => checkTarball(packed));
+  await check("README", "every snippet is, line for line, in the fixture files these tests run", () => checkReadme());
   for (const app of apps) {
     const c = (what, fn) => check(app, what, fn);
     const before = results.length;

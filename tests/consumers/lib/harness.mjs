@@ -3,6 +3,7 @@
 // a consumer's page and checks it.
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { corpusDir, projectRoot } from "../../node/corpus.mjs";
@@ -17,10 +18,17 @@ export const CHECKED = ["valid/all_types_small", "valid/nulls", "valid/enc_dict_
 
 export const corpusPath = (rel, ext) => path.join(corpusDir, `${rel}.${ext}`);
 
+/** A corpus file's expected JSON, parsed (NAME.json, or NAME.json.gz). */
+export function readExpected(rel) {
+  const plain = corpusPath(rel, "json");
+  if (fs.existsSync(plain)) return JSON.parse(fs.readFileSync(plain, "utf8"));
+  return JSON.parse(zlib.gunzipSync(fs.readFileSync(plain + ".gz")).toString("utf8"));
+}
+
 /** What `for (const col of file.readColumns()) console.log(col.type, col.length, col.nullCount)`
  *  prints for a corpus file, from its JSON: one line per chunk, row-group-major. */
 export function expectedLines(rel = DATA) {
-  const json = JSON.parse(fs.readFileSync(corpusPath(rel, "json"), "utf8"));
+  const json = readExpected(rel);
   const lines = [];
   for (const rg of json.row_groups) {
     rg.columns.forEach((c, i) => lines.push(`${json.schema[i].type} ${rg.num_rows} ${c.null_count}`));
@@ -40,7 +48,7 @@ export function testMounts() {
 /** Copies what testMounts() serves into `dir` (for servers we do not run: Vite's). */
 export function copyTestFiles(dir) {
   for (const [url, src] of Object.entries(testMounts())) {
-    const files = url.endsWith("/") ? CHECKED.flatMap((rel) => [`${rel}.cols`, `${rel}.json`]).map((f) => [url + f, path.join(src, f)]) : [[url, src]];
+    const files = url.endsWith("/") ? CHECKED.map((rel) => [`${url}${rel}.cols`, path.join(src, `${rel}.cols`)]) : [[url, src]];
     for (const [u, s] of files) {
       const dest = path.join(dir, u);
       fs.mkdirSync(path.dirname(dest), { recursive: true });
@@ -53,7 +61,9 @@ let browserPromise = null;
 /** One headless Chromium for the whole run (Debian's, driven by playwright-core from tools/). */
 export function browser() {
   browserPromise ??= (async () => {
-    const { chromium } = createRequire(path.join(projectRoot, "tools/package.json"))("playwright-core");
+    // playwright-core: in tools/test/ where the test tools are apart, else tools/.
+    const tools = ["tools/test/package.json", "tools/package.json"].map((p) => path.join(projectRoot, p)).find((p) => fs.existsSync(p));
+    const { chromium } = createRequire(tools)("playwright-core");
     return chromium.launch({
       executablePath: process.env.CHROMIUM || "/usr/bin/chromium",
       args: ["--no-sandbox", "--headless", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
@@ -154,9 +164,8 @@ export async function checkPage(url, { blocks = [], pool = false, edges = false,
         const { checkFile, columnJson, compare } = await import("/__test/check.mjs");
         const api = globalThis.columnsWasm;
         const out = [];
-        for (const name of files) {
+        for (const [name, expected] of files) {
           const bytes = new Uint8Array(await (await fetch(`/__test/corpus/${name}.cols`)).arrayBuffer());
-          const expected = await (await fetch(`/__test/corpus/${name}.json`)).json();
           for (const mode of ["bytes", "blob"]) {
             const why = await checkFile({ ...api, bytes, expected, name: `${name.split("/").pop()}.cols`, mode });
             if (why !== null) out.push(`${name} (${mode}): ${why}`);
@@ -178,7 +187,7 @@ export async function checkPage(url, { blocks = [], pool = false, edges = false,
         }
         return out;
       },
-      { files: CHECKED, pool },
+      { files: CHECKED.map((rel) => [rel, readExpected(rel)]), pool },
     );
     failures.push(...report);
   } catch (e) {

@@ -15,7 +15,9 @@ export async function allowed(bytes: Uint8Array, buffer: ArrayBuffer, blob: Blob
   const columns: Column[] = file.readColumns();
   file.readColumns([0], null, { reuse: columns });
   file.readColumns(undefined, [1, 2]);
-  const again = await file.readColumnsAsync(null, null, { reuse: columns[0] });
+  const again = await file.readColumnsAsync(null, null, { reuse: columns[0], signal: AbortSignal.timeout(1000) });
+  await ColumnsFile.fromBlob(blob, null, { signal: new AbortController().signal });
+  await file.loadChunkHeaders({ signal: null });
   const memory: WebAssembly.Memory = wasmMemory();
   const pages: number = memory.buffer.byteLength / 65536;
   const col = again[0];
