@@ -3,18 +3,24 @@
 // declarations are not shipped); tests/consumers checks them against the
 // runtime exports and with `tsc --strict`.
 
-// `Symbol.dispose` is declared here as lib.esnext.disposable and @types/node
-// declare it, so that `using file = ...` type-checks and the default lib
-// (which lacks it) still compiles these declarations.
+// Names these declarations need from the environment, declared the way the
+// libs that have them do, so that they merge with those and compile without
+// them: `Symbol.dispose` (lib.esnext.disposable, @types/node; absent from the
+// default lib), and the WebAssembly namespace (lib.dom only: a Node project
+// with "lib": ["es2023"] has none).
 declare global {
   interface SymbolConstructor {
     readonly dispose: unique symbol;
+  }
+  namespace WebAssembly {
+    interface Module {}
+    interface Memory {}
   }
 }
 
 /** Where init() finds the WebAssembly module: a URL, a Request, a Response
  *  (or a promise of one), its bytes, or a compiled WebAssembly.Module. */
-export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
+export type InitInput = string | URL | Request | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
 
 /**
  * Loads the WebAssembly module (once; later calls resolve at once).
@@ -26,7 +32,7 @@ export default function init(input?: { module_or_path?: InitInput | Promise<Init
 
 /** init() for a Worker that was given the compiled module or its bytes
  *  (synchronous compilation is only allowed off the main thread). Node: does nothing. */
-export function initSync(input: { module: BufferSource | WebAssembly.Module } | BufferSource | WebAssembly.Module): void;
+export function initSync(input: { module: ArrayBuffer | ArrayBufferView | WebAssembly.Module } | ArrayBuffer | ArrayBufferView | WebAssembly.Module): void;
 
 /** The module's WebAssembly.Memory, to watch its size (it should not keep growing across repeated reads). */
 export function wasmMemory(): WebAssembly.Memory;

@@ -145,6 +145,9 @@ const consumers = {
       await c(`${name} --strict, moduleResolution bundler: browser, pool and worker snippets`, async () => {
         await node("typescript", [tsc, "-p", "tsconfig.bundler.json"]);
       });
+      await c(`${name} --strict, a Node project without the DOM lib ("lib": ["es2023"], @types/node)`, async () => {
+        await node("typescript", [tsc, "-p", "tsconfig.node-only.json"]);
+      });
     }
     await c("compiled TypeScript snippet runs: first value of every chunk (ESM)", async () => {
       const json = readExpected(DATA);
