@@ -110,17 +110,22 @@ function describe(x) {
  * Uint8Array over the same memory; a ColumnsError naming what it got otherwise.
  */
 function toBytes(x, what) {
-  if (x instanceof Uint8Array) return x;
-  if (ArrayBuffer.isView(x)) return new Uint8Array(x.buffer, x.byteOffset, x.byteLength);
+  // (An empty one may be a view of a detached buffer: checked below.)
+  if (x instanceof Uint8Array && x.byteLength > 0) return x;
+  const view = ArrayBuffer.isView(x);
   // By tag, not instanceof, so buffers from another realm (iframe, vm) pass too.
   const t = tag(x);
-  if (t === "ArrayBuffer" || t === "SharedArrayBuffer") {
-    if (x.detached === true) {
-      throw new ColumnsError(`${what} was given a detached ArrayBuffer (it was transferred elsewhere)`, "bad_argument");
-    }
-    return new Uint8Array(x);
+  if (!view && t !== "ArrayBuffer" && t !== "SharedArrayBuffer") {
+    throw new ColumnsError(`${what} needs an ArrayBuffer, a Uint8Array or another ArrayBufferView; it got ${describe(x)}`, "bad_argument");
   }
-  throw new ColumnsError(`${what} needs an ArrayBuffer, a Uint8Array or another ArrayBufferView; it got ${describe(x)}`, "bad_argument");
+  try {
+    return view ? new Uint8Array(x.buffer, x.byteOffset, x.byteLength) : new Uint8Array(x);
+  } catch (e) {
+    // The only way these fail: a buffer detached (transferred elsewhere).
+    const err = new ColumnsError(`${what} was given ${view ? "a view of " : ""}a detached ArrayBuffer (it was transferred elsewhere)`, "bad_argument");
+    err.cause = e;
+    throw err;
+  }
 }
 
 export const ColumnsFile = glue.ColumnsFile;

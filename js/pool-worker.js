@@ -1,11 +1,10 @@
 // A worker of ColumnsPool: its own module instance, its own copy of each
 // open file; reads the chunks it is given and transfers the buffers back.
-// Shipped as one self-contained file (tools/package.mjs bundles the API in),
-// so it loads wherever it is copied; the compiled module arrives by message.
-import { initSync } from "columns-wasm-glue";
-import { ColumnsFile, TokenizerRegistry, initialised, internal } from "./api.js";
+// It imports the package's browser entry, the file the page already loaded
+// (one download); the compiled module arrives by message.
+import { ColumnsFile, TokenizerRegistry, __internal, initSync } from "./columns_wasm.js";
 
-const { columnFromParts } = internal;
+const { columnFromParts } = __internal;
 
 let ready = null;
 const files = new Map(); // id -> ColumnsFile
@@ -29,7 +28,6 @@ self.onmessage = async ({ data: msg }) => {
     if (msg.op === "init") {
       // Synchronous instantiation is fine off the main thread.
       initSync({ module: msg.module });
-      initialised(msg.module);
       ready = Promise.resolve();
       self.postMessage({ op: "ready", job: msg.job });
       return;

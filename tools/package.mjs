@@ -7,7 +7,7 @@
 //   node.cjs               Node, CommonJS: instantiated synchronously as it loads, no init()
 //   node.mjs               Node, ES module: re-exports node.cjs (one instance for both)
 //   pool.js                columns-wasm/pool (imports ./columns_wasm.js)
-//   pool-worker.js         the pool's worker, self-contained
+//   pool-worker.js         the pool's worker (imports ./columns_wasm.js too)
 //   arrow.js               columns-wasm/arrow, when js/arrow.js exists
 //   *.d.ts, *.d.cts        the hand-written types (js/index.d.ts)
 //   README.md, LICENSE     npm/README.md and the repository's LICENSE
@@ -63,7 +63,7 @@ const bundle = (entry, outfile, options) =>
 const web = { format: "esm", platform: "browser", minify: true };
 await bundle("browser.js", "columns_wasm.js", web);
 await bundle("pool.js", "pool.js", { ...web, external: ["./columns_wasm.js"] });
-await bundle("pool-worker.js", "pool-worker.js", web);
+await bundle("pool-worker.js", "pool-worker.js", { ...web, external: ["./columns_wasm.js"] });
 await bundle("node.js", "node.cjs", { format: "cjs", platform: "node", target: "node18" });
 const arrow = fs.existsSync(path.join(js, "arrow.js"));
 if (arrow) {
