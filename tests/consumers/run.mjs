@@ -315,7 +315,7 @@ async function tour() {
 }
 
 /** The tarball itself: one package, what it ships, the fields npm and bundlers read. */
-function checkTarball(packed) {
+function checkTarball(packed, sizeReport) {
   const problems = [];
   const files = new Set(packed.files.map((f) => f.path));
   const pkg = JSON.parse(fs.readFileSync(path.join(projectRoot, "pkg/package.json"), "utf8"));
@@ -347,6 +347,12 @@ function checkTarball(packed) {
   const license = fs.readFileSync(path.join(projectRoot, "pkg/LICENSE"), "utf8");
   if (!license.startsWith("MIT License")) problems.push("LICENSE is not the MIT licence");
   const readme = fs.readFileSync(path.join(projectRoot, "pkg/README.md"), "utf8");
+  // The size the README states is the one tools/size.mjs measures on this tarball.
+  const measured = /^total\s.*gzip\s+([\d.]+) KB/m.exec(sizeReport)?.[1];
+  const stated = /downloads\s+([\d.]+) KB gzip/.exec(readme)?.[1];
+  if (!measured || !stated || Math.abs(Number(measured) - Number(stated)) > 1) {
+    problems.push(`the README says a browser downloads ${stated} KB gzip; tools/size.mjs measures ${measured} KB`);
+  }
   if (!readme.includes("npm install columns-wasm")) problems.push("the README has no npm install line");
   // The developers' README talks about these; a user's has no use for them.
   for (const dev of ["scripts/serve", "scripts/test", "../shared", "./pkg/", "cargo "]) if (readme.includes(dev)) problems.push(`the README mentions ${dev}`);
@@ -359,7 +365,8 @@ const t0 = Date.now();
 const packed = await pack();
 console.log(`packed ${path.relative(projectRoot, tarball)}: ${packed.entryCount} files, ${(packed.size / 1024).toFixed(1)} KB (${(packed.unpackedSize / 1024).toFixed(1)} KB unpacked)`);
 try {
-  await check("tarball", "one package: files, one .wasm, exports, engines, repository, license, types, sideEffects, README for users", () => checkTarball(packed));
+  const sizeReport = (await run(process.execPath, [path.join(projectRoot, "tools/size.mjs"), tarball])).stdout;
+  await check("tarball", "one package: files, one .wasm, exports, engines, repository, license, types, sideEffects, README for users", () => checkTarball(packed, sizeReport));
   await check("README", "every snippet is, line for line, in the fixture files these tests run", () => checkReadme());
   for (const app of apps) {
     const c = (what, fn) => check(app, what, fn);
