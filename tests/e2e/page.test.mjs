@@ -16,12 +16,13 @@ import fs from "node:fs";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
+import { expectedPath, readJson } from "../node/corpus.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
-const corpus = path.resolve(root, "../shared/corpus");
+const corpus = path.join(root, "corpus");
 const shots = path.join(here, "screenshots");
-const { chromium } = createRequire(path.join(root, "tools/package.json"))("playwright-core");
+const { chromium } = createRequire(path.join(root, "tools/test/package.json"))("playwright-core");
 
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
 const ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
@@ -37,7 +38,11 @@ const rangeRequests = [];
 // ------------------------------------------------------------ helpers
 
 const read = (rel) => fs.readFileSync(path.join(corpus, rel));
-const expected = (rel) => JSON.parse(fs.readFileSync(path.join(corpus, rel.replace(/\.cols$/, ".json")), "utf8"));
+const expected = (rel) => {
+  const json = expectedPath(path.join(corpus, rel));
+  if (!json) throw new Error(`no expected JSON for corpus/${rel}`);
+  return readJson(json);
+};
 const sha256 = (buf) => createHash("sha256").update(buf).digest("hex");
 
 function ieee(hex, width) {
@@ -439,7 +444,7 @@ test("a tokenized file: missing tokenizer named by digest, then supplied by drop
 
 test("invalid files show their error kind, and the page then opens a good file", async () => {
   const dir = path.join(corpus, "invalid");
-  const cases = fs.readdirSync(dir).filter((n) => n.endsWith(".json")).map((n) => JSON.parse(fs.readFileSync(path.join(dir, n), "utf8")));
+  const cases = fs.readdirSync(dir).filter((n) => n.endsWith(".cols")).sort().map((n) => readJson(expectedPath(path.join(dir, n))));
   let shotTaken = false;
   for (const c of cases.filter((x) => x.at !== "read")) {
     await openByInput(`invalid/${c.file}`, { state: "error" });
@@ -481,7 +486,7 @@ test("a URL is read with HTTP range requests, footer first", async () => {
   const size = fs.statSync(path.join(corpus, rel)).size;
   rangeRequests.length = 0;
   await resetState();
-  await page.fill("[data-testid=url-input]", `/shared/corpus/${rel}`);
+  await page.fill("[data-testid=url-input]", `/corpus/${rel}`);
   await page.click("[data-testid=url-open]");
   await waitState("ready");
   assert.equal((await fact("rows")).trim(), "53,940");
