@@ -71,6 +71,7 @@ step() {
 
 step "node conformance runner" node tests/node/conformance.mjs --corpus "$corpus" --tokenizers "$corpus/tokenizers"
 step "node --test tests/node/" node --test tests/node/
+step "columns-wasm/arrow: apache-arrow and DuckDB-Wasm (tests/arrow/)" tests/arrow/run.sh
 step "wasm-bindgen-test in headless Chromium (tests/web.rs)" \
   env WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-300}" \
   COLUMNS_CORPUS_URL="${base}corpus/" \
