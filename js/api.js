@@ -164,5 +164,5 @@ export const internal = {
   toBytes,
   handBack,
   /** A Column around buffers a worker transferred, refillable when handed back. */
-  columnFromParts: (type, length, nullCount, values, validity) => adopt(new Column(type, length, nullCount, values, validity)),
+  columnFromParts: (type, length, nullCount, values, validity, boolBits = false) => adopt(new Column(type, length, nullCount, values, validity, boolBits)),
 };

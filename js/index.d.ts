@@ -99,7 +99,7 @@ export interface VarValues {
 
 /** What `values` holds for each column type. */
 export interface ValuesOf {
-  /** One byte per row, 0 or 1. */
+  /** One byte per row, 0 or 1; bit-packed when read with `{ boolBits: true }`. */
   bool: Uint8Array;
   int8: Int8Array;
   int16: Int16Array;
@@ -157,6 +157,18 @@ export interface ColumnOf<T extends ColumnType> {
   validity: Uint8Array | null;
   /** Milliseconds per stage of the read that made it. */
   timings: Timings | null;
+  /** `true` when this bool column was read with `{ boolBits: true }`: `values`
+   *  is then bit-packed, bit i (LSB first) = row i, Arrow's layout. `false`:
+   *  one byte per row (and for every other type). */
+  boolBits: boolean;
+  /** A bool column's values bit-packed (bit i, LSB first = row i): `values`
+   *  itself when read with `{ boolBits: true }`, else a packed copy. Throws
+   *  for other types, and once the column was handed back. */
+  boolBitmap(): Uint8Array;
+  /** Keeps this column's buffers out of `{ reuse }` for good (handing it back
+   *  still empties it, but no read writes into its arrays again): call it
+   *  before keeping views of its arrays (the Arrow adapter does). */
+  pin(): this;
   /** Whether row `row` holds a value. Throws once the column was handed back. */
   isValid(row: number): boolean;
   /** Plain JS values, null for nulls. Throws once the column was handed back. */
@@ -258,6 +270,9 @@ export interface ReadOptions extends AbortOptions {
   /** Columns you are done with: the read refills their buffers instead of
    *  allocating new memory, and empties them (their `values` become null). */
   reuse?: Column | readonly Column[] | null;
+  /** Bool columns come bit-packed (8 rows per byte, Arrow's layout) instead
+   *  of one byte per row; see `Column.boolBits`. */
+  boolBits?: boolean;
 }
 
 /** Bytes in memory: an ArrayBuffer, a SharedArrayBuffer or any view of one

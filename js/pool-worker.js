@@ -14,7 +14,7 @@ function parts(col) {
   const buffers = ArrayBuffer.isView(v) ? [v.buffer] : [v.offsets.buffer, v.data.buffer];
   if (col.validity) buffers.push(col.validity.buffer);
   return {
-    part: { type: col.type, length: col.length, nullCount: col.nullCount, values: v, validity: col.validity, timings: col.timings },
+    part: { type: col.type, length: col.length, nullCount: col.nullCount, values: v, validity: col.validity, timings: col.timings, boolBits: col.boolBits },
     buffers,
   };
 }
@@ -50,7 +50,7 @@ self.onmessage = async ({ data: msg }) => {
       let spare = msg.buffers ?? [];
       for (const [g, c] of msg.chunks) {
         const reuse = spare.map((b) => columnFromParts("uint8", b.byteLength, 0, new Uint8Array(b), null));
-        const options = { reuse };
+        const options = { reuse, boolBits: msg.boolBits === true };
         const col = file.inMemory ? file.readColumn(g, c, options) : await file.readColumnAsync(g, c, options);
         const used = new Set(col.arrays().map((a) => a.buffer));
         spare = spare.filter((b) => !used.has(b));

@@ -22,8 +22,9 @@ export class PooledFile {
   /** Metadata on the calling thread (schema, rowGroups, tokenizers, ...). */
   readonly meta: ColumnsFile;
   /** Reads chunks (all row groups / columns when omitted) in parallel; columns in row-group-major order.
-   *  `options.reuse`: columns from this pool you are done with; each worker refills the buffers it made. */
-  readColumns(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: ReadOptions): Promise<Column[]>;
+   *  `options.reuse`: columns from this pool you are done with; each worker refills the buffers it made.
+   *  `options.boolBits`: bool columns bit-packed, as for ColumnsFile reads. */
+  readColumns(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: Pick<ReadOptions, "reuse" | "boolBits">): Promise<Column[]>;
   /** Closes the file in every worker. */
   close(): void;
 }

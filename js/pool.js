@@ -115,7 +115,7 @@ export class ColumnsPool {
   }
 
   /** @internal Reads chunks spread over the workers; columns in input order. */
-  async read(id, meta, picks, reuse = null) {
+  async read(id, meta, picks, reuse = null, boolBits = false) {
     const groups = meta.rowGroups;
     const load = this.workers.map(() => 0);
     const batches = this.workers.map(() => []);
@@ -141,10 +141,10 @@ export class ColumnsPool {
     const out = new Array(picks.length);
     await Promise.all(batches.map(async (batch, w) => {
       if (batch.length === 0) return;
-      const msg = { op: "read", id, chunks: batch.map((i) => picks[i]), buffers: spare[w] };
+      const msg = { op: "read", id, chunks: batch.map((i) => picks[i]), buffers: spare[w], boolBits };
       const reply = await this.#call(this.workers[w], msg, spare[w]);
       reply.columns.forEach((p, k) => {
-        const col = columnFromParts(p.type, p.length, p.nullCount, p.values, p.validity);
+        const col = columnFromParts(p.type, p.length, p.nullCount, p.values, p.validity, p.boolBits);
         col.timings = p.timings;
         maker.set(col, w);
         out[batch[k]] = col;
@@ -176,13 +176,14 @@ export class PooledFile {
 
   /** Reads chunks (all row groups / all columns when omitted) in parallel;
    *  resolves to Columns in row-group-major order. `options.reuse`: columns
-   *  (from this pool) you are done with; their buffers are refilled. */
+   *  (from this pool) you are done with; their buffers are refilled.
+   *  `options.boolBits`: bool columns bit-packed, as for ColumnsFile reads. */
   async readColumns(rowGroups = null, columns = null, options = undefined) {
     const gs = rowGroups ?? this.meta.rowGroups.map((_, i) => i);
     const cs = columns ?? this.meta.schema.map((_, i) => i);
     for (const g of gs) if (!(g >= 0 && g < this.meta.rowGroups.length)) throw toError({ message: `row group ${g} does not exist`, kind: "out_of_range" });
     for (const c of cs) if (!(c >= 0 && c < this.meta.schema.length)) throw toError({ message: `column ${c} does not exist`, kind: "out_of_range" });
-    return this.pool.read(this.id, this.meta, gs.flatMap((g) => cs.map((c) => [g, c])), options?.reuse);
+    return this.pool.read(this.id, this.meta, gs.flatMap((g) => cs.map((c) => [g, c])), options?.reuse, options?.boolBits === true);
   }
 
   close() {

@@ -10,7 +10,7 @@
 //   pool-worker.js         the pool's worker (imports ./columns_wasm.js too)
 //   arrow.js               columns-wasm/arrow, when js/arrow.js exists
 //   *.d.ts, *.d.cts        the hand-written types (js/index.d.ts)
-//   README.md, LICENSE     npm/README.md and the repository's LICENSE
+//   README.md, LICENSE     npm/README.md (with js/arrow.md) and the repository's LICENSE
 //
 // esbuild bundles each entry with the glue and js/column.js inlined, which
 // also drops the sources' comments from what browsers download.
@@ -84,7 +84,13 @@ fs.copyFileSync(path.join(js, "index.d.ts"), path.join(outDir, "columns_wasm.d.t
 fs.copyFileSync(path.join(js, "index.d.ts"), path.join(outDir, "columns_wasm.d.cts"));
 fs.copyFileSync(path.join(js, "pool.d.ts"), path.join(outDir, "pool.d.ts"));
 if (arrow) fs.copyFileSync(path.join(js, "arrow.d.ts"), path.join(outDir, "arrow.d.ts"));
-fs.copyFileSync(path.join(root, "npm", "README.md"), path.join(outDir, "README.md"));
+// The README, with the Arrow section (js/arrow.md, the adapter's own
+// document, tested with it) where npm/README.md marks its place.
+const marker = /^<!-- arrow: .* -->\n/m;
+const readme = fs.readFileSync(path.join(root, "npm", "README.md"), "utf8");
+if (!marker.test(readme)) throw new Error("npm/README.md has no <!-- arrow: ... --> line");
+const arrowDoc = arrow ? fs.readFileSync(path.join(js, "arrow.md"), "utf8").trimEnd() + "\n" : "";
+fs.writeFileSync(path.join(outDir, "README.md"), readme.replace(marker, () => arrowDoc));
 fs.copyFileSync(path.join(root, "LICENSE"), path.join(outDir, "LICENSE"));
 
 // package.json: name, version and description from Cargo.toml.

@@ -342,6 +342,8 @@ function checkTarball(packed, sizeReport) {
     'exports["."].default': typeof pkg.exports?.["."]?.default === "string",
     'exports["./pool"]': typeof pkg.exports?.["./pool"]?.default === "string",
     "no dependencies": !pkg.dependencies,
+    // columns-wasm/arrow: apache-arrow is the user's (optional peer), never installed with the package.
+    'exports["./arrow"] with apache-arrow an optional peer': !pkg.exports?.["./arrow"] || (pkg.peerDependencies?.["apache-arrow"] && pkg.peerDependenciesMeta?.["apache-arrow"]?.optional === true),
   };
   for (const [k, ok] of Object.entries(want)) if (!ok) problems.push(`package.json: ${k} is missing or wrong`);
   const license = fs.readFileSync(path.join(projectRoot, "pkg/LICENSE"), "utf8");
@@ -354,6 +356,7 @@ function checkTarball(packed, sizeReport) {
     problems.push(`the README says a browser downloads ${stated} KB gzip; tools/size.mjs measures ${measured} KB`);
   }
   if (!readme.includes("npm install columns-wasm")) problems.push("the README has no npm install line");
+  if (pkg.exports?.["./arrow"] && !readme.includes("## Arrow")) problems.push("the package has columns-wasm/arrow but its README no Arrow section");
   // The developers' README talks about these; a user's has no use for them.
   for (const dev of ["scripts/serve", "scripts/test", "../shared", "./pkg/", "cargo "]) if (readme.includes(dev)) problems.push(`the README mentions ${dev}`);
   return problems;

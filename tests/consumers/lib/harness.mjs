@@ -181,6 +181,13 @@ export async function checkPage(url, { blocks = [], pool = false, edges = false,
                 if (d) out.push(d);
               }),
             );
+            // { boolBits } through the pool: bool columns come packed, the same bits.
+            const packed = await file.readColumns(null, null, { boolBits: true });
+            packed.forEach((col, i) => {
+              if (col.type !== "bool") return;
+              const want = Array.from(cols[i].boolBitmap());
+              if (col.boolBits !== true || JSON.stringify(Array.from(col.values)) !== JSON.stringify(want)) out.push(`pool ${name} chunk ${i}: { boolBits: true } gave other bits`);
+            });
             file.close();
             p.terminate();
           }

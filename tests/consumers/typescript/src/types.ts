@@ -15,6 +15,11 @@ export async function allowed(bytes: Uint8Array, buffer: ArrayBuffer, blob: Blob
   const columns: Column[] = file.readColumns();
   file.readColumns([0], null, { reuse: columns });
   file.readColumns(undefined, [1, 2]);
+  const bits = file.readColumn(0, 0, { boolBits: true });
+  const packed: Uint8Array = bits.boolBitmap();
+  const kept: Column = bits.pin();
+  const isPacked: boolean = bits.boolBits;
+  void packed, kept, isPacked;
   const again = await file.readColumnsAsync(null, null, { reuse: columns[0], signal: AbortSignal.timeout(1000) });
   await ColumnsFile.fromBlob(blob, null, { signal: new AbortController().signal });
   await file.loadChunkHeaders({ signal: null });
