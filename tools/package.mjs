@@ -128,7 +128,7 @@ const pkg = {
   sideEffects: ["./pool-worker.js"],
   files: fs.readdirSync(outDir).filter((f) => f !== "package.json").sort(),
   ...(arrow
-    ? { peerDependencies: { "apache-arrow": ">=21.0.0" }, peerDependenciesMeta: { "apache-arrow": { optional: true } } }
+    ? { peerDependencies: { "apache-arrow": "^21.0.0" }, peerDependenciesMeta: { "apache-arrow": { optional: true } } }
     : {}),
 };
 for (const [k, v] of Object.entries(pkg)) if (v === undefined) throw new Error(`package.json: no ${k} (Cargo.toml?)`);
