@@ -96,7 +96,11 @@ ctx.noteIO = (res) => {
   if (!ctx.file || !res || typeof res.bytesRead !== "number") return;
   ctx.file.bytesRead = res.bytesRead;
   ctx.file.requests = res.requests;
-  if (res.decoded) for (const [k, v] of res.decoded) ctx.decoded.set(k, v);
+  if (res.decoded) {
+    for (const [k, v] of res.decoded) ctx.decoded.set(k, v);
+    // Decoded sizes now known: the size tables show them when next opened.
+    dirty.add("schema").add("chunks");
+  }
   updateIO(ctx);
 };
 
@@ -157,6 +161,8 @@ function showTab(name, { focus = false } = {}) {
     dirty.delete(name);
     if (name === "detail") detail.activate();
     if (name === "sql") sql.activate();
+    if (name === "schema") renderSchema(ctx, panels.schema);
+    if (name === "chunks") renderChunks(ctx, panels.chunks);
   }
 }
 
@@ -290,6 +296,7 @@ async function afterTokenizers() {
   renderTokenizersAnywhere();
   renderChunks(ctx, panels.chunks);
   data.render();
+  timing.tokenizersChanged();
   dirty.add("detail").add("sql");
   if (ctx.tab === "detail" || ctx.tab === "sql") showTab(ctx.tab);
 }

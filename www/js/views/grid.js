@@ -28,7 +28,8 @@ const NUMERIC = new Set(["int8", "int16", "int32", "int64", "uint8", "uint16", "
 
 export function columnWidth(col) {
   const base = col.unit ? 200 : WIDTH[col.type] || 160;
-  return Math.max(base, Math.min(320, 24 + col.label.length * 8.5));
+  const tag = (col.unit ? col.type.length + 7 : col.type.length) * 7 + 20;
+  return Math.max(base, Math.min(340, 30 + col.label.length * 8.5 + tag));
 }
 
 /** A cell's node: times as dates, everything else as the format shows values. */
@@ -64,7 +65,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   function layout() {
     if (!source) return;
     widths = source.columns.map((c) => c.width || columnWidth(c));
-    rowNoWidth = Math.max(64, 20 + String(source.total).length * 9);
+    rowNoWidth = Math.max(64, 22 + fmtInt(Math.max(0, source.total - 1)).length * 8.6);
     const totalW = rowNoWidth + widths.reduce((a, b) => a + b, 0);
     const bodyPx = scaled() ? MAX_PX : fullPx();
     sizer.style.width = `${totalW}px`;
