@@ -24,6 +24,22 @@ export function createData(ctx, el) {
   const progress = h("div", { class: "data-progress", hidden: true }, h("progress", { max: 1, value: 0, "data-testid": "data-progress" }), h("span", { class: "muted small" }), h("button", { type: "button", class: "small danger", "data-testid": "data-cancel", onclick: () => busy?.abort() }, "Stop"));
   const side = h("aside", { class: "side-panel", "data-testid": "cell-panel", "aria-label": "selected cell" }, h("p", { class: "muted small" }, "Select a cell (click, or arrow keys in the grid) to see its whole value here."));
   const filterHost = h("div", { class: "filters", "data-testid": "filters" });
+  const errorsHost = h("div", { class: "column-errors" });
+  const colErrors = new Map(); // column -> error, once per open file
+
+  /** Columns whose chunks cannot be read: one compact box each, above the grid. */
+  function noteErrors(res) {
+    let added = false;
+    res.columns.forEach((col, k) => {
+      const c = res.cols ? res.cols[k] : col.c;
+      if (col.error && !colErrors.has(c)) {
+        colErrors.set(c, col.error);
+        added = true;
+      }
+    });
+    if (added) drawErrors();
+  }
+  const drawErrors = () => fill(errorsHost, [...colErrors].filter(([c]) => cols.includes(c)).map(([c, e]) => errorBox(e, { title: `Column “${ctx.labels[c]}” cannot be read`, schema: ctx.file.schema, testid: "column-error", compact: true })));
   const colsSummary = h("summary", { "data-testid": "data-columns-toggle" });
   const colsHost = h("div", { class: "menu-body picker" });
   const exportHost = h("div", { class: "menu-body export-body" });
@@ -57,6 +73,7 @@ export function createData(ctx, el) {
       fetch: async (start, count) => {
         const res = await ctx.engine.call("rows", { start, count, cols: chosen });
         ctx.noteIO(res);
+        noteErrors(res);
         return res;
       },
     };
@@ -174,6 +191,7 @@ export function createData(ctx, el) {
           onchange: (ev) => {
             cols = ev.target.checked ? [...cols, c].sort((a, b) => a - b) : cols.filter((x) => x !== c);
             summary();
+            drawErrors();
             grid.setSource(source(), { keepScroll: true });
           },
         }),
@@ -185,6 +203,7 @@ export function createData(ctx, el) {
       cols = on ? f.schema.map((_, i) => i) : [];
       for (const b of colsHost.querySelectorAll("input[type=checkbox]")) b.checked = on;
       summary();
+      drawErrors();
       grid.setSource(source(), { keepScroll: true });
     };
     fill(colsHost, h("div", { class: "picker-tools" }, h("button", { type: "button", class: "small", "data-testid": "data-columns-all", onclick: () => setAll(true) }, "All"), h("button", { type: "button", class: "small", "data-testid": "data-columns-none", onclick: () => setAll(false) }, "None")), h("div", { class: "picker-list" }, boxes));
@@ -344,6 +363,8 @@ export function createData(ctx, el) {
       applied = { filters: [], sort: null };
       total = f.numRows;
       lastCell = null;
+      colErrors.clear();
+      fill(errorsHost);
       fill(side, h("p", { class: "muted small" }, "Select a cell (click, or arrow keys in the grid) to see its whole value here."));
       if (!f.rowGroups.length || !f.numRows) {
         fill(el, h("p", { class: "notice" }, "This file has no rows."));
@@ -363,6 +384,7 @@ export function createData(ctx, el) {
         ),
         h("form", { class: "filter-form", onsubmit: applyFilters }, filterHost),
         progress,
+        errorsHost,
         status,
         h("div", { class: "data-main" }, grid.el, side),
         h("p", { class: "muted small" }, "Click a column's name to sort by it over the whole file (again: the other way; a third time: file order). Arrow keys, Page Up/Down and Ctrl+Home/End move in the grid; Ctrl+C copies the selected value."),
