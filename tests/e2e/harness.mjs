@@ -48,7 +48,7 @@ export async function launch() {
 
 /** A page that records console errors and any request leaving the origin. */
 export async function newPage(browser, origin, options = {}) {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true, ...options });
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true, permissions: ["clipboard-read", "clipboard-write"], ...options });
   const page = await context.newPage();
   const log = { errors: [], foreign: [], requests: [] };
   page.on("console", (m) => {

@@ -41,6 +41,7 @@ export function rowText(cell, format, columns = null) {
 
 /** Puts text on the clipboard (the Clipboard API, or a hidden text area where that is not allowed). */
 export async function copyText(text, toast) {
+  document.body.dataset.copied = text.slice(0, 10000); // what was copied last (the tests read it)
   try {
     await navigator.clipboard.writeText(text);
   } catch {
@@ -55,5 +56,4 @@ export async function copyText(text, toast) {
     ta.remove();
   }
   toast?.(`Copied ${text.length > 60 ? `${text.slice(0, 60)}…` : text || "(empty)"}`);
-  document.body.dataset.copied = text.slice(0, 10000);
 }

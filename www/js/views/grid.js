@@ -212,7 +212,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         const node = cellNode(c, v);
         cell.replaceChildren(node);
         cell.dataset.kind = node.dataset.kind;
-        cell.title = v === undefined && colData.error ? `${colData.error.kind}: ${colData.error.message}` : titleOf(node);
+        cell.title = v === undefined && colData.error ? `${colData.error.kind}: ${colData.error.message}` : node.title || titleOf(node);
       });
     }
     el.setAttribute("aria-activedescendant", `${testid}-active`);
