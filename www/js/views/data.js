@@ -68,6 +68,7 @@ export function createData(ctx, el) {
     const chosen = [...cols];
     return {
       total,
+      maxRowNumber: ctx.file.numRows,
       sortable: true,
       columns: chosen.map(meta),
       fetch: async (start, count) => {

@@ -9,7 +9,7 @@
 // so above MAX_PX the scroll range is scaled: the scroll position picks
 // the first row in proportion, and every row stays reachable.
 //
-// source: { total, columns: [{ key, label, type, unit?, width? }],
+// source: { total, maxRowNumber?, columns: [{ key, label, type, unit?, width? }],
 //           fetch(start, count) -> Promise<{ ids, columns: [{ cells, error }] }>,
 //           sortable?: bool }
 
@@ -65,7 +65,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   function layout() {
     if (!source) return;
     widths = source.columns.map((c) => c.width || columnWidth(c));
-    rowNoWidth = Math.max(64, 22 + fmtInt(Math.max(0, source.total - 1)).length * 8.6);
+    rowNoWidth = Math.max(64, 22 + fmtInt(Math.max(0, (source.maxRowNumber ?? source.total) - 1)).length * 8.6);
     const totalW = rowNoWidth + widths.reduce((a, b) => a + b, 0);
     const bodyPx = scaled() ? MAX_PX : fullPx();
     sizer.style.width = `${totalW}px`;
