@@ -243,7 +243,7 @@ export function createTiming(ctx, el) {
     const mem = opts.mode === "memory";
     const via = ctx.source.url ? "over HTTP with range requests" : "from the File with Blob.slice";
     const modeText = mem ? "The whole file was loaded into memory once (fromBytes); each run only decompressed and decoded." : `Each run fetched the chunks' bytes again ${via}, then decompressed and decoded them; the read time is part of each run.`;
-    const head = ["Column", "Chunks", "Stored", "Decoded", "Min", "Median", "Max", "95% CI of median", "Decoded MB/s", "Stored MB/s", "Split of the median", "Bytes from"];
+    const head = ["Column", "Stored", "Decoded", "Median", "Min – max", "95% CI of median", "Decoded MB/s", "Stored MB/s", "Split of the median", "Bytes from"];
     const titles = { Stored: sizeTitle("stored"), Decoded: sizeTitle("decoded"), "Decoded MB/s": "decoded bytes ÷ median time: the rate values reach JavaScript", "Stored MB/s": "stored bytes ÷ median time, only where each run read them from the source; — where they came from memory or the time is within 20 timer ticks" };
     const table = rows.length
       ? h(
@@ -252,7 +252,7 @@ export function createTiming(ctx, el) {
           h(
             "table",
             { class: "data", "data-testid": "timing-table" },
-            h("thead", {}, h("tr", {}, head.map((t, i) => h("th", { class: i > 0 && i < 10 ? "num" : "", title: titles[t] }, t)))),
+            h("thead", {}, h("tr", {}, head.map((t, i) => h("th", { class: i > 0 && i < 8 ? "num" : "", title: titles[t] }, t)))),
             h(
               "tbody",
               {},
@@ -261,16 +261,18 @@ export function createTiming(ctx, el) {
                   "tr",
                   { "data-testid": "timing-result-row", "data-col": r.c },
                   h("td", {}, h("span", { class: "colname" }, r.name), " ", h("span", { class: "type-tag" }, r.type)),
-                  h("td", { class: "num" }, fmtInt(r.chunks)),
                   h("td", { class: "num" }, fmtBytes(r.stored)),
                   h("td", { class: "num" }, fmtBytes(r.decoded)),
-                  h("td", { class: "num", "data-field": "min" }, fmtMs(r.min)),
                   h("td", { class: "num", "data-field": "median" }, h("b", {}, fmtMs(r.median))),
-                  h("td", { class: "num", "data-field": "max" }, fmtMs(r.max)),
+                  h("td", { class: "num", "data-field": "range" }, `${fmtMs(r.min)} – ${fmtMs(r.max)}`),
                   h("td", { class: "num", "data-field": "ci" }, `${fmtMs(r.ciLo)} – ${fmtMs(r.ciHi)}`),
                   h("td", { class: "num", "data-field": "mb-decoded" }, fmtRate(r.mbDecoded)),
                   h("td", { class: "num", "data-field": "mb-stored" }, fmtRate(r.mbStored)),
-                  h("td", { class: "split-cell" }, splitBar(r.split, r.median), h("span", { class: "split-text" }, PARTS.filter((p) => r.split[p.key] > 0).map((p) => `${p.label} ${Math.round((100 * r.split[p.key]) / (r.median || 1))}%`).join(" · "))),
+                  h("td", { class: "split-cell" }, splitBar(r.split, r.median), h("span", { class: "split-text" }, (() => {
+                    // The largest part in words; every part is in the bar's title.
+                    const top = PARTS.filter((p) => r.split[p.key] > 0).sort((a, b) => r.split[b.key] - r.split[a.key])[0];
+                    return top ? `${top.label} ${Math.round((100 * r.split[top.key]) / (r.median || 1))}%` : "";
+                  })())),
                   h("td", { class: "nowrap", "data-field": "source" }, r.fromMemory ? "memory" : "file, re-read"),
                 ),
               ),
