@@ -10,6 +10,7 @@
 // common half whenever it fills up); the result says which.
 
 import { byteString } from "./sort.js";
+import { mulberry32 } from "./stats.js";
 
 export const EXACT_LIMIT = 500_000;
 export const BINS = 40;
@@ -68,6 +69,76 @@ function hashNumber(x) {
   return fmix32(Math.imul(u32[0], 0x9e3779b1) ^ fmix32(u32[1] + 0x7f4a7c15));
 }
 
+/**
+ * Counts of 64-bit values (two 32-bit words each) in an open-addressing
+ * hash table: numbers as Map keys cost about a microsecond each once they
+ * are not small integers, this a few nanoseconds.
+ */
+class WordCounter {
+  constructor(limit) {
+    this.limit = limit;
+    this.cap = 1 << Math.ceil(Math.log2(limit * 2 + 2));
+    this.lo = new Uint32Array(this.cap);
+    this.hi = new Uint32Array(this.cap);
+    this.count = new Uint32Array(this.cap); // 0 = empty slot
+    this.size = 0;
+    this.rand = mulberry32(0x5eed);
+  }
+  slot(lo, hi) {
+    const mask = this.cap - 1;
+    let i = fmix32(Math.imul(lo, 0x9e3779b1) ^ fmix32(hi + 0x7f4a7c15)) & mask;
+    while (this.count[i] !== 0 && (this.lo[i] !== lo || this.hi[i] !== hi)) i = (i + 1) & mask;
+    return i;
+  }
+  /** Adds one; false when the value is new and the table is full. */
+  add(lo, hi) {
+    const i = this.slot(lo, hi);
+    if (this.count[i] !== 0) {
+      this.count[i]++;
+      return true;
+    }
+    if (this.size >= this.limit) return false;
+    this.lo[i] = lo;
+    this.hi[i] = hi;
+    this.count[i] = 1;
+    this.size++;
+    return true;
+  }
+  *entries() {
+    for (let i = 0; i < this.cap; i++) if (this.count[i] !== 0) yield [this.lo[i], this.hi[i], this.count[i]];
+  }
+  /**
+   * A new table with about the `keep` most common values. Among values of
+   * the cut-off count the kept ones are drawn at random (a seeded
+   * generator), not by slot order, so they spread over the table (kept in
+   * slot order they would pile into one end of it and every probe there
+   * would crawl).
+   */
+  pruned(keep) {
+    const counts = [];
+    for (let i = 0; i < this.cap; i++) if (this.count[i] !== 0) counts.push(this.count[i]);
+    counts.sort((a, b) => b - a);
+    const cut = counts[Math.min(keep, counts.length) - 1] ?? 0;
+    const above = counts.filter((c) => c > cut).length;
+    const atCut = counts.filter((c) => c === cut).length;
+    const share = atCut ? Math.max(0, keep - above) / atCut : 0;
+    const next = new WordCounter(this.limit);
+    for (let i = 0; i < this.cap; i++) {
+      const c = this.count[i];
+      if (c === 0 || c < cut) continue;
+      const lo = this.lo[i];
+      const hi = this.hi[i];
+      if (c === cut && this.rand() >= share) continue;
+      const j = next.slot(lo, hi);
+      next.lo[j] = lo;
+      next.hi[j] = hi;
+      next.count[j] = c;
+      next.size++;
+    }
+    return next;
+  }
+}
+
 export class ColumnProfile {
   constructor(type) {
     this.type = type;
@@ -76,7 +147,8 @@ export class ColumnProfile {
     this.nans = 0;
     this.min = null;
     this.max = null;
-    this.counts = new Map();
+    this.counts = new Map(); // strings and bools
+    this.words = TEXT.has(type) || type === "bool" ? null : new WordCounter(EXACT_LIMIT); // numbers
     this.exact = true;
     this.hll = new HyperLogLog();
     this.minLen = Infinity;
@@ -91,13 +163,15 @@ export class ColumnProfile {
     const valid = col.validity;
     const isNull = (i) => valid !== null && ((valid[i >> 3] >> (i & 7)) & 1) === 0;
     this.rows += n;
-    const counts = this.counts;
     const bump = (key) => {
+      const counts = this.counts; // prune() replaces the map
       const c = counts.get(key);
       if (c !== undefined) counts.set(key, c + 1);
       else {
-        if (counts.size >= EXACT_LIMIT) this.prune();
-        counts.set(key, 1);
+        if (counts.size >= EXACT_LIMIT) {
+          this.prune();
+          this.counts.set(key, 1);
+        } else counts.set(key, 1);
       }
     };
     if (TEXT.has(this.type)) {
@@ -129,18 +203,52 @@ export class ColumnProfile {
     const bool = this.type === "bool";
     let min = this.min;
     let max = this.max;
+    if (bool) {
+      for (let i = 0; i < n; i++) {
+        if (isNull(i)) {
+          this.nulls++;
+          continue;
+        }
+        const x = v[i] === 1;
+        this.hll.addHash(hashNumber(+x));
+        bump(x);
+        if (min === null || x < min) min = x;
+        if (max === null || x > max) max = x;
+      }
+      this.min = min;
+      this.max = max;
+      return;
+    }
+    // Numbers count by their 64-bit pattern: int64/uint64 as stored, the
+    // rest as float64 (exact for every narrower type; -0 counts as 0).
+    const wide = WIDE.has(this.type);
+    const w = wide ? new Uint32Array(v.buffer, v.byteOffset, n * 2) : null;
     for (let i = 0; i < n; i++) {
       if (isNull(i)) {
         this.nulls++;
         continue;
       }
-      const x = bool ? v[i] === 1 : v[i];
+      const x = v[i];
       if (x !== x) {
         this.nans++;
         continue;
       }
-      this.hll.addHash(hashNumber(bool ? +x : x));
-      bump(x);
+      let lo;
+      let hi;
+      if (wide) {
+        lo = w[2 * i];
+        hi = w[2 * i + 1];
+      } else {
+        f64[0] = x === 0 ? 0 : x;
+        lo = u32[0];
+        hi = u32[1];
+      }
+      this.hll.addHash(fmix32(Math.imul(lo, 0x9e3779b1) ^ fmix32(hi + 0x7f4a7c15)));
+      if (!this.words.add(lo, hi)) {
+        this.exact = false;
+        this.words = this.words.pruned(EXACT_LIMIT >> 1);
+        this.words.add(lo, hi);
+      }
       if (min === null || x < min) min = x;
       if (max === null || x > max) max = x;
     }
@@ -148,11 +256,53 @@ export class ColumnProfile {
     this.max = max;
   }
 
-  /** Keeps the most common half when the table of counts is full. */
+  /** The counted values as [value, count], numbers decoded from their words. */
+  countEntries() {
+    if (!this.words) return [...this.counts];
+    const out = [];
+    const signed = this.type === "int64";
+    for (const [lo, hi, c] of this.words.entries()) {
+      let value;
+      if (WIDE.has(this.type)) {
+        const big = (BigInt(hi) << 32n) | BigInt(lo);
+        value = signed ? BigInt.asIntN(64, big) : big;
+      } else {
+        u32[0] = lo;
+        u32[1] = hi;
+        value = f64[0];
+      }
+      out.push([value, c]);
+    }
+    return out;
+  }
+
+  /** Keeps the most common half when the table of counts is full (two passes, no sort). */
   prune() {
     this.exact = false;
-    const kept = [...this.counts].sort((a, b) => b[1] - a[1]).slice(0, EXACT_LIMIT >> 1);
-    this.counts = new Map(kept);
+    const half = EXACT_LIMIT >> 1;
+    const freq = new Map(); // count -> how many values have it
+    for (const c of this.counts.values()) freq.set(c, (freq.get(c) || 0) + 1);
+    const levels = [...freq.keys()].sort((a, b) => b - a);
+    let kept = 0;
+    let cut = levels.at(-1);
+    for (const lv of levels) {
+      if (kept + freq.get(lv) > half) {
+        cut = lv;
+        break;
+      }
+      kept += freq.get(lv);
+      cut = lv - 1;
+    }
+    let room = half - kept; // how many values at the cut level still fit
+    const next = new Map();
+    for (const [k, c] of this.counts) {
+      if (c > cut) next.set(k, c);
+      else if (c === cut && room > 0) {
+        next.set(k, c);
+        room--;
+      }
+    }
+    this.counts = next;
   }
 
   /** Whether a histogram applies, and its bins (numbers and times). */
@@ -200,7 +350,8 @@ export class ColumnProfile {
   /** A structured-cloneable summary; `top` values as the page shows them. */
   result(topN = 20) {
     const enc = (k) => (TEXT.has(this.type) ? Uint8Array.from(k, (ch) => ch.charCodeAt(0)) : k);
-    const top = [...this.counts].sort((a, b) => b[1] - a[1]).slice(0, topN).map(([k, c]) => ({ value: enc(k), count: c }));
+    const entries = this.countEntries();
+    const top = entries.sort((a, b) => b[1] - a[1]).slice(0, topN).map(([k, c]) => ({ value: enc(k), count: c }));
     const nonNull = this.rows - this.nulls;
     return {
       type: this.type,
@@ -209,7 +360,7 @@ export class ColumnProfile {
       nans: this.nans,
       min: this.min === null ? null : enc(this.min),
       max: this.max === null ? null : enc(this.max),
-      distinct: this.exact ? this.counts.size : this.hll.estimate(),
+      distinct: this.exact ? (this.words ? this.words.size : this.counts.size) : this.hll.estimate(),
       distinctExact: this.exact,
       distinctEstimate: this.hll.estimate(),
       top,

@@ -84,8 +84,15 @@ function chart(rows) {
   const top = 10;
   const axisH = 38;
   const all = rows.flatMap((r) => r.runs.map((x) => x.wallMs)).filter((x) => x > 0);
-  const lo = Math.max(1e-3, Math.min(...all) / 1.3);
-  const hi = Math.max(...all) * 1.3;
+  // The axis runs from the 1-2-5 step below the fastest run to the one
+  // above the slowest, so it always has at least two labelled ticks.
+  const step125 = (v, up) => {
+    const e = Math.floor(Math.log10(v));
+    const cands = [-1, 0, 1].flatMap((d) => [1, 2, 5].map((m) => m * 10 ** (e + d)));
+    return up ? Math.min(...cands.filter((c) => c >= v)) : Math.max(...cands.filter((c) => c <= v));
+  };
+  const lo = step125(Math.max(1e-3, Math.min(...all) / 1.1), false);
+  const hi = step125(Math.max(...all) * 1.1, true);
   const l0 = Math.log10(lo);
   const l1 = Math.log10(hi) === l0 ? l0 + 1 : Math.log10(hi);
   const x = (ms) => left + ((W - left - right) * (Math.log10(Math.max(ms, lo)) - l0)) / (l1 - l0);
@@ -94,7 +101,7 @@ function chart(rows) {
   for (let e = Math.floor(l0); e <= Math.ceil(l1); e++) {
     for (const m of [1, 2, 5]) {
       const v = m * 10 ** e;
-      if (v < lo || v > hi) continue;
+      if (v < lo * 0.999 || v > hi * 1.001) continue;
       svg.append(s("line", { x1: x(v), x2: x(v), y1: top, y2: H - axisH + 4, class: m === 1 ? "grid major" : "grid" }));
       svg.append(s("text", { x: x(v), y: H - axisH + 18, class: "axis-label", "text-anchor": "middle", "data-testid": "chart-tick" }, fmtMs(v)));
     }
