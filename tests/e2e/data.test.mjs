@@ -130,6 +130,18 @@ test("sorting the whole file by a column, in the worker", async () => {
   await shot(page, "31-data-sorted");
 });
 
+test("a sort in progress can be stopped; the view stays as it was", async () => {
+  const before = await page.textContent("[data-testid=data-status]");
+  // Sorting 3,000,000 strings takes the worker a while: stop it at once.
+  await page.click("[data-testid=data-grid-header][data-col='3'] button");
+  await page.waitForSelector("[data-testid=data-cancel]:visible");
+  await page.click("[data-testid=data-cancel]");
+  await page.waitForSelector("[data-testid=data-progress]", { state: "hidden" });
+  assert.equal(await page.textContent("[data-testid=data-status]"), before);
+  assert.equal(await page.getAttribute("[data-testid=data-grid-header][data-col='1']", "aria-sort"), "descending");
+  await visibleRows();
+});
+
 test("filtering over the whole file, then sorted, with the selected cell's value copied", async () => {
   const v = data.values;
   const ids = [];
