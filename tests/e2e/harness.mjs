@@ -11,10 +11,10 @@ import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const root = path.resolve(here, "../..");
-export const corpus = path.resolve(root, "../shared/corpus");
+export const corpus = path.join(root, "corpus");
 export const shots = path.join(here, "screenshots");
 export const site = path.join(root, "site");
-export const { chromium } = createRequire(path.join(root, "tools/package.json"))("playwright-core");
+export const { chromium } = createRequire(path.join(root, "tools/test/package.json"))("playwright-core");
 
 export const SUBPATH = "/hosted/inspector/";
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";

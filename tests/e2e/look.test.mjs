@@ -10,6 +10,7 @@ import os from "node:os";
 import path from "node:path";
 import { serve, launch, newPage, shot, tab, waitState, corpus } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
+import { expectedPath, readJson } from "../node/corpus.mjs";
 
 let server, browser;
 const VIEWS = ["schema", "chunks", "layout", "detail", "data", "timing"];
@@ -153,7 +154,7 @@ test("the byte map is one tab stop; arrow keys move, Enter selects and keeps the
   const { page, context } = await newPage(browser, server.origin);
   await openForLooks(page, "/corpus/valid/nulls.cols");
   await tab(page, "layout");
-  const want = JSON.parse(fs.readFileSync(path.join(corpus, "valid/nulls.json"), "utf8"));
+  const want = readJson(expectedPath(path.join(corpus, "valid/nulls.cols")));
   // One tab stop for the whole map.
   assert.equal(await page.$$eval("[data-testid=layout-map] [tabindex]", (x) => x.length), 0);
   assert.equal(await page.getAttribute("[data-testid=layout-map]", "tabindex"), "0");

@@ -15,6 +15,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { corpus, serve, launch, newPage, shot as takeShot, SUBPATH } from "./harness.mjs";
+import { expectedPath, readJson } from "../node/corpus.mjs";
 
 let server;
 let base;
@@ -26,7 +27,11 @@ const rangeRequests = [];
 // ------------------------------------------------------------ helpers
 
 const read = (rel) => fs.readFileSync(path.join(corpus, rel));
-const expected = (rel) => JSON.parse(fs.readFileSync(path.join(corpus, rel.replace(/\.cols$/, ".json")), "utf8"));
+const expected = (rel) => {
+  const json = expectedPath(path.join(corpus, rel));
+  if (!json) throw new Error(`no expected JSON for corpus/${rel}`);
+  return readJson(json);
+};
 const sha256 = (buf) => createHash("sha256").update(buf).digest("hex");
 
 function ieee(hex, width) {
@@ -433,7 +438,7 @@ test("a tokenized file: missing tokenizer named by digest, then supplied by drop
 
 test("invalid files show their error kind, and the page then opens a good file", async () => {
   const dir = path.join(corpus, "invalid");
-  const cases = fs.readdirSync(dir).filter((n) => n.endsWith(".json")).map((n) => JSON.parse(fs.readFileSync(path.join(dir, n), "utf8")));
+  const cases = fs.readdirSync(dir).filter((n) => n.endsWith(".cols")).sort().map((n) => readJson(expectedPath(path.join(dir, n))));
   let shotTaken = false;
   for (const c of cases.filter((x) => x.at !== "read")) {
     await openByInput(`invalid/${c.file}`, { state: "error" });

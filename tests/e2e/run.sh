@@ -8,7 +8,7 @@ if [ ! -f pkg/columns_wasm.js ]; then
   source scripts/env.sh
   scripts/build web
 fi
-test -d tools/node_modules/playwright-core || (cd tools && npm ci)
+test -d tools/test/node_modules/playwright-core || (cd tools/test && npm ci --no-audit --no-fund)
 scripts/build-site --no-build
 start=$(date +%s)
 node --test --test-reporter=spec --test-concurrency=1 tests/e2e/ "$@"
