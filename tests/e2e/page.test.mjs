@@ -468,6 +468,7 @@ test("files without rows open cleanly", async () => {
     await openByInput(rel);
     assert.equal((await fact("rows")).trim(), "0");
     assert.equal((await fact("rowgroups")).trim(), String((want.row_groups || []).length));
+    await tab("schema");
     const names = await page.$$eval("[data-testid=schema-row] [data-field=name]", (tds) => tds.map((td) => td.textContent));
     assert.deepEqual(names, want.schema.map((s) => s.name));
     for (const t of ["chunks", "layout", "detail", "data", "timing"]) await tab(t);

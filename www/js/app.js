@@ -135,9 +135,10 @@ const dirty = new Set();
 function renderFileViews() {
   renderFacts(ctx, $("#facts"));
   renderTokenizers(ctx, $("#tokenizers"));
-  renderSchema(ctx, panels.schema);
-  renderChunks(ctx, panels.chunks);
-  renderLayout(ctx, panels.layout);
+  // The big tables are built when their tab is shown (a slice at a time),
+  // not while hidden: showing a hidden 4,000-cell table costs one long layout.
+  for (const t of ["schema", "chunks", "layout"]) fill(panels[t]);
+  dirty.add("schema").add("chunks").add("layout");
   detail.render();
   data.render();
   sql.render();
@@ -163,6 +164,16 @@ function showTab(name, { focus = false } = {}) {
     if (name === "sql") sql.activate();
     if (name === "schema") renderSchema(ctx, panels.schema);
     if (name === "chunks") renderChunks(ctx, panels.chunks);
+    if (name === "layout") renderLayout(ctx, panels.layout);
+  }
+}
+
+/** Schema and chunk tables again (chunk headers read, tokenizers changed): now if in sight, else when shown. */
+function refreshTables() {
+  dirty.add("schema").add("chunks");
+  if (ctx.tab === "schema" || ctx.tab === "chunks") {
+    dirty.delete(ctx.tab);
+    (ctx.tab === "schema" ? renderSchema : renderChunks)(ctx, panels[ctx.tab]);
   }
 }
 
@@ -259,8 +270,7 @@ async function openSource(src, name, restore = null) {
     const hdr = await ctx.call("loadHeaders", {}, "Reading chunk headers");
     if (gen !== ctx.gen) return;
     ctx.file.rowGroups = hdr.rowGroups;
-    renderSchema(ctx, panels.schema);
-    renderChunks(ctx, panels.chunks);
+    refreshTables();
   } catch (e) {
     if (gen !== ctx.gen || e.kind === "cancelled") return;
     toast(`Chunk headers could not be read: ${e.kind}: ${e.message}`, "error");
@@ -294,7 +304,7 @@ async function afterTokenizers() {
   const info = await ctx.call("info", {}, "Refreshing tokenizers");
   ctx.file.tokenizers = info.tokenizers;
   renderTokenizersAnywhere();
-  renderChunks(ctx, panels.chunks);
+  refreshTables();
   data.render();
   timing.tokenizersChanged();
   dirty.add("detail").add("sql");

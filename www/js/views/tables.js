@@ -126,6 +126,8 @@ export function renderChunks(ctx, el) {
       { key: "tokenizer", label: "Tokenizer", value: (r) => r.cm.tokenizer, cell: (r) => tokenizerCell(f, r.cm) },
     ],
     rows: all,
+    // A file's chunks can run to thousands: a first screenful, the rest on request.
+    maxRows: 100,
     footer: (rs) => {
       const stored = sum(rs.map((r) => r.cm.byteLength));
       const raw = sumOrNull(rs.map((r) => r.cm.rawLength));
