@@ -48,6 +48,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   let frame = 0;
   let widths = [];
   let rowNoWidth = 80;
+  let pendingScroll = null;
 
   const head = h("div", { class: "grid-head", role: "row", "aria-rowindex": "1" });
   const body = h("div", { class: "grid-body", role: "rowgroup" });
@@ -162,6 +163,16 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   function render() {
     frame = 0;
     if (!source) return;
+    // A scroll asked for before the grid had a size (a hidden tab, a page
+    // still laying out) is applied once it has one.
+    if (pendingScroll && scroller.clientHeight > HEAD_H) {
+      const { row, col } = pendingScroll;
+      pendingScroll = null;
+      layout();
+      sel = { row: Math.max(0, Math.min(source.total - 1, row)), col: Math.max(0, Math.min(source.columns.length - 1, col)) };
+      scroller.scrollTop = scrollTopFor(Math.max(0, sel.row - 2));
+      notify();
+    }
     ensureRows();
     const top = scroller.scrollTop;
     first = Math.min(firstRowFor(top), Math.max(0, source.total - 1));
@@ -313,8 +324,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       schedule();
     },
     scrollToRow(row, col = sel.col) {
-      select(row, col);
-      scroller.scrollTop = scrollTopFor(Math.max(0, row - 2));
+      pendingScroll = { row, col };
       schedule();
     },
     get selection() {
