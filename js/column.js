@@ -223,7 +223,7 @@ export function settle(value, signal) {
 /** Every failure the package reports: `kind` names the error class (see
  *  the README), `rowGroup`, `column` and `offset` say where, when known. */
 export class ColumnsError extends Error {
-  constructor(message, kind, rowGroup, column, offset) {
+  constructor(message, kind, rowGroup = null, column = null, offset = null) {
     super(message);
     this.name = "ColumnsError";
     this.kind = kind;
