@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Runs every case of hostile-cases.mjs in its own Node process against a
-// nodejs-target package directory and prints a markdown table of what
+// built package directory (its node.cjs, or an older nodejs-target
+// columns_wasm.js) and prints a markdown table of what
 // happened (a trap or an uncaught exception ends the process; a hang is
 // cut after a timeout), and whether the same instance still worked after.
-//   node tests/node/hostile-table.mjs [pkg-node dir] [--timeout 30]
+//   node tests/node/hostile-table.mjs [package dir, default pkg] [--timeout 30]
 // Used for issue 12's before/after table: run it against main's package
 // and against this one.
 
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,11 +18,12 @@ import { cases, context, outcome } from "./hostile-cases.mjs";
 const self = fileURLToPath(import.meta.url);
 const args = process.argv.slice(2);
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
-const pkg = path.resolve(args.find((a, i) => !a.startsWith("--") && !(i > 0 && args[i - 1].startsWith("--"))) ?? "pkg-node");
+const pkg = path.resolve(args.find((a, i) => !a.startsWith("--") && !(i > 0 && args[i - 1].startsWith("--"))) ?? "pkg");
 
 if (args.includes("--case")) {
   const [call, expect, run, check] = cases[Number(opt("--case"))];
-  const api = createRequire(import.meta.url)(path.join(pkg, "columns_wasm.js"));
+  const entry = ["node.cjs", "columns_wasm.js"].map((f) => path.join(pkg, f)).find((f) => fs.existsSync(f));
+  const api = createRequire(import.meta.url)(entry);
   const ctx = context(api);
   let line;
   try {
