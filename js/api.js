@@ -110,6 +110,18 @@ function describe(x) {
  * Uint8Array over the same memory; a ColumnsError naming what it got otherwise.
  */
 function toBytes(x, what) {
+  try {
+    return viewOf(x, what);
+  } catch (e) {
+    if (e instanceof ColumnsError) throw e;
+    // A revoked Proxy or a throwing getter: what it is cannot even be asked.
+    const err = new ColumnsError(`${what} needs bytes; what it got threw when inspected`, "bad_argument");
+    err.cause = e;
+    throw err;
+  }
+}
+
+function viewOf(x, what) {
   // (An empty one may be a view of a detached buffer: checked below.)
   if (x instanceof Uint8Array && x.byteLength > 0) return x;
   const view = ArrayBuffer.isView(x);

@@ -47,7 +47,7 @@ export interface AsyncBuffer {
   slice(start: number, end: number): Promise<ArrayBuffer | ArrayBufferView> | ArrayBuffer | ArrayBufferView;
 }
 /** The bytes of a whole file or a tokenizer.json. */
-export type Bytes = Uint8Array | ArrayBuffer | ArrayBufferView;
+export type Bytes = ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
 /** Thrown by every call that fails: `kind` is one of the core error kinds.
  *  `toJSON()` gives a plain object (errors cross postMessage that way). */
 export interface ColumnsError extends Error {

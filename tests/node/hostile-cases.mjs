@@ -235,6 +235,12 @@ export const cases = [
   ...[["null", null], ["undefined", undefined], ['"abc"', "abc"], ["123", 123], ["{}", {}], ["[65, 66, 67, 68]", [65, 66, 67, 68]]].map(([what, v]) => [
     `fromBytes(${what})`, ["bad_argument"], sync(({ api }) => api.ColumnsFile.fromBytes(v)),
   ]),
+  ["fromBytes(revoked Proxy)", ["bad_argument"], sync(({ api }) => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return api.ColumnsFile.fromBytes(proxy);
+  })],
+  ["fromBytes({ get constructor() { throw } })", ["bad_argument"], sync(({ api }) => api.ColumnsFile.fromBytes({ get constructor() { throw new Error("constructor"); } }))],
   ["fromBytes(detached ArrayBuffer)", ["bad_argument"], sync(({ api, good }) => api.ColumnsFile.fromBytes(detachedBuffer(good.bytes)))],
   ["fromBytes(ArrayBuffer)", "ok", sync(({ api, good }) => api.ColumnsFile.fromBytes(good.bytes.slice().buffer)), (f, ctx) => (ctx.checkColumn(f.readColumn(3, 3)), true)],
   ["fromBytes(DataView)", "ok", sync(({ api, good }) => api.ColumnsFile.fromBytes(new DataView(good.bytes.slice().buffer))), (f, ctx) => (ctx.checkColumn(f.readColumn(3, 3)), true)],
@@ -265,6 +271,11 @@ export const cases = [
   ...[["null", null], ["undefined", undefined], ['"{}"', "{}"], ["123", 123], ["{}", {}]].map(([what, v]) => [
     `register(${what})`, ["bad_argument"], sync(({ registry }) => registry.register(v)),
   ]),
+  ["register(revoked Proxy)", ["bad_argument"], sync(({ registry }) => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return registry.register(proxy);
+  })],
   ["register(detached ArrayBuffer)", ["bad_argument"], sync(({ registry, tokenizer }) => registry.register(detachedBuffer(tokenizer)))],
   ["register(1.2 GB)", ["too_large"], sync(({ registry }) => registry.register(new Uint8Array(1.2e9)))],
   ["register(2.5 GB)", ["too_large"], sync(({ registry }) => registry.register(new Uint8Array(2.5e9)))],
@@ -275,6 +286,11 @@ export const cases = [
   ...[["null", null], ["undefined", undefined], ["5", 5]].map(([what, v]) => [
     `fromAsyncBuffer(${what})`, ["bad_source"], ({ api }) => api.ColumnsFile.fromAsyncBuffer(v),
   ]),
+  ["fromAsyncBuffer(revoked Proxy)", ["bad_source"], ({ api }) => {
+    const { proxy, revoke } = Proxy.revocable({}, {});
+    revoke();
+    return api.ColumnsFile.fromAsyncBuffer(proxy);
+  }],
   ["fromBlob(null)", ["bad_source"], ({ api }) => api.ColumnsFile.fromBlob(null)],
   ["fromBlob({})", ["bad_source"], ({ api }) => api.ColumnsFile.fromBlob({})],
   ["fromAsyncBuffer({ get byteLength() { throw } })", ["bad_source"], ({ api, good }) =>
