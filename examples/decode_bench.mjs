@@ -15,7 +15,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const shared = path.resolve(root, "../shared");
 const args = process.argv.slice(2);
 let budget = 3, jsonOut = null, build = true, opt = true, only = "";
 const files = [];
@@ -30,11 +29,11 @@ for (let i = 0; i < args.length; i++) {
 }
 const list = (dir, ext) =>
   fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith(ext)).sort().map((f) => path.join(dir, f)) : [];
-if (files.length === 0) {
-  files.push(...list(path.join(shared, "bench/real"), ".cols"));
-  files.push(...list(path.join(shared, "corpus/valid"), ".cols"));
-  files.push(...list(path.join(shared, "corpus/real"), ".cols"));
-}
+// As the native run: ../shared/bench/real (else corpus/real), then corpus/valid.
+let real = list(path.resolve(root, "../shared/bench/real"), ".cols");
+if (real.length === 0) real = list(path.join(root, "corpus/real"), ".cols");
+if (files.length === 0) files.push(...real, ...list(path.join(root, "corpus/valid"), ".cols"));
+const isCorpus = (f) => !real.includes(f) && f.split(path.sep).includes("corpus");
 
 const target = path.join(root, "target/wasm32-unknown-unknown/release/examples");
 let wasmPath = path.join(target, "decode_bench.wasm");
@@ -75,8 +74,8 @@ const add = (kind, name, bytes) => {
   view.set(bytes, nameBytes.length);
   ex.bench_add(kind, nameBytes.length);
 };
-for (const t of list(path.join(shared, "corpus/tokenizers"), ".json")) add(0, path.basename(t), fs.readFileSync(t));
-for (const f of files) add(f.split(path.sep).includes("corpus") ? 2 : 1, path.basename(f), fs.readFileSync(f));
+for (const t of list(path.join(root, "corpus/tokenizers"), ".json")) add(0, path.basename(t), fs.readFileSync(t));
+for (const f of files) add(isCorpus(f) ? 2 : 1, path.basename(f), fs.readFileSync(f));
 const onlyBytes = new TextEncoder().encode(only);
 new Uint8Array(memory.buffer, ex.bench_stage(onlyBytes.length), onlyBytes.length).set(onlyBytes);
 ex.bench_run(budget);

@@ -7,9 +7,9 @@
 //!   cargo run --release --example decode_bench [-- --budget-ms 3 --json out.json FILE...]
 //!   node examples/decode_bench.mjs [--budget-ms 3 --json out.json FILE...]   (wasm32 in Node)
 //!
-//! Files default to every `.cols` of ../shared/bench/real and of the corpus
-//! (`valid/`, `real/`), with the corpus tokenizers registered. Three kinds
-//! of rows:
+//! Files default to every `.cols` of ../shared/bench/real (or, without it,
+//! corpus/real) and corpus/valid, with corpus/tokenizers registered. Three
+//! kinds of rows:
 //! - `real`: chunks of ../shared/bench/real as the reference writer wrote them;
 //! - `real, re-encoded`: values of real chunks written here in an encoding
 //!   the real files lack at scale (OffsetBytes and Affix from their strings,
@@ -1027,7 +1027,7 @@ fn main() {
             _ => files.push(PathBuf::from(a)),
         }
     }
-    let shared = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let list = |dir: &Path| -> Vec<PathBuf> {
         let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
             .map(|d| d.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|e| e == "cols")).collect())
@@ -1035,20 +1035,23 @@ fn main() {
         v.sort();
         v
     };
+    // The real set: ../shared/bench/real beside the project (flights-3m is
+    // too large for the repository), else the smaller sets in corpus/real.
+    let real = list(&root.join("../shared/bench/real"));
+    let real = if real.is_empty() { list(&root.join("corpus/real")) } else { real };
     if files.is_empty() {
-        files = list(&shared.join("bench/real"));
-        files.extend(list(&shared.join("corpus/valid")));
-        files.extend(list(&shared.join("corpus/real")));
+        files = real.clone();
+        files.extend(list(&root.join("corpus/valid")));
     }
     let inputs: Vec<(String, Vec<u8>, bool)> = files
         .iter()
         .map(|p| {
             let bytes = std::fs::read(p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-            let corpus = p.components().any(|c| c.as_os_str() == "corpus");
+            let corpus = !real.contains(p) && p.components().any(|c| c.as_os_str() == "corpus");
             (p.file_name().unwrap().to_string_lossy().into_owned(), bytes, corpus)
         })
         .collect();
-    let tokenizers: Vec<Vec<u8>> = list_json(&shared.join("corpus/tokenizers"));
+    let tokenizers: Vec<Vec<u8>> = list_json(&root.join("corpus/tokenizers"));
     let report = run(&inputs, &tokenizers, budget, "native", &only);
     print!("{}", markdown(&report));
     if let Some(p) = json_out {
