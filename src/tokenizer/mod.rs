@@ -5,9 +5,10 @@
 
 mod byte_level;
 mod json;
-mod sha256;
 
 use std::sync::Arc;
+
+use sha2::{Digest as _, Sha256};
 
 use crate::error::{try_vec, Error, ErrorKind, Result};
 
@@ -17,7 +18,7 @@ pub struct Digest(pub [u8; 32]);
 
 impl Digest {
     pub fn of(bytes: &[u8]) -> Digest {
-        Digest(sha256::sha256(bytes))
+        Digest(Sha256::digest(bytes).into())
     }
 
     pub fn to_hex(&self) -> String {
@@ -203,5 +204,32 @@ impl Registry {
 
     pub fn is_empty(&self) -> bool {
         self.tokenizers.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Digest;
+
+    /// The SHA-256 examples of FIPS 180-2 (appendix B) and NIST's CAVP short-message file.
+    #[test]
+    fn digests_match_the_nist_vectors() {
+        let cases: [(&[u8], &str); 4] = [
+            (b"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+            (b"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+            (
+                b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+                "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+            ),
+            (&[0xbd], "68325720aabd7c82f30f554b313d0570c95accbb7dc4b5aae11204c08ffe732b"),
+        ];
+        for (msg, hex) in cases {
+            assert_eq!(Digest::of(msg).to_hex(), hex, "{msg:02x?}");
+            assert_eq!(Digest::from_hex(hex), Some(Digest::of(msg)));
+        }
+        assert_eq!(
+            Digest::of(&vec![b'a'; 1_000_000]).to_hex(),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
+        );
     }
 }
