@@ -164,7 +164,7 @@ fn random_data_at_every_level_and_strategy() {
                     continue;
                 }
                 let strategy = strategies[(level as usize + kind) % strategies.len()];
-                let sync = if (level as usize + kind) % 4 == 0 { 1 + rng.below(n.max(1)) } else { 0 };
+                let sync = if (level as usize + kind).is_multiple_of(4) { 1 + rng.below(n.max(1)) } else { 0 };
                 for s in [CompressionStrategy::Default, strategy] {
                     let z = deflate(&data, level, s, sync);
                     let got = ours(&mut dec, &z, n);

@@ -12,7 +12,7 @@ fn sample(seed: u64, len: usize, alphabet: u8) -> Vec<u8> {
             x ^= x >> 7;
             x ^= x << 17;
             // Mix runs, repeats and noise so strings of every length occur.
-            if (x >> 40) % 5 == 0 {
+            if (x >> 40).is_multiple_of(5) {
                 (i % 7) as u8
             } else {
                 (x % alphabet as u64) as u8
