@@ -50,57 +50,71 @@ impl core::fmt::Display for Digest {
 }
 
 /// A tokenizer's vocabulary as bytes: id -> the bytes the token stands for.
+///
+/// Sized by the ids present, not by the largest: token `id` is present when
+/// bit `id % 64` of `words[id / 64].0` is set, and is then the `rank`-th
+/// present id, where rank = `words[id / 64].1` (present ids below the word)
+/// plus the set bits below it in the word. Its bytes are
+/// `bytes[starts[rank]..starts[rank + 1]]`. Memory: 4 bytes per token,
+/// 16 bytes per 64 ids up to the largest (at most 16 KB), and the bytes.
 pub struct Tokenizer {
     digest: Digest,
-    /// Token `id` is `bytes[starts[id]..starts[id + 1]]`; an empty range is
-    /// an id the vocab does not define.
+    words: Vec<(u64, u32)>,
     starts: Vec<u32>,
     bytes: Vec<u8>,
     /// One past the largest id: each occurrence stands for one escape byte.
     escape_id: u32,
-    model_type: String,
 }
 
 impl Tokenizer {
-    /// Parses a `tokenizer.json`, keeping only `model.vocab`.
+    /// Parses a `tokenizer.json`, keeping only `model.vocab`. Ids are at
+    /// most 65,535 (a file stores them as uint16); every allocation is
+    /// fallible and bounded by the vocab's size and the input's length.
     pub fn from_json(json_bytes: &[u8]) -> Result<Tokenizer> {
+        Self::parse(json_bytes, Digest::of(json_bytes))
+    }
+
+    fn parse(json_bytes: &[u8], digest: Digest) -> Result<Tokenizer> {
         let model = json::read_model(json_bytes)?;
-        if model.model_type != "BPE" {
-            return Err(invalid(format!("model type is \"{}\"; only BPE tokenizers are supported", model.model_type)));
+        let vocab = &model.vocab;
+        let max_id = vocab.iter().map(|e| e.id).max().unwrap_or(0);
+
+        let mut words = try_vec::<(u64, u32)>(max_id as usize / 64 + 1, "tokenizer id table")?;
+        words.resize(max_id as usize / 64 + 1, (0, 0));
+        for e in vocab {
+            words[e.id as usize / 64].0 |= 1 << (e.id % 64);
         }
-        let max_id = model.vocab.iter().map(|(_, id)| *id).max().ok_or_else(|| invalid("model.vocab is empty"))?;
-        // A vocab is dense in practice; bound the id space by its size so a
-        // tiny file cannot ask for a huge table.
-        let limit = (model.vocab.len() as u64 * 2).max(1 << 16);
-        if max_id as u64 >= limit {
-            return Err(invalid(format!("token id {max_id} is far beyond the {} vocab entries", model.vocab.len())));
+        let mut below = 0u32;
+        for w in &mut words {
+            w.1 = below;
+            below += w.0.count_ones();
         }
-        let ids = max_id as usize + 1;
-        let mut tokens: Vec<Option<&str>> = vec![None; ids];
-        for (tok, id) in &model.vocab {
-            if tokens[*id as usize].replace(tok.as_str()).is_some() {
-                return Err(invalid(format!("token id {id} appears twice in model.vocab")));
-            }
+        let rank = |id: u32| {
+            let (bits, before) = words[id as usize / 64];
+            before as usize + (bits & ((1u64 << (id % 64)) - 1)).count_ones() as usize
+        };
+        // Entries in id order, so each token's bytes follow the previous one's.
+        let mut order = try_vec::<u32>(vocab.len(), "tokenizer id order")?;
+        order.resize(vocab.len(), 0);
+        for (i, e) in vocab.iter().enumerate() {
+            order[rank(e.id)] = i as u32;
         }
-        let mut starts = try_vec::<u32>(ids + 1, "tokenizer vocab")?;
-        let mut bytes = Vec::new();
+        // A token decodes to at most as many bytes as its JSON string spans;
+        // the 16 bytes of slack let short tokens be copied as one fixed-size
+        // move (see BytesBuilder).
+        let bound = vocab.iter().map(|e| (e.key.1 - e.key.0) as u64).sum::<u64>() + 16;
+        if bound > u32::MAX as u64 {
+            return Err(Error::new(ErrorKind::TooLarge, "tokenizer vocab holds more than 4 GiB of token text"));
+        }
+        let mut bytes = try_vec::<u8>(bound as usize, "tokenizer token bytes")?;
+        let mut starts = try_vec::<u32>(vocab.len() + 1, "tokenizer token starts")?;
         starts.push(0);
-        for t in &tokens {
-            if let Some(t) = t {
-                byte_level::decode_token(t, &mut bytes);
-            }
+        for &i in &order {
+            byte_level::decode_token(json::chars(model.text, vocab[i as usize].key.0), &mut bytes);
             starts.push(bytes.len() as u32);
         }
-        // Slack after the last token lets short tokens be copied as one
-        // fixed-size move (see BytesBuilder).
         bytes.extend_from_slice(&[0; 16]);
-        Ok(Tokenizer {
-            digest: Digest::of(json_bytes),
-            starts,
-            bytes,
-            escape_id: max_id + 1,
-            model_type: model.model_type,
-        })
+        Ok(Tokenizer { digest, words, starts, bytes, escape_id: max_id + 1 })
     }
 
     pub fn digest(&self) -> Digest {
@@ -111,36 +125,46 @@ impl Tokenizer {
         self.escape_id
     }
 
+    /// How many tokens the vocab defines.
     pub fn vocab_size(&self) -> usize {
         self.starts.len() - 1
+    }
+
+    /// Only BPE tokenizers are accepted.
+    pub fn model_type(&self) -> &str {
+        "BPE"
+    }
+
+    /// The rank of `id` among the ids present; `None` when it is absent.
+    #[inline]
+    fn slot(&self, id: u32) -> Option<usize> {
+        let (bits, before) = *self.words.get((id / 64) as usize)?;
+        let bit = 1u64 << (id % 64);
+        if bits & bit == 0 {
+            return None;
+        }
+        Some(before as usize + (bits & (bit - 1)).count_ones() as usize)
     }
 
     /// Token `id` as (all token bytes, start, length), for copying with
     /// slack; (_, 0, 0) for ids the vocab does not define.
     #[inline]
     pub(crate) fn token_span(&self, id: u32) -> (&[u8], usize, usize) {
-        let i = id as usize;
-        match (self.starts.get(i), self.starts.get(i + 1)) {
-            (Some(&a), Some(&b)) => (&self.bytes, a as usize, (b - a) as usize),
-            _ => (&self.bytes, 0, 0),
+        match self.slot(id) {
+            Some(s) => {
+                let (a, b) = (self.starts[s] as usize, self.starts[s + 1] as usize);
+                (&self.bytes, a, b - a)
+            }
+            None => (&self.bytes, 0, 0),
         }
-    }
-
-    pub fn model_type(&self) -> &str {
-        &self.model_type
     }
 
     /// The bytes of token `id`; `None` for the escape id, ids past it, and
     /// ids the vocab leaves undefined.
     #[inline]
     pub fn token(&self, id: u32) -> Option<&[u8]> {
-        let i = id as usize;
-        let (a, b) = (*self.starts.get(i)? as usize, *self.starts.get(i + 1)? as usize);
-        if a == b {
-            None
-        } else {
-            Some(&self.bytes[a..b])
-        }
+        let s = self.slot(id)?;
+        Some(&self.bytes[self.starts[s] as usize..self.starts[s + 1] as usize])
     }
 }
 
@@ -148,10 +172,6 @@ impl core::fmt::Debug for Tokenizer {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         f.debug_struct("Tokenizer").field("digest", &self.digest).field("vocab_size", &self.vocab_size()).finish()
     }
-}
-
-fn invalid(message: impl Into<String>) -> Error {
-    Error::new(ErrorKind::InvalidTokenizer, message)
 }
 
 /// Tokenizers by digest. Registering the same bytes twice is harmless.
@@ -170,7 +190,9 @@ impl Registry {
     pub fn register(&mut self, json_bytes: &[u8]) -> Result<Digest> {
         let digest = Digest::of(json_bytes);
         if !self.has(&digest) {
-            self.tokenizers.push(Arc::new(Tokenizer::from_json(json_bytes)?));
+            let t = Tokenizer::parse(json_bytes, digest)?;
+            self.tokenizers.try_reserve(1).map_err(|_| Error::new(ErrorKind::TooLarge, "no memory for a tokenizer"))?;
+            self.tokenizers.push(Arc::new(t));
         }
         Ok(digest)
     }
