@@ -160,7 +160,7 @@ fn strictness_cases() {
         (with_vocab(r#""\ud800\u0041":0"#), false, "a leading surrogate before a non-surrogate"),
         (with_vocab(r#""\ud800\ud800":0"#), false, "two leading surrogates"),
         (with_vocab(r#""\udc00\ud800":0"#), false, "reversed surrogates in a token"),
-        (with_vocab(r#""":0"#), true, "an empty token"),
+        (with_vocab(r#""":0"#), true, "an empty token (read as undefined)"),
         // The model's shape.
         (format!(r#"{{{MODEL},{MODEL}}}"#), false, "a second model key"),
         (format!(r#"{{{MODEL},"model":null}}"#), false, "a second model key after the first"),
@@ -191,10 +191,28 @@ fn strictness_cases() {
         (with_vocab(r#""a":-0"#), false, "minus zero as an id"),
         (with_vocab(r#""a":"1""#), false, "a string id"),
         (with_vocab(r#""a":01"#), false, "an id with a leading zero"),
-        (with_vocab(r#""a":65535"#), true, "the largest id"),
+        (with_vocab(r#""a":257"#), true, "one token with id 2 x 1 + 255"),
+        (with_vocab(r#""a":258"#), false, "one token with id 2 x 1 + 256: too sparse"),
+        (with_vocab(r#""a":0,"b":259"#), true, "two tokens, the largest id 2 x 2 + 255"),
+        (with_vocab(r#""a":0,"b":260"#), false, "two tokens, the largest id 2 x 2 + 256"),
+        (with_vocab(r#""a":0,"b":65535"#), false, "two tokens, ids 0 and 65535: too sparse"),
+        (
+            with_vocab(&(0..32_768).map(|i| format!(r#""t{i}":{}"#, 2 * i + 1)).collect::<Vec<_>>().join(",")),
+            true,
+            "32,768 odd ids up to 65535",
+        ),
+        (
+            with_vocab(&(0..65_536).map(|i| format!(r#""t{i}":{i}"#)).collect::<Vec<_>>().join(",")),
+            true,
+            "ids 0 to 65535",
+        ),
+        (
+            with_vocab(&(0..65_537).map(|i| format!(r#""t{i}":{i}"#)).collect::<Vec<_>>().join(",")),
+            false,
+            "ids 0 to 65536",
+        ),
         (with_vocab(r#""a":65536"#), false, "an id above 65535"),
         (with_vocab(r#""a":4294967296"#), false, "an id beyond 32 bits"),
-        (with_vocab(r#""a":0,"b":65535"#), true, "a sparse vocab"),
     ];
     // Text that is not UTF-8, as RFC 8259 section 8.1 requires it to be.
     let mut bad_utf8 = Vec::new();
@@ -408,7 +426,7 @@ fn mutated_and_generated_documents_read_as_serde_json_reads_them() {
     let seeds: Vec<String> = vec![
         format!("{{{MODEL}}}"),
         skipped(r#"[1,-2.5e+3,{"y":null,"z":[true,false]},"\u00e9\ud83d\ude00\n"]"#),
-        with_vocab(r#""h\u00e9":0,"\"q":7,"Ġthe":2,"<|endoftext|>":50256"#),
+        with_vocab(r#""h\u00e9":0,"\"q":7,"Ġthe":2,"<|endoftext|>":262"#),
         r#"{"version":"1.0","added_tokens":[{"id":0,"content":"<unk>","special":true}],"normalizer":null,"model":{"type":"BPE","dropout":null,"unk_token":null,"vocab":{"a":0,"b":1,"ab":2},"merges":["a b"]}}"#.into(),
     ];
     for seed in &seeds {

@@ -51,25 +51,33 @@ impl core::fmt::Display for Digest {
 
 /// A tokenizer's vocabulary as bytes: id -> the bytes the token stands for.
 ///
-/// Sized by the ids present, not by the largest: token `id` is present when
-/// bit `id % 64` of `words[id / 64].0` is set, and is then the `rank`-th
-/// present id, where rank = `words[id / 64].1` (present ids below the word)
-/// plus the set bits below it in the word. Its bytes are
-/// `bytes[starts[rank]..starts[rank + 1]]`. Memory: 4 bytes per token,
-/// 16 bytes per 64 ids up to the largest (at most 16 KB), and the bytes.
+/// Token `id` is `bytes[starts[id]..starts[id + 1]]`; an empty range is an
+/// id the vocab does not define (so a token whose string is empty counts as
+/// undefined; BPE never emits one). One table entry per id up to the
+/// largest keeps the lookup the tokenized decoder makes per token at two
+/// loads; the table stays proportional to the vocab because the largest id
+/// must be below [`max_id_for`] the token count.
 pub struct Tokenizer {
     digest: Digest,
-    words: Vec<(u64, u32)>,
     starts: Vec<u32>,
     bytes: Vec<u8>,
     /// One past the largest id: each occurrence stands for one escape byte.
     escape_id: u32,
+    tokens: usize,
+}
+
+/// The largest token id a vocab of `tokens` tokens may use: below twice
+/// the token count plus 256 (real vocabs are dense: ids 0 to n - 1), and
+/// never above 65,535, the largest id a file can store. So a tokenizer's id
+/// table costs at most 8 bytes per token plus 1 KB.
+pub fn max_id_for(tokens: usize) -> u32 {
+    (2 * tokens as u64 + 255).min(json::MAX_ID as u64) as u32
 }
 
 impl Tokenizer {
-    /// Parses a `tokenizer.json`, keeping only `model.vocab`. Ids are at
-    /// most 65,535 (a file stores them as uint16); every allocation is
-    /// fallible and bounded by the vocab's size and the input's length.
+    /// Parses a `tokenizer.json`, keeping only `model.vocab`. Every
+    /// allocation is fallible and bounded by the vocab's size and the
+    /// input's length.
     pub fn from_json(json_bytes: &[u8]) -> Result<Tokenizer> {
         Self::parse(json_bytes, Digest::of(json_bytes))
     }
@@ -77,27 +85,26 @@ impl Tokenizer {
     fn parse(json_bytes: &[u8], digest: Digest) -> Result<Tokenizer> {
         let model = json::read_model(json_bytes)?;
         let vocab = &model.vocab;
-        let max_id = vocab.iter().map(|e| e.id).max().unwrap_or(0);
-
-        let mut words = try_vec::<(u64, u32)>(max_id as usize / 64 + 1, "tokenizer id table")?;
-        words.resize(max_id as usize / 64 + 1, (0, 0));
-        for e in vocab {
-            words[e.id as usize / 64].0 |= 1 << (e.id % 64);
+        let largest = vocab.iter().max_by_key(|e| e.id).copied().unwrap_or(json::Entry { id: 0, key: (1, 1) });
+        let max_id = largest.id;
+        if max_id > max_id_for(vocab.len()) {
+            return Err(Error::new(
+                ErrorKind::InvalidTokenizer,
+                format!(
+                    "tokenizer.json: token id {max_id} is too sparse for a vocab of {} tokens (ids must stay at or below {})",
+                    vocab.len(),
+                    max_id_for(vocab.len())
+                ),
+            )
+            .at_offset(largest.key.0 as u64 - 1));
         }
-        let mut below = 0u32;
-        for w in &mut words {
-            w.1 = below;
-            below += w.0.count_ones();
-        }
-        let rank = |id: u32| {
-            let (bits, before) = words[id as usize / 64];
-            before as usize + (bits & ((1u64 << (id % 64)) - 1)).count_ones() as usize
-        };
-        // Entries in id order, so each token's bytes follow the previous one's.
-        let mut order = try_vec::<u32>(vocab.len(), "tokenizer id order")?;
-        order.resize(vocab.len(), 0);
+        // Which vocab entry each id is (u32::MAX: none), so token bytes are
+        // laid out in id order.
+        let ids = max_id as usize + 1;
+        let mut entry = try_vec::<u32>(ids, "tokenizer id order")?;
+        entry.resize(ids, u32::MAX);
         for (i, e) in vocab.iter().enumerate() {
-            order[rank(e.id)] = i as u32;
+            entry[e.id as usize] = i as u32;
         }
         // A token decodes to at most as many bytes as its JSON string spans;
         // the 16 bytes of slack let short tokens be copied as one fixed-size
@@ -107,14 +114,16 @@ impl Tokenizer {
             return Err(Error::new(ErrorKind::TooLarge, "tokenizer vocab holds more than 4 GiB of token text"));
         }
         let mut bytes = try_vec::<u8>(bound as usize, "tokenizer token bytes")?;
-        let mut starts = try_vec::<u32>(vocab.len() + 1, "tokenizer token starts")?;
+        let mut starts = try_vec::<u32>(ids + 1, "tokenizer token starts")?;
         starts.push(0);
-        for &i in &order {
-            byte_level::decode_token(json::chars(model.text, vocab[i as usize].key.0), &mut bytes);
+        for &i in &entry {
+            if let Some(e) = vocab.get(i as usize) {
+                byte_level::decode_token(json::chars(model.text, e.key.0), &mut bytes);
+            }
             starts.push(bytes.len() as u32);
         }
         bytes.extend_from_slice(&[0; 16]);
-        Ok(Tokenizer { digest, words, starts, bytes, escape_id: max_id + 1 })
+        Ok(Tokenizer { digest, starts, bytes, escape_id: max_id + 1, tokens: vocab.len() })
     }
 
     pub fn digest(&self) -> Digest {
@@ -127,7 +136,7 @@ impl Tokenizer {
 
     /// How many tokens the vocab defines.
     pub fn vocab_size(&self) -> usize {
-        self.starts.len() - 1
+        self.tokens
     }
 
     /// Only BPE tokenizers are accepted.
@@ -135,27 +144,14 @@ impl Tokenizer {
         "BPE"
     }
 
-    /// The rank of `id` among the ids present; `None` when it is absent.
-    #[inline]
-    fn slot(&self, id: u32) -> Option<usize> {
-        let (bits, before) = *self.words.get((id / 64) as usize)?;
-        let bit = 1u64 << (id % 64);
-        if bits & bit == 0 {
-            return None;
-        }
-        Some(before as usize + (bits & (bit - 1)).count_ones() as usize)
-    }
-
     /// Token `id` as (all token bytes, start, length), for copying with
     /// slack; (_, 0, 0) for ids the vocab does not define.
     #[inline]
     pub(crate) fn token_span(&self, id: u32) -> (&[u8], usize, usize) {
-        match self.slot(id) {
-            Some(s) => {
-                let (a, b) = (self.starts[s] as usize, self.starts[s + 1] as usize);
-                (&self.bytes, a, b - a)
-            }
-            None => (&self.bytes, 0, 0),
+        let i = id as usize;
+        match (self.starts.get(i), self.starts.get(i + 1)) {
+            (Some(&a), Some(&b)) => (&self.bytes, a as usize, (b - a) as usize),
+            _ => (&self.bytes, 0, 0),
         }
     }
 
@@ -163,8 +159,13 @@ impl Tokenizer {
     /// ids the vocab leaves undefined.
     #[inline]
     pub fn token(&self, id: u32) -> Option<&[u8]> {
-        let s = self.slot(id)?;
-        Some(&self.bytes[self.starts[s] as usize..self.starts[s + 1] as usize])
+        let i = id as usize;
+        let (a, b) = (*self.starts.get(i)? as usize, *self.starts.get(i + 1)? as usize);
+        if a == b {
+            None
+        } else {
+            Some(&self.bytes[a..b])
+        }
     }
 }
 

@@ -18,6 +18,12 @@ use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
 
 /// The largest token id a columns file can store (ids are uint16).
 pub const MAX_ID: u32 = 65535;
+
+/// The largest id a vocab of `n` tokens may use (src/tokenizer: the id
+/// table stays proportional to the vocab).
+pub fn max_id_for(n: usize) -> u32 {
+    (2 * n as u32 + 255).min(MAX_ID)
+}
 /// Deepest nesting our reader takes, counting the document's own object.
 pub const MAX_DEPTH: usize = 128;
 
@@ -156,7 +162,11 @@ pub fn expected(doc: &[u8]) -> Result<Model, String> {
         return Err("empty vocab".into());
     }
     let mut ids = BTreeSet::new();
+    let limit = max_id_for(m.vocab.len());
     for (_, id) in &m.vocab {
+        if *id > limit && *id <= MAX_ID {
+            return Err(format!("id {id} too sparse for {} tokens", m.vocab.len()));
+        }
         if *id > MAX_ID {
             return Err(format!("id {id} above {MAX_ID}"));
         }
@@ -217,7 +227,8 @@ pub fn check(doc: &[u8]) -> bool {
             assert_eq!(t.escape_id(), max + 1, "escape id on {}", show());
             assert_eq!(t.vocab_size(), m.vocab.len(), "vocab size on {}", show());
             let mut by_id = vec![None; max as usize + 2];
-            for (k, id) in &m.vocab {
+            // An empty token counts as undefined (src/tokenizer says why).
+            for (k, id) in m.vocab.iter().filter(|(k, _)| !k.is_empty()) {
                 by_id[*id as usize] = Some(token_bytes(k));
             }
             for (id, want) in by_id.iter().enumerate() {
