@@ -986,3 +986,21 @@ fn zlib_and_gzip_framing_agree_with_the_reference() {
     eprintln!("framing: {same} blocks decoded as the reference decodes them, {refused} refused by both");
     assert!(same > 3000 && refused > 30_000, "{same} same, {refused} refused");
 }
+
+/// Fuzz finding crash-2960a0a7 (inflate target): miniz_oxide skips the
+/// Adler-32 check when built with cfg(fuzzing), so its reference accepted a
+/// zlib block with a wrong checksum that ours refuses. The reference now
+/// checks it itself; this block must be refused by both.
+#[test]
+fn fuzz_crash_2960a0a7_zlib_adler_mismatch_is_refused_by_both() {
+    let mut block = miniz_oxide::deflate::compress_to_vec_zlib(&[0x60], 7);
+    assert_eq!(block, [0x78, 0x9c, 0x4b, 0x00, 0x00, 0x00, 0x61, 0x00, 0x61]);
+    assert_eq!(oracle::expected(Framing::Zlib, &block, 1), Ok(vec![0x60]));
+    block[8] ^= 1;
+    assert_eq!(oracle::expected(Framing::Zlib, &block, 1), Err(()));
+    assert_eq!(framed(&mut Decompressor::new(), Framing::Zlib, &block, 1), Err(()));
+    for data in [&b""[..], b"a", b"Wikipedia", &[0xff; 6000]] {
+        assert_eq!(oracle::adler32(data), adler2::adler32_slice(data));
+    }
+    assert_eq!(oracle::adler32(b"Wikipedia"), 0x11E6_0398);
+}

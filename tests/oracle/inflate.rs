@@ -3,9 +3,10 @@
 //! complete stream, nothing after it, exactly the recorded raw length out.
 //! Shared by tests/inflate.rs and the `inflate` fuzz target (`#[path]`).
 //!
-//! Raw DEFLATE and zlib are miniz's own (zlib: header checks and Adler-32,
-//! which match RFC 1950 as ours do: method 8, window at most 32 KiB, check
-//! bits, no preset dictionary). miniz has no gzip framing, so the member
+//! Raw DEFLATE and zlib are miniz's own (zlib: its header checks match RFC
+//! 1950 as ours do: method 8, window at most 32 KiB, check bits, no preset
+//! dictionary; the Adler-32 is checked here too, because miniz skips it when
+//! built with cfg(fuzzing)). miniz has no gzip framing, so the member
 //! header and trailer are checked here, written from RFC 1952 alone:
 //! magic, method 8, reserved flag bits zero, the optional fields, the
 //! header CRC-16 when flagged, the CRC-32 and the size mod 2^32.
@@ -27,7 +28,18 @@ pub fn expected(framing: Framing, block: &[u8], n: usize) -> Result<Vec<u8>, ()>
     match framing {
         Framing::Raw => miniz(block, n, 0),
         Framing::Zlib => {
-            miniz(block, n, inflate_flags::TINFL_FLAG_PARSE_ZLIB_HEADER | inflate_flags::TINFL_FLAG_COMPUTE_ADLER32)
+            let out = miniz(
+                block,
+                n,
+                inflate_flags::TINFL_FLAG_PARSE_ZLIB_HEADER | inflate_flags::TINFL_FLAG_COMPUTE_ADLER32,
+            )?;
+            // miniz skips this check when built with cfg(fuzzing), as the
+            // fuzz targets are, so it is made here too.
+            let t = &block[block.len() - 4..];
+            if u32::from_be_bytes([t[0], t[1], t[2], t[3]]) != adler32(&out) {
+                return Err(());
+            }
+            Ok(out)
         }
         Framing::Gzip => {
             let body = gzip_header_len(block).ok_or(())?;
@@ -55,11 +67,18 @@ pub fn natural_len(framing: Framing, block: &[u8], cap: usize) -> Option<usize> 
         Framing::Zlib => (block, inflate_flags::TINFL_FLAG_PARSE_ZLIB_HEADER),
         Framing::Gzip => (block.get(gzip_header_len(block)?..)?, 0),
     };
-    let mut state = Box::<DecompressorOxide>::default();
-    let mut out = vec![0u8; cap];
-    let flags = flags | inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;
-    let (status, _, written) = decompress(&mut state, body, &mut out, 0, flags);
-    (status == TINFLStatus::Done).then_some(written)
+    // Small first: most inputs inflate to little.
+    for cap in [cap.min(1 << 16), cap] {
+        let mut state = Box::<DecompressorOxide>::default();
+        let mut out = vec![0u8; cap];
+        let flags = flags | inflate_flags::TINFL_FLAG_USING_NON_WRAPPING_OUTPUT_BUF;
+        match decompress(&mut state, body, &mut out, 0, flags) {
+            (TINFLStatus::Done, _, written) => return Some(written),
+            (TINFLStatus::HasMoreOutput, _, _) => continue,
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// miniz with our contract: one complete stream, all input consumed,
@@ -100,6 +119,16 @@ pub fn gzip_header_len(b: &[u8]) -> Option<usize> {
         p += 2;
     }
     (p <= b.len()).then_some(p)
+}
+
+/// Adler-32 (RFC 1950 section 8.2), one byte at a time.
+pub fn adler32(data: &[u8]) -> u32 {
+    let (mut a, mut b) = (1u32, 0u32);
+    for &byte in data {
+        a = (a + byte as u32) % 65521;
+        b = (b + a) % 65521;
+    }
+    b << 16 | a
 }
 
 /// CRC-32 (ISO 3309, as RFC 1952 gives it), one bit at a time.
