@@ -47,7 +47,7 @@ pub(super) fn read_model(bytes: &[u8]) -> Result<Model<'_>> {
     let mut seen_model = false;
     p.ws();
     p.object_start("the document")?;
-    p.members(|p, key| {
+    p.members(&mut |p, key| {
         if !key_is(text, key, "model") {
             return p.skip_value(1);
         }
@@ -56,7 +56,7 @@ pub(super) fn read_model(bytes: &[u8]) -> Result<Model<'_>> {
         }
         seen_model = true;
         p.object_start("\"model\"")?;
-        p.members(|p, key| {
+        p.members(&mut |p, key| {
             if key_is(text, key, "type") {
                 if model_type.is_some() {
                     return Err(err_at(key.0 - 1, "a second \"type\" key in \"model\""));
@@ -89,13 +89,19 @@ pub(super) fn read_model(bytes: &[u8]) -> Result<Model<'_>> {
     };
     if !key_is(text, ty, "BPE") {
         let shown: String = chars(text, ty.0).take(40).collect();
-        return Err(err_at(ty.0 - 1, &format!("model type is \"{shown}\"; only BPE tokenizers are supported")));
+        return Err(err_fmt(ty.0 - 1, format_args!("model type is \"{shown}\"; only BPE tokenizers are supported")));
     }
     check_unique_keys(text, &vocab)?;
     Ok(Model { text, vocab })
 }
 
+#[cold]
 fn err_at(pos: usize, what: &str) -> Error {
+    err_fmt(pos, format_args!("{what}"))
+}
+
+#[cold]
+fn err_fmt(pos: usize, what: core::fmt::Arguments) -> Error {
     Error::new(ErrorKind::InvalidTokenizer, format!("tokenizer.json: {what}")).at_offset(pos as u64)
 }
 
@@ -118,7 +124,7 @@ pub(super) struct Chars<'a> {
 impl Iterator for Chars<'_> {
     type Item = char;
 
-    #[inline]
+    #[inline(never)]
     fn next(&mut self) -> Option<char> {
         let s = self.text.as_bytes();
         let b = *s.get(self.pos)?;
@@ -211,7 +217,7 @@ impl Parser<'_> {
 
     fn object_start(&mut self, what: &str) -> Result<()> {
         if self.peek() != Some(b'{') {
-            return Err(self.err(&format!("{what} is not an object")));
+            return Err(err_fmt(self.pos, format_args!("{what} is not an object")));
         }
         self.pos += 1;
         Ok(())
@@ -219,7 +225,8 @@ impl Parser<'_> {
 
     /// The members of an object whose `{` was just read: `f` gets each key
     /// (validated) with the parser at its value, and must consume the value.
-    fn members(&mut self, mut f: impl FnMut(&mut Self, (usize, usize)) -> Result<()>) -> Result<()> {
+    /// (One copy for the three objects read: `f` is dynamic.)
+    fn members(&mut self, f: &mut dyn FnMut(&mut Self, (usize, usize)) -> Result<()>) -> Result<()> {
         self.ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;
@@ -264,18 +271,18 @@ impl Parser<'_> {
         self.object_start("\"model.vocab\"")?;
         let mut seen = [0u64; (MAX_ID as usize + 1) / 64];
         let mut vocab: Vec<Entry> = Vec::new();
-        self.members(|p, key| {
+        self.members(&mut |p, key| {
             let at = p.pos;
             let id = p.token_id()?;
             if id > MAX_ID {
-                return Err(err_at(
+                return Err(err_fmt(
                     at,
-                    &format!("token id {id} is above {MAX_ID}, the largest a columns file can store"),
+                    format_args!("token id {id} is above {MAX_ID}, the largest a columns file can store"),
                 ));
             }
             let (w, bit) = (id as usize / 64, 1u64 << (id % 64));
             if seen[w] & bit != 0 {
-                return Err(err_at(at, &format!("token id {id} appears twice in \"model.vocab\"")));
+                return Err(err_fmt(at, format_args!("token id {id} appears twice in \"model.vocab\"")));
             }
             seen[w] |= bit;
             // At most MAX_ID + 1 entries reach here (ids are distinct).
@@ -409,7 +416,7 @@ impl Parser<'_> {
             match self.peek() {
                 Some(c @ (b'{' | b'[')) => {
                     if depth + open >= MAX_DEPTH {
-                        return Err(self.err(&format!("nesting deeper than {MAX_DEPTH} levels")));
+                        return Err(err_fmt(self.pos, format_args!("nesting deeper than {MAX_DEPTH} levels")));
                     }
                     let object = c == b'{';
                     let (w, bit) = (open / 64, 1u64 << (open % 64));
