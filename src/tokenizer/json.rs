@@ -200,7 +200,10 @@ struct Parser<'a> {
     pos: usize,
 }
 
-impl Parser<'_> {
+/// Called with each key of an object, the parser at the key's value.
+type OnMember<'f, 'a> = dyn FnMut(&mut Parser<'a>, (usize, usize)) -> Result<()> + 'f;
+
+impl<'a> Parser<'a> {
     fn err(&self, what: &str) -> Error {
         err_at(self.pos, what)
     }
@@ -226,7 +229,7 @@ impl Parser<'_> {
     /// The members of an object whose `{` was just read: `f` gets each key
     /// (validated) with the parser at its value, and must consume the value.
     /// (One copy for the three objects read: `f` is dynamic.)
-    fn members(&mut self, f: &mut dyn FnMut(&mut Self, (usize, usize)) -> Result<()>) -> Result<()> {
+    fn members(&mut self, f: &mut OnMember<'_, 'a>) -> Result<()> {
         self.ws();
         if self.peek() == Some(b'}') {
             self.pos += 1;
