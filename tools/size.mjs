@@ -8,9 +8,10 @@ import zlib from "node:zlib";
 import { fileURLToPath } from "node:url";
 
 // Budget for everything the package ships to a browser: wasm, JS glue,
-// snippets and the optional worker-pool modules. The aim is 100 KB; this
-// ceiling stops regressions (see README, "Size").
-const BUDGET_GZIP = 104 * 1024;
+// snippets and the optional worker-pool modules. The ceiling is issue 12's
+// (the design's libraries: sha2, a strict tokenizer reader, ...), still a
+// quarter of parquet-wasm's smallest build; it stops regressions (see README, "Size").
+const BUDGET_GZIP = 120 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const pkg = path.join(root, "pkg");
