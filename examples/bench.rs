@@ -4,7 +4,8 @@
 //!
 //!   cargo run --release --example bench [-- --runs 15 --warmup 3 --json FILE...]
 //!
-//! Files default to ../shared/bench/comparison.cols and diamonds.default.cols,
+//! Files default to ../shared/bench/comparison.cols (when ../shared is there;
+//! a note says so when not), corpus/real/diamonds.default.cols,
 //! plus bench/data/flights-like.cols when it exists (bench/run generates it).
 //! Each file is read into memory once, untimed; warm-ups are excluded.
 

@@ -3,7 +3,8 @@
 //!
 //!   cargo run --release --example inflate_bench [-- --runs 15 --warmup 3 --only ours|miniz|zune --json FILE...]
 //!
-//! Files default to ../shared/bench/comparison.cols and diamonds.default.cols,
+//! Files default to ../shared/bench/comparison.cols (when ../shared is there;
+//! a note says so when not), corpus/real/diamonds.default.cols,
 //! plus bench/data/flights-like.cols when it exists (bench/run generates it).
 //! With --json, one JSON array on stdout (bench/node/bench.mjs reads it):
 //! per file {file, bytes, blocks, stored, raw, runs, warmup, decoders:

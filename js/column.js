@@ -12,7 +12,7 @@ const owned = new WeakSet();
 const RELEASED = "this column was handed back with { reuse } and its buffers now belong to a newer read";
 
 export class Column {
-  constructor(type, length, nullCount, values, validity) {
+  constructor(type, length, nullCount, values, validity, boolBits = false) {
     /** Column type name: "int64", "string", ... */
     this.type = type;
     /** Number of rows. */
@@ -23,6 +23,10 @@ export class Column {
     this.values = values;
     /** null when there are no nulls; else bit i (LSB first) set = row i valid. */
     this.validity = validity;
+    /** true when this bool column's values are bit-packed (bit i, LSB
+     *  first, is row i: Arrow's layout), read with `{ boolBits: true }`;
+     *  false: one byte (0 or 1) per row. */
+    this.boolBits = boolBits;
     /** Milliseconds spent per stage of this read, when measured. */
     this.timings = null;
   }
@@ -32,8 +36,27 @@ export class Column {
    *  next wasm allocation, so everything is copied before returning. */
   static fromWasm(type, length, nullCount, values, offsets, validity, recycler) {
     const copy = (view) => (view === undefined || view === null ? null : recycler ? recycler.copy(view) : own(fresh(view)));
-    const v = offsets ? { offsets: copy(offsets), data: copy(values) } : copy(values);
-    return new Column(type, length, nullCount, v, copy(validity));
+    // Packing replaces the copy (it reads the view once, as a copy does).
+    const bits = type === "bool" && recycler !== null && recycler !== undefined && recycler.boolBits;
+    const v = offsets ? { offsets: copy(offsets), data: copy(values) } : bits ? recycler.pack(values) : copy(values);
+    return new Column(type, length, nullCount, v, copy(validity), bits);
+  }
+
+  /** A bool column's values bit-packed, bit i (LSB first) = row i, as
+   *  Arrow lays them out: `values` itself when read with `{ boolBits: true }`,
+   *  else a packed copy (one byte per 8 rows). */
+  boolBitmap() {
+    if (this.values === null) throw new Error(RELEASED);
+    if (this.type !== "bool") throw new TypeError(`boolBitmap() needs a bool column, not ${this.type}`);
+    return this.boolBits ? this.values : packBits(this.values, new Uint8Array((this.length + 7) >> 3));
+  }
+
+  /** Keeps this column's buffers out of `{ reuse }` for good: handing the
+   *  column back still empties it, but no later read writes into its
+   *  arrays, so views made on them (Arrow vectors, your own) stay valid. */
+  pin() {
+    for (const a of this.arrays()) owned.delete(a.buffer);
+    return this;
   }
 
   /** @internal Every typed array of this column. */
@@ -67,6 +90,8 @@ export class Column {
         const s = data.subarray(offsets[i], offsets[i + 1]);
         out[i] = text ? utf8.decode(s) : s.slice();
       }
+    } else if (this.type === "bool" && this.boolBits) {
+      for (let i = 0; i < n; i++) out[i] = valid && !valid(i) ? null : ((v[i >> 3] >> (i & 7)) & 1) === 1;
     } else if (this.type === "bool") {
       for (let i = 0; i < n; i++) out[i] = valid && !valid(i) ? null : v[i] === 1;
     } else {
@@ -97,6 +122,24 @@ function own(array) {
   return array;
 }
 
+/** Writes bools `v` (each byte 0 or 1, as the core guarantees) into `out`
+ *  as bits, LSB first; every byte of `out` is written. Eight values per
+ *  output byte: 3M values in ~1.5 ms in Node. */
+function packBits(v, out) {
+  const n = v.length;
+  const full = n >> 3;
+  let i = 0;
+  for (let j = 0; j < full; j++, i += 8) {
+    out[j] = v[i] | (v[i + 1] << 1) | (v[i + 2] << 2) | (v[i + 3] << 3) | (v[i + 4] << 4) | (v[i + 5] << 5) | (v[i + 6] << 6) | (v[i + 7] << 7);
+  }
+  if (i < n) {
+    let last = 0;
+    for (let k = 0; i < n; i++, k++) last |= v[i] << k;
+    out[full] = last;
+  }
+  return out;
+}
+
 /** @internal Marks a pool worker's transferred buffers as reusable here. */
 export function adopt(column) {
   for (const a of column.arrays()) owned.add(a.buffer);
@@ -122,24 +165,41 @@ export function handBack(reuse) {
   return [...buffers];
 }
 
-/** @internal What a read with `options` copies into (null: fresh arrays). */
+/** @internal What a read with `options` copies into (null: fresh arrays,
+ *  bools one byte per value). */
 export function recycler(options) {
   const reuse = options?.reuse;
-  return reuse === undefined || reuse === null ? null : new Recycler(handBack(reuse));
+  const boolBits = options?.boolBits === true;
+  const none = reuse === undefined || reuse === null;
+  return none && !boolBits ? null : new Recycler(none ? [] : handBack(reuse), boolBits);
 }
 
 class Recycler {
-  constructor(buffers) {
+  constructor(buffers, boolBits) {
     // Smallest first, so the first fit is the best fit.
     this.free = buffers.sort((a, b) => a.byteLength - b.byteLength);
+    /** Whether bool columns come bit-packed (`{ boolBits: true }`). */
+    this.boolBits = boolBits;
+  }
+
+  /** A recycled buffer of at least `byteLength` bytes, taken off the free list. */
+  take(byteLength) {
+    const i = byteLength === 0 ? -1 : this.free.findIndex((b) => b.byteLength >= byteLength);
+    return i < 0 ? null : this.free.splice(i, 1)[0];
+  }
+
+  /** Bools (bytes 0 or 1) bit-packed into a recycled or fresh array. */
+  pack(view) {
+    const size = (view.length + 7) >> 3;
+    const buffer = this.take(size);
+    return packBits(view, buffer ? new Uint8Array(buffer, 0, size) : own(new Uint8Array(size)));
   }
 
   /** A copy of `view` in a recycled buffer when one is big enough. */
   copy(view) {
     // An empty view takes no buffer (any would fit, and be wasted).
-    const i = view.byteLength === 0 ? -1 : this.free.findIndex((b) => b.byteLength >= view.byteLength);
-    if (i < 0) return own(fresh(view));
-    const [buffer] = this.free.splice(i, 1);
+    const buffer = this.take(view.byteLength);
+    if (buffer === null) return own(fresh(view));
     const out = new view.constructor(buffer, 0, view.length);
     out.set(view);
     return out;

@@ -1,6 +1,6 @@
 //! The raw DEFLATE decoder (src/codec/inflate.rs, reached through
 //! `Decompressor::block` with `Codec::Flate`), checked against miniz_oxide:
-//! every DEFLATE block of the shared corpus and benchmark files, random data
+//! every DEFLATE block of the corpus (and of ../shared/bench's files when present), random data
 //! compressed at every level and strategy, hand-built streams for each error
 //! class, and damaged streams (no panic; any Ok equals miniz's output).
 
@@ -187,11 +187,17 @@ fn random_data_at_every_level_and_strategy() {
 // Every DEFLATE block of the corpus and benchmark files
 // ---------------------------------------------------------------------------
 
+/// corpus/valid and corpus/real, and `../shared/bench`'s files when it is there.
 fn cols_files() -> Vec<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
+    let corpus = common::corpus();
+    let mut dirs = vec![corpus.join("valid"), corpus.join("real")];
+    match common::shared_bench() {
+        Some(b) => dirs.push(b),
+        None => eprintln!("note: ../shared/bench is not there: its blocks are not checked here"),
+    }
     let mut files = Vec::new();
-    for dir in ["corpus/valid", "corpus/real", "bench"] {
-        let Ok(rd) = std::fs::read_dir(root.join(dir)) else { continue };
+    for dir in dirs {
+        let Ok(rd) = std::fs::read_dir(dir) else { continue };
         for e in rd.flatten() {
             let p = e.path();
             if p.extension().is_some_and(|x| x == "cols") {

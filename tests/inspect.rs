@@ -8,9 +8,9 @@ use columns_wasm::{ColumnType, FileMeta};
 
 #[test]
 fn decoded_statistics_agree_with_the_footer_except_the_known_bytes_bug() {
-    let shared = common::shared();
-    let registry = common::conformance::load_tokenizers(&shared.join("corpus/tokenizers"));
-    let (pairs, _) = common::conformance::find_pairs(&shared.join("corpus/valid"));
+    let corpus = common::corpus();
+    let registry = common::conformance::load_tokenizers(&corpus.join("tokenizers"));
+    let (pairs, _) = common::conformance::find_pairs(&corpus.join("valid"));
     let (mut checked, mut bytes_disagreements) = (0, 0);
     for path in pairs {
         let bytes = std::fs::read(&path).unwrap();
@@ -42,9 +42,9 @@ fn decoded_statistics_agree_with_the_footer_except_the_known_bytes_bug() {
 
 #[test]
 fn encoding_details_describe_the_stream() {
-    let shared = common::shared();
-    let registry = common::conformance::load_tokenizers(&shared.join("corpus/tokenizers"));
-    let bytes = std::fs::read(shared.join("corpus/valid/tokenized_bits_counts.cols")).unwrap();
+    let corpus = common::corpus();
+    let registry = common::conformance::load_tokenizers(&corpus.join("tokenizers"));
+    let bytes = std::fs::read(corpus.join("valid/tokenized_bits_counts.cols")).unwrap();
     let meta = FileMeta::from_bytes(&bytes).unwrap();
     let r = inspect_chunk(&meta, 0, 1, meta.chunk_bytes(&bytes, 0, 1).unwrap(), &registry).unwrap();
     match r.detail {

@@ -85,8 +85,8 @@ fn exercise(bytes: &[u8], registry: &Registry) -> Vec<((usize, usize), Column)> 
 
 #[test]
 fn damaged_files_give_clean_errors_and_bounded_memory() {
-    let shared = common::shared();
-    let registry = common::conformance::load_tokenizers(&shared.join("corpus/tokenizers"));
+    let corpus = common::corpus();
+    let registry = common::conformance::load_tokenizers(&corpus.join("tokenizers"));
     let files = [
         "valid/all_types_small.cols",
         "valid/enc_dict_lzw.cols",
@@ -104,7 +104,7 @@ fn damaged_files_give_clean_errors_and_bounded_memory() {
     let mut variants = 0usize;
     let mut failures = Vec::new();
     for name in files {
-        let original = std::fs::read(shared.join("corpus").join(name)).unwrap();
+        let original = std::fs::read(corpus.join(name)).unwrap();
         let meta = FileMeta::from_bytes(&original).unwrap();
         let reference: std::collections::HashMap<_, _> = exercise(&original, &registry).into_iter().collect();
         let offsets = structural_offsets(&original, &meta);
@@ -187,8 +187,7 @@ fn damaged_files_give_clean_errors_and_bounded_memory() {
 
 #[test]
 fn a_raw_length_bomb_is_refused_before_allocating() {
-    let shared = common::shared();
-    let bytes = std::fs::read(shared.join("corpus/invalid/chunk_raw_length_bomb.cols")).unwrap();
+    let bytes = std::fs::read(common::corpus().join("invalid/chunk_raw_length_bomb.cols")).unwrap();
     let meta = FileMeta::from_bytes(&bytes).unwrap();
     let chunk = meta.chunk_bytes(&bytes, 0, 0).unwrap();
     PEAK.store(LIVE.load(Relaxed), Relaxed);

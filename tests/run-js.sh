@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the JavaScript-side suites against the packages already built
 # (`scripts/build web nodejs`) with `scripts/env.sh` sourced for PATH:
-#   1. the Node conformance runner over the shared corpus (pkg-node),
+#   1. the Node conformance runner over the corpus (corpus/, pkg-node),
 #   2. `node --test tests/node/`,
 #   3. the wasm-bindgen-test suite tests/web.rs in headless Chromium, which
 #      fetches the corpus from tools/serve.mjs (started here, stopped on exit).
@@ -9,9 +9,9 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-corpus=../shared/corpus
+corpus=corpus
 if [ ! -d "$corpus/valid" ]; then
-  echo "run-js: no corpus at $(pwd)/$corpus (../shared must sit beside the project)" >&2
+  echo "run-js: no corpus at $(pwd)/$corpus" >&2
   exit 1
 fi
 for f in pkg-node/columns_wasm.js pkg/columns_wasm.js; do
@@ -50,9 +50,10 @@ fi
 echo "[run-js] corpus server at $base (pid $server)"
 
 # The browser suite fetches files by name: list every NAME.cols that has a
-# NAME.json (as the runners pair them) and every tokenizer, fresh each run.
+# NAME.json.gz or NAME.json (as the runners pair them) and every tokenizer,
+# fresh each run.
 names=$(cd "$corpus" && find . -name '*.cols' | sed 's|^\./||; s|\.cols$||' | sort |
-  while read -r n; do [ -f "$n.json" ] && printf '%s\n' "$n"; done | paste -sd, -)
+  while read -r n; do { [ -f "$n.json.gz" ] || [ -f "$n.json" ]; } && printf '%s\n' "$n"; done | paste -sd, -)
 tokenizers=$(cd "$corpus" && find tokenizers -maxdepth 1 -name '*.json' | sort | paste -sd, -)
 
 failed=()
@@ -70,9 +71,10 @@ step() {
 
 step "node conformance runner" node tests/node/conformance.mjs --corpus "$corpus" --tokenizers "$corpus/tokenizers"
 step "node --test tests/node/" node --test tests/node/
+step "columns-wasm/arrow: apache-arrow and DuckDB-Wasm (tests/arrow/)" tests/arrow/run.sh
 step "wasm-bindgen-test in headless Chromium (tests/web.rs)" \
   env WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-300}" \
-  COLUMNS_CORPUS_URL="${base}shared/corpus/" \
+  COLUMNS_CORPUS_URL="${base}corpus/" \
   COLUMNS_CORPUS_FILES="$names" \
   COLUMNS_CORPUS_TOKENIZERS="$tokenizers" \
   wasm-pack test --release --headless --chrome --chromedriver /usr/bin/chromedriver --mode no-install -- --test web

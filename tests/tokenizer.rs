@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use columns_wasm::Digest;
 
 fn corpus_tokenizers() -> Vec<(String, Vec<u8>)> {
-    let dir = common::shared().join("corpus/tokenizers");
+    let dir = common::corpus().join("tokenizers");
     ["gpt2-tokenizer.json", "small-tokenizer.json"]
         .iter()
         .map(|name| (name.to_string(), std::fs::read(dir.join(name)).unwrap()))
@@ -17,13 +17,14 @@ fn corpus_tokenizers() -> Vec<(String, Vec<u8>)> {
 /// The digests the corpus's own JSON files name in their `tokenizers` lists.
 fn digests_named_by_the_corpus() -> BTreeSet<String> {
     let mut named = BTreeSet::new();
-    for dir in ["corpus/valid", "corpus/real"] {
-        for e in std::fs::read_dir(common::shared().join(dir)).unwrap().flatten() {
+    for dir in ["valid", "real"] {
+        for e in std::fs::read_dir(common::corpus().join(dir)).unwrap().flatten() {
             let p = e.path();
-            if p.extension().is_none_or(|x| x != "json") {
+            let name = p.file_name().unwrap().to_string_lossy();
+            if !name.ends_with(".json") && !name.ends_with(".json.gz") {
                 continue;
             }
-            let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&p).unwrap()).unwrap();
+            let v: serde_json::Value = serde_json::from_str(&common::conformance::read_json_text(&p).unwrap()).unwrap();
             for d in v["tokenizers"].as_array().into_iter().flatten() {
                 named.insert(d.as_str().unwrap().to_string());
             }

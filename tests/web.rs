@@ -1,13 +1,14 @@
-//! The shared corpus through the JavaScript-facing API inside headless
+//! The corpus (`corpus/`) through the JavaScript-facing API inside headless
 //! Chromium (wasm-bindgen-test), with the same checker as the Node suites
 //! (`tests/js/check.mjs`, loaded as a wasm-bindgen snippet).
 //!
 //! The corpus is too large to embed and the test runner serves only its own
-//! files, so `tests/run-js.sh` starts `tools/serve.mjs` (which serves
-//! `../shared` at `/shared/`) and passes, at compile time:
-//! - `COLUMNS_CORPUS_URL`: the corpus base URL, e.g. `http://127.0.0.1:P/shared/corpus/`;
+//! files, so `tests/run-js.sh` starts `tools/serve.mjs` (which serves the
+//! project root, so the corpus at `/corpus/`) and passes, at compile time:
+//! - `COLUMNS_CORPUS_URL`: the corpus base URL, e.g. `http://127.0.0.1:P/corpus/`;
 //! - `COLUMNS_CORPUS_FILES`: every `NAME` (relative, no extension) that has
-//!   both `NAME.cols` and `NAME.json`, comma-separated, listed from the
+//!   both `NAME.cols` and `NAME.json.gz` (or `NAME.json`, the expected
+//!   values, which `fetchExpected` unpacks), comma-separated, listed from the
 //!   file system by that same run, so the list cannot go stale;
 //! - `COLUMNS_CORPUS_TOKENIZERS`: the tokenizer files, relative to the corpus.
 //!
@@ -43,7 +44,7 @@ fn setting(value: Option<&'static str>, name: &str, what: &str) -> Result<&'stat
 }
 
 fn base_url() -> Result<&'static str, String> {
-    setting(CORPUS_URL, "COLUMNS_CORPUS_URL", "the served corpus URL (http://127.0.0.1:PORT/shared/corpus/)")
+    setting(CORPUS_URL, "COLUMNS_CORPUS_URL", "the served corpus URL (http://127.0.0.1:PORT/corpus/)")
 }
 
 fn corpus_names() -> Result<Vec<&'static str>, String> {
@@ -67,8 +68,8 @@ extern "C" {
     fn load_checker(url: &str) -> Promise;
     #[wasm_bindgen(js_name = fetchBytes)]
     fn fetch_bytes(url: &str) -> Promise;
-    #[wasm_bindgen(js_name = fetchJson)]
-    fn fetch_json(url: &str) -> Promise;
+    #[wasm_bindgen(js_name = fetchExpected)]
+    fn fetch_expected(stem: &str) -> Promise;
     #[wasm_bindgen(js_name = httpAsyncBuffer)]
     fn http_async_buffer(url: &str, log: &Array) -> Promise;
     #[wasm_bindgen(js_name = logText)]
@@ -113,14 +114,14 @@ struct Api {
     tokenizers: Array,
 }
 
-/// tools/serve.mjs serves the project root at `/` and ../shared at
-/// `/shared/`: the checker is `tests/js/check.mjs` beside the corpus URL.
+/// tools/serve.mjs serves the project root at `/`, the corpus at
+/// `/corpus/`: the checker is `tests/js/check.mjs` beside the corpus URL.
 fn checker_url() -> Result<String, String> {
     let base = base_url()?;
     let root = base
         .trim_end_matches('/')
-        .strip_suffix("/shared/corpus")
-        .ok_or_else(|| format!("COLUMNS_CORPUS_URL {base} does not end in /shared/corpus/ (tools/serve.mjs layout)"))?;
+        .strip_suffix("/corpus")
+        .ok_or_else(|| format!("COLUMNS_CORPUS_URL {base} does not end in /corpus/ (tools/serve.mjs layout)"))?;
     Ok(format!("{root}/tests/js/check.mjs"))
 }
 
@@ -207,7 +208,7 @@ async fn check_dir(dir: &str) -> TestResult {
     let mut failures = Vec::new();
     for name in &names {
         let bytes = wait(fetch_bytes(&corpus_url(&format!("{name}.cols")))).await?;
-        let expected = wait(fetch_json(&corpus_url(&format!("{name}.json")))).await?;
+        let expected = wait(fetch_expected(&corpus_url(name))).await?;
         for mode in ["bytes", "async", "blob"] {
             match check(&api, name, &bytes, &expected, &api.tokenizers, mode).await? {
                 None => console_log!("pass {name} ({mode})"),
@@ -265,7 +266,7 @@ async fn tokenized_files_without_tokenizers_fail() -> TestResult {
     let mut tokenized = 0;
     for name in corpus_names()?.into_iter().filter(|n| n.starts_with("valid/tokenized_")) {
         let bytes = wait(fetch_bytes(&corpus_url(&format!("{name}.cols")))).await?;
-        let expected = wait(fetch_json(&corpus_url(&format!("{name}.json")))).await?;
+        let expected = wait(fetch_expected(&corpus_url(name))).await?;
         tokenized += 1;
         for mode in ["bytes", "blob"] {
             match check(&api, name, &bytes, &expected, &Array::new(), mode).await? {
@@ -303,7 +304,7 @@ async fn registry_digests_match_the_corpus() -> TestResult {
     if get(&registry, "size")?.as_f64() != Some(digests.len() as f64) {
         return Err("registry size counts duplicates".into());
     }
-    let expected = wait(fetch_json(&corpus_url("valid/tokenized_two_tokenizers.json"))).await?;
+    let expected = wait(fetch_expected(&corpus_url("valid/tokenized_two_tokenizers"))).await?;
     let header: Array = get(&expected, "tokenizers")?.into();
     for d in header.iter() {
         let d = d.as_string().unwrap_or_default();
@@ -326,7 +327,7 @@ async fn registry_digests_match_the_corpus() -> TestResult {
 async fn http_range_reads() -> TestResult {
     let api = api().await?;
     let name = "real/diamonds.optimized";
-    let expected = wait(fetch_json(&corpus_url(&format!("{name}.json")))).await?;
+    let expected = wait(fetch_expected(&corpus_url(name))).await?;
     let log = Array::new();
     let source = wait(http_async_buffer(&corpus_url(&format!("{name}.cols")), &log)).await?;
     let from_async: js_sys::Function = get(&api.columns_file, "fromAsyncBuffer")?.into();

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // A static file server for the page, the benchmarks and the page tests.
-// Serves the project root at `/`, and `../shared` read-only at `/shared/`
-// (it sits beside the project; it is never copied in). Supports HTTP range
-// requests, because the page opens URLs piecewise.
+// Serves the project root at `/` (the corpus at `/corpus/`), and `../shared`
+// read-only at `/shared/` when it sits beside the project (the large
+// benchmark files; nothing the tests need). Supports HTTP range requests,
+// because the page opens URLs piecewise. `.gz` files go out as they are
+// (application/gzip, no Content-Encoding): the reader unpacks them.
 //
 //   node tools/serve.mjs [--port 8080] [--host 127.0.0.1] [--root www]
 // Prints "serving http://HOST:PORT/" once listening.
@@ -33,6 +35,7 @@ const types = {
   ".png": "image/png",
   ".ts": "text/plain; charset=utf-8",
   ".md": "text/plain; charset=utf-8",
+  ".gz": "application/gzip",
 };
 
 function resolve(urlPath) {

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // Drives the browser bench: opens /bench/browser/ in headless Chromium
-// (Debian's /usr/bin/chromium via the playwright-core pinned in tools/) and
-// writes bench/results/browser.json and browser.md.
-//   node bench/browser/run.mjs http://127.0.0.1:PORT/     (RUNS, WARMUP, SEED from env)
+// (Debian's /usr/bin/chromium via the playwright-core pinned in tools/test/) and
+// writes bench/results/browser.json and browser.md (or RESULTS_DIR).
+//   node bench/browser/run.mjs http://127.0.0.1:PORT/
+// env: RUNS, WARMUP, SEED, FILES, READERS, SCOPES, FLOORS (passed to the page),
+// NATIVE_JSON (bench/native.mjs's output, added to the report), BENCH_COMMIT.
 // The static server (tools/serve.mjs) must already be listening; bench/run starts it.
 
 import fs from "node:fs";
@@ -10,7 +12,8 @@ import os from "node:os";
 import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { markdown } from "../lib/core.mjs";
+import { summary } from "../lib/core.mjs";
+import { markdown } from "../lib/report.mjs";
 
 const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const project = path.resolve(benchDir, "..");
@@ -21,14 +24,10 @@ if (!base) {
   process.exit(2);
 }
 
-const require = createRequire(path.join(project, "tools", "package.json"));
+const require = createRequire(path.join(project, "tools", "test", "package.json"));
 const { chromium } = require("playwright-core");
 
-const query = new URLSearchParams({
-  runs: process.env.RUNS ?? "15",
-  warmup: process.env.WARMUP ?? "3",
-  seed: process.env.SEED ?? "20240605",
-});
+const query = new URLSearchParams(Object.fromEntries(["RUNS", "WARMUP", "SEED", "FILES", "READERS", "SCOPES", "FLOORS"].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])));
 // Playwright gives chromium.launch a fresh temporary user-data-dir of its own
 // and removes it on close (it refuses --user-data-dir in args).
 // Other work on the machine skews timings; the load average makes that visible.
@@ -58,13 +57,18 @@ try {
     ...doc.environment,
     browser: `Chromium ${browser.version()} (headless, /usr/bin/chromium)`,
     cpu: cpuModel(),
+    cores: os.cpus().length,
+    commit: process.env.BENCH_COMMIT ?? "unknown",
     driver: `Node ${process.version}, playwright-core ${require("playwright-core/package.json").version}`,
     loadavg: `before ${loadBefore}, after ${loadavg()} (1/5/15 min)`,
   };
+  if (process.env.NATIVE_JSON && fs.existsSync(process.env.NATIVE_JSON)) {
+    doc.native = JSON.parse(fs.readFileSync(process.env.NATIVE_JSON, "utf8"));
+    doc.summary = summary(doc);
+  }
   fs.mkdirSync(outDir, { recursive: true });
   fs.writeFileSync(path.join(outDir, "browser.json"), JSON.stringify(doc, null, 1) + "\n");
   fs.writeFileSync(path.join(outDir, "browser.md"), markdown(doc));
-  console.log(markdown(doc));
   console.log(`[browser] wrote ${path.relative(project, path.join(outDir, "browser.json"))} and browser.md`);
   if (doc.cells.some((c) => c.error)) {
     console.log("[browser] some cells FAILED (see the report)");

@@ -13,7 +13,7 @@ fn registry() -> &'static Registry {
     static REG: OnceLock<Registry> = OnceLock::new();
     REG.get_or_init(|| {
         let mut reg = Registry::new();
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/corpus/tokenizers/");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus/tokenizers/");
         for name in ["gpt2-tokenizer.json", "small-tokenizer.json"] {
             if let Ok(bytes) = std::fs::read(format!("{dir}{name}")) {
                 let _ = reg.register(&bytes);

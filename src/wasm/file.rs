@@ -79,15 +79,27 @@ export interface Timings { readMs?: number; decompressMs: number; decodeMs: numb
 /** `reuse`: columns you are done with. The read refills their buffers
  *  instead of allocating new memory, and empties them (their `values`
  *  become null), so keep no reference to their arrays. */
-export interface ReadOptions { reuse?: Column | Column[] | null; }
+export interface ReadOptions {
+  reuse?: Column | Column[] | null;
+  /** Bool columns come bit-packed (Arrow's layout, `Column.boolBits` true)
+   *  instead of one byte per value. */
+  boolBits?: boolean;
+}
 export interface Column {
   type: ColumnType; length: number; nullCount: number;
   values: Int8Array | Int16Array | Int32Array | BigInt64Array | Uint8Array | Uint16Array | Uint32Array
     | BigUint64Array | Float32Array | Float64Array | { offsets: Uint32Array; data: Uint8Array };
   validity: Uint8Array | null;
+  /** true when a bool column's `values` are bit-packed (read with `{ boolBits: true }`). */
+  boolBits: boolean;
   timings: Timings | null;
   isValid(row: number): boolean;
   toArray(): Value[];
+  /** A bool column's values bit-packed (LSB first): `values` itself when
+   *  `boolBits`, else a packed copy. */
+  boolBitmap(): Uint8Array;
+  /** Keeps this column's buffers out of `{ reuse }` for good (views on them stay valid). */
+  pin(): this;
 }
 export interface ChunkReport {
   encoding: string; codec: string; nullBitmapLength: number; rawLength: number; dataLength: number;

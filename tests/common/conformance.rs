@@ -1,14 +1,15 @@
 //! The conformance check: reads a `NAME.cols` with the core, renders
 //! everything it read in the corpus JSON's own form, and compares that with
-//! `NAME.json` key by key. A JSON with `"error"` expects that error kind, at
+//! `NAME.json` (or `NAME.json.gz`, gunzipped) key by key. A JSON with `"error"` expects that error kind, at
 //! open or (with `"at": "read"`) from at least one column read.
 //!
 //! Shared by `examples/conformance.rs` (the runner for any directory) and
-//! the test suite (the shared corpus).
+//! the test suite (the project's `corpus/`).
 
 #![allow(dead_code)]
 
 use std::fs;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use columns_wasm::{read_column, Column, ColumnType, FileMeta, Registry, Scalar, Values};
@@ -37,8 +38,28 @@ pub fn load_tokenizers(dir: &Path) -> Registry {
     reg
 }
 
-/// Every `NAME.cols` under `dir` (recursively) that has a `NAME.json`,
-/// sorted. `.cols` files without one are returned separately.
+/// The expected JSON beside `NAME.cols`: `NAME.json`, else `NAME.json.gz`.
+pub fn expected_path(cols: &Path) -> Option<PathBuf> {
+    let plain = cols.with_extension("json");
+    let gz = cols.with_extension("json.gz");
+    [plain, gz].into_iter().find(|p| p.is_file())
+}
+
+/// The text of a `.json`, or of a `.json.gz` unpacked.
+pub fn read_json_text(path: &Path) -> Result<String, String> {
+    let bytes = fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    if path.extension().is_some_and(|e| e == "gz") {
+        let mut text = String::new();
+        flate2::read::GzDecoder::new(&bytes[..])
+            .read_to_string(&mut text)
+            .map_err(|e| format!("cannot gunzip {}: {e}", path.display()))?;
+        return Ok(text);
+    }
+    String::from_utf8(bytes).map_err(|e| format!("{}: not UTF-8: {e}", path.display()))
+}
+
+/// Every `NAME.cols` under `dir` (recursively) that has a `NAME.json` or
+/// `NAME.json.gz`, sorted. `.cols` files without one are returned separately.
 pub fn find_pairs(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
     let (mut pairs, mut orphans) = (Vec::new(), Vec::new());
     let mut stack = vec![dir.to_path_buf()];
@@ -49,7 +70,7 @@ pub fn find_pairs(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
             if p.is_dir() {
                 stack.push(p);
             } else if p.extension().is_some_and(|e| e == "cols") {
-                if p.with_extension("json").exists() {
+                if expected_path(&p).is_some() {
                     pairs.push(p);
                 } else {
                     orphans.push(p);
@@ -76,7 +97,8 @@ pub fn check_dir(dir: &Path, registry: &Registry) -> (Vec<Outcome>, Vec<PathBuf>
 
 pub fn check_file(cols: &Path, registry: &Registry) -> Result<(), String> {
     let bytes = fs::read(cols).map_err(|e| format!("cannot read: {e}"))?;
-    let text = fs::read_to_string(cols.with_extension("json")).map_err(|e| format!("cannot read JSON: {e}"))?;
+    let json = expected_path(cols).ok_or("no NAME.json or NAME.json.gz beside it")?;
+    let text = read_json_text(&json)?;
     let expected: Value = serde_json::from_str(&text).map_err(|e| format!("bad JSON: {e}"))?;
     match expected.get("error").and_then(Value::as_str) {
         Some(kind) => check_error(&bytes, kind, expected.get("at").and_then(Value::as_str) == Some("read"), registry),

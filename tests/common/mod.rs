@@ -4,21 +4,40 @@ pub mod conformance;
 
 use std::path::PathBuf;
 
-/// `../shared`, beside the project root, on every machine and in CI.
-pub fn shared() -> PathBuf {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared");
-    assert!(p.join("corpus").is_dir(), "the shared corpus is missing at {}", p.display());
+/// The conformance corpus, in the project (`corpus/`, see its README).
+pub fn corpus() -> PathBuf {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus");
+    assert!(p.join("valid").is_dir(), "the corpus is missing at {}", p.display());
     p
 }
 
-/// The benchmark files: `../shared/bench`'s two, and the flights-like file
-/// when `bench/run` has made it.
+/// `../shared/bench` beside the project, when it is there: the large
+/// benchmark files, which the repository does not hold.
+pub fn shared_bench() -> Option<PathBuf> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/bench");
+    p.is_dir().then_some(p)
+}
+
+/// The benchmark files that are present: `../shared/bench/comparison.cols`
+/// when `../shared` is there, diamonds (the corpus copy, the same bytes as
+/// `../shared/bench/diamonds.default.cols`), and the flights-like file when
+/// `bench/run` has made it. Says on stderr which are missing; never panics.
 pub fn bench_files() -> Vec<PathBuf> {
-    let bench = shared().join("bench");
-    let mut files = vec![bench.join("comparison.cols"), bench.join("diamonds.default.cols")];
-    let flights = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("bench/data/flights-like.cols");
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    match shared_bench().map(|b| b.join("comparison.cols")).filter(|p| p.is_file()) {
+        Some(p) => files.push(p),
+        None => eprintln!(
+            "note: ../shared/bench/comparison.cols is not there (the large benchmark files sit beside the project, \
+             not in it): skipped"
+        ),
+    }
+    files.push(root.join("corpus/real/diamonds.default.cols"));
+    let flights = root.join("bench/data/flights-like.cols");
     if flights.exists() {
         files.push(flights);
+    } else {
+        eprintln!("note: bench/data/flights-like.cols is not there (bench/run generates it): skipped");
     }
     files
 }

@@ -1,43 +1,37 @@
-// End-to-end test of the inspector page (www/) in headless Chromium.
+// End-to-end test of the inspector page in headless Chromium, against the
+// built site (scripts/build-site -> site/) served from a sub-path by a plain
+// static server without cross-origin isolation, as any static host would.
 //
-//   node --test tests/e2e/          (needs pkg/ built: scripts/build web)
+//   tests/e2e/run.sh          (builds pkg/ and site/ when missing)
 //
-// Serves the project with tools/serve.mjs on a free port, opens corpus files
-// through the file input and through synthetic drop events, and checks what
-// the page shows against the corpus JSON (never against the page's own
-// code). Screenshots go to tests/e2e/screenshots/ (git-ignored).
+// Opens corpus files through the file input, synthetic drop events and
+// URLs, and checks what the page shows against the corpus JSON (never
+// against the page's own code). Screenshots go to tests/e2e/screenshots/
+// (git-ignored; a person can look at them after a run).
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
-import readline from "node:readline";
-import { fileURLToPath } from "node:url";
-
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, "../..");
-const corpus = path.resolve(root, "../shared/corpus");
-const shots = path.join(here, "screenshots");
-const { chromium } = createRequire(path.join(root, "tools/package.json"))("playwright-core");
-
-const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+import { corpus, serve, launch, newPage, shot as takeShot, SUBPATH } from "./harness.mjs";
+import { expectedPath, readJson } from "../node/corpus.mjs";
 
 let server;
 let base;
 let browser;
 let page;
-const consoleErrors = [];
-const foreignRequests = [];
+let log;
 const rangeRequests = [];
 
 // ------------------------------------------------------------ helpers
 
 const read = (rel) => fs.readFileSync(path.join(corpus, rel));
-const expected = (rel) => JSON.parse(fs.readFileSync(path.join(corpus, rel.replace(/\.cols$/, ".json")), "utf8"));
+const expected = (rel) => {
+  const json = expectedPath(path.join(corpus, rel));
+  if (!json) throw new Error(`no expected JSON for corpus/${rel}`);
+  return readJson(json);
+};
 const sha256 = (buf) => createHash("sha256").update(buf).digest("hex");
 
 function ieee(hex, width) {
@@ -108,12 +102,8 @@ async function dropFiles(files, { state = "ready" } = {}) {
 }
 
 async function shot(name) {
-  // Transient notices and the scroll position would only clutter the picture.
-  await page.evaluate(() => {
-    document.getElementById("toasts").replaceChildren();
-    window.scrollTo(0, 0);
-  });
-  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await takeShot(page, name);
 }
 
 async function tab(name) {
@@ -137,46 +127,63 @@ async function chunkGrid() {
 
 /** Chooses exactly these column indices in a column picker. */
 async function pickColumns(testid, cols) {
-  const details = await page.$(`[data-testid=panel-preview] details.dropdown`);
-  if (testid === "preview-columns" && details) await page.click("[data-testid=preview-columns-toggle]");
+  const dropdown = testid === "data-columns";
+  if (dropdown) await page.click("[data-testid=data-columns-toggle]");
   await page.click(`[data-testid=${testid}-none]`);
-  for (const c of cols) await page.check(`[data-testid=${testid}] input[value="${c}"]`);
-  if (testid === "preview-columns" && details) await page.click("[data-testid=preview-columns-toggle]");
+  for (const c of cols) await page.check(`[data-testid=${testid}-col][value="${c}"]`);
+  if (dropdown) await page.click("[data-testid=data-columns-toggle]");
 }
 
-/** Waits for the preview table to show row group g from row `start` with these columns. */
-async function previewCells({ g = 0, start = 0, cols }) {
+/**
+ * Scrolls the data grid to file row `from` and returns the cells in sight
+ * once none is pending: [{ row, col, kind, truncated, text, bad }].
+ */
+async function gridCells({ from = 0, cols = null } = {}) {
+  if (from > 0) {
+    await page.fill("[data-testid=data-goto]", String(from));
+    await page.press("[data-testid=data-goto]", "Enter");
+  }
   await page.waitForFunction(
-    ({ g, start, cols }) => {
-      const t = document.querySelector("[data-testid=preview-table]");
-      if (!t || t.dataset.rg !== String(g) || t.dataset.start !== String(start)) return false;
-      const shown = [...t.querySelectorAll("thead th[data-col]")].map((th) => Number(th.dataset.col));
-      return shown.length === cols.length && shown.every((c, i) => c === cols[i]);
+    ({ from, cols }) => {
+      const g = document.querySelector("[data-testid=data-grid]");
+      if (!g) return false;
+      const shown = [...g.querySelectorAll("[data-testid=data-grid-header]")].map((th) => Number(th.dataset.col));
+      if (cols && (shown.length !== cols.length || shown.some((c, i) => c !== cols[i]))) return false;
+      const rows = [...g.querySelectorAll(".grid-row:not([hidden])")];
+      if (!rows.some((r) => Number(r.dataset.row) === from)) return false;
+      return !g.querySelector(".grid-row:not([hidden]) .grid-cell[data-kind=pending]");
     },
-    { g, start, cols },
+    { from, cols },
     { timeout: 20_000 },
   );
-  return page.$$eval("[data-testid=preview-cell]", (tds) =>
+  return page.$$eval("[data-testid=data-grid] .grid-row:not([hidden]) .grid-cell[data-col]", (tds) =>
     tds.map((td) => ({
       row: Number(td.dataset.row),
       col: Number(td.dataset.col),
       kind: td.dataset.kind,
-      truncated: td.dataset.truncated === "1",
+      truncated: !!td.querySelector(".more"),
       text: td.textContent,
+      title: td.title,
       bad: [...td.querySelectorAll(".bad")].map((b) => b.textContent),
     })),
   );
 }
 
-function checkColumnValues(cells, col, type, want, start = 0) {
-  const mine = cells.filter((x) => x.col === col);
+/** want: the column's values over the whole file (row groups concatenated); `first` the row the rows start at. */
+function checkColumnValues(cells, col, type, want, first = null) {
+  const mine = cells.filter((x) => x.col === col && x.row < want.length);
   assert.ok(mine.length > 0, `no cells for column ${col}`);
   for (const cell of mine) {
     const w = want[cell.row];
-    assert.ok(matches(type, w, cell), `column ${col} row ${cell.row} (${type}): page shows ${JSON.stringify(cell)} but the corpus says ${JSON.stringify(w)}`);
+    // An int64 column shown as a time keeps its number in the title.
+    const c = cell.kind === "time" ? { ...cell, text: cell.title.split(" ")[0] } : cell;
+    assert.ok(matches(type, w, c), `column ${col} row ${cell.row} (${type}): page shows ${JSON.stringify(cell)} but the corpus says ${JSON.stringify(w)}`);
   }
-  assert.equal(mine[0].row, start);
+  if (first !== null) assert.ok(mine.some((x) => x.row === first), `row ${first} is in sight`);
 }
+
+/** A column's values over every row group of a corpus JSON. */
+const fileValues = (want, c) => want.row_groups.flatMap((rg) => rg.values[c]);
 
 /** The bytes that start no valid UTF-8 sequence (as \\xNN), and the whole value as the page should show it. */
 function splitUtf8(bytes) {
@@ -208,25 +215,12 @@ function splitUtf8(bytes) {
 // ------------------------------------------------------------ setup
 
 before(async () => {
-  fs.mkdirSync(shots, { recursive: true });
-  server = spawn(process.execPath, [path.join(root, "tools/serve.mjs"), "--port", "0"], { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
-  const first = await new Promise((resolve, reject) => {
-    const rl = readline.createInterface({ input: server.stdout });
-    rl.once("line", resolve);
-    server.once("exit", (code) => reject(new Error(`server exited with ${code}`)));
-  });
-  base = /serving (http:\/\/\S+)/.exec(first)[1];
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true });
-  page = await context.newPage();
-  page.on("console", (m) => {
-    if (m.type() === "error") consoleErrors.push(m.text());
-  });
-  page.on("pageerror", (e) => consoleErrors.push(`pageerror: ${e.message}`));
+  server = await serve({ mounts: { "/corpus/": corpus } });
+  base = server.base;
+  browser = await launch();
+  ({ page, log } = await newPage(browser, server.origin));
   page.on("request", (r) => {
-    const u = r.url();
-    if (!u.startsWith(base) && !u.startsWith("data:") && !u.startsWith("blob:")) foreignRequests.push(u);
-    if (r.headers().range) rangeRequests.push({ url: u, range: r.headers().range });
+    if (r.headers().range) rangeRequests.push({ url: r.url(), range: r.headers().range });
   });
   await page.goto(base);
   await page.waitForSelector("body[data-ready='1']", { timeout: 30_000 });
@@ -234,19 +228,19 @@ before(async () => {
 
 after(async () => {
   await browser?.close();
-  if (server && server.exitCode === null) server.kill();
+  server?.stop();
 });
 
 // ------------------------------------------------------------ tests
 
-test("the start page offers samples", async () => {
-  assert.match(page.url(), /\/www\/$/);
+test("the start page offers samples, served from a sub-path", async () => {
+  assert.ok(page.url().endsWith(SUBPATH), page.url());
   const cards = await page.$$("[data-testid^=sample-]");
   assert.ok(cards.length >= 5, `expected sample cards, got ${cards.length}`);
   await shot("01-welcome");
 });
 
-test("a plain file through the file input: facts, schema, chunks, preview, detail", async () => {
+test("a plain file through the file input: facts, schema, chunks, data, detail", async () => {
   const rel = "valid/optimized.cols";
   const want = expected(rel);
   await openByInput(rel);
@@ -294,16 +288,15 @@ test("a plain file through the file input: facts, schema, chunks, preview, detai
   assert.deepEqual([regions[0], regions.at(-2), regions.at(-1)], ["header", "footer", "tail"]);
   await shot("04-layout");
 
-  await tab("preview");
+  await tab("data");
   const cols = want.schema.map((_, i) => i);
-  const cells = await previewCells({ cols });
-  want.schema.forEach((s, c) => checkColumnValues(cells, c, s.type, want.row_groups[0].values[c]));
-  assert.equal(cells.filter((x) => x.col === 0).length, 100);
-  await shot("05-preview");
-  // Next page.
-  await page.click("[data-testid=preview-next]");
-  const cells2 = await previewCells({ start: 100, cols });
-  want.schema.forEach((s, c) => checkColumnValues(cells2, c, s.type, want.row_groups[0].values[c], 100));
+  const cells = await gridCells({ cols });
+  want.schema.forEach((s, c) => checkColumnValues(cells, c, s.type, fileValues(want, c), 0));
+  assert.ok(cells.filter((x) => x.col === 0).length >= 20, "a screenful of rows");
+  await shot("05-data");
+  // Further down the file.
+  const cells2 = await gridCells({ from: 1000, cols });
+  want.schema.forEach((s, c) => checkColumnValues(cells2, c, s.type, fileValues(want, c), 1000));
 
   // Column detail of the dictionary and affix columns.
   await tab("detail");
@@ -341,17 +334,20 @@ test("a multi-row-group file through a synthetic drop: row groups and nulls", as
   assert.equal(Object.keys(grid).length, want.row_groups.length * want.schema.length);
   want.row_groups.forEach((rg, g) => rg.columns.forEach((cm, c) => assert.equal(grid[`${g}:${c}`].nulls.value, String(cm.null_count))));
 
-  await tab("preview");
+  await tab("data");
   const cols = want.schema.map((_, i) => i);
+  // File-wide row numbers: row group g starts after the rows of those before it.
   for (const g of [3, 1]) {
-    await page.selectOption("[data-testid=preview-rg]", String(g));
-    const cells = await previewCells({ g, cols });
-    want.schema.forEach((s, c) => checkColumnValues(cells, c, s.type, want.row_groups[g].values[c]));
+    const first = want.row_groups.slice(0, g).reduce((a, rg) => a + rg.num_rows, 0);
+    const cells = await gridCells({ from: first, cols });
+    want.schema.forEach((s, c) => checkColumnValues(cells, c, s.type, fileValues(want, c), first));
+    const all = fileValues(want, 0).length;
+    const seen = [...new Set(cells.map((x) => x.row))].filter((r) => r < all);
     const nulls = cells.filter((x) => x.kind === "null").length;
-    const wantNulls = want.row_groups[g].values.reduce((a, v) => a + v.slice(0, 100).filter((x) => x === null).length, 0);
-    assert.equal(nulls, wantNulls, `null cells in row group ${g}`);
+    const wantNulls = seen.reduce((a, r) => a + cols.filter((c) => fileValues(want, c)[r] === null).length, 0);
+    assert.equal(nulls, wantNulls, `null cells around row group ${g}`);
   }
-  await shot("08-preview-nulls");
+  await shot("08-data-nulls");
 
   // Byte map: hovering explains a region; clicking a chunk selects it.
   await tab("layout");
@@ -374,14 +370,12 @@ test("a real table (diamonds) through a drop: first and last page", async () => 
   const want = expected(rel);
   await dropFiles([{ name: "diamonds.optimized.cols", bytes: read(rel) }]);
   assert.equal((await fact("rows")).trim(), "53,940");
-  await tab("preview");
-  await pickColumns("preview-columns", [0, 1, 6]);
-  let cells = await previewCells({ cols: [0, 1, 6] });
-  for (const c of [0, 1, 6]) checkColumnValues(cells, c, want.schema[c].type, want.row_groups[0].values[c]);
-  await page.click("[aria-label='last page']");
-  const lastStart = Math.floor((53940 - 1) / 100) * 100;
-  cells = await previewCells({ start: lastStart, cols: [0, 1, 6] });
-  for (const c of [0, 1, 6]) checkColumnValues(cells, c, want.schema[c].type, want.row_groups[0].values[c], lastStart);
+  await tab("data");
+  await pickColumns("data-columns", [0, 1, 6]);
+  let cells = await gridCells({ cols: [0, 1, 6] });
+  for (const c of [0, 1, 6]) checkColumnValues(cells, c, want.schema[c].type, fileValues(want, c), 0);
+  cells = await gridCells({ from: 53939, cols: [0, 1, 6] });
+  for (const c of [0, 1, 6]) checkColumnValues(cells, c, want.schema[c].type, fileValues(want, c), 53939);
   assert.equal(Math.max(...cells.map((x) => x.row)), 53939);
 });
 
@@ -402,30 +396,35 @@ test("a tokenized file: missing tokenizer named by digest, then supplied by drop
   const smallCol = want.row_groups[0].columns.findIndex((c) => c.tokenizer === want.tokenizers.indexOf(smallDigest) + 1);
   const plainCol = want.row_groups[0].columns.findIndex((c) => c.tokenizer === 0);
   const gptCol = want.row_groups[0].columns.findIndex((c) => c.tokenizer && c.tokenizer !== want.tokenizers.indexOf(smallDigest) + 1);
-  await tab("preview");
+  // Every missing digest has its own "Choose tokenizer…" button.
+  assert.equal(await page.$$eval("[data-testid=tokenizer-missing] [data-testid=choose-tokenizer]", (b) => b.length), want.tokenizers.length);
+  await tab("data");
   const cols = [gptCol, smallCol, plainCol].sort((a, b) => a - b);
-  await pickColumns("preview-columns", cols);
-  let cells = await previewCells({ cols });
-  checkColumnValues(cells, plainCol, want.schema[plainCol].type, want.row_groups[0].values[plainCol]);
-  let errors = await page.$$eval("[data-testid=preview-error]", (els) => els.map((e) => ({ kind: e.dataset.kind, text: e.textContent })));
+  await pickColumns("data-columns", cols);
+  let cells = await gridCells({ cols });
+  checkColumnValues(cells, plainCol, want.schema[plainCol].type, fileValues(want, plainCol), 0);
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=column-error]").length === 2);
+  let errors = await page.$$eval("[data-testid=column-error]", (els) => els.map((e) => ({ kind: e.dataset.kind, text: e.textContent })));
   assert.equal(errors.length, 2);
   assert.ok(errors.every((e) => e.kind === "unknown_tokenizer"));
   assert.ok(errors.some((e) => e.text.includes(smallDigest)), "the error names the small tokenizer's digest");
   await shot("10-tokenized-missing");
 
-  // Supply the tokenizer by dropping it: the column now reads.
-  await dropFiles([{ name: "small-tokenizer.json", bytes: small, type: "application/json" }], { state: null });
+  // Supply the tokenizer with the "Choose tokenizer…" button: the column now reads.
+  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.click("[data-testid=column-error] [data-testid=choose-tokenizer]")]);
+  await chooser.setFiles({ name: "small-tokenizer.json", mimeType: "application/json", buffer: small });
   await page.waitForSelector(`[data-testid=registered-tokenizer][data-digest="${smallDigest}"]`);
   assert.ok((await page.textContent(`[data-testid=registered-tokenizer][data-digest="${smallDigest}"]`)).includes(smallDigest));
   await page.waitForSelector(`[data-testid=tokenizer-row][data-digest="${smallDigest}"][data-status=resolved]`);
-  await page.waitForFunction((c) => !!document.querySelector(`[data-testid=preview-cell][data-col="${c}"][data-kind=str]`), smallCol, { timeout: 20_000 });
-  cells = await previewCells({ cols });
-  checkColumnValues(cells, smallCol, want.schema[smallCol].type, want.row_groups[0].values[smallCol]);
-  // A long value opens whole in the value panel.
-  await page.click(`[data-testid=preview-cell][data-row="0"][data-col="${smallCol}"] button`);
-  await page.waitForSelector("[data-testid=value-panel]:not([hidden])");
-  assert.equal(await page.textContent("[data-testid=value-panel] .value-full"), want.row_groups[0].values[smallCol][0]);
-  errors = await page.$$eval("[data-testid=preview-error]", (els) => els.map((e) => e.textContent));
+  await pickColumns("data-columns", cols);
+  cells = await gridCells({ cols });
+  checkColumnValues(cells, smallCol, want.schema[smallCol].type, fileValues(want, smallCol), 0);
+  // The selected cell's whole value is in the side panel.
+  await page.click(`[data-testid=data-grid] .grid-cell[data-row="0"][data-col="${smallCol}"]`);
+  await page.waitForSelector("[data-testid=cell-panel-value]");
+  assert.equal(await page.textContent("[data-testid=cell-panel-value]"), want.row_groups[0].values[smallCol][0]);
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=column-error]").length === 1);
+  errors = await page.$$eval("[data-testid=column-error]", (els) => els.map((e) => e.textContent));
   assert.equal(errors.length, 1, "only the GPT-2 column is still missing its tokenizer");
   assert.ok(errors[0].includes(want.tokenizers.find((d) => d !== smallDigest)));
   await shot("11-tokenized-resolved");
@@ -439,7 +438,7 @@ test("a tokenized file: missing tokenizer named by digest, then supplied by drop
 
 test("invalid files show their error kind, and the page then opens a good file", async () => {
   const dir = path.join(corpus, "invalid");
-  const cases = fs.readdirSync(dir).filter((n) => n.endsWith(".json")).map((n) => JSON.parse(fs.readFileSync(path.join(dir, n), "utf8")));
+  const cases = fs.readdirSync(dir).filter((n) => n.endsWith(".cols")).sort().map((n) => readJson(expectedPath(path.join(dir, n))));
   let shotTaken = false;
   for (const c of cases.filter((x) => x.at !== "read")) {
     await openByInput(`invalid/${c.file}`, { state: "error" });
@@ -452,10 +451,9 @@ test("invalid files show their error kind, and the page then opens a good file",
   }
   for (const c of cases.filter((x) => x.at === "read")) {
     await openByInput(`invalid/${c.file}`);
-    await tab("preview");
-    await page.waitForFunction(() => document.querySelector("[data-testid=preview-table]") || document.querySelector("[data-testid=preview-error]"));
-    await page.waitForFunction(() => !document.querySelector(".preview-host.loading"));
-    const kinds = await page.$$eval("[data-testid=preview-error]", (els) => els.map((e) => e.dataset.kind));
+    await tab("data");
+    await page.waitForSelector("[data-testid=column-error]", { timeout: 20_000 });
+    const kinds = await page.$$eval("[data-testid=column-error]", (els) => els.map((e) => e.dataset.kind));
     assert.ok(kinds.includes(c.error), `${c.file}: expected ${c.error} among ${JSON.stringify(kinds)}`);
     if (c.file === "codec_zstd.cols") await shot("14-read-error");
   }
@@ -470,9 +468,10 @@ test("files without rows open cleanly", async () => {
     await openByInput(rel);
     assert.equal((await fact("rows")).trim(), "0");
     assert.equal((await fact("rowgroups")).trim(), String((want.row_groups || []).length));
+    await tab("schema");
     const names = await page.$$eval("[data-testid=schema-row] [data-field=name]", (tds) => tds.map((td) => td.textContent));
     assert.deepEqual(names, want.schema.map((s) => s.name));
-    for (const t of ["chunks", "layout", "detail", "preview", "timing"]) await tab(t);
+    for (const t of ["chunks", "layout", "detail", "data", "timing"]) await tab(t);
   }
 });
 
@@ -481,7 +480,7 @@ test("a URL is read with HTTP range requests, footer first", async () => {
   const size = fs.statSync(path.join(corpus, rel)).size;
   rangeRequests.length = 0;
   await resetState();
-  await page.fill("[data-testid=url-input]", `/shared/corpus/${rel}`);
+  await page.fill("[data-testid=url-input]", `/corpus/${rel}`);
   await page.click("[data-testid=url-open]");
   await waitState("ready");
   assert.equal((await fact("rows")).trim(), "53,940");
@@ -489,11 +488,11 @@ test("a URL is read with HTTP range requests, footer first", async () => {
   const bytes = Number(await page.getAttribute("[data-open-bytes]", "data-open-bytes"));
   assert.ok(bytes > 0 && bytes < 4096, `opening read ${bytes} of ${size} bytes`);
   await shot("15-url");
-  await tab("preview");
-  await pickColumns("preview-columns", [6]);
+  await tab("data");
+  await pickColumns("data-columns", [6]);
   const want = expected(rel);
-  const cells = await previewCells({ cols: [6] });
-  checkColumnValues(cells, 6, want.schema[6].type, want.row_groups[0].values[6]);
+  const cells = await gridCells({ cols: [6] });
+  checkColumnValues(cells, 6, want.schema[6].type, fileValues(want, 6), 0);
 });
 
 test("timing: re-read from the file and from memory, with exports", async () => {
@@ -520,7 +519,7 @@ test("timing: re-read from the file and from memory, with exports", async () => 
   const [csvDl] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-csv]")]);
   const csv = fs.readFileSync(await csvDl.path(), "utf8").trim().split("\n");
   assert.equal(csv.length, 3);
-  assert.match(csv[0], /^column,name,type,mode,runs/);
+  assert.match(csv[0], /^column,name,type,scope,mode,runs/);
 
   await page.check("[data-testid=timing-mode-memory]");
   await page.click("[data-testid=timing-run]");
@@ -552,10 +551,10 @@ test("long work can be cancelled and the page keeps working", async () => {
   await page.click("[data-testid=cancel-button]");
   await page.waitForSelector("[data-testid=timing-error][data-kind=cancelled]");
   await page.waitForFunction((n) => Number(document.body.dataset.respawned || 0) > n, before);
-  await tab("preview");
-  await pickColumns("preview-columns", [1]);
-  const cells = await previewCells({ cols: [1] });
-  assert.equal(cells[0].text, expected("real/diamonds.optimized.cols").row_groups[0].values[1][0]);
+  await tab("data");
+  await pickColumns("data-columns", [1]);
+  const cells = await gridCells({ cols: [1] });
+  assert.equal(cells.find((x) => x.row === 0).text, expected("real/diamonds.optimized.cols").row_groups[0].values[1][0]);
 });
 
 test("samples open with one click; odd strings stay visible", async () => {
@@ -565,11 +564,11 @@ test("samples open with one click; odd strings stay visible", async () => {
   await waitState("ready");
   const want = expected("valid/enc_affix_flate.cols");
   const strCol = want.schema.findIndex((s) => s.name === "edge_string");
-  await tab("preview");
-  await pickColumns("preview-columns", [strCol]);
-  const cells = await previewCells({ cols: [strCol] });
-  const vals = want.row_groups[0].values[strCol];
-  checkColumnValues(cells, strCol, "string", vals);
+  await tab("data");
+  await pickColumns("data-columns", [strCol]);
+  const cells = await gridCells({ cols: [strCol] });
+  const vals = fileValues(want, strCol);
+  checkColumnValues(cells, strCol, "string", vals, 0);
   const badRow = vals.findIndex((v) => v && typeof v === "object");
   const hex = vals[badRow].hex;
   const cell = cells.find((x) => x.row === badRow);
@@ -579,7 +578,7 @@ test("samples open with one click; odd strings stay visible", async () => {
   assert.deepEqual(cell.bad, invalid);
   assert.equal(cell.text, shown);
   assert.equal(cells.find((x) => x.row === vals.indexOf("")).kind, "empty");
-  await shot("18-preview-edge-strings");
+  await shot("18-data-edge-strings");
 
   // edge_bytes: the footer's statistics disagree, flagged as the writer's bug.
   const bytesCol = want.schema.findIndex((s) => s.name === "edge_bytes");
@@ -612,6 +611,8 @@ test("text from files is never parsed as markup", async () => {
 });
 
 test("no console errors and nothing fetched from outside", async () => {
-  assert.deepEqual(foreignRequests, []);
-  assert.deepEqual(consoleErrors.filter((e) => !/Failed to load resource.*(404|416)/.test(e)), []);
+  assert.deepEqual(log.foreign, []);
+  assert.deepEqual(log.errors.filter((e) => !/Failed to load resource.*(404|416)/.test(e)), []);
+  // SQL was never opened here, so DuckDB was never loaded.
+  assert.deepEqual(log.requests.filter((u) => /duckdb/.test(u)), []);
 });

@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
-const { chromium } = createRequire(path.join(root, "tools/package.json"))("playwright-core");
+const { chromium } = createRequire(path.join(root, "tools/test/package.json"))("playwright-core");
 const ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
 
 let server, browser, page;
@@ -47,13 +47,19 @@ async function poolRead(files, { sizes, blob = false }) {
     const { ColumnsPool } = await import("/pkg/pool.js");
     const { columnJson, compare } = await import("/tests/js/check.mjs");
     const get = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
-    const tokenizers = [await get("/shared/corpus/tokenizers/gpt2-tokenizer.json"), await get("/shared/corpus/tokenizers/small-tokenizer.json")];
+    // The corpus's expected values are gzipped JSON: unpacked here.
+    const json = async (url) => {
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
+      return await new Response(res.body.pipeThrough(new DecompressionStream("gzip"))).json();
+    };
+    const tokenizers = [await get("/corpus/tokenizers/gpt2-tokenizer.json"), await get("/corpus/tokenizers/small-tokenizer.json")];
     const report = [];
     for (const size of sizes) {
       const pool = await ColumnsPool.create(size);
       for (const name of files) {
-        const bytes = await get(`/shared/corpus/${name}.cols`);
-        const expected = await (await fetch(`/shared/corpus/${name}.json`)).json();
+        const bytes = await get(`/corpus/${name}.cols`);
+        const expected = await json(`/corpus/${name}.json.gz`);
         const file = await pool.open(blob ? new Blob([bytes]) : bytes, { tokenizers });
         const cols = await file.readColumns();
         const schema = file.meta.schema;
@@ -96,14 +102,14 @@ test("pool errors are errors with a kind, and the pool keeps working", async () 
     const get = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
     const results = {};
     // A tokenized file without its tokenizers: the tokenized chunks fail.
-    const tok = await pool.open(await get("/shared/corpus/valid/tokenized_raw_counts.cols"));
+    const tok = await pool.open(await get("/corpus/valid/tokenized_raw_counts.cols"));
     results.unknown = await tok.readColumns([0], [1]).then(() => null, (e) => ({ kind: e.kind, message: e.message }));
     results.outOfRange = await tok.readColumns([7], [0]).then(() => null, (e) => e.kind);
     // A chunk that fails to decode.
-    const bad = await pool.open(await get("/shared/corpus/invalid/codec_zstd.cols"));
+    const bad = await pool.open(await get("/corpus/invalid/codec_zstd.cols"));
     results.codec = await bad.readColumns([0], [0]).then(() => null, (e) => e.kind);
     // Still alive: a good read on the same pool.
-    const good = await pool.open(await get("/shared/corpus/valid/nulls.cols"));
+    const good = await pool.open(await get("/corpus/valid/nulls.cols"));
     results.after = (await good.readColumns()).length;
     pool.terminate();
     return results;
@@ -122,9 +128,15 @@ test("a pool read with { reuse } gives exact values, refilling the buffers it ha
     const { ColumnsPool } = await import("/pkg/pool.js");
     const { columnJson, compare } = await import("/tests/js/check.mjs");
     const get = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
+    // The corpus's expected values are gzipped JSON: unpacked here.
+    const json = async (url) => {
+      const res = await fetch(url);
+      if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
+      return await new Response(res.body.pipeThrough(new DecompressionStream("gzip"))).json();
+    };
     const name = "real/diamonds.default";
-    const bytes = await get(`/shared/corpus/${name}.cols`);
-    const expected = await (await fetch(`/shared/corpus/${name}.json`)).json();
+    const bytes = await get(`/corpus/${name}.cols`);
+    const expected = await json(`/corpus/${name}.json.gz`);
     const want = (c) => expected.row_groups[0].values[c];
     const result = { rounds: [] };
     // Buffers can't be compared across a transfer; a float64 column's

@@ -1,9 +1,15 @@
 #!/usr/bin/env bash
-# Runs the page's end-to-end test in headless Chromium.
-# Assumes pkg/ is built (scripts/build web) and tools/node_modules is
-# installed (scripts/setup, or: cd tools && npm ci).
+# Runs the page's end-to-end tests in headless Chromium against the built
+# site: builds pkg/ (web target) when missing, writes site/ afresh
+# (scripts/build-site), then runs every test file here.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-test -f pkg/columns_wasm.js || { echo "pkg/ is not built: run scripts/build web" >&2; exit 1; }
-test -d tools/node_modules/playwright-core || (cd tools && npm ci)
-exec node --test --test-reporter=spec tests/e2e/ "$@"
+if [ ! -f pkg/columns_wasm.js ]; then
+  source scripts/env.sh
+  scripts/build web
+fi
+test -d tools/test/node_modules/playwright-core || (cd tools/test && npm ci --no-audit --no-fund)
+scripts/build-site --no-build
+start=$(date +%s)
+node --test --test-reporter=spec --test-concurrency=1 tests/e2e/ "$@"
+echo "[e2e] done in $(( $(date +%s) - start )) s"

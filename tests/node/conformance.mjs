@@ -1,25 +1,27 @@
 #!/usr/bin/env node
 // Conformance runner for the JS API (nodejs package) over any directory of
-// `columns` files with expected JSON, mirroring the native runner:
-//   node tests/node/conformance.mjs --corpus <dir> --tokenizers <dir> [--mode bytes|async|blob]
+// `columns` files with expected JSON (NAME.cols beside NAME.json or NAME.json.gz),
+// mirroring the native runner:
+//   node tests/node/conformance.mjs [--corpus <dir>] [--tokenizers <dir>] [--mode bytes|async|blob]
+// The defaults are the project's corpus/ and corpus/tokenizers/.
 // One line per file (`pass NAME` / `FAIL NAME: why`), then `N passed, M failed`;
 // exits non-zero on any failure or when no file was checked.
 
 import fs from "node:fs";
 import process from "node:process";
 import { checkFile } from "../js/check.mjs";
-import { findPairs, loadApi, loadTokenizers, readPair } from "./corpus.mjs";
+import { corpusDir, findPairs, loadApi, loadTokenizers, readPair, tokenizerDir as defaultTokenizers } from "./corpus.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 && i + 1 < args.length ? args[i + 1] : undefined;
 };
-const corpus = opt("corpus");
-const tokenizerDir = opt("tokenizers");
+const corpus = opt("corpus") ?? corpusDir;
+const tokenizerDir = opt("tokenizers") ?? defaultTokenizers;
 const mode = opt("mode") ?? "bytes";
 if (!corpus || !tokenizerDir || !["bytes", "async", "blob"].includes(mode)) {
-  console.error("usage: node tests/node/conformance.mjs --corpus <dir> --tokenizers <dir> [--mode bytes|async|blob]");
+  console.error("usage: node tests/node/conformance.mjs [--corpus <dir>] [--tokenizers <dir>] [--mode bytes|async|blob]");
   process.exit(2);
 }
 

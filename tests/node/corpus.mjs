@@ -1,15 +1,16 @@
 // Node helpers shared by the conformance runner and the node:test suites:
-// the nodejs package, the shared corpus beside the project, and file lookup.
+// the nodejs package, the project's corpus (corpus/), and file lookup.
 // (Not a test file itself: `node --test` runs only *.test.mjs here.)
 
 import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-/** The shared corpus: always `../shared` relative to the project root. */
-export const corpusDir = path.resolve(projectRoot, "..", "shared", "corpus");
+/** The conformance corpus, in the project (corpus/README.md). */
+export const corpusDir = path.join(projectRoot, "corpus");
 export const tokenizerDir = path.join(corpusDir, "tokenizers");
 
 const require = createRequire(import.meta.url);
@@ -21,8 +22,20 @@ export function loadApi() {
   return require(pkg);
 }
 
-/** Every NAME.cols under `dir` (recursively) with a NAME.json beside it,
- *  sorted by relative name; `.cols` files without one come back as orphans. */
+/** The expected JSON beside NAME.cols: NAME.json, else NAME.json.gz (null when neither). */
+export function expectedPath(cols) {
+  const stem = cols.slice(0, -".cols".length);
+  return [stem + ".json", stem + ".json.gz"].find((p) => fs.existsSync(p)) ?? null;
+}
+
+/** The parsed JSON of a .json, or of a .json.gz unpacked. */
+export function readJson(file) {
+  const raw = fs.readFileSync(file);
+  return JSON.parse((file.endsWith(".gz") ? zlib.gunzipSync(raw) : raw).toString("utf8"));
+}
+
+/** Every NAME.cols under `dir` (recursively) with a NAME.json or NAME.json.gz
+ *  beside it, sorted by relative name; `.cols` files without one come back as orphans. */
 export function findPairs(dir) {
   const pairs = [];
   const orphans = [];
@@ -31,8 +44,8 @@ export function findPairs(dir) {
       const p = path.join(d, e.name);
       if (e.isDirectory()) walk(p);
       else if (e.name.endsWith(".cols")) {
-        const json = p.slice(0, -".cols".length) + ".json";
-        if (fs.existsSync(json)) pairs.push({ name: path.relative(dir, p).split(path.sep).join("/"), cols: p, json });
+        const json = expectedPath(p);
+        if (json) pairs.push({ name: path.relative(dir, p).split(path.sep).join("/"), cols: p, json });
         else orphans.push(p);
       }
     }
@@ -65,12 +78,15 @@ export function loadTokenizers(api, dir) {
 export function readPair(pair) {
   return {
     bytes: new Uint8Array(fs.readFileSync(pair.cols)),
-    expected: JSON.parse(fs.readFileSync(pair.json, "utf8")),
+    expected: readJson(pair.json),
     name: path.basename(pair.cols),
   };
 }
 
 /** A corpus file by its name relative to the corpus, e.g. "valid/nulls". */
 export function corpusFile(rel) {
-  return readPair({ cols: path.join(corpusDir, rel + ".cols"), json: path.join(corpusDir, rel + ".json") });
+  const cols = path.join(corpusDir, rel + ".cols");
+  const json = expectedPath(cols);
+  if (!json) throw new Error(`no ${rel}.json or ${rel}.json.gz in ${corpusDir}`);
+  return readPair({ cols, json });
 }

@@ -1,4 +1,4 @@
-// (a) The whole shared corpus through the JS API, via fromBytes and via
+// (a) The whole corpus (corpus/) through the JS API, via fromBytes and via
 // fromAsyncBuffer + readColumnsAsync (and fromBlob), plus proof that the
 // checker itself catches differences.
 
@@ -11,11 +11,15 @@ const api = loadApi();
 const tokenizers = loadTokenizers(api, tokenizerDir);
 const { pairs } = findPairs(corpusDir);
 
-test("the shared corpus is there and complete enough to mean something", () => {
+test("the corpus is there and complete enough to mean something", () => {
   assert.equal(tokenizers.length, 2, "both tokenizers register");
   const dirs = new Set(pairs.map((p) => p.name.split("/")[0]));
   for (const d of ["valid", "invalid", "real"]) assert.ok(dirs.has(d), `corpus has ${d}/`);
-  assert.ok(pairs.length >= 70, `only ${pairs.length} corpus files`);
+  assert.ok(pairs.length >= 79, `only ${pairs.length} corpus files`);
+  for (const set of ["diamonds", "birdstrikes", "zipcodes", "movielens"]) {
+    const n = pairs.filter((p) => p.name.startsWith(`real/${set}.`)).length;
+    assert.ok(n >= 2, `only ${n} files of real/${set}`);
+  }
 });
 
 test("every corpus file conforms via fromBytes", async (t) => {

@@ -335,7 +335,7 @@ test("damaged files fail with an error kind and never trap", { timeout: 600_000 
         // every header, truncation and footer variant and on a share of the others.
         if (["header", "truncate", "footer"].includes(category) || i % 4 === 0) await exerciseAsync(v, what, kinds);
       } catch (e) {
-        if (e instanceof Trap) assert.fail(`${e.message}\n  repro: take ../shared/corpus/${rel}.cols and apply: ${desc}`);
+        if (e instanceof Trap) assert.fail(`${e.message}\n  repro: take corpus/${rel}.cols and apply: ${desc}`);
         throw e;
       }
       for (const k of kinds) tally.set(k, (tally.get(k) ?? 0) + 1);

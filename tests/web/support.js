@@ -1,6 +1,7 @@
 // Browser helpers for tests/web.rs (a wasm-bindgen snippet): load the
-// shared checker, fetch corpus files from the test server, and an
-// AsyncBuffer over HTTP range requests.
+// shared checker, fetch corpus files from the test server (expected JSON
+// gunzipped here, with DecompressionStream), and an AsyncBuffer over HTTP
+// range requests.
 //
 // A `.js` file on purpose: wasm-bindgen-test's server sends `.mjs` snippets
 // as application/octet-stream, which browsers refuse as module scripts. For
@@ -25,6 +26,15 @@ export async function fetchBytes(url) {
 
 export async function fetchJson(url) {
   return await (await get(url)).json();
+}
+
+/** The expected JSON of a corpus file, given its URL without extension:
+ *  NAME.json.gz (unpacked here), else NAME.json. */
+export async function fetchExpected(stem) {
+  const gz = await fetch(`${stem}.json.gz`);
+  if (gz.ok) return await new Response(gz.body.pipeThrough(new DecompressionStream("gzip"))).json();
+  if (gz.status !== 404) throw new Error(`GET ${stem}.json.gz: HTTP ${gz.status}`);
+  return await fetchJson(`${stem}.json`);
 }
 
 /** An AsyncBuffer reading `url` with one HTTP Range request per slice;

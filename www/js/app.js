@@ -4,14 +4,17 @@ import { h, fill, $, $$ } from "./dom.js";
 import { Engine } from "./engine.js";
 import { fmtBytes } from "./format.js";
 import { errorBox } from "./common.js";
+import { columnLabels } from "./labels.js";
+import { guessTimeUnit } from "./timefmt.js";
 import { renderFacts, renderTokenizers, renderRegistered, updateIO } from "./views/summary.js";
 import { renderSchema, renderChunks } from "./views/tables.js";
 import { renderLayout } from "./views/layout.js";
 import { createDetail } from "./views/detail.js";
-import { createPreview } from "./views/preview.js";
+import { createData } from "./views/data.js";
+import { createSql } from "./views/sql.js";
 import { createTiming } from "./views/timing.js";
 
-const TABS = ["schema", "chunks", "layout", "detail", "preview", "timing"];
+const TABS = ["schema", "chunks", "layout", "detail", "data", "sql", "timing"];
 
 const ctx = {
   engine: null,
@@ -24,6 +27,22 @@ const ctx = {
   sel: { g: 0, c: 0 },
   tab: "schema",
   ioNote: "",
+  labels: [], // one unique label per column (index added where names repeat)
+  timeUnits: {}, // column -> "s" | "ms" | "us" | "ns" for int64 columns that hold times
+  decoded: new Map(), // "g:c" -> decoded bytes, learnt as chunks are read
+};
+
+// ---------------------------------------------------------------- URL state
+// ?url=&tab=&rg=&col=&row= : what is open and where, so a link shows the same.
+
+const urlState = new URLSearchParams(location.search);
+ctx.setUrlState = (patch) => {
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null || v === undefined || v === "") urlState.delete(k);
+    else urlState.set(k, String(v));
+  }
+  const q = urlState.toString();
+  history.replaceState(null, "", q ? `?${q}` : location.pathname);
 };
 
 // ---------------------------------------------------------------- status
@@ -60,23 +79,44 @@ function toast(text, kind = "info") {
   $("#toasts").append(t);
   setTimeout(() => t.remove(), kind === "error" ? 9000 : 5000);
 }
+ctx.toast = toast;
+
+/** Saves a Blob under a name (a download). */
+ctx.download = (name, blob) => {
+  const url = URL.createObjectURL(blob);
+  const a = h("a", { href: url, download: name, style: { display: "none" } });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60_000);
+};
+
+/** Takes in I/O counters and decoded sizes from a worker answer. */
+ctx.noteIO = (res) => {
+  if (!ctx.file || !res || typeof res.bytesRead !== "number") return;
+  ctx.file.bytesRead = res.bytesRead;
+  ctx.file.requests = res.requests;
+  if (res.decoded) {
+    for (const [k, v] of res.decoded) ctx.decoded.set(k, v);
+    // Decoded sizes now known: the size tables show them when next opened.
+    dirty.add("schema").add("chunks");
+  }
+  updateIO(ctx);
+};
 
 /** Runs a worker operation with a status line; keeps I/O counters fresh. */
-ctx.call = async (op, args, label, { onProgress } = {}) => {
+ctx.call = async (op, args, label, { onProgress, signal } = {}) => {
   const task = beginTask(label || op);
   const gen = ctx.gen;
   try {
     const res = await ctx.engine.call(op, args, {
+      signal,
       onProgress: (p) => {
         task.progress(p);
         onProgress?.(p);
       },
     });
-    if (gen === ctx.gen && ctx.file && res && typeof res.bytesRead === "number") {
-      ctx.file.bytesRead = res.bytesRead;
-      ctx.file.requests = res.requests;
-      updateIO(ctx);
-    }
+    if (gen === ctx.gen) ctx.noteIO(res);
     return res;
   } finally {
     task.end();
@@ -87,24 +127,29 @@ ctx.call = async (op, args, label, { onProgress } = {}) => {
 
 const panels = Object.fromEntries(TABS.map((t) => [t, $(`#panel-${t}`)]));
 const detail = createDetail(ctx, panels.detail);
-const preview = createPreview(ctx, panels.preview);
+const data = createData(ctx, panels.data);
+const sql = createSql(ctx, panels.sql);
 const timing = createTiming(ctx, panels.timing);
 const dirty = new Set();
 
 function renderFileViews() {
   renderFacts(ctx, $("#facts"));
   renderTokenizers(ctx, $("#tokenizers"));
-  renderSchema(ctx, panels.schema);
-  renderChunks(ctx, panels.chunks);
-  renderLayout(ctx, panels.layout);
+  // The big tables are built when their tab is shown (a slice at a time),
+  // not while hidden: showing a hidden 4,000-cell table costs one long layout.
+  for (const t of ["schema", "chunks", "layout"]) fill(panels[t]);
+  dirty.add("schema").add("chunks").add("layout");
   detail.render();
-  preview.render();
+  data.render();
+  sql.render();
   timing.render();
-  dirty.add("detail").add("preview");
+  dirty.add("detail").add("sql");
 }
 
 function showTab(name, { focus = false } = {}) {
+  if (!TABS.includes(name)) name = "schema";
   ctx.tab = name;
+  ctx.setUrlState({ tab: name === "schema" ? null : name });
   for (const t of TABS) {
     const tab = $(`#tab-${t}`);
     const on = t === name;
@@ -116,13 +161,26 @@ function showTab(name, { focus = false } = {}) {
   if (dirty.has(name)) {
     dirty.delete(name);
     if (name === "detail") detail.activate();
-    if (name === "preview") preview.activate();
+    if (name === "sql") sql.activate();
+    if (name === "schema") renderSchema(ctx, panels.schema);
+    if (name === "chunks") renderChunks(ctx, panels.chunks);
+    if (name === "layout") renderLayout(ctx, panels.layout);
+  }
+}
+
+/** Schema and chunk tables again (chunk headers read, tokenizers changed): now if in sight, else when shown. */
+function refreshTables() {
+  dirty.add("schema").add("chunks");
+  if (ctx.tab === "schema" || ctx.tab === "chunks") {
+    dirty.delete(ctx.tab);
+    (ctx.tab === "schema" ? renderSchema : renderChunks)(ctx, panels[ctx.tab]);
   }
 }
 
 ctx.select = (g, c, tab) => {
   if (g !== null && g !== undefined) ctx.sel.g = g;
   if (c !== null && c !== undefined) ctx.sel.c = c;
+  ctx.setUrlState({ rg: ctx.sel.g || null, col: ctx.sel.c || null });
   // The selection shows in the chunk grid and the byte map.
   for (const el of $$("[data-testid=chunk-row]")) el.classList.toggle("selected", Number(el.dataset.rg) === ctx.sel.g && Number(el.dataset.col) === ctx.sel.c);
   for (const el of $$("[data-testid=layout-region][data-kind=chunk]")) el.classList.toggle("selected", Number(el.dataset.rg) === ctx.sel.g && Number(el.dataset.col) === ctx.sel.c);
@@ -130,10 +188,11 @@ ctx.select = (g, c, tab) => {
   if (tab) showTab(tab);
 };
 
+/** Shows the first row of row group g, column c, in the data grid. */
 ctx.previewChunk = (g, c) => {
-  preview.focus(g, c);
-  dirty.add("preview");
-  showTab("preview");
+  const first = ctx.file.rowGroups.slice(0, g).reduce((a, rg) => a + rg.numRows, 0);
+  showTab("data");
+  data.activate({ row: first, col: c });
 };
 
 // ---------------------------------------------------------------- opening
@@ -144,7 +203,24 @@ function showWelcome() {
   $("#file-view").hidden = true;
 }
 
-async function openSource(src, name) {
+/** int64 columns whose footer statistics look like times (see timefmt.js). */
+function timeUnits(info) {
+  const out = {};
+  info.schema.forEach((col, c) => {
+    let min = null;
+    let max = null;
+    for (const rg of info.rowGroups) {
+      const cm = rg.columns[c];
+      if (typeof cm.min === "bigint" && (min === null || cm.min < min)) min = cm.min;
+      if (typeof cm.max === "bigint" && (max === null || cm.max > max)) max = cm.max;
+    }
+    const unit = guessTimeUnit(col.name, col.type, min, max);
+    if (unit) out[c] = unit;
+  });
+  return out;
+}
+
+async function openSource(src, name, restore = null) {
   const gen = ++ctx.gen;
   $("#samples-menu").open = false;
   document.body.dataset.state = "opening";
@@ -175,20 +251,26 @@ async function openSource(src, name) {
   ctx.source = src.blob ? { blob: src.blob } : { url: src.url };
   ctx.name = name;
   ctx.ioNote = info.note || "";
-  ctx.sel = { g: 0, c: 0 };
+  ctx.labels = columnLabels(info.schema);
+  ctx.timeUnits = timeUnits(info);
+  ctx.decoded = new Map();
+  const want = restore || {};
+  const clampInt = (v, n) => (Number.isInteger(v) && v >= 0 && v < n ? v : 0);
+  ctx.sel = { g: clampInt(want.rg, info.rowGroups.length), c: clampInt(want.col, info.schema.length) };
+  if (want.tab) ctx.tab = want.tab;
   $("#welcome").hidden = true;
   $("#error-panel").hidden = true;
   $("#file-view").hidden = false;
   document.title = `${name} — columns inspector`;
   renderFileViews();
   showTab(ctx.tab);
+  if (ctx.tab === "data" && Number.isInteger(want.row)) data.activate({ row: want.row, col: ctx.sel.c });
   // Raw lengths and block counts live in each chunk's 18-byte header.
   try {
     const hdr = await ctx.call("loadHeaders", {}, "Reading chunk headers");
     if (gen !== ctx.gen) return;
     ctx.file.rowGroups = hdr.rowGroups;
-    renderSchema(ctx, panels.schema);
-    renderChunks(ctx, panels.chunks);
+    refreshTables();
   } catch (e) {
     if (gen !== ctx.gen || e.kind === "cancelled") return;
     toast(`Chunk headers could not be read: ${e.kind}: ${e.message}`, "error");
@@ -222,9 +304,11 @@ async function afterTokenizers() {
   const info = await ctx.call("info", {}, "Refreshing tokenizers");
   ctx.file.tokenizers = info.tokenizers;
   renderTokenizersAnywhere();
-  renderChunks(ctx, panels.chunks);
-  dirty.add("detail").add("preview");
-  if (ctx.tab === "detail" || ctx.tab === "preview") showTab(ctx.tab);
+  refreshTables();
+  data.render();
+  timing.tokenizersChanged();
+  dirty.add("detail").add("sql");
+  if (ctx.tab === "detail" || ctx.tab === "sql") showTab(ctx.tab);
 }
 
 const isTokenizerName = (f) => /\.json$/i.test(f.name) || f.type === "application/json";
@@ -238,7 +322,7 @@ async function handleFiles(files) {
   if (others.length > 1) toast(`Opened ${others[0].name}; one .cols file at a time (${others.length - 1} ignored).`);
   if (others.length) {
     // A local file has no address: forget any ?url= and the URL field.
-    if (location.search) history.replaceState(null, "", location.pathname);
+    ctx.setUrlState({ url: null, rg: null, col: null, row: null });
     $("#url-input").value = "";
     await openSource({ blob: others[0] }, others[0].name);
   }
@@ -255,7 +339,7 @@ ctx.loadSampleTokenizer = async (path) => {
   }
 };
 
-function openUrl(text) {
+function openUrl(text, restore = null) {
   const t = text.trim();
   if (!t) return;
   let url;
@@ -270,15 +354,20 @@ function openUrl(text) {
     return;
   }
   const name = decodeURIComponent(url.pathname.split("/").pop() || url.host);
-  const q = new URLSearchParams(location.search);
-  q.set("url", t);
-  history.replaceState(null, "", `?${q}`);
-  return openSource({ url: url.href }, name);
+  if (!restore) ctx.setUrlState({ url: t, rg: null, col: null, row: null });
+  else ctx.setUrlState({ url: t });
+  return openSource({ url: url.href }, name, restore);
 }
 
 // ---------------------------------------------------------------- samples
 
 async function loadManifest() {
+  try {
+    // Written by scripts/build-site: whether DuckDB-Wasm is part of this site.
+    ctx.build = await (await fetch(new URL("../build.json", import.meta.url))).json();
+  } catch {
+    ctx.build = null;
+  }
   try {
     const r = await fetch(new URL("../samples/index.json", import.meta.url));
     ctx.manifest = await r.json();
@@ -288,7 +377,8 @@ async function loadManifest() {
   const cards = [];
   const items = [];
   for (const smp of ctx.manifest.samples) {
-    const open = () => (smp.kind === "tokenizer" ? ctx.loadSampleTokenizer(`samples/${smp.file}`) : openUrl(new URL(`../samples/${smp.file}`, import.meta.url).pathname));
+    // Relative to the page, so a shared link works wherever the site is hosted.
+    const open = () => (smp.kind === "tokenizer" ? ctx.loadSampleTokenizer(`samples/${smp.file}`) : openUrl(`samples/${smp.file}`));
     cards.push(
       h(
         "button",
@@ -308,6 +398,17 @@ async function loadManifest() {
 
 function wire() {
   $("#open-button").addEventListener("click", () => $("#file-input").click());
+  // "Choose tokenizer…" buttons (beside every missing digest) share one file input.
+  $("#tokenizer-input").addEventListener("change", async (ev) => {
+    const files = [...ev.target.files];
+    ev.target.value = "";
+    let n = 0;
+    for (const f of files) if (await registerTokenizer(f.name, new Uint8Array(await f.arrayBuffer()))) n++;
+    if (n) await afterTokenizers();
+  });
+  document.addEventListener("click", (ev) => {
+    if (ev.target.closest?.("[data-action=choose-tokenizer]")) $("#tokenizer-input").click();
+  });
   $("#file-input").addEventListener("change", async (ev) => {
     const files = [...ev.target.files];
     ev.target.value = "";
@@ -388,15 +489,17 @@ async function main() {
   try {
     await ctx.engine.ready;
   } catch (e) {
-    fill($("#welcome"), errorBox(e, { title: "The decoder could not start (is /pkg/ built?)" }));
+    fill($("#welcome"), errorBox(e, { title: "The decoder could not start (is pkg/ there? scripts/build-site writes it)" }));
     return;
   }
   await manifest;
   document.body.dataset.ready = "1";
-  const url = new URLSearchParams(location.search).get("url");
+  const url = urlState.get("url");
+  const int = (k) => (urlState.has(k) && /^\d+$/.test(urlState.get(k)) ? Number(urlState.get(k)) : null);
+  const restore = { tab: urlState.get("tab"), rg: int("rg"), col: int("col"), row: int("row") };
   if (url) {
     $("#url-input").value = url;
-    await openUrl(url);
+    await openUrl(url, restore);
   }
 }
 

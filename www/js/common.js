@@ -38,14 +38,17 @@ export function errorBox(err, { title, schema, testid = "error-box", compact = f
       h("span", { class: "kind-badge", "data-testid": "error-kind" }, err.kind || "error"),
       // A missing tokenizer in a compact box: the hint below says it all.
       compact && digest
-        ? h("span", { class: "error-hint", "data-testid": "missing-digest" }, "Drop the tokenizer.json whose SHA-256 is ", h("code", { class: "digest" }, digest), " anywhere on the page to read this column.")
+        ? h("span", { class: "error-hint", "data-testid": "missing-digest" }, "Drop the tokenizer.json whose SHA-256 is ", h("code", { class: "digest" }, digest), " anywhere on the page to read this column, or ", chooseButton())
         : h("span", { class: "error-message", "data-testid": "error-message" }, err.message || ""),
     ),
     loc.length && !compact ? h("div", { class: "error-loc", "data-testid": "error-location" }, "Location: ", loc.join(", ")) : null,
-    digest && !compact ? h("div", { class: "error-hint", "data-testid": "missing-digest" }, "Drop the tokenizer.json whose SHA-256 is ", h("code", { class: "digest" }, digest), " anywhere on the page to read it.") : null,
+    digest && !compact ? h("div", { class: "error-hint", "data-testid": "missing-digest" }, "Drop the tokenizer.json whose SHA-256 is ", h("code", { class: "digest" }, digest), " anywhere on the page to read it, or ", chooseButton()) : null,
     HINTS[err.kind] && !digest && !compact ? h("div", { class: "error-hint" }, HINTS[err.kind]) : null,
   );
 }
+
+/** Opens the file chooser for tokenizer.json files (app.js listens for data-action). */
+const chooseButton = () => h("button", { type: "button", class: "small primary", "data-action": "choose-tokenizer", "data-testid": "choose-tokenizer" }, "Choose tokenizer…");
 
 let uid = 0;
 /** A labelled <select>. options: [{ value, label }] */

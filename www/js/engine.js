@@ -1,9 +1,13 @@
-// The page's handle on the decoding worker. cancel() terminates the worker
-// (the only way to stop wasm mid-decode) and starts a fresh one; the caller
-// then restores its state (tokenizers, open file) through onRespawn.
+// The page's handle on the decoding worker. A call can be given an
+// AbortSignal: the worker then stops that operation at its next check
+// (between row groups or sort passes) and keeps everything else. cancel()
+// terminates the worker (the only way to stop wasm mid-decode) and starts
+// a fresh one; the caller then restores its state (tokenizers, open file)
+// through onRespawn.
 
 export class Engine {
-  constructor({ onProgress, onRespawn } = {}) {
+  constructor({ onProgress, onRespawn, url = new URL("./worker.js", import.meta.url) } = {}) {
+    this.url = url;
     this.onProgress = onProgress || (() => {});
     this.onRespawn = onRespawn || (async () => {});
     this.pending = new Map();
@@ -13,7 +17,7 @@ export class Engine {
   }
 
   spawn() {
-    this.worker = new Worker(new URL("./worker.js", import.meta.url), { type: "module" });
+    this.worker = new Worker(this.url, { type: "module" });
     this.ready = new Promise((resolve, reject) => {
       this.worker.addEventListener("message", (ev) => {
         const m = ev.data;
@@ -34,7 +38,7 @@ export class Engine {
         else p.reject(Object.assign(new Error(m.error.message), m.error));
       });
       this.worker.addEventListener("error", (ev) => {
-        const err = { kind: "internal", message: `worker failed: ${ev.message || "could not load /pkg/columns_wasm.js"}` };
+        const err = { kind: "internal", message: `worker failed: ${ev.message || "could not load the worker or the package (pkg/columns_wasm.js)"}` };
         reject(Object.assign(new Error(err.message), err));
         for (const p of this.pending.values()) p.reject(Object.assign(new Error(err.message), err));
         this.pending.clear();
@@ -52,11 +56,19 @@ export class Engine {
   }
 
   /** Sends at once (used to restore state after a restart). */
-  post(op, args, { onProgress, transfer = [] } = {}) {
+  post(op, args, { onProgress, transfer = [], signal } = {}) {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        reject(Object.assign(new Error("cancelled"), { kind: "cancelled" }));
+        return;
+      }
       this.pending.set(id, { op, resolve, reject, onProgress });
-      this.worker.postMessage({ id, op, args }, transfer);
+      const worker = this.worker;
+      signal?.addEventListener("abort", () => {
+        if (this.pending.has(id) && this.worker === worker) worker.postMessage({ abort: id });
+      });
+      worker.postMessage({ id, op, args }, transfer);
     });
   }
 

@@ -6,7 +6,8 @@ import { h } from "./dom.js";
 
 const fatal = new TextDecoder("utf-8", { fatal: true });
 
-export const fmtInt = (n) => (n === null || n === undefined ? "—" : Number(n).toLocaleString("en-US"));
+const intFormat = new Intl.NumberFormat("en-US");
+export const fmtInt = (n) => (n === null || n === undefined ? "—" : intFormat.format(n));
 
 /** Bytes with a binary unit: 381.6 KiB. */
 export function fmtBytes(n) {

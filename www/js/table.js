@@ -1,7 +1,7 @@
 // A sortable table with a sticky header. Cells are built by the caller as
 // DOM nodes or plain text; the table never parses markup.
 
-import { h } from "./dom.js";
+import { h, fill } from "./dom.js";
 
 function compare(a, b) {
   const na = a === null || a === undefined || (typeof a === "number" && Number.isNaN(a));
@@ -27,6 +27,7 @@ function compare(a, b) {
  */
 export function sortableTable({ columns, rows, testid, rowTestid, rowProps, onRowClick, footer, caption, maxRows = 5000, sort = null, wrapClass = "" }) {
   let state = sort ? { ...sort } : { key: null, dir: 1 };
+  let renderToken = 0;
   let data = rows;
   const thead = h("thead");
   const tbody = h("tbody");
@@ -71,9 +72,13 @@ export function sortableTable({ columns, rows, testid, rowTestid, rowProps, onRo
     }
     const shown = list.slice(0, maxRows);
     note.hidden = list.length <= maxRows;
-    note.textContent = `Showing ${maxRows.toLocaleString("en-US")} of ${list.length.toLocaleString("en-US")} rows; sort to see others.`;
-    const frag = document.createDocumentFragment();
-    for (const row of shown) {
+    fill(
+      note,
+      `Showing ${maxRows.toLocaleString("en-US")} of ${list.length.toLocaleString("en-US")} rows; sort or narrow them to see others, or `,
+      h("button", { type: "button", class: "small", "data-testid": "table-show-all", onclick: () => { maxRows = Infinity; render(); } }, `show all ${list.length.toLocaleString("en-US")}`),
+      ".",
+    );
+    const makeRow = (row) => {
       const tr = h("tr", { "data-testid": rowTestid, ...(rowProps ? rowProps(row) : {}) });
       if (onRowClick) {
         tr.tabIndex = 0;
@@ -91,9 +96,23 @@ export function sortableTable({ columns, rows, testid, rowTestid, rowProps, onRo
         const raw = col.numeric ? col.value(row) : undefined;
         tr.append(h("td", { class: [col.numeric && "num", col.class], "data-field": col.key, "data-value": raw === null || raw === undefined ? undefined : String(raw) }, v instanceof Node ? v : v === null || v === undefined ? "—" : String(v)));
       }
-      frag.append(tr);
-    }
-    tbody.replaceChildren(frag);
+      return tr;
+    };
+    // Long tables (a file's chunks) are built a slice at a time, so no
+    // single task of the page runs long; data-complete says when all are in.
+    const SLICE = 60;
+    const my = ++renderToken;
+    const fillFrom = (start) => {
+      if (my !== renderToken) return;
+      const frag = document.createDocumentFragment();
+      for (const row of shown.slice(start, start + SLICE)) frag.append(makeRow(row));
+      if (start === 0) tbody.replaceChildren(frag);
+      else tbody.append(frag);
+      if (start + SLICE < shown.length) setTimeout(() => fillFrom(start + SLICE), 0);
+      else table.dataset.complete = "1";
+    };
+    delete table.dataset.complete;
+    fillFrom(0);
     tfoot.replaceChildren();
     if (footer) {
       const cells = footer(data);

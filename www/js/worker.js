@@ -1,21 +1,43 @@
-// The decoding worker: owns the wasm instance, the tokenizer registry and
-// the open file, so decoding never blocks the page. Requests are
-// { id, op, args }; replies { id, ok, result | error } and, for long work,
-// { id, progress }.
+// The decoding worker: owns the wasm instance, the tokenizer registry, the
+// open file, the decoded chunks and the current view of the rows (filter
+// and sort), so that no decoding, sorting or scanning ever runs on the
+// page's thread. Requests are { id, op, args }; replies { id, ok, result |
+// error } and, for long work, { id, progress }. { abort: id } asks a long
+// operation to stop at its next check (between row groups or passes).
 
-import init, { ColumnsFile, TokenizerRegistry } from "/pkg/columns_wasm.js";
+import { init, ColumnsFile, TokenizerRegistry, ColumnsPool } from "./columns.js";
 import { openUrl } from "./urlbuffer.js";
 import { shuffle } from "./stats.js";
+import { SortKeys, sortIds } from "./sort.js";
+import { applyCondition } from "./filter.js";
+import { ColumnProfile } from "./profile.js";
+import { cellText, textFormat } from "./exporttext.js";
+import { columnLabels } from "./labels.js";
+import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter } from "./arrowdata.js";
 
 let registry = null;
 let file = null; // the file opened from a Blob or URL
 let memFile = null; // the same file opened with fromBytes (timing "from memory")
+let memBytes = null;
 let source = null; // { blob } or { url, http }
-const cache = new Map(); // "g:c" -> Column (LRU by insertion order)
+let rgStart = new Float64Array(1); // file row of each row group's first row, then numRows
+
+// Decoded chunks, least recently used first, bounded by their decoded bytes.
+const cache = new Map(); // "g:c" -> { col, size }
+const inflight = new Map(); // "g:c" -> Promise
 let cacheBytes = 0;
-const CACHE_LIMIT = 256 * 1024 * 1024;
+let cacheLimit = 384 * 1024 * 1024;
 const MEMORY_LIMIT = 1536 * 1024 * 1024;
 
+// Decoded sizes learnt so far, reported to the page with every answer.
+const decodedSizes = new Map();
+let decodedReported = 0;
+
+// The current view: row ids in display order (null = every row in file order).
+let view = null;
+let viewSpec = { filters: [], sort: null };
+
+const aborted = new Set();
 const ready = init().then(() => {
   registry = new TokenizerRegistry();
 });
@@ -46,8 +68,12 @@ function need() {
 
 function ioCounters() {
   const f = file;
-  if (!f) return { bytesRead: 0, requests: 0 };
-  return { bytesRead: f.bytesRead, requests: f.requests, note: source?.http?.note || "" };
+  const out = { bytesRead: f ? f.bytesRead : 0, requests: f ? f.requests : 0, note: source?.http?.note || "" };
+  if (decodedSizes.size !== decodedReported) {
+    out.decoded = [...decodedSizes];
+    decodedReported = decodedSizes.size;
+  }
+  return out;
 }
 
 function columnBytes(col) {
@@ -73,43 +99,67 @@ function summary() {
   };
 }
 
+/** One decoded chunk, from the cache or read now (one read per chunk at a time). */
 async function getColumn(g, c) {
   const key = `${g}:${c}`;
   const hit = cache.get(key);
   if (hit) {
     cache.delete(key);
     cache.set(key, hit);
-    return hit;
+    return hit.col;
   }
-  const col = await need().readColumnAsync(g, c);
-  const size = columnBytes(col);
-  cache.set(key, { col, size });
-  cacheBytes += size;
-  for (const [k, v] of cache) {
-    if (cacheBytes <= CACHE_LIMIT || cache.size <= 1) break;
-    cache.delete(k);
-    cacheBytes -= v.size;
-  }
-  return { col, size };
+  if (inflight.has(key)) return inflight.get(key);
+  const f = need();
+  const p = (async () => {
+    try {
+      const col = await f.readColumnAsync(g, c);
+      if (file !== f) return col;
+      const size = columnBytes(col);
+      decodedSizes.set(key, size);
+      cache.set(key, { col, size });
+      cacheBytes += size;
+      for (const [k, v] of cache) {
+        if (cacheBytes <= cacheLimit || cache.size <= 1) break;
+        cache.delete(k);
+        cacheBytes -= v.size;
+      }
+      return col;
+    } finally {
+      inflight.delete(key);
+    }
+  })();
+  inflight.set(key, p);
+  return p;
 }
 
 function dropFile() {
   cache.clear();
+  inflight.clear();
   cacheBytes = 0;
+  decodedSizes.clear();
+  decodedReported = 0;
+  view = null;
+  viewSpec = { filters: [], sort: null };
   if (memFile) memFile.free();
   if (file) file.free();
   memFile = null;
+  memBytes = null;
   file = null;
   source = null;
 }
 
+async function fileBytes(post) {
+  if (memBytes) return memBytes;
+  const size = need().byteLength;
+  if (size > MEMORY_LIMIT) throw usage("too_large", `the file is ${size} bytes; loading it whole is limited to ${MEMORY_LIMIT} bytes here`);
+  post?.({ label: `Loading the whole file (${size} bytes) into memory…` });
+  memBytes = source.blob ? new Uint8Array(await source.blob.arrayBuffer()) : await source.http.readAll();
+  return memBytes;
+}
+
 async function getMemFile(post) {
   if (memFile) return memFile;
-  const size = need().byteLength;
-  if (size > MEMORY_LIMIT) throw usage("too_large", `the file is ${size} bytes; "from memory" timing loads it whole and is limited to ${MEMORY_LIMIT} bytes here`);
-  post({ label: `Loading the whole file (${size} bytes) into memory…` });
-  const bytes = source.blob ? new Uint8Array(await source.blob.arrayBuffer()) : await source.http.readAll();
-  memFile = ColumnsFile.fromBytes(bytes, registry);
+  memFile = ColumnsFile.fromBytes(await fileBytes(post), registry);
   return memFile;
 }
 
@@ -122,6 +172,48 @@ function timerResolution() {
     best = Math.min(best, b - a);
   }
   return best;
+}
+
+/** The row group holding file row r. */
+function groupOf(r) {
+  let lo = 0;
+  let hi = rgStart.length - 2;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (rgStart[mid] <= r) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+const viewLength = () => (view ? view.length : need().numRows);
+const viewRow = (i) => (view ? view[i] : i);
+
+/** A job's cancellation check; also lets queued messages (an abort) in now and then. */
+function jobControl(id) {
+  let last = performance.now();
+  return async () => {
+    if (performance.now() - last > 30) {
+      await new Promise((r) => setTimeout(r, 0));
+      last = performance.now();
+    }
+    if (aborted.has(id)) throw usage("cancelled", "cancelled");
+  };
+}
+
+/** Columns that cannot be read as the file stands (a missing tokenizer). */
+function unreadable(f, cols) {
+  const out = new Map();
+  for (const c of cols) {
+    for (const rg of f.rowGroups) {
+      const t = rg.columns[c].tokenizer;
+      if (t && !f.tokenizers[t - 1]?.resolved) {
+        out.set(c, { kind: "unknown_tokenizer", message: `tokenizer ${f.tokenizers[t - 1]?.digest} is not registered`, column: c });
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 const ops = {
@@ -143,6 +235,9 @@ const ops = {
       source = { url, http };
     }
     file = f;
+    const groups = f.rowGroups;
+    rgStart = new Float64Array(groups.length + 1);
+    groups.forEach((rg, g) => (rgStart[g + 1] = rgStart[g] + rg.numRows));
     const openMs = performance.now() - t0;
     return { ...summary(), openMs, openBytes: f.bytesRead, openRequests: f.requests };
   },
@@ -163,108 +258,415 @@ const ops = {
     return { tokenizers: file ? file.tokenizers : [], ...ioCounters() };
   },
 
+  /** Bounds the decoded chunks kept for the grid (bytes). */
+  async setCacheLimit({ bytes }) {
+    cacheLimit = bytes;
+    return { cacheLimit };
+  },
+
   async inspect({ g, c }) {
     const report = await need().inspectChunkAsync(g, c);
     const out = { ...report, error: report.error ? errorInfo(report.error) : null };
     return { report: out, ...ioCounters() };
   },
 
-  async preview({ g, cols, start, count }) {
+  /**
+   * Rows start .. start + count of the current view: their file row numbers
+   * and, per column, the cells (null, number, bigint, bool, or the bytes of
+   * a string), or the error that column's chunk gave.
+   */
+  async rows({ start, count, cols }) {
+    const total = viewLength();
+    const end = Math.min(total, start + count);
+    const n = Math.max(0, end - start);
+    const ids = new Float64Array(n);
+    for (let i = 0; i < n; i++) ids[i] = viewRow(start + i);
+    // Which row groups this window touches.
+    const groups = new Map();
+    for (let i = 0; i < n; i++) {
+      const g = groupOf(ids[i]);
+      if (!groups.has(g)) groups.set(g, []);
+      groups.get(g).push(i);
+    }
     const f = need();
-    const numRows = f.rowGroups[g]?.numRows ?? 0;
-    const end = Math.min(numRows, start + count);
     const columns = [];
     for (const c of cols) {
-      try {
-        const { col } = await getColumn(g, c);
-        const cells = new Array(Math.max(0, end - start));
-        const v = col.values;
-        for (let i = start; i < end; i++) {
-          if (!col.isValid(i)) cells[i - start] = null;
-          else if (v.offsets) cells[i - start] = v.data.slice(v.offsets[i], v.offsets[i + 1]);
-          else cells[i - start] = col.type === "bool" ? v[i] === 1 : v[i];
+      const cells = new Array(n).fill(null);
+      let error = null;
+      for (const [g, idx] of groups) {
+        let col;
+        try {
+          col = await getColumn(g, c);
+        } catch (e) {
+          error ??= errorInfo(e);
+          for (const i of idx) cells[i] = undefined;
+          continue;
         }
-        columns.push({ c, type: col.type, nullCount: col.nullCount, cells, timings: col.timings });
-      } catch (e) {
-        columns.push({ c, error: errorInfo(e) });
+        const v = col.values;
+        const base = rgStart[g];
+        for (const i of idx) {
+          const r = ids[i] - base;
+          if (!col.isValid(r)) cells[i] = null;
+          else if (v.offsets) cells[i] = v.data.slice(v.offsets[r], v.offsets[r + 1]);
+          else cells[i] = col.type === "bool" ? v[r] === 1 : v[r];
+        }
       }
+      columns.push({ c, type: f.schema[c].type, cells, error });
     }
-    return { g, start, end, numRows, columns, ...ioCounters() };
+    return { start, end, total, ids, columns, ...ioCounters() };
   },
 
-  async timing({ cols, rgs, runs, warmups, mode, reuse }, post) {
-    const f = mode === "memory" ? await getMemFile(post) : need();
-    const resolution = timerResolution();
-    // With `reuse`, each read hands back the previous read of the same chunk.
-    const previous = new Map();
-    const one = async (c) => {
-      const agg = { wallMs: 0, readMs: 0, decompressMs: 0, decodeMs: 0, copyMs: 0, totalMs: 0, decodedBytes: 0, fromMemory: true, hasRead: false };
-      const t0 = performance.now();
-      for (const g of rgs) {
-        const options = reuse ? { reuse: previous.get(`${g}:${c}`) } : undefined;
-        const col = mode === "memory" ? f.readColumn(g, c, options) : await f.readColumnAsync(g, c, options);
-        if (reuse) previous.set(`${g}:${c}`, col);
-        const t = col.timings;
-        agg.decompressMs += t.decompressMs;
-        agg.decodeMs += t.decodeMs;
-        agg.copyMs += t.copyMs;
-        agg.totalMs += t.totalMs;
-        if (t.readMs !== undefined) {
-          agg.readMs += t.readMs;
-          agg.hasRead = true;
+  /**
+   * Computes the view: rows passing every filter, in the order of `sort`
+   * ({ c, desc } or null). Reads each involved chunk once, row group by
+   * row group; reports progress and stops when aborted.
+   */
+  async setView({ filters = [], sort = null }, post, job) {
+    const f = need();
+    const check = jobControl(job);
+    const t0 = performance.now();
+    const G = f.rowGroups.length;
+    let ids = null;
+    if (filters.length) {
+      const parts = [];
+      let kept = 0;
+      for (let g = 0; g < G; g++) {
+        await check();
+        const n = f.rowGroups[g].numRows;
+        const keep = new Uint8Array(n).fill(1);
+        for (const cond of filters) applyCondition(cond, await getColumn(g, cond.c), keep);
+        const part = new Uint32Array(n);
+        let k = 0;
+        const base = rgStart[g];
+        for (let i = 0; i < n; i++) if (keep[i]) part[k++] = base + i;
+        parts.push(part.subarray(0, k));
+        kept += k;
+        post({ done: g + 1, total: G, label: "filtering row group" });
+      }
+      ids = new Uint32Array(kept);
+      let at = 0;
+      for (const p of parts) {
+        ids.set(p, at);
+        at += p.length;
+      }
+    }
+    if (sort) {
+      const keys = new SortKeys(f.schema[sort.c].type, f.numRows);
+      for (let g = 0; g < G; g++) {
+        await check();
+        keys.add(rgStart[g], await getColumn(g, sort.c));
+        post({ done: g + 1, total: G, label: "reading sort keys of row group" });
+      }
+      await check();
+      keys.finish();
+      if (!ids) {
+        ids = new Uint32Array(f.numRows);
+        for (let i = 0; i < ids.length; i++) ids[i] = i;
+      }
+      ids = await sortIds(keys, ids, !!sort.desc, async (p, total) => {
+        await check();
+        post({ done: p + 1, total, label: "sorting, pass" });
+      });
+    }
+    view = ids;
+    viewSpec = { filters, sort };
+    return { total: viewLength(), numRows: f.numRows, ms: performance.now() - t0, ...ioCounters() };
+  },
+
+  /** Where file row `row` is in the current view (-1: filtered out). */
+  async locate({ row }) {
+    if (!view) return { index: row < need().numRows ? row : -1 };
+    const i = view.indexOf(row);
+    return { index: i };
+  },
+
+  /** A column's profile over every row group (two passes: values, then the histogram). */
+  async profile({ c }, post, job) {
+    const f = need();
+    const check = jobControl(job);
+    const t0 = performance.now();
+    const G = f.rowGroups.length;
+    const p = new ColumnProfile(f.schema[c].type);
+    for (let g = 0; g < G; g++) {
+      await check();
+      p.add(await getColumn(g, c));
+      post({ done: g + 1, total: G * 2, label: "profiling row group" });
+    }
+    if (p.startHistogram()) {
+      for (let g = 0; g < G; g++) {
+        await check();
+        p.addHistogram(await getColumn(g, c));
+        post({ done: G + g + 1, total: G * 2, label: "histogram, row group" });
+      }
+    }
+    return { c, profile: p.result(), ms: performance.now() - t0, ...ioCounters() };
+  },
+
+  /**
+   * Writes the current view's rows of `cols` as CSV, JSON or an Arrow IPC
+   * stream, a block of rows at a time. With `handle` (a file the person
+   * chose) each block is written to it as it is made; otherwise each block
+   * becomes a Blob (the browser keeps Blob data outside the JavaScript heap
+   * and pages it to disk when large) and the answer is one Blob made of
+   * them, so no more than a block of text is ever held here.
+   */
+  async export({ format, cols, units = {}, handle = null, block = 65536 }, post, job) {
+    const f = need();
+    const check = jobControl(job);
+    const t0 = performance.now();
+    const labelsAll = columnLabels(f.schema);
+    const labels = cols.map((c) => labelsAll[c]);
+    const types = cols.map((c) => f.schema[c].type);
+    const colUnits = cols.map((c) => units[c] || null);
+    const total = viewLength();
+    const writer = handle ? await handle.createWritable() : null;
+    const parts = [];
+    let bytes = 0;
+    const enc = new TextEncoder();
+    const emit = async (chunk) => {
+      const b = typeof chunk === "string" ? enc.encode(chunk) : chunk;
+      bytes += b.length;
+      if (writer) await writer.write(b);
+      else parts.push(new Blob([b]));
+    };
+    let mime;
+    let arrow = null;
+    let fmt = null;
+    try {
+      if (format === "arrow") {
+        const A = await loadArrow();
+        const schema = arrowSchema(A, cols.map((c, k) => ({ name: labels[k], type: types[k] })));
+        arrow = { A, schema, w: ipcStreamWriter(A, schema) };
+        mime = "application/vnd.apache.arrow.stream";
+        await emit(arrow.w.start());
+      } else {
+        fmt = textFormat(format, labels, types, colUnits);
+        mime = fmt.mime;
+        await emit(fmt.head);
+      }
+      for (let start = 0; start < total; start += block) {
+        await check();
+        const end = Math.min(total, start + block);
+        const n = end - start;
+        // Group the block's rows by row group, keeping their positions.
+        const g0 = new Uint32Array(n);
+        const local = new Uint32Array(n);
+        for (let i = 0; i < n; i++) {
+          const r = viewRow(start + i);
+          const g = groupOf(r);
+          g0[i] = g;
+          local[i] = r - rgStart[g];
         }
-        agg.fromMemory = agg.fromMemory && t.fromMemory;
-        agg.decodedBytes += columnBytes(col);
+        const groups = [...new Set(g0)];
+        const chunks = new Map();
+        for (const g of groups) for (const c of cols) chunks.set(`${g}:${c}`, await getColumn(g, c));
+        if (arrow) {
+          const gathered = cols.map((c) => gatherColumn(f.schema[c].type, n, (i) => chunks.get(`${g0[i]}:${c}`), local));
+          await emit(arrow.w.batch(recordBatch(arrow.A, arrow.schema, gathered)));
+        } else {
+          let text = "";
+          const cells = new Array(cols.length);
+          for (let i = 0; i < n; i++) {
+            for (let k = 0; k < cols.length; k++) cells[k] = cellText(chunks.get(`${g0[i]}:${cols[k]}`), local[i], colUnits[k]);
+            text += (start + i === 0 ? "" : fmt.sep) + fmt.row(cells);
+            if (text.length > 1 << 22) {
+              await emit(text);
+              text = "";
+            }
+          }
+          await emit(text);
+        }
+        post({ done: end, total, label: "rows written" });
       }
-      agg.wallMs = performance.now() - t0;
-      return agg;
-    };
-    const total = warmups * cols.length + runs * cols.length;
-    let done = 0;
-    let last = 0;
-    const tick = (label) => {
-      done++;
-      const now = performance.now();
-      if (now - last > 60 || done === total) {
-        last = now;
-        post({ done, total, label });
-      }
-    };
-    for (let w = 0; w < warmups; w++) {
-      for (const c of shuffle([...cols])) {
-        await one(c);
-        tick("warm-up");
+      await emit(arrow ? arrow.w.end() : fmt.tail);
+      if (writer) await writer.close();
+    } catch (e) {
+      if (writer) await writer.abort().catch(() => {});
+      throw e;
+    }
+    const blob = writer ? null : new Blob(parts, { type: mime });
+    return { blob, bytes, rows: total, ms: performance.now() - t0, mime, ...ioCounters() };
+  },
+
+  async timing(args, post, job) {
+    const { cols: chosen, rgs, runs, warmups, mode, reuse, scope = "column", poolSize = 2 } = args;
+    const check = jobControl(job);
+    const f0 = need();
+    const skipped = [];
+    const bad = unreadable(f0, chosen);
+    for (const [c, e] of bad) skipped.push({ c, error: e });
+    let cols = chosen.filter((c) => !bad.has(c));
+    const resolution = timerResolution();
+    const f = mode === "memory" ? await getMemFile(post) : f0;
+
+    // One untimed read of every chunk first: a chunk that fails takes its
+    // column out of the run (named in the answer) instead of ending it.
+    for (const c of cols) {
+      for (const g of rgs) {
+        await check();
+        try {
+          if (mode === "memory") f.readColumn(g, c);
+          else await f.readColumnAsync(g, c);
+        } catch (e) {
+          skipped.push({ c, error: errorInfo(e) });
+          break;
+        }
       }
     }
-    const order = shuffle(cols.flatMap((c) => Array.from({ length: runs }, () => c)));
-    const results = new Map(cols.map((c) => [c, []]));
-    for (let i = 0; i < order.length; i++) {
-      const c = order[i];
-      const r = await one(c);
-      r.seq = i;
-      results.get(c).push(r);
-      tick("run");
+    cols = cols.filter((c) => !skipped.some((s) => s.c === c));
+    if (!cols.length) return { mode, scope, resolution, skipped, columns: [], whole: null, ...ioCounters() };
+
+    if (scope === "column") {
+      const previous = new Map();
+      const one = async (c) => {
+        const agg = { wallMs: 0, readMs: 0, decompressMs: 0, decodeMs: 0, copyMs: 0, totalMs: 0, decodedBytes: 0, fromMemory: true, hasRead: false };
+        const t0 = performance.now();
+        for (const g of rgs) {
+          const options = reuse ? { reuse: previous.get(`${g}:${c}`) } : undefined;
+          const col = mode === "memory" ? f.readColumn(g, c, options) : await f.readColumnAsync(g, c, options);
+          if (reuse) previous.set(`${g}:${c}`, col);
+          const t = col.timings;
+          agg.decompressMs += t.decompressMs;
+          agg.decodeMs += t.decodeMs;
+          agg.copyMs += t.copyMs;
+          agg.totalMs += t.totalMs;
+          if (t.readMs !== undefined) {
+            agg.readMs += t.readMs;
+            agg.hasRead = true;
+          }
+          agg.fromMemory = agg.fromMemory && t.fromMemory;
+          agg.decodedBytes += columnBytes(col);
+        }
+        agg.wallMs = performance.now() - t0;
+        return agg;
+      };
+      const total = warmups * cols.length + runs * cols.length;
+      let done = 0;
+      let last = 0;
+      const tick = async (label) => {
+        done++;
+        await check();
+        const now = performance.now();
+        if (now - last > 60 || done === total) {
+          last = now;
+          post({ done, total, label });
+        }
+      };
+      for (let w = 0; w < warmups; w++) {
+        for (const c of shuffle([...cols])) {
+          await one(c);
+          await tick("warm-up");
+        }
+      }
+      const order = shuffle(cols.flatMap((c) => Array.from({ length: runs }, () => c)));
+      const results = new Map(cols.map((c) => [c, []]));
+      for (let i = 0; i < order.length; i++) {
+        const r = await one(order[i]);
+        r.seq = i;
+        results.get(order[i]).push(r);
+        await tick("run");
+      }
+      return { mode, scope, resolution, inMemory: f.inMemory, skipped, columns: cols.map((c) => ({ c, runs: results.get(c) })), whole: null, ...ioCounters() };
     }
-    return {
-      mode,
-      resolution,
-      inMemory: f.inMemory,
-      columns: cols.map((c) => ({ c, runs: results.get(c) })),
-      ...ioCounters(),
-    };
+
+    // A whole read: every chosen column of every chosen row group in one
+    // call, on this thread or on a pool of workers (as bench/run times it).
+    let pool = null;
+    let pooled = null;
+    let read;
+    if (scope === "pool") {
+      pool = await ColumnsPool.create(poolSize);
+      const tokenizers = args.tokenizers || [];
+      // pkg/pool.js's bytes path tests `instanceof SharedArrayBuffer`, which
+      // throws where the page is not cross-origin isolated: hand it the
+      // bytes as a Blob there (its workers then slice them from memory).
+      const bytes = source.blob && mode !== "memory" ? null : await fileBytes(post);
+      const input = bytes === null ? source.blob : typeof SharedArrayBuffer === "undefined" ? new Blob([bytes]) : bytes;
+      pooled = await pool.open(input, { tokenizers });
+      read = (options) => pooled.readColumns(rgs, cols, options);
+    } else if (mode === "memory") read = async (options) => f.readColumns(rgs, cols, options);
+    else read = (options) => f.readColumnsAsync(rgs, cols, options);
+    try {
+      let prev = null;
+      const wall = [];
+      let decodedBytes = 0;
+      const total = warmups + runs;
+      for (let i = 0; i < total; i++) {
+        await check();
+        const options = reuse && prev ? { reuse: prev } : undefined;
+        const t0 = performance.now();
+        const out = await read(options);
+        const ms = performance.now() - t0;
+        if (i >= warmups) wall.push({ wallMs: ms, seq: i - warmups });
+        decodedBytes = out.reduce((a, col) => a + columnBytes(col), 0);
+        prev = reuse ? out : null;
+        post({ done: i + 1, total, label: i < warmups ? "warm-up" : "run" });
+      }
+      return { mode, scope, poolSize: pool ? pool.size : null, resolution, skipped, columns: [], whole: { cols, runs: wall, decodedBytes }, ...ioCounters() };
+    } finally {
+      pooled?.close();
+      pool?.terminate();
+    }
   },
 };
 
+/** n rows gathered from several chunks into one column-like object. */
+function gatherColumn(type, n, chunkOf, local) {
+  let nulls = 0;
+  const validity = new Uint8Array((n + 7) >> 3);
+  const isValid = (col, r) => col.validity === null || ((col.validity[r >> 3] >> (r & 7)) & 1) === 1;
+  if (type === "string" || type === "bytes") {
+    let size = 0;
+    for (let i = 0; i < n; i++) {
+      const col = chunkOf(i);
+      const r = local[i];
+      if (isValid(col, r)) size += col.values.offsets[r + 1] - col.values.offsets[r];
+    }
+    const offsets = new Uint32Array(n + 1);
+    const data = new Uint8Array(size);
+    let at = 0;
+    for (let i = 0; i < n; i++) {
+      const col = chunkOf(i);
+      const r = local[i];
+      if (isValid(col, r)) {
+        const { offsets: o, data: d } = col.values;
+        data.set(d.subarray(o[r], o[r + 1]), at);
+        at += o[r + 1] - o[r];
+        validity[i >> 3] |= 1 << (i & 7);
+      } else nulls++;
+      offsets[i + 1] = at;
+    }
+    return { type, length: n, nullCount: nulls, values: { offsets, data }, validity: nulls ? validity : null };
+  }
+  const first = chunkOf(0);
+  const values = new first.values.constructor(n);
+  for (let i = 0; i < n; i++) {
+    const col = chunkOf(i);
+    const r = local[i];
+    if (isValid(col, r)) {
+      values[i] = col.values[r];
+      validity[i >> 3] |= 1 << (i & 7);
+    } else nulls++;
+  }
+  return { type, length: n, nullCount: nulls, values, validity: nulls ? validity : null };
+}
+
 self.onmessage = async (ev) => {
-  const { id, op, args } = ev.data;
+  const { id, op, args, abort } = ev.data;
+  if (abort !== undefined) {
+    aborted.add(abort);
+    return;
+  }
   const post = (progress) => self.postMessage({ id, progress });
   try {
     await ready;
     if (!ops[op]) throw usage("bad_argument", `unknown operation ${op}`);
-    const result = await ops[op](args || {}, post);
+    const result = await ops[op](args || {}, post, id);
     self.postMessage({ id, ok: true, result });
   } catch (e) {
     self.postMessage({ id, ok: false, error: errorInfo(e) });
+  } finally {
+    aborted.delete(id);
   }
 };
 

@@ -2,8 +2,10 @@
 // whether the footer's statistics agree with the decoded values.
 
 import { h, fill } from "../dom.js";
-import { fmtBytes, fmtInt, fmtRatio, hex, statNode, textNode, apiValueNode } from "../format.js";
+import { fmtBytes, fmtInt, hex, statNode, textNode, apiValueNode } from "../format.js";
 import { errorBox, selectField } from "../common.js";
+import { decodedSize, ratio, fmtRatioValue, sizeLegend, sizeTitle } from "../sizes.js";
+import { createProfile } from "./profile.js";
 
 const exact = (n) => (n < 1024 ? `${fmtInt(n)} B` : `${fmtBytes(n)} (${fmtInt(n)} B)`);
 
@@ -124,7 +126,7 @@ function blocksTable(report) {
     h(
       "table",
       { class: "data compact", "data-testid": "detail-blocks" },
-      h("thead", {}, h("tr", {}, ["Block", "Offset", "Stored", "Raw", "Ratio", ""].map((x, i) => h("th", { class: i && i < 5 ? "num" : "" }, x)))),
+      h("thead", {}, h("tr", {}, ["Block", "Offset", "Stored", "Encoded", "Ratio", ""].map((x, i) => h("th", { class: i && i < 5 ? "num" : "", title: { Stored: "compressed bytes of this block in the file", Encoded: sizeTitle("encoded"), Ratio: "encoded ÷ stored, for this block" }[x] }, x)))),
       h(
         "tbody",
         {},
@@ -136,7 +138,7 @@ function blocksTable(report) {
             h("td", { class: "num" }, fmtInt(b.offset)),
             h("td", { class: "num" }, fmtBytes(b.storedLength)),
             h("td", { class: "num" }, fmtBytes(b.rawLength)),
-            h("td", { class: "num" }, fmtRatio(b.storedLength, b.rawLength)),
+            h("td", { class: "num" }, fmtRatioValue(ratio(b.rawLength, b.storedLength))),
             h("td", { class: "bar-cell" }, h("span", { class: "bar raw", style: { width: `${(100 * b.rawLength) / maxRaw}%` } }), h("span", { class: "bar stored", style: { width: `${(100 * b.storedLength) / maxRaw}%` } })),
           ),
         ),
@@ -148,6 +150,7 @@ function blocksTable(report) {
 export function createDetail(ctx, el) {
   let token = 0;
   const body = h("div", { class: "detail-body", "data-testid": "detail-view" });
+  const profile = createProfile(ctx);
 
   function controls() {
     const f = ctx.file;
@@ -156,7 +159,7 @@ export function createDetail(ctx, el) {
       { class: "toolbar" },
       selectField("Row group", f.rowGroups.map((rg, g) => ({ value: g, label: `${g} (${fmtInt(rg.numRows)} rows)` })), ctx.sel.g, (v) => ctx.select(Number(v), ctx.sel.c, "detail"), "detail-rg"),
       selectField("Column", f.schema.map((col, c) => ({ value: c, label: `${c}: ${col.name} (${col.type})` })), ctx.sel.c, (v) => ctx.select(ctx.sel.g, Number(v), "detail"), "detail-col"),
-      h("button", { type: "button", "data-testid": "detail-preview", onclick: () => ctx.previewChunk(ctx.sel.g, ctx.sel.c) }, "Preview these rows"),
+      h("button", { type: "button", "data-testid": "detail-preview", onclick: () => ctx.previewChunk(ctx.sel.g, ctx.sel.c) }, "Show these rows in Data"),
     );
   }
 
@@ -171,7 +174,8 @@ export function createDetail(ctx, el) {
     const cm = f.rowGroups[g].columns[c];
     const col = f.schema[c];
     const rows = f.rowGroups[g].numRows;
-    fill(el, controls(), body);
+    fill(el, controls(), profile.el, body);
+    profile.show(c);
     fill(body, h("p", { class: "muted" }, "Inspecting…"));
     let res;
     try {
@@ -186,7 +190,7 @@ export function createDetail(ctx, el) {
     const d = r.detail;
     fill(
       body,
-      h("h2", { class: "detail-title" }, h("span", { class: "colname" }, col.name), " ", h("span", { class: "type-tag" }, col.type), col.nullable ? h("span", { class: "type-tag" }, "nullable") : null, h("span", { class: "muted" }, ` · row group ${g} · ${fmtInt(rows)} rows`)),
+      h("h2", { class: "detail-title" }, "Chunk: ", h("span", { class: "colname" }, ctx.labels[c]), " ", h("span", { class: "type-tag" }, col.type), col.nullable ? h("span", { class: "type-tag" }, "nullable") : null, h("span", { class: "muted" }, ` · row group ${g} · ${fmtInt(rows)} rows`)),
       r.error ? errorBox(r.error, { title: "Reading this chunk fails", schema: f.schema, testid: "detail-error", compact: r.error.kind === "unknown_tokenizer" }) : null,
       h(
         "div",
@@ -197,27 +201,33 @@ export function createDetail(ctx, el) {
           h("h3", {}, "Chunk"),
           kv([
             ["Byte range", `${fmtInt(cm.byteOffset)} – ${fmtInt(cm.byteOffset + cm.byteLength)}`],
-            ["Stored", exact(cm.byteLength), "detail-stored"],
             ["Encoding", r.encoding, "detail-encoding-name"],
             ["Codec", r.codec, "detail-codec"],
-            ["Null bitmap", r.nullBitmapLength ? `${fmtInt(r.nullBitmapLength)} B` : "none"],
-            ["Raw (encoded) length", exact(r.rawLength), "detail-raw"],
-            ["Data length", `${exact(r.dataLength)} in blocks`],
-            ["Compression", fmtRatio(r.dataLength, r.rawLength)],
+            ["Stored", h("span", { title: sizeTitle("stored") }, exact(cm.byteLength)), "detail-stored"],
+            ["  of which blocks", exact(r.dataLength)],
+            ["  header, block table, null bitmap", `${exact(cm.byteLength - r.dataLength)}${r.nullBitmapLength ? ` (bitmap ${fmtInt(r.nullBitmapLength)} B)` : ""}`],
+            ["Encoded", h("span", { title: sizeTitle("encoded") }, exact(r.rawLength)), "detail-raw"],
+            ["Decoded", (() => {
+              const d = decodedSize(col.type, rows, { ...cm, rawLength: r.rawLength }, ctx.decoded.get(`${g}:${c}`));
+              return d === null ? h("span", { class: "muted", title: "known once the chunk is read (open Data or run the profile)" }, "not read yet") : h("span", { title: sizeTitle("decoded") }, exact(d));
+            })(), "detail-decoded"],
+            ["Compression ratio", h("span", { title: sizeTitle("ratio") }, fmtRatioValue(ratio(r.rawLength, cm.byteLength))), "detail-ratio"],
             ["Blocks", fmtInt(r.blocks.length), "detail-block-count"],
           ]),
         ),
         h("section", { class: "card", "data-testid": "detail-encoding" }, h("h3", {}, `Encoding: ${d ? d.kind : r.encoding}`), d ? kv(encodingFacts(d, col.type, rows, cm, f)) : h("p", { class: "muted" }, "No detail: the encoded stream could not be read.")),
         h("section", { class: "card wide" }, h("h3", {}, "Footer statistics vs decoded values"), checksTable(r, cm, col.type, rows)),
       ),
-      h("h3", {}, `Blocks (${r.blocks.length})`, h("span", { class: "muted small" }, " — each compressed on its own; bars: raw (light) and stored (dark)")),
+      h("h3", {}, `Blocks (${r.blocks.length})`, h("span", { class: "muted small" }, " — each compressed on its own; bars: encoded (light) and stored (dark)")),
       blocksTable(r),
+      sizeLegend(),
     );
   }
 
   return {
     render() {
       token++;
+      profile.reset();
       fill(el);
     },
     activate: load,

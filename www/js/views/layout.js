@@ -1,25 +1,39 @@
 // A proportional map of the file's bytes: header, every chunk, footer and
-// tail, wrapped over lines like a hex editor's view of the whole file.
+// tail, wrapped over lines like a hex editor's view of the whole file, with
+// a mark where each row group starts. One colour per column, the same in
+// every row group and in the legend. The map is one tab stop: the arrow
+// keys move between regions (left/right: the next region in the file;
+// up/down: the same column in the row group before or after), Enter
+// selects a chunk and keeps the focus here; a click opens its detail.
 
 import { h, s, fill } from "../dom.js";
 import { fmtBytes, fmtInt, fmtPct } from "../format.js";
 import { sortableTable } from "../table.js";
+import { ratio, fmtRatioValue, sizeLegend } from "../sizes.js";
 
 const LINE_H = 20;
 const GAP = 5;
 const W = 1000;
 const MAX_REGIONS = 3000;
 
+// Twelve hues far apart (a categorical palette), then the same twelve
+// darker and lighter: 36 distinct colours before any repeats.
+const PALETTE = ["#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7", "#9c755f", "#bab0ac", "#17becf", "#8c564b"];
+
+function shade(hex, f) {
+  const n = parseInt(hex.slice(1), 16);
+  const ch = [n >> 16, (n >> 8) & 255, n & 255].map((x) => Math.round(f < 0 ? x * (1 + f) : x + (255 - x) * f));
+  return `rgb(${ch.join(" ")})`;
+}
+
 export function regionColor(r) {
   if (r.kind === "header") return "var(--c-header)";
   if (r.kind === "footer") return "var(--c-footer)";
   if (r.kind === "tail") return "var(--c-tail)";
-  // Golden-angle hues keep neighbouring columns apart; lightness varies
-  // with the column too (so hues that meet again differ) and alternates
-  // between row groups.
-  const hue = (r.column * 137.508 + 205) % 360;
-  const light = [48, 60, 40][r.column % 3] + (r.rowGroup % 2 ? 10 : 0);
-  return `hsl(${hue.toFixed(1)} 60% ${light}%)`;
+  const c = r.column ?? 0;
+  const base = PALETTE[c % PALETTE.length];
+  const round = Math.floor(c / PALETTE.length) % 3;
+  return round === 0 ? base : shade(base, round === 1 ? -0.35 : 0.45);
 }
 
 /** With very many chunks, draw one region per row group instead. */
@@ -49,13 +63,13 @@ export function describeRegion(f, r) {
   return [
     `Chunk: row group ${r.rowGroup}, column ${r.column} “${col.name}” (${col.type})`,
     range,
-    `${cm.encoding} / ${cm.codec}${cm.blockCount ? `, ${cm.blockCount} block${cm.blockCount > 1 ? "s" : ""}` : ""}${cm.rawLength !== null ? `, ${fmtBytes(cm.rawLength)} raw` : ""}`,
+    `${cm.encoding} / ${cm.codec}${cm.blockCount ? `, ${cm.blockCount} block${cm.blockCount > 1 ? "s" : ""}` : ""}: ${fmtBytes(len)} stored${cm.rawLength !== null ? `, ${fmtBytes(cm.rawLength)} encoded (compression ratio ${fmtRatioValue(ratio(cm.rawLength, len))})` : ""}`,
   ];
 }
 
-function regionLabel(r, f) {
+function regionLabel(r, f, labels) {
   if (r.kind === "rowgroup") return `row group ${r.rowGroup}`;
-  return r.kind === "chunk" ? `row group ${r.rowGroup} column ${f.schema[r.column].name}` : r.kind;
+  return r.kind === "chunk" ? `row group ${r.rowGroup} column ${labels[r.column]}` : r.kind;
 }
 
 export function renderLayout(ctx, el) {
@@ -82,18 +96,20 @@ export function renderLayout(ctx, el) {
   };
   const hide = () => (tooltip.hidden = true);
 
-  const svg = s("svg", { class: "layout-map", viewBox: `0 0 ${W} ${height}`, preserveAspectRatio: "none", width: "100%", height, "data-testid": "layout-map", role: "group", "aria-label": "byte layout of the file" });
+  const svg = s("svg", { class: "layout-map", viewBox: `0 0 ${W} ${height}`, preserveAspectRatio: "none", width: "100%", height, "data-testid": "layout-map", role: "listbox", tabindex: 0, "aria-label": "byte layout of the file: arrow keys move between regions, Enter selects a chunk" });
   for (let i = 0; i < lines; i++) svg.append(s("rect", { x: 0, y: i * (LINE_H + GAP), width: W * Math.min(1, Math.max(0, (size - i * bpl) / bpl)), height: LINE_H, class: "layout-bg" }));
-  for (const r of regions) {
+  const els = [];
+  regions.forEach((r, k) => {
     const g = s("g", {
+      id: `region-${k}`,
       class: ["region", `region-${r.kind === "rowgroup" ? "chunk" : r.kind}`, r.kind === "chunk" && ctx.sel.g === r.rowGroup && ctx.sel.c === r.column ? "selected" : null],
       "data-testid": "layout-region",
       "data-kind": r.kind,
       "data-rg": r.rowGroup,
       "data-col": r.column,
-      tabindex: r.kind === "chunk" || r.kind === "rowgroup" ? 0 : -1,
-      role: r.kind === "chunk" || r.kind === "rowgroup" ? "button" : "img",
-      "aria-label": `${regionLabel(r, f)}, ${fmtInt(r.end - r.start)} bytes at ${fmtInt(r.start)}`,
+      role: "option",
+      "aria-selected": String(r.kind === "chunk" && ctx.sel.g === r.rowGroup && ctx.sel.c === r.column),
+      "aria-label": `${regionLabel(r, f, ctx.labels)}, ${fmtInt(r.end - r.start)} bytes at ${fmtInt(r.start)}`,
     });
     let start = r.start;
     const end = Math.max(r.end, r.start + 1);
@@ -107,23 +123,60 @@ export function renderLayout(ctx, el) {
     }
     g.addEventListener("mousemove", (ev) => showInfo(r, ev));
     g.addEventListener("mouseleave", hide);
-    g.addEventListener("focus", () => showInfo(r));
-    if (r.kind === "chunk" || r.kind === "rowgroup") {
-      const go = () => (r.kind === "chunk" ? ctx.select(r.rowGroup, r.column, "detail") : ctx.select(r.rowGroup, 0, "chunks"));
-      g.addEventListener("click", go);
-      g.addEventListener("keydown", (ev) => {
-        if (ev.key === "Enter" || ev.key === " ") {
-          ev.preventDefault();
-          go();
-        }
-      });
-    }
+    if (r.kind === "chunk" || r.kind === "rowgroup") g.addEventListener("click", () => (r.kind === "chunk" ? ctx.select(r.rowGroup, r.column, "detail") : ctx.select(r.rowGroup, 0, "chunks")));
     svg.append(g);
-  }
+    els.push(g);
+  });
+  // Where each row group starts: a tick across the line, and its number.
+  f.rowGroups.forEach((rg, gIdx) => {
+    const first = f.layout.find((r) => r.kind === "chunk" && r.rowGroup === gIdx);
+    if (!first) return;
+    const line = Math.floor(first.start / bpl);
+    const x = ((first.start - line * bpl) / bpl) * W;
+    const y = line * (LINE_H + GAP);
+    svg.append(s("line", { x1: x, x2: x, y1: y - 2, y2: y + LINE_H + 2, class: "rg-boundary", "data-testid": "rg-boundary", "data-rg": gIdx }, s("title", {}, `row group ${gIdx} starts at byte ${fmtInt(first.start)}`)));
+  });
+
+  // Keyboard: one tab stop; the active region is the listbox's active descendant.
+  let active = Math.max(0, regions.findIndex((r) => r.kind === "chunk" && r.rowGroup === ctx.sel.g && r.column === ctx.sel.c));
+  const activate = (k) => {
+    active = Math.max(0, Math.min(regions.length - 1, k));
+    for (const e of els) e.classList.remove("active");
+    els[active].classList.add("active");
+    svg.setAttribute("aria-activedescendant", els[active].id);
+    showInfo(regions[active]);
+  };
+  svg.addEventListener("focus", () => activate(active));
+  svg.addEventListener("blur", () => els[active]?.classList.remove("active"));
+  svg.addEventListener("keydown", (ev) => {
+    const r = regions[active];
+    let k = null;
+    if (ev.key === "ArrowRight") k = active + 1;
+    else if (ev.key === "ArrowLeft") k = active - 1;
+    else if (ev.key === "Home") k = 0;
+    else if (ev.key === "End") k = regions.length - 1;
+    else if ((ev.key === "ArrowDown" || ev.key === "ArrowUp") && (r.kind === "chunk" || r.kind === "rowgroup")) {
+      const gNext = r.rowGroup + (ev.key === "ArrowDown" ? 1 : -1);
+      const found = regions.findIndex((x) => x.rowGroup === gNext && (x.kind === "rowgroup" || x.column === r.column));
+      k = found >= 0 ? found : active;
+    } else if (ev.key === "Enter" || ev.key === " ") {
+      ev.preventDefault();
+      if (r.kind === "chunk") {
+        // Select the chunk (detail, chunk table, URL) without leaving the map.
+        ctx.select(r.rowGroup, r.column);
+        for (const e of els) e.setAttribute("aria-selected", "false");
+        els[active].setAttribute("aria-selected", "true");
+        fill(info, h("b", {}, describeRegion(f, r)[0]), h("br"), "Selected. ", h("button", { type: "button", class: "small", "data-testid": "layout-open-detail", onclick: () => ctx.select(r.rowGroup, r.column, "detail") }, "Open in Column detail"));
+      } else if (r.kind === "rowgroup") ctx.select(r.rowGroup, 0);
+      return;
+    } else return;
+    ev.preventDefault();
+    activate(k);
+  });
   const axis = h("div", { class: "layout-axis", "aria-hidden": "true" }, Array.from({ length: lines }, (_, i) => h("div", { style: { height: `${LINE_H}px`, marginBottom: `${GAP}px` } }, fmtInt(i * bpl))));
 
   // Legend: one swatch per column, with its share of the file.
-  const perCol = f.schema.map((col, c) => ({ c, name: col.name, bytes: f.rowGroups.reduce((a, rg) => a + rg.columns[c].byteLength, 0) }));
+  const perCol = f.schema.map((col, c) => ({ c, name: ctx.labels[c], bytes: f.rowGroups.reduce((a, rg) => a + rg.columns[c].byteLength, 0) }));
   const legend = h(
     "div",
     { class: "legend" },
@@ -144,11 +197,11 @@ export function renderLayout(ctx, el) {
     columns: [
       { key: "start", label: "Start", numeric: true, value: (r) => r.start, cell: (r) => fmtInt(r.start) },
       { key: "end", label: "End", numeric: true, value: (r) => r.end, cell: (r) => fmtInt(r.end) },
-      { key: "len", label: "Length", numeric: true, value: (r) => r.end - r.start, cell: (r) => fmtBytes(r.end - r.start) },
+      { key: "len", label: "Stored", title: "bytes in the file", numeric: true, value: (r) => r.end - r.start, cell: (r) => fmtBytes(r.end - r.start) },
       { key: "share", label: "Share", numeric: true, value: (r) => (r.end - r.start) / size, cell: (r) => fmtPct((r.end - r.start) / size) },
       { key: "kind", label: "Region", value: (r) => r.kind, cell: (r) => h("span", {}, h("span", { class: "swatch", style: { background: regionColor(r) } }), " ", r.kind) },
       { key: "rg", label: "RG", numeric: true, value: (r) => r.rowGroup ?? null },
-      { key: "col", label: "Column", value: (r) => (r.kind === "chunk" ? f.schema[r.column].name : null) },
+      { key: "col", label: "Column", value: (r) => (r.kind === "chunk" ? ctx.labels[r.column] : null) },
     ],
     rows: f.layout,
     wrapClass: "short",
@@ -161,7 +214,9 @@ export function renderLayout(ctx, el) {
     h("div", { class: "layout-wrap", onmouseleave: hide }, axis, h("div", { class: "layout-svg" }, svg)),
     info,
     legend,
+    h("p", { class: "muted small" }, "Black ticks mark where each row group starts. Tab to the map, then use the arrow keys; Enter selects a chunk."),
     h("h3", {}, "Regions"),
     table.el,
+    sizeLegend(),
   );
 }

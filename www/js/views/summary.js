@@ -54,7 +54,7 @@ export function renderTokenizers(ctx, el) {
   const parts = [];
   if (f && f.tokenizers.length) {
     const rows = f.tokenizers.map((t, i) => {
-      const users = columnsUsingTokenizer(f, i + 1).map((c) => f.schema[c].name);
+      const users = columnsUsingTokenizer(f, i + 1).map((c) => ctx.labels[c] ?? f.schema[c].name);
       const known = ctx.manifest?.tokenizers?.find((k) => k.digest === t.digest);
       const mine = reg.find((r) => r.digest === t.digest);
       let status;
@@ -68,6 +68,7 @@ export function renderTokenizers(ctx, el) {
           " ",
           h("span", { "data-testid": "tokenizer-missing-msg" }, "Drop the tokenizer.json whose SHA-256 is ", h("code", { class: "digest" }, t.digest), ` to read ${users.length === 1 ? "column" : "columns"} `, users.map((u, j) => [j ? ", " : "", h("b", {}, u)]), "."),
           known ? h("div", { class: "muted small" }, known.note) : null,
+          h("button", { type: "button", class: "small primary", "data-action": "choose-tokenizer", "data-testid": "choose-tokenizer" }, "Choose tokenizer…"),
           known?.sample
             ? h("button", { type: "button", class: "small", "data-testid": "load-sample-tokenizer", onclick: () => ctx.loadSampleTokenizer(known.sample) }, `Load sample ${known.sample.split("/").pop()}`)
             : null,

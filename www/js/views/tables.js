@@ -1,14 +1,13 @@
 // The schema (with totals per column) and the grid of chunks.
 
 import { h, fill } from "../dom.js";
-import { fmtBytes, fmtInt, fmtRatio, statNode, statText } from "../format.js";
+import { fmtInt, statNode, statText } from "../format.js";
 import { sortableTable } from "../table.js";
 import { selectField } from "../common.js";
+import { decodedSize, ratio, fmtRatioValue, sizeCell, sizeLegend, sizeTitle } from "../sizes.js";
 
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
-const sumOrNull = (xs) => (xs.some((x) => x === null) ? null : sum(xs));
-const bytesCell = (n) => (n === null ? h("span", { class: "muted", title: "not known yet" }, "…") : h("span", { title: `${fmtInt(n)} bytes` }, fmtBytes(n)));
-const ratioValue = (stored, raw) => (raw === null || !stored ? null : raw / stored);
+const sumOrNull = (xs) => (xs.some((x) => x === null || x === undefined) ? null : sum(xs));
 
 function tokenizerCell(f, cm) {
   if (!cm.tokenizer) return "—";
@@ -16,23 +15,25 @@ function tokenizerCell(f, cm) {
   return h("span", { class: t?.resolved ? "" : "warn-text", title: cm.tokenizerDigest || "" }, `#${cm.tokenizer} `, h("code", { class: "digest" }, (cm.tokenizerDigest || "").slice(0, 10)), t?.resolved ? "" : " (missing)");
 }
 
-export function columnTotals(f) {
+export function columnTotals(f, decoded = new Map(), labels = null) {
   return f.schema.map((col, c) => {
     const chunks = f.rowGroups.map((rg) => rg.columns[c]);
     const encodings = [...new Set(chunks.map((m) => m.encoding))];
     const codecs = [...new Set(chunks.map((m) => m.codec))];
     const stored = sum(chunks.map((m) => m.byteLength));
     const raw = sumOrNull(chunks.map((m) => m.rawLength));
+    const dec = sumOrNull(f.rowGroups.map((rg, g) => decodedSize(col.type, rg.numRows, rg.columns[c], decoded.get(`${g}:${c}`))));
     return {
       c,
-      name: col.name,
+      name: labels ? labels[c] : col.name,
+      decoded: dec,
       type: col.type,
       nullable: col.nullable,
       encodings: encodings.join(", "),
       codecs: codecs.join(", "),
       stored,
       raw,
-      ratio: ratioValue(stored, raw),
+      ratio: ratio(raw, stored),
       blocks: sumOrNull(chunks.map((m) => m.blockCount)),
       nulls: sum(chunks.map((m) => m.nullCount)),
       tokenizer: chunks.find((m) => m.tokenizer)?.tokenizer || 0,
@@ -43,7 +44,7 @@ export function columnTotals(f) {
 
 export function renderSchema(ctx, el) {
   const f = ctx.file;
-  const rows = columnTotals(f);
+  const rows = columnTotals(f, ctx.decoded, ctx.labels);
   const t = sortableTable({
     testid: "schema-table",
     rowTestid: "schema-row",
@@ -57,9 +58,10 @@ export function renderSchema(ctx, el) {
       { key: "nullable", label: "Nullable", value: (r) => (r.nullable ? "yes" : "no") },
       { key: "encodings", label: "Encodings", value: (r) => r.encodings },
       { key: "codecs", label: "Codecs", value: (r) => r.codecs },
-      { key: "stored", label: "Stored", numeric: true, value: (r) => r.stored, cell: (r) => bytesCell(r.stored) },
-      { key: "raw", label: "Raw", title: "decompressed (encoded) bytes", numeric: true, value: (r) => r.raw, cell: (r) => bytesCell(r.raw) },
-      { key: "ratio", label: "Ratio", title: "raw ÷ stored", numeric: true, value: (r) => r.ratio, cell: (r) => fmtRatio(r.stored, r.raw) },
+      { key: "stored", label: "Stored", title: sizeTitle("stored"), numeric: true, value: (r) => r.stored, cell: (r) => sizeCell(r.stored, "stored") },
+      { key: "raw", label: "Encoded", title: sizeTitle("encoded"), numeric: true, value: (r) => r.raw, cell: (r) => sizeCell(r.raw, "encoded") },
+      { key: "decoded", label: "Decoded", title: sizeTitle("decoded"), numeric: true, value: (r) => r.decoded, cell: (r) => sizeCell(r.decoded, "decoded") },
+      { key: "ratio", label: "Ratio", title: sizeTitle("ratio"), numeric: true, value: (r) => r.ratio, cell: (r) => fmtRatioValue(r.ratio) },
       { key: "share", label: "Share of file", numeric: true, value: (r) => r.share, cell: (r) => shareBar(r.share) },
       { key: "blocks", label: "Blocks", numeric: true, value: (r) => r.blocks, cell: (r) => (r.blocks === null ? "…" : fmtInt(r.blocks)) },
       { key: "nulls", label: "Nulls", numeric: true, value: (r) => r.nulls, cell: (r) => fmtInt(r.nulls) },
@@ -69,7 +71,8 @@ export function renderSchema(ctx, el) {
     footer: (rs) => {
       const stored = sum(rs.map((r) => r.stored));
       const raw = sumOrNull(rs.map((r) => r.raw));
-      return { name: h("b", {}, "All columns"), stored: bytesCell(stored), raw: bytesCell(raw), ratio: fmtRatio(stored, raw), share: shareBar(f.byteLength ? stored / f.byteLength : 0), blocks: fmtInt(sumOrNull(rs.map((r) => r.blocks))), nulls: fmtInt(sum(rs.map((r) => r.nulls))) };
+      const dec = sumOrNull(rs.map((r) => r.decoded));
+      return { name: h("b", {}, "All columns"), stored: sizeCell(stored, "stored"), raw: sizeCell(raw, "encoded"), decoded: sizeCell(dec, "decoded"), ratio: fmtRatioValue(ratio(raw, stored)), share: shareBar(f.byteLength ? stored / f.byteLength : 0), blocks: fmtInt(sumOrNull(rs.map((r) => r.blocks))), nulls: fmtInt(sum(rs.map((r) => r.nulls))) };
     },
   });
   fill(
@@ -77,6 +80,7 @@ export function renderSchema(ctx, el) {
     h("p", { class: "lead" }, `${f.schema.length} columns × ${f.rowGroups.length} row groups, ${fmtInt(f.numRows)} rows. Totals are over all row groups; click a column for its chunk detail.`),
     f.rowGroups.length === 0 ? h("p", { class: "notice" }, "This file has no row groups: a schema and no data.") : null,
     t.el,
+    sizeLegend(),
   );
 }
 
@@ -90,7 +94,7 @@ export function renderChunks(ctx, el) {
   f.rowGroups.forEach((rg, g) =>
     rg.columns.forEach((cm, c) => {
       const type = f.schema[c].type;
-      all.push({ g, c, cm, type, name: f.schema[c].name, rows: rg.numRows, ratio: ratioValue(cm.byteLength, cm.rawLength) });
+      all.push({ g, c, cm, type, name: ctx.labels[c], rows: rg.numRows, ratio: ratio(cm.rawLength, cm.byteLength), decoded: decodedSize(type, rg.numRows, cm, ctx.decoded.get(`${g}:${c}`)) });
     }),
   );
   let rgFilter = "all";
@@ -108,9 +112,10 @@ export function renderChunks(ctx, el) {
       { key: "type", label: "Type", value: (r) => r.type, cell: (r) => h("span", { class: "type-tag" }, r.type) },
       { key: "encoding", label: "Encoding", value: (r) => r.cm.encoding },
       { key: "codec", label: "Codec", value: (r) => r.cm.codec },
-      { key: "stored", label: "Stored", numeric: true, value: (r) => r.cm.byteLength, cell: (r) => bytesCell(r.cm.byteLength) },
-      { key: "raw", label: "Raw", title: "decompressed (encoded) bytes, from the chunk header", numeric: true, value: (r) => r.cm.rawLength, cell: (r) => bytesCell(r.cm.rawLength) },
-      { key: "ratio", label: "Ratio", numeric: true, value: (r) => r.ratio, cell: (r) => fmtRatio(r.cm.byteLength, r.cm.rawLength) },
+      { key: "stored", label: "Stored", title: sizeTitle("stored"), numeric: true, value: (r) => r.cm.byteLength, cell: (r) => sizeCell(r.cm.byteLength, "stored") },
+      { key: "raw", label: "Encoded", title: sizeTitle("encoded"), numeric: true, value: (r) => r.cm.rawLength, cell: (r) => sizeCell(r.cm.rawLength, "encoded") },
+      { key: "decoded", label: "Decoded", title: sizeTitle("decoded"), numeric: true, value: (r) => r.decoded, cell: (r) => sizeCell(r.decoded, "decoded") },
+      { key: "ratio", label: "Ratio", title: sizeTitle("ratio"), numeric: true, value: (r) => r.ratio, cell: (r) => fmtRatioValue(r.ratio) },
       { key: "blocks", label: "Blocks", numeric: true, value: (r) => r.cm.blockCount, cell: (r) => (r.cm.blockCount === null ? "…" : fmtInt(r.cm.blockCount)) },
       { key: "rows", label: "Rows", numeric: true, value: (r) => r.rows, cell: (r) => fmtInt(r.rows) },
       { key: "nulls", label: "Nulls", numeric: true, value: (r) => r.cm.nullCount, cell: (r) => fmtInt(r.cm.nullCount) },
@@ -121,14 +126,18 @@ export function renderChunks(ctx, el) {
       { key: "tokenizer", label: "Tokenizer", value: (r) => r.cm.tokenizer, cell: (r) => tokenizerCell(f, r.cm) },
     ],
     rows: all,
+    // A file's chunks can run to thousands: a first screenful, the rest on request.
+    maxRows: 100,
     footer: (rs) => {
       const stored = sum(rs.map((r) => r.cm.byteLength));
       const raw = sumOrNull(rs.map((r) => r.cm.rawLength));
+      const dec = sumOrNull(rs.map((r) => r.decoded));
       return {
         name: h("b", {}, `Total (${rs.length} chunks)`),
-        stored: bytesCell(stored),
-        raw: bytesCell(raw),
-        ratio: fmtRatio(stored, raw),
+        stored: sizeCell(stored, "stored"),
+        raw: sizeCell(raw, "encoded"),
+        decoded: sizeCell(dec, "decoded"),
+        ratio: fmtRatioValue(ratio(raw, stored)),
         blocks: fmtInt(sumOrNull(rs.map((r) => r.cm.blockCount))),
         nulls: fmtInt(sum(rs.map((r) => r.cm.nullCount))),
       };
@@ -146,5 +155,6 @@ export function renderChunks(ctx, el) {
       h("span", { class: "muted small" }, "Min/max are the footer's statistics as stored, decoded by type. Click a chunk for its detail."),
     ),
     t.el,
+    sizeLegend(),
   );
 }

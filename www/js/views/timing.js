@@ -1,11 +1,15 @@
-// Timing: repeated reads of chosen columns, in randomized order, with
-// warm-ups excluded; min / median / max, a bootstrap interval of the
-// median, throughput and the split between read, decompress and decode.
+// Timing column reads in the worker, as bench/run does: every readable
+// column by default (unreadable ones are skipped and named), per column or
+// as one whole read of every chosen column (on the worker's thread, or on
+// a pool of workers: pkg/pool.js), runs in shuffled order after untimed
+// warm-ups, medians with a bootstrap interval. Every run stays on the page
+// for side-by-side comparison until removed.
 
-import { h, s, fill, download } from "../dom.js";
+import { h, s, fill } from "../dom.js";
 import { fmtBytes, fmtInt, fmtMs, csvField } from "../format.js";
 import { summarize, median } from "../stats.js";
 import { columnPicker, errorBox } from "../common.js";
+import { sizeTitle, sizeLegend } from "../sizes.js";
 
 const PARTS = [
   { key: "readMs", label: "read", cls: "p-read" },
@@ -15,31 +19,48 @@ const PARTS = [
   { key: "otherMs", label: "other", cls: "p-other" },
 ];
 
-const mbps = (bytes, ms) => (ms > 0 ? bytes / 1e6 / (ms / 1000) : null);
-const fmtRate = (x) => (x === null ? "—" : x >= 100 ? `${x.toFixed(0)} MB/s` : `${x.toFixed(1)} MB/s`);
+const SCOPES = {
+  column: "per column",
+  whole: "whole read",
+  pool: "whole read, worker pool",
+};
 
-function analyse(f, res, rgs) {
+/**
+ * MB/s of `bytes` over a median, or null where it says nothing: a time
+ * within 20 timer ticks, or (for stored bytes) a run that never read them
+ * from the source (from memory).
+ */
+function rate(bytes, ms, resolution) {
+  if (!(ms > 0) || ms < 20 * resolution || !bytes) return null;
+  return bytes / 1e6 / (ms / 1000);
+}
+const fmtRate = (x) => (x === null ? "—" : x >= 100 ? `${x.toFixed(0)} MB/s` : x >= 10 ? `${x.toFixed(1)} MB/s` : `${x.toPrecision(2)} MB/s`);
+
+function storedOf(f, c, rgs) {
+  return rgs.reduce((a, g) => a + f.rowGroups[g].columns[c].byteLength, 0);
+}
+
+function analyse(ctx, res, opts) {
+  const f = ctx.file;
   return res.columns.map(({ c, runs }) => {
-    const wall = runs.map((r) => r.wallMs);
-    const st = summarize(wall);
-    const stored = rgs.reduce((a, g) => a + f.rowGroups[g].columns[c].byteLength, 0);
+    const st = summarize(runs.map((r) => r.wallMs));
+    const stored = storedOf(f, c, opts.rgs);
     const decoded = runs[0]?.decodedBytes ?? 0;
     const split = {};
     for (const p of PARTS.slice(0, 4)) split[p.key] = median(runs.map((r) => r[p.key]));
     split.otherMs = Math.max(0, st.median - (split.readMs + split.decompressMs + split.decodeMs + split.copyMs));
     return {
       c,
-      name: f.schema[c].name,
+      name: ctx.labels[c],
       type: f.schema[c].type,
-      chunks: rgs.length,
+      chunks: opts.rgs.length,
       stored,
       decoded,
       ...st,
-      mbStored: mbps(stored, st.median),
-      mbDecoded: mbps(decoded, st.median),
+      mbStored: opts.mode === "memory" ? null : rate(stored, st.median, res.resolution),
+      mbDecoded: rate(decoded, st.median, res.resolution),
       split,
       fromMemory: runs.every((r) => r.fromMemory),
-      reread: runs.every((r) => r.hasRead),
       runs,
     };
   });
@@ -54,29 +75,41 @@ function splitBar(split, total) {
   );
 }
 
+/** Log-scale chart: one row per column (or whole read), dots for runs. */
 function chart(rows) {
   const W = 1000;
-  const left = 190;
-  const right = 20;
+  const left = 200;
+  const right = 24;
   const rowH = 30;
   const top = 10;
-  const axisH = 34;
-  const max = Math.max(...rows.map((r) => r.max)) * 1.05 || 1;
-  const x = (ms) => left + ((W - left - right) * ms) / max;
+  const axisH = 38;
+  const all = rows.flatMap((r) => r.runs.map((x) => x.wallMs)).filter((x) => x > 0);
+  // The axis runs from the 1-2-5 step below the fastest run to the one
+  // above the slowest, so it always has at least two labelled ticks.
+  const step125 = (v, up) => {
+    const e = Math.floor(Math.log10(v));
+    const cands = [-1, 0, 1].flatMap((d) => [1, 2, 5].map((m) => m * 10 ** (e + d)));
+    return up ? Math.min(...cands.filter((c) => c >= v)) : Math.max(...cands.filter((c) => c <= v));
+  };
+  const lo = step125(Math.max(1e-3, Math.min(...all) / 1.1), false);
+  const hi = step125(Math.max(...all) * 1.1, true);
+  const l0 = Math.log10(lo);
+  const l1 = Math.log10(hi) === l0 ? l0 + 1 : Math.log10(hi);
+  const x = (ms) => left + ((W - left - right) * (Math.log10(Math.max(ms, lo)) - l0)) / (l1 - l0);
   const H = top + rows.length * rowH + axisH;
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", class: "chart", "data-testid": "timing-chart", role: "img", "aria-label": "time per run for each column" });
-  // Grid and axis.
-  const ticks = 5;
-  const step = niceStep(max / ticks);
-  for (let v = 0; v <= max; v += step) {
-    svg.append(s("line", { x1: x(v), x2: x(v), y1: top, y2: H - axisH + 4, class: "grid" }));
-    const digits = Math.max(0, -Math.floor(Math.log10(step) + 1e-9));
-    svg.append(s("text", { x: x(v), y: H - axisH + 18, class: "axis-label", "text-anchor": "middle" }, `${v.toFixed(digits)} ms`));
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", class: "chart", "data-testid": "timing-chart", role: "img", "aria-label": "time per run, logarithmic axis" });
+  for (let e = Math.floor(l0); e <= Math.ceil(l1); e++) {
+    for (const m of [1, 2, 5]) {
+      const v = m * 10 ** e;
+      if (v < lo * 0.999 || v > hi * 1.001) continue;
+      svg.append(s("line", { x1: x(v), x2: x(v), y1: top, y2: H - axisH + 4, class: m === 1 ? "grid major" : "grid" }));
+      svg.append(s("text", { x: x(v), y: H - axisH + 18, class: "axis-label", "text-anchor": "middle", "data-testid": "chart-tick" }, fmtMs(v)));
+    }
   }
-  svg.append(s("text", { x: (left + W - right) / 2, y: H - 2, class: "axis-title", "text-anchor": "middle" }, "milliseconds per run (all chosen row groups) — dots: runs · bar: median · band: 95% interval of the median"));
+  svg.append(s("text", { x: (left + W - right) / 2, y: H - 2, class: "axis-title", "text-anchor": "middle" }, "milliseconds per run, logarithmic axis — dots: runs · bar: median · band: 95% interval of the median"));
   rows.forEach((r, i) => {
     const y = top + i * rowH + rowH / 2;
-    const label = r.name.length > 26 ? `${r.name.slice(0, 25)}…` : r.name;
+    const label = r.name.length > 28 ? `${r.name.slice(0, 27)}…` : r.name;
     svg.append(s("text", { x: left - 10, y: y + 4, class: "row-label", "text-anchor": "end" }, s("title", {}, r.name), label));
     svg.append(s("line", { x1: x(r.min), x2: x(r.max), y1: y, y2: y, class: "range" }));
     svg.append(s("rect", { x: x(r.ciLo), y: y - 9, width: Math.max(1, x(r.ciHi) - x(r.ciLo)), height: 18, class: "ci" }));
@@ -86,31 +119,46 @@ function chart(rows) {
   return svg;
 }
 
-function niceStep(raw) {
-  const p = 10 ** Math.floor(Math.log10(raw || 1));
-  for (const m of [1, 2, 2.5, 5, 10]) if (m * p >= raw) return m * p;
-  return 10 * p;
-}
-
 export function createTiming(ctx, el) {
   let cols = [];
   let rgs = [];
-  let last = null;
+  let history = []; // every run: { id, label, opts, res, rows, whole, file, when }
+  let nextId = 1;
   const results = h("div", { class: "timing-results" });
+  const compareHost = h("div", { class: "timing-compare" });
   const progress = h("progress", { max: 1, value: 0, hidden: true, "data-testid": "timing-progress" });
   const progressText = h("span", { class: "muted small" });
+  let ac = null;
+
+  /** Columns that cannot be read now (a missing tokenizer), with why. */
+  function unreadableNow() {
+    const f = ctx.file;
+    const out = new Map();
+    f.schema.forEach((_, c) => {
+      for (const rg of f.rowGroups) {
+        const t = rg.columns[c].tokenizer;
+        if (t && !f.tokenizers[t - 1]?.resolved) {
+          out.set(c, `tokenizer ${f.tokenizers[t - 1]?.digest.slice(0, 12)}… is missing`);
+          break;
+        }
+      }
+    });
+    return out;
+  }
 
   function form() {
     const f = ctx.file;
-    const cp = columnPicker(f.schema, cols, (l) => (cols = l), { testid: "timing-columns", label: "Columns" });
+    const bad = unreadableNow();
+    const cp = columnPicker(f.schema.map((col, c) => ({ ...col, name: ctx.labels[c] })), cols, (l) => (cols = l), { testid: "timing-columns", label: "Columns" });
     const rp = columnPicker(f.rowGroups.map((rg, g) => ({ name: `row group ${g}`, type: `${fmtInt(rg.numRows)} rows` })), rgs, (l) => (rgs = l), { testid: "timing-rowgroups", label: "Row groups", placeholder: "filter row groups" });
     const runs = h("input", { type: "number", min: 1, max: 1000, value: 15, "data-testid": "timing-runs", id: "timing-runs" });
     const warm = h("input", { type: "number", min: 0, max: 100, value: 3, "data-testid": "timing-warmups", id: "timing-warmups" });
-    const modeFile = h("input", { type: "radio", name: "timing-mode", value: "file", checked: true, "data-testid": "timing-mode-file" });
-    const modeMem = h("input", { type: "radio", name: "timing-mode", value: "memory", "data-testid": "timing-mode-memory" });
+    const radio = (name, value, label, checked, testid) => h("label", {}, h("input", { type: "radio", name, value, checked, "data-testid": testid }), ` ${label}`);
     const reuse = h("input", { type: "checkbox", "data-testid": "timing-reuse" });
+    const poolSize = h("input", { type: "number", min: 1, max: 16, value: Math.max(1, Math.min(16, navigator.hardwareConcurrency || 2)), "data-testid": "timing-pool-size", id: "timing-pool-size" });
     const via = ctx.source.url ? "over HTTP (range requests)" : "from the File (Blob.slice)";
     const runBtn = h("button", { type: "submit", class: "primary", "data-testid": "timing-run" }, "Run timing");
+    const stopBtn = h("button", { type: "button", class: "danger", hidden: true, "data-testid": "timing-stop", onclick: () => ac?.abort() }, "Stop");
     return h(
       "form",
       {
@@ -118,31 +166,38 @@ export function createTiming(ctx, el) {
         "data-testid": "timing-form",
         onsubmit: async (ev) => {
           ev.preventDefault();
-          const opts = { cols: [...cols], rgs: [...rgs], runs: Math.max(1, Math.min(1000, Number(runs.value) || 15)), warmups: Math.max(0, Math.min(100, Number(warm.value) || 0)), mode: modeMem.checked ? "memory" : "file", reuse: reuse.checked };
+          const fd = new FormData(ev.target);
+          const opts = {
+            cols: [...cols],
+            rgs: [...rgs],
+            runs: Math.max(1, Math.min(1000, Number(runs.value) || 15)),
+            warmups: Math.max(0, Math.min(100, Number(warm.value) || 0)),
+            mode: fd.get("timing-mode") || "file",
+            scope: fd.get("timing-scope") || "column",
+            poolSize: Math.max(1, Math.min(16, Number(poolSize.value) || 2)),
+            reuse: reuse.checked,
+          };
           if (!opts.cols.length || !opts.rgs.length) {
             fill(results, h("p", { class: "notice" }, "Choose at least one column and one row group."));
             return;
           }
           runBtn.disabled = true;
+          stopBtn.hidden = false;
           await run(opts);
           runBtn.disabled = false;
+          stopBtn.hidden = true;
         },
       },
       h("div", { class: "timing-pickers" }, cp.el, rp.el),
       h(
         "div",
         { class: "timing-options" },
-        h("label", { class: "field", for: "timing-runs" }, h("span", { class: "field-label" }, "Runs"), runs),
-        h("label", { class: "field", for: "timing-warmups" }, h("span", { class: "field-label" }, "Warm-ups (excluded)"), warm),
-        h(
-          "fieldset",
-          { class: "modes" },
-          h("legend", {}, "Where each run gets the bytes"),
-          h("label", {}, modeFile, ` Re-read from the file each run — fetch the chunk's bytes ${via}, then decompress and decode`),
-          h("label", {}, modeMem, " From memory — load the whole file once (fromBytes), then each run only decompresses and decodes"),
-        ),
-        h("label", { class: "check" }, reuse, " Reuse output buffers — each run hands the last run's column back ({ reuse }), so its typed arrays are refilled instead of newly allocated"),
-        h("div", { class: "run-row" }, runBtn, progress, progressText),
+        bad.size ? h("p", { class: "notice small", "data-testid": "timing-unreadable" }, `Not chosen, cannot be read now: ${[...bad].map(([c, why]) => `${ctx.labels[c]} (${why})`).join("; ")}. Supply the tokenizer to time them.`) : null,
+        h("fieldset", { class: "modes" }, h("legend", {}, "What one run reads"), radio("timing-scope", "column", "Each column on its own: one timing per column (its chunks in the chosen row groups)", true, "timing-scope-column"), radio("timing-scope", "whole", "A whole read: every chosen column of every chosen row group in one call (readColumns), as bench/run times it", false, "timing-scope-whole"), h("label", {}, h("input", { type: "radio", name: "timing-scope", value: "pool", "data-testid": "timing-scope-pool" }), " A whole read on a worker pool (pkg/pool.js) of ", poolSize, " workers")),
+        h("fieldset", { class: "modes" }, h("legend", {}, "Where each run gets the bytes"), radio("timing-mode", "file", `Re-read from the file each run — fetch the chunks' bytes ${via}, then decompress and decode`, true, "timing-mode-file"), radio("timing-mode", "memory", "From memory — load the whole file once (fromBytes), then each run only decompresses and decodes", false, "timing-mode-memory")),
+        h("div", { class: "timing-numbers" }, h("label", { class: "field", for: "timing-runs" }, h("span", { class: "field-label" }, "Runs"), runs), h("label", { class: "field", for: "timing-warmups" }, h("span", { class: "field-label" }, "Warm-ups (excluded)"), warm)),
+        h("label", { class: "check" }, reuse, " Reuse output buffers — each run hands the last run's columns back ({ reuse }), so their typed arrays are refilled instead of newly allocated"),
+        h("div", { class: "run-row" }, runBtn, stopBtn, progress, progressText),
       ),
     );
   }
@@ -152,10 +207,11 @@ export function createTiming(ctx, el) {
     progress.hidden = false;
     progress.value = 0;
     progressText.textContent = "starting…";
-    fill(results);
+    ac = new AbortController();
     let res;
     try {
-      res = await ctx.call("timing", opts, "Timing", {
+      res = await ctx.call("timing", { ...opts, tokenizers: ctx.registered.map((t) => t.bytes) }, "Timing", {
+        signal: ac.signal,
         onProgress: (p) => {
           if (p.total) {
             progress.value = p.done / p.total;
@@ -166,90 +222,170 @@ export function createTiming(ctx, el) {
     } catch (e) {
       progress.hidden = true;
       progressText.textContent = "";
-      fill(results, errorBox(e, { title: e.kind === "cancelled" ? "Timing cancelled" : "Timing failed", schema: f.schema, testid: "timing-error" }));
+      fill(results, errorBox(e, { title: e.kind === "cancelled" ? "Timing stopped" : "Timing failed", schema: f.schema, testid: "timing-error" }));
       return;
     }
     progress.hidden = true;
     progressText.textContent = "";
-    const rows = analyse(f, res, opts.rgs);
-    last = { opts, res, rows, file: ctx.name, size: f.byteLength, when: new Date().toISOString() };
-    showResults();
+    const entry = { id: nextId++, opts, res, file: ctx.name, when: new Date().toISOString() };
+    entry.label = `#${entry.id} ${SCOPES[opts.scope]}${opts.scope === "pool" ? ` of ${res.poolSize}` : ""} · ${opts.mode === "memory" ? "memory" : "file"}${opts.reuse ? " · reuse" : ""}`;
+    entry.rows = analyse(ctx, res, opts);
+    if (res.whole) {
+      const st = summarize(res.whole.runs.map((r) => r.wallMs));
+      const stored = res.whole.cols.reduce((a, c) => a + storedOf(f, c, opts.rgs), 0);
+      entry.whole = { ...st, name: `whole read (${res.whole.cols.length} columns)`, runs: res.whole.runs, stored, decoded: res.whole.decodedBytes, mbDecoded: rate(res.whole.decodedBytes, st.median, res.resolution), mbStored: opts.mode === "memory" ? null : rate(stored, st.median, res.resolution) };
+    }
+    history.push(entry);
+    showResults(entry);
+    showCompare();
   }
 
-  function showResults() {
-    const { opts, res, rows } = last;
+  function skippedNote(res) {
+    if (!res.skipped?.length) return null;
+    return h("p", { class: "notice", "data-testid": "timing-skipped" }, `Skipped (cannot be read): ${res.skipped.map((x) => `${ctx.labels[x.c]} — ${x.error.kind}: ${x.error.message}`).join("; ")}.`);
+  }
+
+  function showResults(entry) {
+    const { opts, res, rows, whole } = entry;
     const mem = opts.mode === "memory";
-    const via = ctx.source.url ? "over HTTP with a range request" : "from the File with Blob.slice";
-    const modeText = mem
-      ? `The whole file was loaded into wasm memory once (fromBytes); each run only decompressed and decoded (timings.fromMemory = ${rows.every((r) => r.fromMemory)}).`
-      : `Each run fetched the chunk's bytes again ${via}, then decompressed and decoded them; the read time is part of each run (timings.fromMemory = ${rows.every((r) => r.fromMemory)}).`;
-    const table = h(
-      "div",
-      { class: "table-wrap" },
-      h(
-        "table",
-        { class: "data", "data-testid": "timing-table" },
-        h("thead", {}, h("tr", {}, ["Column", "Chunks", "Stored", "Decoded", "Min", "Median", "Max", "95% CI of median", "Stored MB/s", "Decoded MB/s", "Split of the median", "Bytes from"].map((t, i) => h("th", { class: i > 0 && i < 10 ? "num" : "", title: t === "Decoded" ? "size of the decoded values in memory (typed arrays, offsets and validity)" : undefined }, t)))),
-        h(
-          "tbody",
-          {},
-          rows.map((r) =>
+    const via = ctx.source.url ? "over HTTP with range requests" : "from the File with Blob.slice";
+    const modeText = mem ? "The whole file was loaded into memory once (fromBytes); each run only decompressed and decoded." : `Each run fetched the chunks' bytes again ${via}, then decompressed and decoded them; the read time is part of each run.`;
+    const head = ["Column", "Stored", "Decoded", "Median", "Min – max", "95% CI of median", "Decoded MB/s", "Stored MB/s", "Split of the median", "Bytes from"];
+    const titles = { Stored: sizeTitle("stored"), Decoded: sizeTitle("decoded"), "Decoded MB/s": "decoded bytes ÷ median time: the rate values reach JavaScript", "Stored MB/s": "stored bytes ÷ median time, only where each run read them from the source; — where they came from memory or the time is within 20 timer ticks" };
+    const table = rows.length
+      ? h(
+          "div",
+          { class: "table-wrap" },
+          h(
+            "table",
+            { class: "data", "data-testid": "timing-table" },
+            h("thead", {}, h("tr", {}, head.map((t, i) => h("th", { class: i > 0 && i < 8 ? "num" : "", title: titles[t] }, t)))),
             h(
-              "tr",
-              { "data-testid": "timing-result-row", "data-col": r.c },
-              h("td", {}, h("span", { class: "colname" }, r.name), " ", h("span", { class: "type-tag" }, r.type)),
-              h("td", { class: "num" }, fmtInt(r.chunks)),
-              h("td", { class: "num" }, fmtBytes(r.stored)),
-              h("td", { class: "num" }, fmtBytes(r.decoded)),
-              h("td", { class: "num", "data-field": "min" }, fmtMs(r.min)),
-              h("td", { class: "num", "data-field": "median" }, h("b", {}, fmtMs(r.median))),
-              h("td", { class: "num", "data-field": "max" }, fmtMs(r.max)),
-              h("td", { class: "num", "data-field": "ci" }, `${fmtMs(r.ciLo)} – ${fmtMs(r.ciHi)}`),
-              h("td", { class: "num" }, fmtRate(r.mbStored)),
-              h("td", { class: "num" }, fmtRate(r.mbDecoded)),
-              h("td", {}, splitBar(r.split, r.median), h("span", { class: "split-text" }, PARTS.filter((p) => r.split[p.key] > 0).map((p) => `${p.label} ${Math.round((100 * r.split[p.key]) / (r.median || 1))}%`).join(" · "))),
-              h("td", { class: "nowrap", "data-field": "source" }, r.fromMemory ? "memory" : "file, re-read"),
+              "tbody",
+              {},
+              rows.map((r) =>
+                h(
+                  "tr",
+                  { "data-testid": "timing-result-row", "data-col": r.c },
+                  h("td", {}, h("span", { class: "colname" }, r.name), " ", h("span", { class: "type-tag" }, r.type)),
+                  h("td", { class: "num" }, fmtBytes(r.stored)),
+                  h("td", { class: "num" }, fmtBytes(r.decoded)),
+                  h("td", { class: "num", "data-field": "median" }, h("b", {}, fmtMs(r.median))),
+                  h("td", { class: "num", "data-field": "range" }, `${fmtMs(r.min)} – ${fmtMs(r.max)}`),
+                  h("td", { class: "num", "data-field": "ci" }, `${fmtMs(r.ciLo)} – ${fmtMs(r.ciHi)}`),
+                  h("td", { class: "num", "data-field": "mb-decoded" }, fmtRate(r.mbDecoded)),
+                  h("td", { class: "num", "data-field": "mb-stored" }, fmtRate(r.mbStored)),
+                  h("td", { class: "split-cell" }, splitBar(r.split, r.median), h("span", { class: "split-text" }, (() => {
+                    // The largest part in words; every part is in the bar's title.
+                    const top = PARTS.filter((p) => r.split[p.key] > 0).sort((a, b) => r.split[b.key] - r.split[a.key])[0];
+                    return top ? `${top.label} ${Math.round((100 * r.split[top.key]) / (r.median || 1))}%` : "";
+                  })())),
+                  h("td", { class: "nowrap", "data-field": "source" }, r.fromMemory ? "memory" : "file, re-read"),
+                ),
+              ),
             ),
           ),
-        ),
-      ),
-    );
+        )
+      : null;
+    const wholeTable = whole
+      ? h(
+          "table",
+          { class: "data", "data-testid": "timing-whole" },
+          h("thead", {}, h("tr", {}, ["Read", "Stored", "Decoded", "Min", "Median", "Max", "95% CI of median", "Decoded MB/s", "Stored MB/s"].map((t, i) => h("th", { class: i ? "num" : "", title: titles[t] }, t)))),
+          h(
+            "tbody",
+            {},
+            h(
+              "tr",
+              { "data-testid": "timing-whole-row" },
+              h("td", {}, whole.name, opts.scope === "pool" ? ` on ${res.poolSize} workers` : " on the worker's thread"),
+              h("td", { class: "num" }, fmtBytes(whole.stored)),
+              h("td", { class: "num" }, fmtBytes(whole.decoded)),
+              h("td", { class: "num" }, fmtMs(whole.min)),
+              h("td", { class: "num", "data-field": "median" }, h("b", {}, fmtMs(whole.median))),
+              h("td", { class: "num" }, fmtMs(whole.max)),
+              h("td", { class: "num" }, `${fmtMs(whole.ciLo)} – ${fmtMs(whole.ciHi)}`),
+              h("td", { class: "num", "data-field": "mb-decoded" }, fmtRate(whole.mbDecoded)),
+              h("td", { class: "num", "data-field": "mb-stored" }, fmtRate(whole.mbStored)),
+            ),
+          ),
+        )
+      : null;
     fill(
       results,
+      h("h3", { "data-testid": "timing-run-label" }, `Run ${entry.label}`),
       h("p", { class: "mode-line", "data-testid": "timing-mode-text" }, h("b", {}, mem ? "Mode: from memory. " : "Mode: re-read from the file. "), modeText, opts.reuse ? " Output buffers were reused: each run refilled the previous run's typed arrays." : " Each run allocated new output arrays."),
-      h("p", { class: "muted small" }, `${opts.runs} runs per column in randomized order after ${opts.warmups} warm-up${opts.warmups === 1 ? "" : "s"} (excluded), over ${opts.rgs.length} row group${opts.rgs.length === 1 ? "" : "s"}. Each run is the wall time of reading the column in every chosen row group. Timer resolution in the worker ≈ ${fmtMs(res.resolution)}; the interval is a percentile bootstrap (2000 resamples) of the median.`),
+      skippedNote(res),
+      h("p", { class: "muted small" }, `${opts.runs} runs ${whole ? "" : "per column "}in randomized order after ${opts.warmups} warm-up${opts.warmups === 1 ? "" : "s"} (excluded), over ${opts.rgs.length} row group${opts.rgs.length === 1 ? "" : "s"}. Timer resolution in the worker ≈ ${fmtMs(res.resolution)}${res.resolution > 0.05 ? " (coarse: this page is not cross-origin isolated, so browsers round performance.now())" : ""}; the interval is a percentile bootstrap (2000 resamples) of the median.`),
+      wholeTable,
       table,
-      h("div", { class: "legend" }, PARTS.map((p) => h("span", { class: "legend-item" }, h("span", { class: ["swatch", p.cls] }), p.label))),
-      chart(rows),
+      rows.length ? h("div", { class: "legend" }, PARTS.map((p) => h("span", { class: "legend-item" }, h("span", { class: ["swatch", p.cls] }), p.label))) : null,
+      chart(whole ? [whole] : rows),
       h(
         "div",
         { class: "exports" },
-        h("span", { class: "muted" }, "Export: "),
-        h("button", { type: "button", "data-testid": "export-json", onclick: exportJson }, "JSON"),
-        h("button", { type: "button", "data-testid": "export-csv", onclick: exportCsv }, "CSV (summary)"),
-        h("button", { type: "button", "data-testid": "export-runs-csv", onclick: exportRunsCsv }, "CSV (every run)"),
+        h("span", { class: "muted" }, "Export this run: "),
+        h("button", { type: "button", "data-testid": "export-json", onclick: () => exportJson(entry) }, "JSON"),
+        h("button", { type: "button", "data-testid": "export-csv", onclick: () => exportCsv(entry) }, "CSV (summary)"),
+        h("button", { type: "button", "data-testid": "export-runs-csv", onclick: () => exportRunsCsv(entry) }, "CSV (every run)"),
       ),
     );
   }
 
-  function baseName() {
-    return `${ctx.name.replace(/[^\w.-]+/g, "_").replace(/\.cols$/i, "")}-timing-${last.opts.mode}`;
+  /** Medians of every kept run side by side. */
+  function showCompare() {
+    if (history.length < 2) {
+      fill(compareHost);
+      return;
+    }
+    const names = new Map();
+    for (const e of history) {
+      for (const r of e.rows) names.set(`c${r.c}`, r.name);
+      if (e.whole) names.set("whole", "whole read (all chosen columns)");
+    }
+    const cell = (e, key) => {
+      const r = key === "whole" ? e.whole : e.rows.find((x) => `c${x.c}` === key);
+      return r ? fmtMs(r.median) : "—";
+    };
+    fill(
+      compareHost,
+      h("h3", {}, "Runs side by side (medians)"),
+      h(
+        "div",
+        { class: "table-wrap" },
+        h(
+          "table",
+          { class: "data compact", "data-testid": "timing-compare" },
+          h("thead", {}, h("tr", {}, h("th", {}, "Column"), history.map((e) => h("th", { class: "num", title: `${e.file}, ${e.when}` }, e.label, " ", h("button", { type: "button", class: "small", title: "remove this run", "aria-label": `remove run ${e.id}`, onclick: () => { history = history.filter((x) => x !== e); showCompare(); } }, "×"))))),
+          h("tbody", {}, [...names].map(([key, name]) => h("tr", { "data-testid": "timing-compare-row", "data-key": key }, h("td", {}, name), history.map((e) => h("td", { class: "num" }, cell(e, key)))))),
+        ),
+      ),
+    );
   }
 
-  function exportJson() {
-    const { opts, res, rows } = last;
+  function baseName(e) {
+    return `${ctx.name.replace(/[^\w.-]+/g, "_").replace(/\.cols$/i, "")}-timing-${e.id}-${e.opts.scope}-${e.opts.mode}`;
+  }
+
+  function exportJson(e) {
+    const { opts, res, rows, whole } = e;
     const out = {
       tool: "columns inspector",
-      file: last.file,
-      fileSize: last.size,
-      date: last.when,
+      file: e.file,
+      fileSize: ctx.file.byteLength,
+      date: e.when,
       userAgent: navigator.userAgent,
+      scope: opts.scope,
+      poolSize: res.poolSize ?? null,
       mode: opts.mode,
       reuseBuffers: opts.reuse,
       runs: opts.runs,
       warmups: opts.warmups,
       rowGroups: opts.rgs,
       timerResolutionMs: res.resolution,
+      sizes: "stored: bytes in the file (chunk header included); decoded: values in memory",
+      skipped: res.skipped.map((x) => ({ index: x.c, name: ctx.labels[x.c], error: x.error })),
+      whole: whole ? { columns: res.whole.cols, storedBytes: whole.stored, decodedBytes: whole.decoded, minMs: whole.min, medianMs: whole.median, maxMs: whole.max, medianCI95Ms: [whole.ciLo, whole.ciHi], decodedMBps: whole.mbDecoded, storedMBps: whole.mbStored, runs: whole.runs } : null,
       columns: rows.map((r) => ({
         index: r.c,
         name: r.name,
@@ -260,43 +396,59 @@ export function createTiming(ctx, el) {
         medianMs: r.median,
         maxMs: r.max,
         medianCI95Ms: [r.ciLo, r.ciHi],
-        storedMBps: r.mbStored,
         decodedMBps: r.mbDecoded,
+        storedMBps: r.mbStored,
         medianSplitMs: r.split,
         fromMemory: r.fromMemory,
         runs: r.runs.map((x) => ({ order: x.seq, wallMs: x.wallMs, readMs: x.hasRead ? x.readMs : null, decompressMs: x.decompressMs, decodeMs: x.decodeMs, copyMs: x.copyMs, totalMs: x.totalMs, fromMemory: x.fromMemory })),
       })),
     };
-    download(`${baseName()}.json`, JSON.stringify(out, null, 2), "application/json");
+    ctx.download(`${baseName(e)}.json`, new Blob([JSON.stringify(out, null, 2)], { type: "application/json" }));
   }
 
-  function exportCsv() {
-    const head = ["column", "name", "type", "mode", "runs", "warmups", "row_groups", "stored_bytes", "decoded_bytes", "min_ms", "median_ms", "max_ms", "ci95_lo_ms", "ci95_hi_ms", "stored_mb_s", "decoded_mb_s", "read_ms", "decompress_ms", "decode_ms", "copy_ms", "other_ms", "from_memory"];
+  function exportCsv(e) {
+    const head = ["column", "name", "type", "scope", "mode", "runs", "warmups", "row_groups", "stored_bytes", "decoded_bytes", "min_ms", "median_ms", "max_ms", "ci95_lo_ms", "ci95_hi_ms", "decoded_mb_s", "stored_mb_s", "read_ms", "decompress_ms", "decode_ms", "copy_ms", "other_ms", "from_memory"];
     const lines = [head.join(",")];
-    for (const r of last.rows) {
-      lines.push([r.c, r.name, r.type, last.opts.mode, last.opts.runs, last.opts.warmups, last.opts.rgs.join(" "), r.stored, r.decoded, r.min, r.median, r.max, r.ciLo, r.ciHi, r.mbStored, r.mbDecoded, r.split.readMs, r.split.decompressMs, r.split.decodeMs, r.split.copyMs, r.split.otherMs, r.fromMemory].map(csvField).join(","));
+    for (const r of e.rows) {
+      lines.push([r.c, r.name, r.type, e.opts.scope, e.opts.mode, e.opts.runs, e.opts.warmups, e.opts.rgs.join(" "), r.stored, r.decoded, r.min, r.median, r.max, r.ciLo, r.ciHi, r.mbDecoded, r.mbStored, r.split.readMs, r.split.decompressMs, r.split.decodeMs, r.split.copyMs, r.split.otherMs, r.fromMemory].map(csvField).join(","));
     }
-    download(`${baseName()}.csv`, `${lines.join("\n")}\n`, "text/csv");
+    if (e.whole) {
+      const w = e.whole;
+      lines.push(["", "whole read", "", e.opts.scope, e.opts.mode, e.opts.runs, e.opts.warmups, e.opts.rgs.join(" "), w.stored, w.decoded, w.min, w.median, w.max, w.ciLo, w.ciHi, w.mbDecoded, w.mbStored, "", "", "", "", "", e.opts.mode === "memory"].map(csvField).join(","));
+    }
+    ctx.download(`${baseName(e)}.csv`, new Blob([`${lines.join("\n")}\n`], { type: "text/csv" }));
   }
 
-  function exportRunsCsv() {
+  function exportRunsCsv(e) {
     const lines = ["column,name,order,wall_ms,read_ms,decompress_ms,decode_ms,copy_ms,total_ms,from_memory"];
-    for (const r of last.rows) for (const x of r.runs) lines.push([r.c, r.name, x.seq, x.wallMs, x.hasRead ? x.readMs : "", x.decompressMs, x.decodeMs, x.copyMs, x.totalMs, x.fromMemory].map(csvField).join(","));
-    download(`${baseName()}-runs.csv`, `${lines.join("\n")}\n`, "text/csv");
+    for (const r of e.rows) for (const x of r.runs) lines.push([r.c, r.name, x.seq, x.wallMs, x.hasRead ? x.readMs : "", x.decompressMs, x.decodeMs, x.copyMs, x.totalMs, x.fromMemory].map(csvField).join(","));
+    if (e.whole) for (const x of e.whole.runs) lines.push(["", "whole read", x.seq, x.wallMs, "", "", "", "", "", e.opts.mode === "memory"].map(csvField).join(","));
+    ctx.download(`${baseName(e)}-runs.csv`, new Blob([`${lines.join("\n")}\n`], { type: "text/csv" }));
   }
 
   return {
     render() {
       const f = ctx.file;
-      cols = f.schema.map((_, i) => i).slice(0, 8);
+      const bad = unreadableNow();
+      cols = f.schema.map((_, i) => i).filter((c) => !bad.has(c));
       rgs = f.rowGroups.map((_, g) => g);
-      last = null;
+      history = [];
       if (!f.rowGroups.length) {
         fill(el, h("p", { class: "notice" }, "This file has no row groups: nothing to time."));
         return;
       }
-      fill(el, form(), results);
+      fill(results);
+      fill(compareHost);
+      fill(el, form(), results, compareHost, sizeLegend());
     },
     activate() {},
+    /** After a tokenizer arrives: columns it makes readable join the choice; runs are kept. */
+    tokenizersChanged() {
+      const f = ctx.file;
+      if (!f?.rowGroups.length) return;
+      const bad = unreadableNow();
+      cols = [...new Set([...cols.filter((c) => !bad.has(c)), ...f.schema.map((_, i) => i).filter((c) => !bad.has(c))])].sort((a, b) => a - b);
+      el.replaceChild(form(), el.firstChild);
+    },
   };
 }

@@ -1,0 +1,72 @@
+// The hook readers (scoped read, streaming) exist before the APIs they call:
+// this runs them against a stand-in file with the issue's sketched API, so
+// they are known to work, to subtract their in-callback checking time, and
+// to fail when the values are wrong.
+//   node --test bench/lib/readers.test.mjs    (bench/run runs it first)
+
+import test from "node:test";
+import assert from "node:assert/strict";
+import { cwReaders, cwScopedReader, cwStreamReader } from "./readers.mjs";
+import { fingerprintJson, compareFingerprints } from "./fingerprint.mjs";
+
+// Two row groups of (int32, string); the second string column value of row 2 is null.
+const GROUPS = [
+  [[1, 2, 3], ["a", "bb", null]],
+  [[4], ["ccc"]],
+];
+const enc = new TextEncoder();
+function column(type, values) {
+  const validity = values.includes(null) ? new Uint8Array([values.reduce((m, v, i) => m | (v === null ? 0 : 1 << i), 0)]) : null;
+  if (type === "int32") return { values: Int32Array.from(values, (v) => v ?? 0), validity, length: values.length };
+  const parts = values.map((v) => enc.encode(v ?? ""));
+  const offsets = new Uint32Array(parts.length + 1);
+  parts.forEach((p, i) => (offsets[i + 1] = offsets[i] + p.length));
+  const data = new Uint8Array(offsets[parts.length]);
+  parts.forEach((p, i) => data.set(p, offsets[i]));
+  return { values: { offsets, data }, validity, length: values.length };
+}
+const SCHEMA = [{ name: "n", type: "int32" }, { name: "s", type: "string" }];
+
+class StandIn {
+  static fromBytes() {
+    return new StandIn();
+  }
+  static async fromBlob() {
+    return new StandIn();
+  }
+  schema = SCHEMA;
+  rowGroups = GROUPS.map((g) => ({ numRows: g[0].length }));
+  // Views valid only inside the callback: emptied after it returns.
+  async readRowGroupScoped(g, cb, opts) {
+    const cols = (opts?.columns ?? [0, 1]).map((c) => column(SCHEMA[c].type, GROUPS[g][c]));
+    cb(cols);
+    for (const c of cols) c.values = null;
+  }
+  async *rowGroupsAsync({ columns }) {
+    for (const g of GROUPS) yield columns.map((c) => column(SCHEMA[c].type, g[c]));
+  }
+}
+
+const expected = [fingerprintJson("int", GROUPS.map((g) => g[0])), fingerprintJson("bytes", GROUPS.map((g) => g[1]))];
+const input = { bytes: new Uint8Array(0), blob: null, registry: undefined, tokenizers: [] };
+const arg = { cols: [0, 1], names: ["n", "s"], kinds: ["int", "bytes"], project: false };
+
+test("the hooks switch on only when the API exists", () => {
+  assert.deepEqual(cwReaders({ ColumnsFile: StandIn }), ["cw", "cwOpen", "cwReuse", "cwScoped", "cwStream"]);
+  class Without {
+    static fromBlob() {}
+  }
+  assert.deepEqual(cwReaders({ ColumnsFile: Without }), ["cw", "cwOpen", "cwReuse"]);
+});
+
+for (const [name, make] of [["scoped read", cwScopedReader], ["streaming", cwStreamReader]]) {
+  test(`${name}: every value checked inside the callback, its time subtracted`, async () => {
+    const reader = make({ ColumnsFile: StandIn }, input);
+    const out = await reader.run(arg);
+    assert.equal(typeof out.untimedMs, "number");
+    assert.equal(compareFingerprints(reader.fingerprints(out, arg), expected, arg.names), null);
+    // a wrong value is caught
+    const wrong = [expected[0], fingerprintJson("bytes", [["a", "bb", null], ["cc"]])];
+    assert.match(compareFingerprints(reader.fingerprints(await reader.run(arg), arg), wrong, arg.names), /column 1 \(s\)/);
+  });
+}

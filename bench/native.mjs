@@ -1,0 +1,74 @@
+#!/usr/bin/env node
+// The native side of the benchmark: for every selected columns file, the
+// native core (examples/bench, owned by the speed work: every chunk
+// decompressed and decoded, the file already parsed, nothing copied) and the
+// native inflate floor (examples/inflate_bench), each run per file so one
+// failing file does not hide the others. Writes one JSON document:
+//   { bench: { "flights-3m.default": {file, medianMs, ..., columns} | {error} },
+//     inflate: { ID: {file, blocks, decoders: [...]} | {error} } }
+//
+//   node bench/native.mjs OUT.json     (env: RUNS, WARMUP, FILES; bench/run calls it)
+//
+// A file with tokenized columns needs its tokenizer registered: passed as
+// `--tokenizer PATH` when examples/bench.rs knows that flag; until then its
+// row says why it is missing.
+
+import fs from "node:fs";
+import path from "node:path";
+import { spawnSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { colsFiles, selectDatasets, diskPath } from "./lib/datasets.mjs";
+
+const benchDir = path.dirname(fileURLToPath(import.meta.url));
+const project = path.resolve(benchDir, "..");
+const out = process.argv[2];
+if (!out) {
+  console.error("usage: node bench/native.mjs OUT.json");
+  process.exit(2);
+}
+const runs = process.env.RUNS ?? "15";
+const warmup = process.env.WARMUP ?? "3";
+const source = (name) => {
+  const p = path.join(project, "examples", `${name}.rs`);
+  return fs.existsSync(p) ? fs.readFileSync(p, "utf8") : null;
+};
+
+function example(name, file, extra = []) {
+  const args = ["run", "--release", "--quiet", "--example", name, "--", "--json", "--runs", runs, "--warmup", warmup, ...extra, diskPath(project, file.cols)];
+  const r = spawnSync("cargo", args, { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 });
+  if (r.status !== 0) {
+    const lines = (r.stderr || "").trim().split("\n").filter((l) => !/^\s*(Compiling|Finished|Running|warning)/.test(l));
+    const at = Math.max(0, lines.findIndex((l) => l.includes("panicked at")));
+    return { error: `examples/${name} ${r.status === null ? `killed by ${r.signal}` : `exited ${r.status}`}: ${lines.slice(at, at + 2).join(" ").trim()}` };
+  }
+  try {
+    const doc = JSON.parse(r.stdout);
+    const row = Array.isArray(doc) ? doc[0] : doc;
+    return row && typeof row === "object" ? row : { error: `examples/${name}: no result` };
+  } catch {
+    return { error: `examples/${name}: output is not JSON` };
+  }
+}
+
+const doc = { runs: Number(runs), warmup: Number(warmup), bench: {}, inflate: {} };
+const benchSrc = source("bench");
+const inflateSrc = source("inflate_bench");
+for (const f of colsFiles(selectDatasets(process.env.FILES))) {
+  if (!fs.existsSync(diskPath(project, f.cols))) {
+    console.log(`[native] ${f.id}: skipped, ${f.cols} is missing`);
+    continue;
+  }
+  const tok = f.dataset.tokenizers.map((t) => diskPath(project, t));
+  if (benchSrc) {
+    const flag = benchSrc.includes("--tokenizer");
+    const b = (doc.bench[f.id] = example("bench", f, flag ? tok.flatMap((t) => ["--tokenizer", t]) : []));
+    if (b.error && tok.length && !flag) b.error += " (examples/bench has no --tokenizer flag to register the tokenizer)";
+    console.log(`[native] bench ${f.id}: ${b.error ?? `${b.medianMs.toFixed(2)} ms`}`);
+  }
+  if (inflateSrc) {
+    doc.inflate[f.id] = example("inflate_bench", f);
+    const b = doc.inflate[f.id];
+    console.log(`[native] inflate ${f.id}: ${b.error ?? b.decoders.map((d) => `${d.name} ${d.medianMs.toFixed(2)} ms`).join(", ")}`);
+  }
+}
+fs.writeFileSync(out, JSON.stringify(doc, null, 1) + "\n");

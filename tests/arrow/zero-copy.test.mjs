@@ -1,0 +1,174 @@
+// The zero-copy claim, checked where a copy would hide: a Table's buffers
+// are the very arrays the read produced, and a write into a column's
+// memory shows through its Arrow vector.
+
+import test from "node:test";
+import assert from "node:assert/strict";
+import { adapter, api, corpusFile, duplicateNamesFile } from "./support.mjs";
+
+const { toArrowTable, toArrowTableAsync, toArrowVector, uniqueNames } = adapter;
+
+/** A file that records the columns its reads return. */
+function spied(file) {
+  const columns = [];
+  return {
+    columns,
+    schema: file.schema,
+    rowGroups: file.rowGroups,
+    readColumns(g, c, o) {
+      const out = file.readColumns(g, c, o);
+      columns.push(...out);
+      return out;
+    },
+  };
+}
+
+function sameMemory(a, b) {
+  return a.buffer === b.buffer && a.byteOffset === b.byteOffset;
+}
+
+/** Every buffer of every Data in the table is one the read produced. */
+function assertTableShares(table, columns, width) {
+  let checked = 0;
+  table.batches.forEach((batch, r) => {
+    batch.data.children.forEach((d, k) => {
+      const col = columns[r * width + k];
+      if (col.type === "string" || col.type === "bytes") {
+        assert.ok(sameMemory(d.values, col.values.data), "string data");
+        assert.ok(sameMemory(d.valueOffsets, col.values.offsets), "string offsets");
+      } else {
+        // Bools too: toArrowTable reads them packed, so they are shared.
+        assert.equal(col.type === "bool", col.boolBits, "bools are read packed");
+        assert.ok(sameMemory(d.values, col.values), `${col.type} values`);
+      }
+      if (col.validity) assert.ok(sameMemory(d.nullBitmap, col.validity), "validity");
+      checked++;
+    });
+  });
+  return checked;
+}
+
+test("toArrowTable: every buffer of the table is the read's own array", () => {
+  for (const name of ["valid/all_types_small", "valid/nulls", "valid/optimized", "real/diamonds.default"]) {
+    const file = api.ColumnsFile.fromBytes(corpusFile(name).bytes);
+    const spy = spied(file);
+    const table = toArrowTable(spy);
+    const width = file.schema.length;
+    assert.equal(spy.columns.length, file.rowGroups.length * width);
+    assert.equal(assertTableShares(table, spy.columns, width), spy.columns.length, name);
+  }
+});
+
+test("toArrowTable: a selection (row groups in any order, columns by index and name) shares too", () => {
+  const file = api.ColumnsFile.fromBytes(corpusFile("valid/nulls").bytes);
+  const spy = spied(file);
+  const names = file.schema.map((c) => c.name);
+  const table = toArrowTable(spy, { rowGroups: [3, 1], columns: [4, names[1]] });
+  assert.deepEqual(table.schema.fields.map((f) => f.name), [names[4], names[1]]);
+  assert.equal(table.numRows, file.rowGroups[3].numRows + file.rowGroups[1].numRows);
+  assert.equal(assertTableShares(table, spy.columns, 2), 4);
+  // And the values are those row groups', in that order.
+  const want = [3, 1].flatMap((g) => file.readColumn(g, 1).toArray());
+  assert.deepEqual(table.getChildAt(1).toArray(), want);
+});
+
+test("toArrowTableAsync over a Blob: fetches only the selection, shares the buffers", async () => {
+  const bytes = corpusFile("real/diamonds.default").bytes;
+  const file = await api.ColumnsFile.fromBlob(new Blob([bytes]));
+  const before = file.bytesRead;
+  const table = await toArrowTableAsync(file, { columns: ["price", "cut"] });
+  const price = file.rowGroups[0].columns[6];
+  const cut = file.rowGroups[0].columns[1];
+  assert.equal(file.bytesRead - before, price.byteLength + cut.byteLength, "only the two chunks were fetched");
+  const mem = api.ColumnsFile.fromBytes(bytes);
+  assert.deepEqual(table.getChild("price").toArray(), Int32Array.from(mem.readColumn(0, 6).toArray()));
+  assert.deepEqual([...table.getChild("cut")], mem.readColumn(0, 1).toArray());
+});
+
+test("a write into a column's memory shows through its Arrow vector (no copy in between)", () => {
+  const file = api.ColumnsFile.fromBytes(corpusFile("valid/all_types_small").bytes);
+  file.schema.forEach((sc, c) => {
+    const col = file.readColumn(0, c, { boolBits: true });
+    const v = toArrowVector(col);
+    const row = [...Array(col.length).keys()].find((i) => col.isValid(i));
+    if (sc.type === "string" || sc.type === "bytes") {
+      const { offsets, data } = col.values;
+      const i = [...Array(col.length).keys()].find((r) => col.isValid(r) && offsets[r + 1] > offsets[r]);
+      data[offsets[i]] = 0x5a; // "Z"
+      const got = v.get(i);
+      assert.equal(sc.type === "string" ? got.codePointAt(0) : got[0], 0x5a, sc.name);
+    } else if (sc.type === "bool") {
+      const before = v.get(row);
+      col.values[row >> 3] ^= 1 << (row & 7);
+      assert.equal(v.get(row), !before, sc.name);
+    } else {
+      const big = sc.type.endsWith("64") && sc.type !== "float64";
+      col.values[row] = big ? 42n : 42;
+      assert.equal(v.get(row), big ? 42n : 42, sc.name);
+    }
+    // Nulls too: clearing a validity bit makes Arrow see a null.
+    if (col.validity) {
+      col.validity[row >> 3] &= ~(1 << (row & 7));
+      assert.equal(v.isValid(row), false, `${sc.name}: validity`);
+    }
+  });
+});
+
+test("duplicate names (as comparison.cols's i, i, f, s, s) become unique, and select columns by those names", () => {
+  const { bytes, names } = duplicateNamesFile();
+  const file = api.ColumnsFile.fromBytes(bytes);
+  assert.deepEqual(file.schema.map((c) => c.name), names);
+  assert.deepEqual(toArrowTable(file).schema.fields.map((f) => f.name), ["i", "i_2", "f", "s", "s_1", "i_1"]);
+  assert.deepEqual(toArrowTable(file, { columns: [] }).schema.fields.map((f) => f.name), []);
+  const table = toArrowTable(file, { columns: ["s_1", "i_2", "i", "i_1"] });
+  assert.deepEqual(table.schema.fields.map((f) => f.name), ["s_1", "i_2", "i", "i_1"]);
+  const whole = (c) => file.rowGroups.flatMap((_, g) => file.readColumn(g, c).toArray());
+  assert.deepEqual([...table.getChild("s_1")], whole(4));
+  assert.deepEqual([...table.getChild("i_2")], whole(1));
+  assert.deepEqual([...table.getChild("i")], whole(0));
+  assert.deepEqual([...table.getChild("i_1")], whole(5));
+  assert.throws(() => toArrowTable(file, { columns: ["s_2"] }), { kind: "out_of_range", message: /"s_2" does not exist.*i, i_2, f, s, s_1, i_1/ });
+  assert.throws(() => toArrowTable(file, { columns: [6] }), { name: "RangeError", kind: "out_of_range" });
+  assert.throws(() => toArrowTable(file, { rowGroups: [2] }), { kind: "out_of_range" });
+});
+
+test("uniqueNames: first use keeps the name, later ones count up past names already taken", () => {
+  assert.deepEqual(uniqueNames(["i", "i", "f", "s", "s"]), ["i", "i_1", "f", "s", "s_1"]);
+  assert.deepEqual(uniqueNames(["a", "a", "a_1", "a"]), ["a", "a_2", "a_1", "a_3"]);
+  assert.deepEqual(uniqueNames(["", ""]), ["", "_1"]);
+  assert.deepEqual(uniqueNames([]), []);
+});
+
+test("a pool-like file (schema on .meta, async readColumns, bools one byte each): bools are packed, the rest shared", async () => {
+  const file = api.ColumnsFile.fromBytes(corpusFile("valid/all_types_small").bytes);
+  const read = [];
+  // What a ColumnsPool's file looks like to the adapter; a pool ignores { boolBits }.
+  const pooled = {
+    meta: file,
+    readColumns: async (g, c) => {
+      const out = file.readColumns(g, c);
+      read.push(...out);
+      return out;
+    },
+  };
+  const table = await toArrowTableAsync(pooled);
+  const width = file.schema.length;
+  file.schema.forEach((sc, c) => {
+    const want = file.rowGroups.flatMap((_, g) => file.readColumn(g, c).toArray());
+    assert.deepEqual(table.getChildAt(c).toArray().length, want.length);
+    assert.deepEqual([...table.getChildAt(c)], want, sc.name);
+  });
+  table.batches.forEach((batch, r) => batch.data.children.forEach((d, k) => {
+    const col = read[r * width + k];
+    assert.equal(col.boolBits, false);
+    if (col.type === "bool") assert.notEqual(d.values.buffer, col.values.buffer, "packed into new memory");
+    else assert.ok(sameMemory(d.values, col.type === "string" || col.type === "bytes" ? col.values.data : col.values), col.type);
+  }));
+});
+
+test("toArrowTable on a file that is not in memory says to use toArrowTableAsync's reads", async () => {
+  const file = await api.ColumnsFile.fromBlob(new Blob([corpusFile("valid/nulls").bytes]));
+  assert.throws(() => toArrowTable(file), { kind: "not_in_memory" });
+  const pooled = { meta: file, readColumns: async () => [] };
+  assert.throws(() => toArrowTable(pooled), { kind: "bad_argument", message: /use toArrowTableAsync/ });
+});

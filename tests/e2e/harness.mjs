@@ -1,0 +1,137 @@
+// Shared by the page tests: serves the built site (site/) from a sub-path
+// with the plain static server (no COOP/COEP unless asked), the corpus and
+// test data beside it, and drives Debian's Chromium with playwright-core.
+
+import { spawn, execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
+import fs from "node:fs";
+import path from "node:path";
+import readline from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, "../..");
+export const corpus = path.join(root, "corpus");
+export const shots = path.join(here, "screenshots");
+export const site = path.join(root, "site");
+export const { chromium } = createRequire(path.join(root, "tools/test/package.json"))("playwright-core");
+
+export const SUBPATH = "/hosted/inspector/";
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+
+/** Builds site/ unless it is there (scripts/build-site; CI builds it in tests/e2e/run.sh). */
+export function ensureSite() {
+  if (!fs.existsSync(path.join(site, "index.html")) || !fs.existsSync(path.join(site, "build.json"))) {
+    execFileSync(path.join(root, "scripts/build-site"), ["--no-build"], { stdio: "inherit" });
+  }
+}
+
+/** Starts tools/static-server.mjs; resolves { base, origin, stop }. */
+export async function serve({ isolate = false, mounts = {} } = {}) {
+  ensureSite();
+  const args = [path.join(root, "tools/static-server.mjs"), "--dir", site, "--prefix", SUBPATH, "--port", "0"];
+  if (isolate) args.push("--isolate");
+  for (const [at, dir] of Object.entries(mounts)) args.push("--mount", `${at}=${dir}`);
+  const proc = spawn(process.execPath, args, { stdio: ["ignore", "pipe", "inherit"] });
+  const line = await new Promise((resolve, reject) => {
+    readline.createInterface({ input: proc.stdout }).once("line", resolve);
+    proc.once("exit", (code) => reject(new Error(`static server exited with ${code}`)));
+  });
+  const base = /serving (\S+)/.exec(line)[1];
+  return { base, origin: new URL(base).origin, stop: () => proc.exitCode === null && proc.kill() };
+}
+
+export async function launch() {
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
+
+/** A page that records console errors and any request leaving the origin. */
+export async function newPage(browser, origin, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true, permissions: ["clipboard-read", "clipboard-write"], ...options });
+  const page = await context.newPage();
+  const log = { errors: [], foreign: [], requests: [] };
+  page.on("console", (m) => {
+    if (m.type() === "error") log.errors.push(m.text());
+  });
+  page.on("pageerror", (e) => log.errors.push(`pageerror: ${e.message}`));
+  page.on("request", (r) => {
+    const u = r.url();
+    log.requests.push(u);
+    if (!u.startsWith(origin) && !u.startsWith("data:") && !u.startsWith("blob:")) log.foreign.push(u);
+  });
+  return { page, context, log };
+}
+
+export async function shot(page, name) {
+  fs.mkdirSync(shots, { recursive: true });
+  await page.evaluate(() => {
+    document.getElementById("toasts")?.replaceChildren();
+  });
+  await page.screenshot({ path: path.join(shots, `${name}.png`), fullPage: true });
+}
+
+export async function waitState(page, state, timeout = 30_000) {
+  await page.waitForSelector(`body[data-state="${state}"]`, { timeout });
+}
+
+export async function tab(page, name) {
+  await page.click(`[data-testid=tab-${name}]`);
+  await page.waitForSelector(`[data-testid=panel-${name}]:not([hidden])`);
+}
+
+/**
+ * Runs `fn` while recording the page's main thread: every task's CPU time
+ * (from a Chromium trace: the renderer main thread's RunTask thread
+ * duration, which a busy machine does not inflate) and the PerformanceObserver
+ * 'longtask' entries (wall time, which it does). Returns both maxima.
+ */
+export async function mainThreadDuring(browser, page, fn) {
+  await page.evaluate(() => {
+    window.__longtasks = [];
+    if (!window.__ltObserver) {
+      window.__ltObserver = new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) window.__longtasks.push(Math.round(e.duration));
+      });
+      window.__ltObserver.observe({ type: "longtask" });
+    }
+  });
+  const file = path.join(shots, `.trace-${process.pid}.json`);
+  fs.mkdirSync(shots, { recursive: true });
+  await browser.startTracing(page, { path: file, categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] });
+  const t0 = Date.now();
+  try {
+    await fn();
+  } finally {
+    await browser.stopTracing();
+  }
+  const wallMs = Date.now() - t0;
+  const trace = JSON.parse(fs.readFileSync(file, "utf8"));
+  if (!process.env.KEEP_TRACE) fs.rmSync(file, { force: true });
+  const events = trace.traceEvents || trace;
+  // The page's renderer process, and in it the thread that lays out and
+  // dispatches events: the main thread (workers never do either).
+  const started = events.find((e) => e.name === "TracingStartedInBrowser");
+  const pids = new Set((started?.args?.data?.frames || []).filter((f) => f.isOutermostMainFrame !== false).map((f) => f.processId));
+  const votes = new Map();
+  for (const e of events) {
+    if ((e.name === "Layout" || e.name === "UpdateLayoutTree" || e.name === "EventDispatch" || e.name === "Paint") && (pids.size === 0 || pids.has(e.pid))) {
+      const k = `${e.pid}:${e.tid}`;
+      votes.set(k, (votes.get(k) || 0) + 1);
+    }
+  }
+  const main = [...votes].sort((a, b) => b[1] - a[1])[0]?.[0];
+  const tasks = events.filter((e) => e.name === "RunTask" && e.ph === "X" && `${e.pid}:${e.tid}` === main);
+  const cpu = tasks.map((e) => (e.tdur ?? e.dur) / 1000);
+  const wall = tasks.map((e) => e.dur / 1000);
+  const longtasks = await page.evaluate(() => window.__longtasks);
+  return { tasks: tasks.length, maxCpuMs: Math.max(0, ...cpu), maxTaskWallMs: Math.max(0, ...wall), longtasks, wallMs };
+}
+
+export function loadAverage() {
+  try {
+    return fs.readFileSync("/proc/loadavg", "utf8").split(" ")[0];
+  } catch {
+    return "?";
+  }
+}

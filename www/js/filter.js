@@ -1,0 +1,156 @@
+// Row filters over the whole file, evaluated in the worker one row group at
+// a time. A condition is { c, op, value }: value already parsed for the
+// column's type by parseValue (on the page, so a typo is caught before any
+// work). Conditions combine with AND. As in SQL, a null matches only
+// "is null" (and "is not null" fails); NaN compares unequal to everything.
+
+import { parseTime } from "./timefmt.js";
+
+export const OPS = [
+  { op: "=", label: "=", types: "all" },
+  { op: "!=", label: "≠", types: "all" },
+  { op: "<", label: "<", types: "ordered" },
+  { op: "<=", label: "≤", types: "ordered" },
+  { op: ">", label: ">", types: "ordered" },
+  { op: ">=", label: "≥", types: "ordered" },
+  { op: "contains", label: "contains", types: "text" },
+  { op: "icontains", label: "contains (any case)", types: "text" },
+  { op: "starts", label: "starts with", types: "text" },
+  { op: "null", label: "is null", types: "all", noValue: true },
+  { op: "notnull", label: "is not null", types: "all", noValue: true },
+];
+
+const TEXT = new Set(["string", "bytes"]);
+
+/** The operators that apply to a column type. */
+export function opsFor(type) {
+  return OPS.filter((o) => o.types === "all" || (o.types === "text" && TEXT.has(type)) || (o.types === "ordered" && type !== "bool"));
+}
+
+const enc = new TextEncoder();
+
+/**
+ * Parses what a person typed for a column type: { value } or { error }.
+ * `unit` ("s", "ms", "us", "ns") for int64 columns shown as times: a date
+ * such as 2001-03-01 or 2001-03-01 12:30 (UTC) is accepted too.
+ */
+export function parseValue(type, text, unit = null) {
+  const t = text.trim();
+  if (TEXT.has(type)) {
+    if (type === "string") return { value: enc.encode(text) };
+    const hex = t.replace(/^0x/i, "").replace(/\s+/g, "");
+    if (!/^([0-9a-f]{2})*$/i.test(hex)) return { error: "bytes are written in hex, two digits per byte (e.g. 0x00ff)" };
+    return { value: Uint8Array.from(hex.match(/../g) || [], (x) => parseInt(x, 16)) };
+  }
+  if (type === "bool") {
+    if (/^(true|1|yes)$/i.test(t)) return { value: true };
+    if (/^(false|0|no)$/i.test(t)) return { value: false };
+    return { error: "true or false" };
+  }
+  if (t === "") return { error: "a value is needed" };
+  if (unit && !/^-?\d+$/.test(t)) {
+    const v = parseTime(t, unit);
+    if (v === null) return { error: "a number, or a date and time such as 2001-03-01 or 2001-03-01 12:30:00 (UTC)" };
+    return { value: v };
+  }
+  if (type === "float32" || type === "float64") {
+    if (/^nan$/i.test(t)) return { value: NaN };
+    const x = Number(t.replace(/^\+?inf(inity)?$/i, "Infinity").replace(/^-inf(inity)?$/i, "-Infinity"));
+    return Number.isNaN(x) ? { error: "a number" } : { value: x };
+  }
+  if (/^[+-]?\d+$/.test(t)) {
+    // 64-bit columns compare exactly as BigInt; narrower ones as numbers
+    // (a value outside the type's range still compares correctly).
+    const b = BigInt(t);
+    return { value: type === "int64" || type === "uint64" ? b : Number(b) };
+  }
+  const x = Number(t);
+  if (Number.isNaN(x) || t === "") return { error: `a whole number (${type})` };
+  return { value: x }; // a fraction still compares with integers
+}
+
+function bytesEqual(data, a, b, needle) {
+  if (b - a !== needle.length) return false;
+  for (let j = 0; j < needle.length; j++) if (data[a + j] !== needle[j]) return false;
+  return true;
+}
+
+function bytesCompare(data, a, b, needle) {
+  const n = Math.min(b - a, needle.length);
+  for (let j = 0; j < n; j++) {
+    const d = data[a + j] - needle[j];
+    if (d) return d;
+  }
+  return b - a - needle.length;
+}
+
+const lower = (x) => (x >= 65 && x <= 90 ? x + 32 : x);
+
+function bytesContains(data, a, b, needle, fold) {
+  const m = needle.length;
+  if (m === 0) return true;
+  const first = needle[0];
+  for (let i = a; i + m <= b; i++) {
+    if ((fold ? lower(data[i]) : data[i]) !== first) continue;
+    let j = 1;
+    if (fold) while (j < m && lower(data[i + j]) === needle[j]) j++;
+    else while (j < m && data[i + j] === needle[j]) j++;
+    if (j === m) return true;
+  }
+  return false;
+}
+
+/**
+ * Clears keep[i] for the rows of one decoded column that fail `cond`.
+ * keep is a Uint8Array of the row group's length (1 = still kept).
+ */
+export function applyCondition(cond, col, keep) {
+  const n = col.length;
+  const valid = col.validity;
+  const isNull = (i) => valid !== null && ((valid[i >> 3] >> (i & 7)) & 1) === 0;
+  const { op } = cond;
+  if (op === "null" || op === "notnull") {
+    const want = op === "null";
+    for (let i = 0; i < n; i++) if (keep[i] && isNull(i) !== want) keep[i] = 0;
+    return;
+  }
+  const v = col.values;
+  const x = cond.value;
+  if (col.type === "string" || col.type === "bytes") {
+    const { offsets, data } = v;
+    const needle = op === "icontains" ? x.map(lower) : x;
+    let test;
+    switch (op) {
+      case "=": test = (a, b) => bytesEqual(data, a, b, needle); break;
+      case "!=": test = (a, b) => !bytesEqual(data, a, b, needle); break;
+      case "<": test = (a, b) => bytesCompare(data, a, b, needle) < 0; break;
+      case "<=": test = (a, b) => bytesCompare(data, a, b, needle) <= 0; break;
+      case ">": test = (a, b) => bytesCompare(data, a, b, needle) > 0; break;
+      case ">=": test = (a, b) => bytesCompare(data, a, b, needle) >= 0; break;
+      case "contains": test = (a, b) => bytesContains(data, a, b, needle, false); break;
+      case "icontains": test = (a, b) => bytesContains(data, a, b, needle, true); break;
+      case "starts": test = (a, b) => b - a >= needle.length && bytesCompare(data, a, a + needle.length, needle) === 0; break;
+      default: throw new Error(`unknown operator ${op}`);
+    }
+    for (let i = 0; i < n; i++) if (keep[i] && (isNull(i) || !test(offsets[i], offsets[i + 1]))) keep[i] = 0;
+    return;
+  }
+  const get = col.type === "bool" ? (i) => v[i] === 1 : (i) => v[i];
+  let test;
+  switch (op) {
+    case "=": test = (y) => y == x; break; // eslint-disable-line eqeqeq -- bigint against number
+    case "!=": test = (y) => y != x; break; // eslint-disable-line eqeqeq
+    case "<": test = (y) => y < x; break;
+    case "<=": test = (y) => y <= x; break;
+    case ">": test = (y) => y > x; break;
+    case ">=": test = (y) => y >= x; break;
+    default: throw new Error(`operator ${op} does not apply to ${col.type}`);
+  }
+  for (let i = 0; i < n; i++) if (keep[i] && (isNull(i) || !test(get(i)))) keep[i] = 0;
+}
+
+/** A short text of a condition for the status line. */
+export function describeCondition(cond, name, shown) {
+  const o = OPS.find((x) => x.op === cond.op);
+  return o.noValue ? `${name} ${o.label}` : `${name} ${o.label} ${shown}`;
+}

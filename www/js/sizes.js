@@ -1,0 +1,62 @@
+// One vocabulary for sizes, used by every view (schema, chunks, column
+// detail, byte map, timing):
+//
+//   stored   bytes the chunk takes in the file: its 18-byte header, block
+//            table, null bitmap and compressed blocks (the footer's
+//            ByteLength). What a reader must fetch.
+//   encoded  the encoded values before compression: the sum of the blocks'
+//            raw lengths (known once the chunk header is read).
+//   decoded  the values in memory once read: typed arrays, string offsets
+//            and data, validity bitmap (as the package returns them).
+//
+//   compression ratio = encoded ÷ stored. Above 1× the chunk is smaller
+//   than its encoded values; a tiny chunk can fall below 1× because the
+//   stored bytes include its header.
+
+import { h } from "./dom.js";
+import { fmtBytes, fmtInt } from "./format.js";
+
+export const SIZE_WORDS = {
+  stored: "stored: bytes in the file, chunk header, block table and null bitmap included (what is fetched)",
+  encoded: "encoded: the encoded values before compression (the blocks' raw lengths)",
+  decoded: "decoded: the values in memory once read (typed arrays, string offsets and data, validity bitmap)",
+  ratio: "compression ratio = encoded ÷ stored",
+};
+
+const FIXED = { bool: 1, int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, float32: 4, int64: 8, uint64: 8, float64: 8 };
+
+/**
+ * Decoded bytes of a chunk, or null when not known yet: exact for fixed
+ * widths from the row count; for Plain strings and bytes from the encoded
+ * length (each value is a 4-byte length, then its bytes); otherwise learnt
+ * when the chunk is read (`known`).
+ */
+export function decodedSize(type, rows, cm, known) {
+  if (known !== undefined && known !== null) return known;
+  const validity = cm.nullCount > 0 ? Math.ceil(rows / 8) : 0;
+  if (FIXED[type]) return rows * FIXED[type] + validity;
+  if (cm.encoding === "Plain" && cm.rawLength !== null && cm.rawLength !== undefined) return cm.rawLength - 4 * (rows - cm.nullCount) + 4 * (rows + 1) + validity;
+  return null;
+}
+
+export const ratio = (encoded, stored) => (encoded === null || encoded === undefined || !stored ? null : encoded / stored);
+export const fmtRatioValue = (r) => (r === null ? "—" : `${r >= 100 ? r.toFixed(0) : r >= 10 ? r.toFixed(1) : r.toFixed(2)}×`);
+
+/** A size cell: "…" (not known yet) or the size, exact bytes in the title. */
+export function sizeCell(n, what) {
+  if (n === null || n === undefined) return h("span", { class: "muted", title: what === "decoded" ? "known once the chunk is read" : "known once the chunk header is read" }, "…");
+  return h("span", { title: `${fmtInt(n)} bytes ${what}` }, fmtBytes(n));
+}
+
+/** The legend of the size words, for a view's footnote. */
+export function sizeLegend() {
+  return h(
+    "details",
+    { class: "size-legend", "data-testid": "size-legend" },
+    h("summary", {}, "Sizes: stored, encoded, decoded, ratio"),
+    h("dl", { class: "kv" }, Object.entries(SIZE_WORDS).map(([k, v]) => [h("dt", {}, k === "ratio" ? "compression ratio" : k), h("dd", {}, v.replace(/^[a-z]+: /, ""))])),
+  );
+}
+
+/** Column header titles in the same words. */
+export const sizeTitle = (k) => SIZE_WORDS[k];

@@ -1,0 +1,183 @@
+// Whole-file sort of row ids by one column, run in the worker.
+//
+// Every value becomes an unsigned 64-bit key (hi, lo) whose unsigned order
+// is the value order: integers with the sign bit flipped, floats with the
+// IEEE-754 trick (negative: all bits inverted; positive: sign bit set),
+// strings and bytes by their rank among the column's distinct values
+// (byte order). A stable LSD radix sort with 16-bit digits then orders the
+// row ids: 2 or 4 passes over the rows, skipping passes whose digit is the
+// same everywhere; progress and cancellation between passes. NaN sorts
+// after every number and null after everything, in both directions;
+// equal values keep file order.
+
+export const CLS_VALUE = 0;
+export const CLS_NAN = 1;
+export const CLS_NULL = 2;
+
+/**
+ * Holds the keys of every row of one column. `add(base, column)` takes one
+ * row group's decoded column (file rows base .. base + column.length).
+ */
+export class SortKeys {
+  constructor(type, numRows) {
+    this.type = type;
+    this.numRows = numRows;
+    this.hi = new Uint32Array(numRows);
+    this.lo = new Uint32Array(numRows);
+    this.cls = new Uint8Array(numRows);
+    this.wide = false; // any key uses hi
+    this.strings = type === "string" || type === "bytes" ? new Map() : null; // value (one char per byte) -> id
+  }
+
+  add(base, col) {
+    const { hi, lo, cls } = this;
+    const n = col.length;
+    const v = col.values;
+    const valid = col.validity;
+    const isNull = (i) => valid !== null && ((valid[i >> 3] >> (i & 7)) & 1) === 0;
+    const t = this.type;
+    if (this.strings) {
+      const { offsets, data } = v;
+      const map = this.strings;
+      for (let i = 0; i < n; i++) {
+        if (isNull(i)) {
+          cls[base + i] = CLS_NULL;
+          continue;
+        }
+        const key = byteString(data, offsets[i], offsets[i + 1]);
+        let id = map.get(key);
+        if (id === undefined) {
+          id = map.size;
+          map.set(key, id);
+        }
+        lo[base + i] = id;
+      }
+      return;
+    }
+    if (t === "int64" || t === "uint64") {
+      const w = new Uint32Array(v.buffer, v.byteOffset, n * 2);
+      const flip = t === "int64" ? 0x80000000 : 0;
+      for (let i = 0; i < n; i++) {
+        if (isNull(i)) {
+          cls[base + i] = CLS_NULL;
+          continue;
+        }
+        lo[base + i] = w[2 * i];
+        const h = (w[2 * i + 1] ^ flip) >>> 0;
+        hi[base + i] = h;
+      }
+      this.wide = true;
+      return;
+    }
+    if (t === "float32" || t === "float64") {
+      const f = new Float64Array(1);
+      const u = new Uint32Array(f.buffer);
+      for (let i = 0; i < n; i++) {
+        if (isNull(i)) {
+          cls[base + i] = CLS_NULL;
+          continue;
+        }
+        const x = v[i];
+        if (x !== x) {
+          cls[base + i] = CLS_NAN;
+          continue;
+        }
+        f[0] = x === 0 ? 0 : x; // -0 and 0 are equal
+        let h = u[1];
+        let l = u[0];
+        if (h & 0x80000000) {
+          h = ~h >>> 0;
+          l = ~l >>> 0;
+        } else h = (h | 0x80000000) >>> 0;
+        hi[base + i] = h;
+        lo[base + i] = l;
+      }
+      this.wide = true;
+      return;
+    }
+    // 8, 16 and 32-bit integers and bools: one 32-bit key.
+    const signed = t === "int8" || t === "int16" || t === "int32";
+    for (let i = 0; i < n; i++) {
+      if (isNull(i)) {
+        cls[base + i] = CLS_NULL;
+        continue;
+      }
+      lo[base + i] = signed ? (v[i] ^ 0x80000000) >>> 0 : v[i] >>> 0;
+    }
+  }
+
+  /** Strings: turns first-seen ids into ranks in byte order. */
+  finish() {
+    if (!this.strings) return;
+    const keys = [...this.strings.keys()];
+    const order = keys.map((_, i) => i).sort((a, b) => (keys[a] < keys[b] ? -1 : keys[a] > keys[b] ? 1 : 0));
+    const rank = new Uint32Array(keys.length);
+    order.forEach((id, r) => (rank[id] = r));
+    const { lo, cls } = this;
+    for (let i = 0; i < lo.length; i++) if (cls[i] === CLS_VALUE) lo[i] = rank[lo[i]];
+    this.distinct = keys.length;
+    this.strings = null;
+  }
+}
+
+/** A JS string with one char per byte: compares like the bytes do. */
+export function byteString(data, a, b) {
+  if (b - a <= 64) {
+    let s = "";
+    for (let i = a; i < b; i++) s += String.fromCharCode(data[i]);
+    return s;
+  }
+  let s = "";
+  for (let i = a; i < b; i += 4096) s += String.fromCharCode.apply(null, data.subarray(i, Math.min(b, i + 4096)));
+  return s;
+}
+
+/**
+ * Sorts `ids` (file row ids in ascending order) by the keys; returns a new
+ * Uint32Array. `desc` reverses the value order (NaN and null stay last,
+ * ties stay in file order). `step(done, total)` may throw to cancel.
+ */
+export async function sortIds(keys, ids, desc, step = async () => {}) {
+  const { hi, lo, cls } = keys;
+  // ids come in file order, so the stable sort keeps ties in file order.
+  let src = ids;
+  const values = new Uint32Array(src.length);
+  const nans = [];
+  const nulls = [];
+  let n = 0;
+  for (let i = 0; i < src.length; i++) {
+    const r = src[i];
+    const c = cls[r];
+    if (c === CLS_VALUE) values[n++] = r;
+    else if (c === CLS_NAN) nans.push(r);
+    else nulls.push(r);
+  }
+  src = values.subarray(0, n);
+  let dst = new Uint32Array(n);
+  const flip = desc ? 0xffffffff : 0;
+  const passes = keys.wide ? [[lo, 0], [lo, 16], [hi, 0], [hi, 16]] : [[lo, 0], [lo, 16]];
+  const count = new Uint32Array(65536);
+  let p = 0;
+  for (const [k, shift] of passes) {
+    await step(p++, passes.length);
+    count.fill(0);
+    for (let i = 0; i < n; i++) count[(((k[src[i]] ^ flip) >>> shift) & 0xffff)]++;
+    if (n === 0 || count[(((k[src[0]] ^ flip) >>> shift) & 0xffff)] === n) continue; // one digit everywhere
+    let sum = 0;
+    for (let d = 0; d < 65536; d++) {
+      const c = count[d];
+      count[d] = sum;
+      sum += c;
+    }
+    for (let i = 0; i < n; i++) {
+      const r = src[i];
+      dst[count[(((k[r] ^ flip) >>> shift) & 0xffff)]++] = r;
+    }
+    [src, dst] = [dst, src];
+  }
+  const out = new Uint32Array(ids.length);
+  out.set(src, 0);
+  out.set(nans, n);
+  out.set(nulls, n + nans.length);
+  return out;
+}

@@ -1,0 +1,210 @@
+// SQL over the open file: a worker that hosts DuckDB-Wasm (its "eh"
+// bundle, which needs no cross-origin isolation; DuckDB runs in a worker
+// of its own that this one starts) and a reader of its own for the file.
+// The file's readable columns become table `t` through Arrow, one row group
+// at a time (so only one row group's data is ever in flight); query results
+// stay here and the page asks for the rows it shows. Started only when the
+// SQL tab is first opened; everything it loads comes with the site.
+
+import { init, ColumnsFile, TokenizerRegistry } from "./columns.js";
+import { openUrl } from "./urlbuffer.js";
+import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter } from "./arrowdata.js";
+import { columnLabels } from "./labels.js";
+
+const DUCKDB_DIR = new URL("../vendor/duckdb/", import.meta.url);
+let duck = null; // { db, conn, version }
+let result = null; // { table, columns }
+let loaded = null; // { columns: [...], rows, skipped }
+
+const ready = init();
+
+function usage(kind, message) {
+  return Object.assign(new Error(message), { kind });
+}
+
+function errorInfo(e) {
+  const msg = String(e?.message ?? e);
+  return { kind: typeof e?.kind === "string" ? e.kind : "sql", message: msg, rowGroup: e?.rowGroup ?? null, column: e?.column ?? null, offset: e?.offset ?? null };
+}
+
+async function startDuckDB(post) {
+  if (duck) return duck;
+  post({ label: "loading DuckDB-Wasm (eh bundle)" });
+  let mod;
+  try {
+    mod = await import(new URL("duckdb-browser.mjs", DUCKDB_DIR).href);
+  } catch (e) {
+    throw usage("not_built", `DuckDB-Wasm is not part of this site (${e.message}); scripts/build-site without --no-duckdb adds it`);
+  }
+  const worker = new Worker(new URL("duckdb-browser-eh.worker.js", DUCKDB_DIR).href);
+  const db = new mod.AsyncDuckDB(new mod.VoidLogger(), worker);
+  post({ label: "compiling DuckDB's WebAssembly" });
+  await db.instantiate(new URL("duckdb-eh.wasm", DUCKDB_DIR).href);
+  const conn = await db.connect();
+  duck = { db, conn, version: await db.getVersion() };
+  return duck;
+}
+
+const fatal = new TextDecoder("utf-8", { fatal: true });
+const lossy = new TextDecoder("utf-8");
+const enc = new TextEncoder();
+
+/** A string column whose bytes are not all UTF-8, with U+FFFD in their place (DuckDB's VARCHAR must be UTF-8). */
+function asUtf8(col) {
+  const { offsets, data } = col.values;
+  try {
+    fatal.decode(data);
+    return { col, replaced: false };
+  } catch {
+    /* rebuilt below */
+  }
+  const parts = [];
+  const o = new Uint32Array(col.length + 1);
+  let at = 0;
+  for (let i = 0; i < col.length; i++) {
+    const b = enc.encode(lossy.decode(data.subarray(offsets[i], offsets[i + 1])));
+    parts.push(b);
+    at += b.length;
+    o[i + 1] = at;
+  }
+  const d = new Uint8Array(at);
+  parts.forEach((b, i) => d.set(b, o[i]));
+  return { col: { type: col.type, length: col.length, nullCount: col.nullCount, validity: col.validity, values: { offsets: o, data: d } }, replaced: true };
+}
+
+const TYPE_NAMES = {
+  Bool: "bool", Int8: "int8", Int16: "int16", Int32: "int32", Int64: "int64", Uint8: "uint8", Uint16: "uint16", Uint32: "uint32", Uint64: "uint64",
+  Float32: "float32", Float64: "float64", Utf8: "string", LargeUtf8: "string", Binary: "bytes", LargeBinary: "bytes",
+};
+
+function typeName(A, t) {
+  const name = A.Type[t.typeId];
+  if (name === "Int") return `${t.isSigned ? "int" : "uint"}${t.bitWidth}`;
+  if (name === "Float") return t.precision === 0 ? "float16" : t.precision === 1 ? "float32" : "float64";
+  return TYPE_NAMES[name] || null;
+}
+
+function textOf(v) {
+  if (v === null || v === undefined) return null;
+  if (typeof v === "bigint" || typeof v === "number" || typeof v === "boolean") return String(v);
+  if (typeof v === "string") return v;
+  if (v instanceof Date) return v.toISOString();
+  if (typeof v.toJSON === "function") return JSON.stringify(v.toJSON(), (_, x) => (typeof x === "bigint" ? String(x) : x));
+  return String(v);
+}
+
+const ops = {
+  async start(_args, post) {
+    const d = await startDuckDB(post);
+    return { version: d.version };
+  },
+
+  /** Loads the file's readable columns into table t (replacing it). */
+  async load({ blob, url, tokenizers = [] }, post) {
+    const { conn } = await startDuckDB(post);
+    const A = await loadArrow();
+    const registry = new TokenizerRegistry();
+    for (const t of tokenizers) registry.register(t);
+    const file = blob ? await ColumnsFile.fromBlob(blob, registry) : await ColumnsFile.fromAsyncBuffer((await openUrl(url)).buffer, registry);
+    try {
+      const schema = file.schema;
+      const labels = columnLabels(schema);
+      const skipped = [];
+      // A tokenized column without its tokenizer cannot be read: leave it out and say so.
+      const cols = [];
+      schema.forEach((col, c) => {
+        const missing = file.rowGroups.some((rg) => rg.columns[c].tokenizer && !file.tokenizers[rg.columns[c].tokenizer - 1]?.resolved);
+        if (missing) skipped.push({ c, label: labels[c], reason: "its tokenizer is not registered" });
+        else cols.push(c);
+      });
+      await conn.query("DROP TABLE IF EXISTS t");
+      const aSchema = arrowSchema(A, cols.map((c) => ({ name: labels[c], type: schema[c].type })));
+      const writer = ipcStreamWriter(A, aSchema);
+      const replaced = new Set();
+      const G = file.rowGroups.length;
+      let rows = 0;
+      if (G === 0 || cols.length === 0) await conn.insertArrowFromIPCStream(writer.whole(recordBatch(A, aSchema, cols.map((c) => ({ type: schema[c].type, length: 0, nullCount: 0, validity: null, values: schema[c].type === "string" || schema[c].type === "bytes" ? { offsets: new Uint32Array(1), data: new Uint8Array(0) } : emptyOf(schema[c].type) })))), { name: "t", create: true });
+      for (let g = 0; g < G; g++) {
+        let read;
+        try {
+          read = await file.readColumnsAsync([g], cols);
+        } catch (e) {
+          throw Object.assign(e, { message: `row group ${g}: ${e.message}` });
+        }
+        const batchCols = read.map((col, k) => {
+          if (col.type !== "string") return col;
+          const r = asUtf8(col);
+          if (r.replaced) replaced.add(cols[k]);
+          return r.col;
+        });
+        await conn.insertArrowFromIPCStream(writer.whole(recordBatch(A, aSchema, batchCols)), { name: "t", create: g === 0 });
+        rows += file.rowGroups[g].numRows;
+        post({ done: g + 1, total: G, label: "row groups loaded into DuckDB" });
+      }
+      loaded = { columns: cols.map((c) => ({ c, label: labels[c], type: schema[c].type })), rows, skipped, replaced: [...replaced].map((c) => labels[c]) };
+      return loaded;
+    } finally {
+      file.free();
+    }
+  },
+
+  /** Runs a statement; its result stays here for `rows`. */
+  async query({ sql }) {
+    const { conn } = duck || (await startDuckDB(() => {}));
+    const A = await loadArrow();
+    const t0 = performance.now();
+    const table = await conn.query(sql);
+    const ms = performance.now() - t0;
+    const columns = table.schema.fields.map((f, i) => {
+      const type = typeName(A, f.type);
+      return { key: i, label: f.name, type: type || "string", sqlType: String(f.type), asText: !type };
+    });
+    result = { table, columns };
+    return { columns, numRows: table.numRows, ms };
+  },
+
+  /** Rows start .. start + count of the last result, as the grid's cells. */
+  async rows({ start, count }) {
+    if (!result) throw usage("bad_argument", "no result");
+    const { table, columns } = result;
+    const end = Math.min(table.numRows, start + count);
+    const out = columns.map((col, k) => {
+      const vec = table.getChildAt(k);
+      const cells = [];
+      for (let i = start; i < end; i++) {
+        const v = vec.get(i);
+        if (v === null || v === undefined) cells.push(null);
+        else if (col.asText) cells.push(enc.encode(textOf(v)));
+        else if (col.type === "string") cells.push(enc.encode(v));
+        else if (col.type === "bytes") cells.push(new Uint8Array(v));
+        else cells.push(v);
+      }
+      return { cells, error: null };
+    });
+    const ids = new Float64Array(end - start).map((_, i) => start + i);
+    return { start, end, total: table.numRows, ids, columns: out };
+  },
+};
+
+function emptyOf(type) {
+  const T = { bool: Uint8Array, int8: Int8Array, int16: Int16Array, int32: Int32Array, int64: BigInt64Array, uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array, uint64: BigUint64Array, float32: Float32Array, float64: Float64Array }[type];
+  return new T(0);
+}
+
+self.onmessage = async (ev) => {
+  const { id, op, args, abort } = ev.data;
+  if (abort !== undefined) return; // long DuckDB work stops only by terminating this worker
+  const post = (progress) => self.postMessage({ id, progress });
+  try {
+    await ready;
+    if (!ops[op]) throw usage("bad_argument", `unknown operation ${op}`);
+    self.postMessage({ id, ok: true, result: await ops[op](args || {}, post) });
+  } catch (e) {
+    self.postMessage({ id, ok: false, error: errorInfo(e) });
+  }
+};
+
+ready.then(
+  () => self.postMessage({ ready: true }),
+  (e) => self.postMessage({ ready: false, error: errorInfo(e) }),
+);

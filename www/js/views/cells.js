@@ -1,0 +1,59 @@
+// Copying values and showing bytes: shared by the data grid and SQL results.
+
+import { utf8Pieces, hex, scalarText } from "../format.js";
+import { formatTime } from "../timefmt.js";
+
+export function hexDump(bytes, limit = 4096) {
+  const lines = [];
+  const n = Math.min(bytes.length, limit);
+  for (let i = 0; i < n; i += 16) {
+    const chunk = bytes.subarray(i, Math.min(n, i + 16));
+    const hx = [...chunk].map((b) => b.toString(16).padStart(2, "0")).join(" ");
+    const asc = [...chunk].map((b) => (b >= 0x20 && b < 0x7f ? String.fromCharCode(b) : ".")).join("");
+    lines.push(`${i.toString(16).padStart(8, "0")}  ${hx.padEnd(47)}  ${asc}`);
+  }
+  if (bytes.length > limit) lines.push(`… ${bytes.length - limit} more bytes`);
+  return lines.join("\n");
+}
+
+/** A value as plain text (null as ""), the way the page shows it. */
+export function plainText(column, v) {
+  if (v === null || v === undefined) return "";
+  if (column.type === "string") return utf8Pieces(v).map((p) => (p.bad !== undefined ? `\\x${p.bad.toString(16).padStart(2, "0")}` : p.text)).join("");
+  if (column.type === "bytes") return hex(v);
+  if (column.unit) return formatTime(v, column.unit);
+  if (typeof v === "string") return v;
+  return scalarText(column.type, v);
+}
+
+/** A selected cell's whole row as tab-separated text or a JSON object. */
+export function rowText(cell, format, columns = null) {
+  const cols = columns || cell.columns || [];
+  const values = cell.rowValues;
+  const list = cols.length ? cols : values.map((_, i) => ({ label: String(i), type: "string" }));
+  if (format === "json") {
+    const obj = {};
+    list.forEach((c, i) => (obj[c.label] = values[i] === null ? null : plainText(c, values[i])));
+    return JSON.stringify(obj);
+  }
+  return values.map((v, i) => plainText(list[i], v).replace(/[\t\n\r]/g, " ")).join("\t");
+}
+
+/** Puts text on the clipboard (the Clipboard API, or a hidden text area where that is not allowed). */
+export async function copyText(text, toast) {
+  document.body.dataset.copied = text.slice(0, 10000); // what was copied last (the tests read it)
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    const ta = document.createElement("textarea");
+    ta.value = text;
+    ta.setAttribute("readonly", "");
+    ta.style.position = "fixed";
+    ta.style.opacity = "0";
+    document.body.append(ta);
+    ta.select();
+    document.execCommand("copy");
+    ta.remove();
+  }
+  toast?.(`Copied ${text.length > 60 ? `${text.slice(0, 60)}…` : text || "(empty)"}`);
+}

@@ -1,0 +1,406 @@
+// The Data tab: every row of the file in one virtual grid, with file-wide
+// row numbers, sort by a column, filters, go-to-row, the selected cell in a
+// side panel with copy buttons, and export of the rows in view. All the
+// work over rows (decoding, filtering, sorting, writing exports) runs in
+// the worker; this module only sends requests and draws what is in sight.
+
+import { h, fill } from "../dom.js";
+import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, hex, valueNode, scalarText } from "../format.js";
+import { errorBox } from "../common.js";
+import { opsFor, parseValue, describeCondition } from "../filter.js";
+import { formatTime, UNIT_LABEL } from "../timefmt.js";
+import { createGrid } from "./grid.js";
+import { copyText, hexDump, rowText } from "./cells.js";
+
+export function createData(ctx, el) {
+  let cols = [];
+  let filters = []; // [{ c, op, text }]
+  let applied = { filters: [], sort: null };
+  let total = 0;
+  let busy = null; // AbortController of the running view computation
+  let token = 0;
+
+  const status = h("p", { class: "data-status", "data-testid": "data-status", "aria-live": "polite" });
+  const progress = h("div", { class: "data-progress", hidden: true }, h("progress", { max: 1, value: 0, "data-testid": "data-progress" }), h("span", { class: "muted small" }), h("button", { type: "button", class: "small danger", "data-testid": "data-cancel", onclick: () => busy?.abort() }, "Stop"));
+  const side = h("aside", { class: "side-panel", "data-testid": "cell-panel", "aria-label": "selected cell" }, h("p", { class: "muted small" }, "Select a cell (click, or arrow keys in the grid) to see its whole value here."));
+  const filterHost = h("div", { class: "filters", "data-testid": "filters" });
+  const errorsHost = h("div", { class: "column-errors" });
+  const colErrors = new Map(); // column -> error, once per open file
+
+  /** Columns whose chunks cannot be read: one compact box each, above the grid. */
+  function noteErrors(res) {
+    let added = false;
+    res.columns.forEach((col, k) => {
+      const c = res.cols ? res.cols[k] : col.c;
+      if (col.error && !colErrors.has(c)) {
+        colErrors.set(c, col.error);
+        added = true;
+      }
+    });
+    if (added) drawErrors();
+  }
+  const drawErrors = () => fill(errorsHost, [...colErrors].filter(([c]) => cols.includes(c)).map(([c, e]) => errorBox(e, { title: `Column “${ctx.labels[c]}” cannot be read`, schema: ctx.file.schema, testid: "column-error", compact: true })));
+  const colsSummary = h("summary", { "data-testid": "data-columns-toggle" });
+  const colsHost = h("div", { class: "menu-body picker" });
+  const exportHost = h("div", { class: "menu-body export-body" });
+
+  const grid = createGrid({
+    testid: "data-grid",
+    label: "rows of the file",
+    onSelect: showCell,
+    onSort: (c) => {
+      const s = applied.sort;
+      const next = !s || s.c !== c ? { c, desc: false } : !s.desc ? { c, desc: true } : null;
+      compute(applied.filters, next);
+    },
+    sortState: () => (applied.sort ? { key: applied.sort.c, desc: applied.sort.desc } : null),
+  });
+  grid.el.addEventListener("keydown", (ev) => {
+    if ((ev.ctrlKey || ev.metaKey) && ev.key === "c" && lastCell) {
+      ev.preventDefault();
+      copyText(cellCopyText(lastCell), ctx.toast);
+    }
+  });
+
+  const meta = (c) => ({ key: c, label: ctx.labels[c], type: ctx.file.schema[c].type, unit: ctx.timeUnits[c] || null });
+
+  function source() {
+    const chosen = [...cols];
+    return {
+      total,
+      maxRowNumber: ctx.file.numRows,
+      sortable: true,
+      columns: chosen.map(meta),
+      fetch: async (start, count) => {
+        const res = await ctx.engine.call("rows", { start, count, cols: chosen });
+        ctx.noteIO(res);
+        noteErrors(res);
+        return res;
+      },
+    };
+  }
+
+  // ------------------------------------------------------------ side panel
+
+  let lastCell = null;
+  function cellCopyText(cell) {
+    const { column: c, value: v } = cell;
+    if (v === null) return "";
+    if (c.type === "string") return utf8Pieces(v).map((p) => (p.bad !== undefined ? `\\x${p.bad.toString(16).padStart(2, "0")}` : p.text)).join("");
+    if (c.type === "bytes") return hex(v);
+    if (c.unit) return formatTime(v, c.unit);
+    return scalarText(c.type, v);
+  }
+
+  function showCell(cell) {
+    lastCell = cell;
+    const { column: c, value: v, id } = cell;
+    ctx.setUrlState({ row: id, col: c.key });
+    const isBytes = v !== null && v !== undefined && (c.type === "string" || c.type === "bytes");
+    fill(
+      side,
+      h("div", { class: "value-head" }, h("b", { "data-testid": "cell-panel-where" }, `Row ${fmtInt(id)}`), h("span", { class: "muted" }, " · "), h("span", { class: "colname" }, c.label), " ", h("span", { class: "type-tag" }, c.type)),
+      v === undefined
+        ? h("p", { class: "error-inline" }, "This chunk could not be read.")
+        : v === null
+          ? h("div", { class: "value-full" }, valueNode(c.type, null))
+          : c.unit
+            ? h("div", { class: "value-full" }, h("div", { "data-testid": "cell-panel-value" }, formatTime(v, c.unit), " UTC"), h("div", { class: "muted small" }, `${scalarText(c.type, v)} ${UNIT_LABEL[c.unit]} since 1970-01-01`))
+            : c.type === "string"
+              ? h("div", { class: "value-full v-str", "data-testid": "cell-panel-value" }, v.length ? textNode(v) : '""')
+              : h("div", { class: "value-full", "data-testid": "cell-panel-value" }, valueNode(c.type, v, { maxChars: 100000 })),
+      isBytes ? h("p", { class: "muted small" }, `${fmtInt(v.length)} bytes${c.type === "string" && utf8Pieces(v).some((p) => p.bad !== undefined) ? "; not valid UTF-8: the bytes outside valid sequences show as \\xNN" : ""}`) : null,
+      h(
+        "div",
+        { class: "button-row" },
+        h("button", { type: "button", class: "small", "data-testid": "copy-cell", onclick: () => copyText(cellCopyText(cell), ctx.toast) }, "Copy value"),
+        h("button", { type: "button", class: "small", "data-testid": "copy-row", onclick: () => copyText(rowText(cell, "tsv"), ctx.toast) }, "Copy row (TSV)"),
+        h("button", { type: "button", class: "small", "data-testid": "copy-row-json", onclick: () => copyText(rowText(cell, "json"), ctx.toast) }, "Copy row (JSON)"),
+      ),
+      isBytes ? h("details", {}, h("summary", {}, "Bytes (hex)"), h("pre", { class: "hexdump" }, hexDump(v))) : null,
+    );
+  }
+
+  // ------------------------------------------------------------ view
+
+  function describe() {
+    const f = ctx.file;
+    const parts = [];
+    const shown = total === f.numRows ? `${fmtInt(f.numRows)} rows` : `${fmtInt(total)} of ${fmtInt(f.numRows)} rows`;
+    parts.push(shown);
+    if (applied.filters.length) parts.push(`where ${applied.filters.map((x) => describeCondition(x, ctx.labels[x.c], x.text)).join(" and ")}`);
+    if (applied.sort) parts.push(`sorted by ${ctx.labels[applied.sort.c]} ${applied.sort.desc ? "descending" : "ascending"} (nulls last)`);
+    else parts.push("in file order");
+    return parts.join(", ");
+  }
+
+  async function compute(nextFilters, nextSort) {
+    busy?.abort();
+    const ac = new AbortController();
+    busy = ac;
+    const my = ++token;
+    progress.hidden = false;
+    const bar = progress.querySelector("progress");
+    const text = progress.querySelector("span");
+    bar.value = 0;
+    text.textContent = "starting…";
+    el.dataset.busy = "1";
+    let res;
+    try {
+      res = await ctx.call("setView", { filters: nextFilters.map(({ c, op, value }) => ({ c, op, value })), sort: nextSort }, nextSort && !nextFilters.length ? "Sorting" : "Filtering", {
+        signal: ac.signal,
+        onProgress: (p) => {
+          if (p.total) bar.value = p.done / p.total;
+          text.textContent = `${p.label} ${p.done} of ${p.total}`;
+        },
+      });
+    } catch (e) {
+      if (my !== token) return;
+      progress.hidden = true;
+      delete el.dataset.busy;
+      if (e.kind === "cancelled") {
+        ctx.toast("Stopped; the rows shown are the previous view.");
+        return;
+      }
+      fill(status, errorBox(e, { title: "The view could not be computed", schema: ctx.file.schema, testid: "data-error" }));
+      return;
+    }
+    if (my !== token) return;
+    progress.hidden = true;
+    delete el.dataset.busy;
+    applied = { filters: nextFilters, sort: nextSort };
+    total = res.total;
+    status.textContent = `${describe()} · computed in ${fmtMs(res.ms)} in the worker`;
+    status.dataset.total = String(total);
+    el.dataset.view = String(token);
+    grid.setSource(source());
+  }
+
+  // ------------------------------------------------------------ controls
+
+  function columnsMenu() {
+    const f = ctx.file;
+    const boxes = f.schema.map((col, c) =>
+      h(
+        "label",
+        { class: "picker-item" },
+        h("input", {
+          type: "checkbox",
+          value: String(c),
+          checked: cols.includes(c),
+          "data-testid": "data-columns-col",
+          onchange: (ev) => {
+            cols = ev.target.checked ? [...cols, c].sort((a, b) => a - b) : cols.filter((x) => x !== c);
+            summary();
+            drawErrors();
+            grid.setSource(source(), { keepScroll: true });
+          },
+        }),
+        h("span", { class: "picker-name" }, ctx.labels[c]),
+        h("span", { class: "type-tag" }, f.schema[c].type),
+      ),
+    );
+    const setAll = (on) => {
+      cols = on ? f.schema.map((_, i) => i) : [];
+      for (const b of colsHost.querySelectorAll("input[type=checkbox]")) b.checked = on;
+      summary();
+      drawErrors();
+      grid.setSource(source(), { keepScroll: true });
+    };
+    fill(colsHost, h("div", { class: "picker-tools" }, h("button", { type: "button", class: "small", "data-testid": "data-columns-all", onclick: () => setAll(true) }, "All"), h("button", { type: "button", class: "small", "data-testid": "data-columns-none", onclick: () => setAll(false) }, "None")), h("div", { class: "picker-list" }, boxes));
+    summary();
+  }
+  const summary = () => (colsSummary.textContent = `Columns (${cols.length} of ${ctx.file.schema.length})`);
+
+  function filterRow(fl, i) {
+    const f = ctx.file;
+    const type = f.schema[fl.c].type;
+    const ops = opsFor(type);
+    if (!ops.some((o) => o.op === fl.op)) fl.op = ops[0].op;
+    const op = ops.find((o) => o.op === fl.op);
+    const unit = ctx.timeUnits[fl.c];
+    const input = h("input", { type: "text", value: fl.text || "", "data-testid": "filter-value", "aria-label": "value", placeholder: unit ? "2001-03-01 or a number" : type === "bytes" ? "hex, e.g. 00ff" : type === "bool" ? "true / false" : "value", hidden: !!op.noValue, oninput: () => (fl.text = input.value) });
+    return h(
+      "div",
+      { class: "filter-row", "data-testid": "filter-row" },
+      h("select", { "aria-label": "column", "data-testid": "filter-col", onchange: (ev) => { fl.c = Number(ev.target.value); drawFilters(); } }, f.schema.map((col, c) => h("option", { value: String(c), selected: c === fl.c }, ctx.labels[c]))),
+      h("select", { "aria-label": "comparison", "data-testid": "filter-op", onchange: (ev) => { fl.op = ev.target.value; drawFilters(); } }, ops.map((o) => h("option", { value: o.op, selected: o.op === fl.op }, o.label))),
+      input,
+      h("button", { type: "button", class: "small", "aria-label": "remove this condition", onclick: () => { filters.splice(i, 1); drawFilters(); } }, "×"),
+      h("span", { class: "error-inline small", "data-testid": "filter-error", hidden: true }),
+    );
+  }
+
+  function drawFilters() {
+    fill(
+      filterHost,
+      filters.map(filterRow),
+      h(
+        "div",
+        { class: "button-row" },
+        h("button", { type: "button", class: "small", "data-testid": "filter-add", onclick: () => { filters.push({ c: cols[0] ?? 0, op: "=", text: "" }); drawFilters(); } }, "+ Condition"),
+        h("button", { type: "submit", class: "small primary", "data-testid": "filter-apply" }, "Apply"),
+        filters.length || applied.filters.length ? h("button", { type: "button", class: "small", "data-testid": "filter-clear", onclick: () => { filters = []; drawFilters(); compute([], applied.sort); } }, "Clear") : null,
+        h("span", { class: "muted small" }, "All conditions must hold; null matches only “is null”."),
+      ),
+    );
+  }
+
+  function applyFilters(ev) {
+    ev.preventDefault();
+    const parsed = [];
+    let ok = true;
+    filters.forEach((fl, i) => {
+      const type = ctx.file.schema[fl.c].type;
+      const op = opsFor(type).find((o) => o.op === fl.op);
+      const errEl = filterHost.querySelectorAll("[data-testid=filter-error]")[i];
+      if (op.noValue) {
+        parsed.push({ c: fl.c, op: fl.op, value: null, text: "" });
+        return;
+      }
+      const r = parseValue(type, fl.text || "", ctx.timeUnits[fl.c] || null);
+      if (r.error) {
+        ok = false;
+        errEl.hidden = false;
+        errEl.textContent = r.error;
+        return;
+      }
+      errEl.hidden = true;
+      parsed.push({ c: fl.c, op: fl.op, value: r.value, text: fl.text });
+    });
+    if (ok) compute(parsed, applied.sort);
+  }
+
+  async function goTo(ev) {
+    ev.preventDefault();
+    const input = ev.target.querySelector("input");
+    const row = Number(input.value);
+    const n = ctx.file.numRows;
+    if (!Number.isInteger(row) || row < 0 || row >= n) {
+      ctx.toast(`Row numbers run from 0 to ${fmtInt(n - 1)}.`, "error");
+      return;
+    }
+    const { index } = await ctx.call("locate", { row }, "Finding the row");
+    if (index < 0) {
+      ctx.toast(`Row ${fmtInt(row)} is not in the current view (the filter leaves it out).`, "error");
+      return;
+    }
+    grid.scrollToRow(index);
+    grid.el.focus({ preventScroll: true });
+  }
+
+  // ------------------------------------------------------------ export
+
+  function exportMenu() {
+    const f = ctx.file;
+    const fmtRadio = (value, label, checked) => h("label", {}, h("input", { type: "radio", name: "export-format", value, checked, "data-testid": `export-format-${value}` }), ` ${label}`);
+    const times = h("input", { type: "checkbox", "data-testid": "export-times" });
+    const pick = h("input", { type: "checkbox", "data-testid": "export-pick" });
+    const canPick = typeof window.showSaveFilePicker === "function";
+    const note = h("p", { class: "muted small", "data-testid": "export-result" });
+    const bar = h("progress", { max: 1, value: 0, hidden: true, "data-testid": "export-progress" });
+    let ac = null;
+    const stop = h("button", { type: "button", class: "small danger", hidden: true, onclick: () => ac?.abort() }, "Stop");
+    const go = h("button", { type: "submit", class: "small primary", "data-testid": "export-run" }, "Export");
+    fill(
+      exportHost,
+      h(
+        "form",
+        {
+          onsubmit: async (ev) => {
+            ev.preventDefault();
+            if (!cols.length) return;
+            const format = exportHost.querySelector("input[name=export-format]:checked").value;
+            const ext = { csv: "csv", json: "json", arrow: "arrows" }[format];
+            const name = `${ctx.name.replace(/\.cols$/i, "").replace(/[^\w.-]+/g, "_")}.${ext}`;
+            let handle = null;
+            if (pick.checked && canPick) {
+              try {
+                handle = await window.showSaveFilePicker({ suggestedName: name });
+              } catch {
+                return; // the person closed the dialog
+              }
+            }
+            ac = new AbortController();
+            go.disabled = true;
+            stop.hidden = false;
+            bar.hidden = false;
+            bar.value = 0;
+            note.textContent = "";
+            const units = times.checked ? Object.fromEntries(cols.filter((c) => ctx.timeUnits[c]).map((c) => [c, ctx.timeUnits[c]])) : {};
+            try {
+              const res = await ctx.call("export", { format, cols, units, handle }, `Exporting ${format.toUpperCase()}`, { signal: ac.signal, onProgress: (p) => (bar.value = p.total ? p.done / p.total : 0) });
+              if (res.blob) ctx.download(name, res.blob);
+              note.textContent = `${fmtInt(res.rows)} rows × ${cols.length} columns, ${fmtBytes(res.bytes)} ${handle ? "written to the file you chose" : "downloaded"} in ${fmtMs(res.ms)}.`;
+              note.dataset.bytes = String(res.bytes);
+            } catch (e) {
+              note.textContent = e.kind === "cancelled" ? "Export stopped." : `Export failed: ${e.kind}: ${e.message}`;
+            } finally {
+              go.disabled = false;
+              stop.hidden = true;
+              bar.hidden = true;
+            }
+          },
+        },
+        h("fieldset", { class: "modes" }, h("legend", {}, "Format"), fmtRadio("csv", "CSV", true), fmtRadio("json", "JSON (an array of objects)", false), fmtRadio("arrow", "Arrow IPC stream (.arrows)", false)),
+        h("p", { class: "muted small" }, "The rows of the current view (its filter and order) and the columns shown. Written a block of 65,536 rows at a time in the worker: CSV and JSON keep every digit of int64 values and write bytes that are not UTF-8 as \\xNN; Arrow keeps the types."),
+        h("label", { class: "check", hidden: !f.schema.some((_, c) => ctx.timeUnits[c]) }, times, " Write time columns as dates (UTC) instead of their numbers (CSV and JSON)"),
+        canPick ? h("label", { class: "check" }, pick, " Choose where to save: streams straight into the file") : null,
+        h("div", { class: "button-row" }, go, bar, stop),
+        note,
+      ),
+    );
+  }
+
+  // ------------------------------------------------------------ render
+
+  return {
+    render() {
+      token++;
+      busy?.abort();
+      const f = ctx.file;
+      cols = f.schema.map((_, i) => i);
+      filters = [];
+      applied = { filters: [], sort: null };
+      total = f.numRows;
+      lastCell = null;
+      colErrors.clear();
+      fill(errorsHost);
+      fill(side, h("p", { class: "muted small" }, "Select a cell (click, or arrow keys in the grid) to see its whole value here."));
+      if (!f.rowGroups.length || !f.numRows) {
+        fill(el, h("p", { class: "notice" }, "This file has no rows."));
+        return;
+      }
+      columnsMenu();
+      drawFilters();
+      exportMenu();
+      fill(
+        el,
+        h(
+          "div",
+          { class: "toolbar data-toolbar" },
+          h("details", { class: "dropdown" }, colsSummary, colsHost),
+          h("details", { class: "dropdown", "data-testid": "export-menu" }, h("summary", { "data-testid": "export-toggle" }, "Export…"), exportHost),
+          h("form", { class: "goto-form", onsubmit: goTo }, h("label", { class: "field" }, h("span", { class: "field-label" }, "Go to file row"), h("input", { type: "number", min: 0, max: f.numRows - 1, class: "goto", "data-testid": "data-goto" })), h("button", { type: "submit", class: "small" }, "Go")),
+        ),
+        h("form", { class: "filter-form", onsubmit: applyFilters }, filterHost),
+        progress,
+        errorsHost,
+        status,
+        h("div", { class: "data-main" }, grid.el, side),
+        h("p", { class: "muted small" }, "Click a column's name to sort by it over the whole file (again: the other way; a third time: file order). Arrow keys, Page Up/Down and Ctrl+Home/End move in the grid; Ctrl+C copies the selected value."),
+      );
+      status.textContent = describe();
+      status.dataset.total = String(total);
+      grid.setSource(source());
+    },
+    activate(state) {
+      if (state?.row !== undefined && state.row !== null && ctx.file.numRows) {
+        const r = Math.min(ctx.file.numRows - 1, Math.max(0, state.row));
+        const c = Math.max(0, cols.indexOf(state.col ?? cols[0]));
+        setTimeout(() => grid.scrollToRow(r, c), 0);
+      }
+    },
+    grid,
+  };
+}

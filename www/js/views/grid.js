@@ -1,0 +1,339 @@
+// A virtual grid over any number of rows: only the rows in sight exist in
+// the page, fetched a block at a time from a data source (the worker for
+// the file, DuckDB for SQL results) and re-rendered on scroll in one
+// animation frame. The row-number column and the header stay in place
+// while the rest scrolls. Cells are one line; the full value is in the
+// title (hover) and in the side panel of the selected cell.
+//
+// Browsers cap an element's height (about 33 million pixels in Chromium),
+// so above MAX_PX the scroll range is scaled: the scroll position picks
+// the first row in proportion, and every row stays reachable.
+//
+// source: { total, maxRowNumber?, columns: [{ key, label, type, unit?, width? }],
+//           fetch(start, count) -> Promise<{ ids, columns: [{ cells, error }] }>,
+//           sortable?: bool }
+
+import { h, fill } from "../dom.js";
+import { fmtInt, valueNode, scalarText } from "../format.js";
+import { formatTime } from "../timefmt.js";
+
+const ROW_H = 26;
+const HEAD_H = 34;
+const BLOCK = 128;
+const MAX_BLOCKS = 64;
+const MAX_PX = 8_000_000;
+
+const WIDTH = { bool: 72, int8: 80, uint8: 80, int16: 88, uint16: 88, int32: 110, uint32: 110, int64: 170, uint64: 170, float32: 120, float64: 140, string: 200, bytes: 200 };
+const NUMERIC = new Set(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"]);
+
+export function columnWidth(col) {
+  const base = col.unit ? 200 : WIDTH[col.type] || 160;
+  const tag = (col.unit ? col.type.length + 7 : col.type.length) * 7 + 20;
+  return Math.max(base, Math.min(340, 30 + col.label.length * 8.5 + tag));
+}
+
+/** A cell's node: times as dates, everything else as the format shows values. */
+export function cellNode(col, v, maxChars = 160) {
+  if (v === undefined) return h("span", { class: "v-error", "data-kind": "error", title: "this chunk could not be read" }, "·");
+  if (v !== null && col.unit) return h("span", { class: "v-num v-time", "data-kind": "time", title: `${scalarText(col.type, v)} (${col.unit} since 1970-01-01 UTC)` }, formatTime(v, col.unit));
+  return valueNode(col.type, v, { maxChars });
+}
+
+export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, sortState = () => null, rowHeader = "row" }) {
+  let source = null;
+  let generation = 0;
+  const blocks = new Map(); // block index -> { data } | { pending: Promise }
+  let sel = { row: 0, col: 0 };
+  let first = 0;
+  let frame = 0;
+  let widths = [];
+  let rowNoWidth = 80;
+  let pendingScroll = null;
+
+  const head = h("div", { class: "grid-head", role: "row", "aria-rowindex": "1" });
+  const body = h("div", { class: "grid-body", role: "rowgroup" });
+  const spacer = h("div", { class: "grid-spacer" });
+  const sizer = h("div", { class: "grid-sizer" }, head, body, spacer);
+  const scroller = h("div", { class: "grid-scroll" }, sizer);
+  const el = h("div", { class: "grid", role: "grid", tabindex: "0", "data-testid": testid, "aria-label": label, "aria-multiselectable": "false" }, scroller);
+  const rowsEls = [];
+
+  const viewH = () => scroller.clientHeight - HEAD_H;
+  const visibleRows = () => Math.max(1, Math.floor(viewH() / ROW_H));
+  const fullPx = () => (source ? source.total * ROW_H : 0);
+  const scaled = () => fullPx() > MAX_PX;
+
+  function layout() {
+    if (!source) return;
+    widths = source.columns.map((c) => c.width || columnWidth(c));
+    rowNoWidth = Math.max(64, 22 + fmtInt(Math.max(0, (source.maxRowNumber ?? source.total) - 1)).length * 8.6);
+    const totalW = rowNoWidth + widths.reduce((a, b) => a + b, 0);
+    const bodyPx = scaled() ? MAX_PX : fullPx();
+    sizer.style.width = `${totalW}px`;
+    sizer.style.height = `${HEAD_H + Math.max(bodyPx, 1)}px`;
+    body.style.height = `${Math.max(0, Math.min(bodyPx, viewH()))}px`;
+    spacer.style.height = `${Math.max(0, bodyPx - Math.min(bodyPx, viewH()))}px`;
+    el.setAttribute("aria-rowcount", String(source.total + 1));
+    el.setAttribute("aria-colcount", String(source.columns.length + 1));
+    const sort = sortState();
+    fill(
+      head,
+      h("div", { class: "grid-cell grid-rowno grid-th", role: "columnheader", style: { width: `${rowNoWidth}px` }, title: "row number in the file (counted from 0 over all row groups)" }, rowHeader),
+      source.columns.map((c, k) => {
+        const active = sort && sort.key === c.key;
+        const mark = active ? (sort.desc ? " ▼" : " ▲") : "";
+        const content = [h("span", { class: "colname" }, c.label), h("span", { class: "type-tag" }, c.unit ? `${c.type} · time` : c.type), h("span", { class: "sort-mark", "aria-hidden": "true" }, mark)];
+        return h(
+          "div",
+          { class: ["grid-cell", "grid-th", NUMERIC.has(c.type) && "num"], role: "columnheader", style: { width: `${widths[k]}px` }, "aria-sort": active ? (sort.desc ? "descending" : "ascending") : "none", "data-col": c.key, "data-testid": `${testid}-header` },
+          source.sortable && onSort ? h("button", { type: "button", class: "grid-sort", tabindex: "-1", title: `sort by ${c.label} (again: the other way, a third time: file order)`, onclick: () => onSort(c.key) }, content) : content,
+        );
+      }),
+    );
+  }
+
+  function ensureRows() {
+    const n = visibleRows() + 2;
+    while (rowsEls.length < n) {
+      const cells = [];
+      const row = h("div", { class: "grid-row", role: "row" });
+      const no = h("div", { class: "grid-cell grid-rowno", role: "rowheader" });
+      row.append(no);
+      rowsEls.push({ row, no, cells });
+      body.append(row);
+    }
+    for (const r of rowsEls) {
+      const want = source.columns.length;
+      while (r.cells.length < want) {
+        const cell = h("div", { class: "grid-cell", role: "gridcell" });
+        r.cells.push(cell);
+        r.row.append(cell);
+      }
+      while (r.cells.length > want) r.cells.pop().remove();
+    }
+  }
+
+  function firstRowFor(scrollTop) {
+    const total = source.total;
+    if (!scaled()) return Math.floor(scrollTop / ROW_H);
+    const maxTop = MAX_PX - viewH();
+    const maxFirst = Math.max(0, total - visibleRows());
+    return Math.min(maxFirst, Math.round((scrollTop / Math.max(1, maxTop)) * maxFirst));
+  }
+
+  function scrollTopFor(row) {
+    if (!scaled()) return row * ROW_H;
+    const maxFirst = Math.max(1, source.total - visibleRows());
+    return (Math.min(row, maxFirst) / maxFirst) * (MAX_PX - viewH());
+  }
+
+  function block(b) {
+    const hit = blocks.get(b);
+    if (hit) {
+      blocks.delete(b);
+      blocks.set(b, hit);
+      return hit;
+    }
+    const gen = generation;
+    const entry = { data: null, error: null };
+    entry.pending = source
+      .fetch(b * BLOCK, BLOCK)
+      .then((data) => {
+        if (gen !== generation) return;
+        entry.data = data;
+        schedule();
+      })
+      .catch((e) => {
+        if (gen !== generation) return;
+        entry.error = e;
+        schedule();
+      });
+    blocks.set(b, entry);
+    while (blocks.size > MAX_BLOCKS) blocks.delete(blocks.keys().next().value);
+    return entry;
+  }
+
+  function cellAt(i) {
+    const b = block(Math.floor(i / BLOCK));
+    if (!b.data) return { pending: !b.error, error: b.error };
+    const k = i - Math.floor(i / BLOCK) * BLOCK;
+    return { data: b.data, k };
+  }
+
+  function render() {
+    frame = 0;
+    if (!source) return;
+    // A scroll asked for before the grid had a size (a hidden tab, a page
+    // still laying out) is applied once it has one.
+    if (pendingScroll && scroller.clientHeight > HEAD_H) {
+      const { row, col } = pendingScroll;
+      pendingScroll = null;
+      layout();
+      sel = { row: Math.max(0, Math.min(source.total - 1, row)), col: Math.max(0, Math.min(source.columns.length - 1, col)) };
+      scroller.scrollTop = scrollTopFor(Math.max(0, sel.row - 2));
+      notify();
+    }
+    ensureRows();
+    const top = scroller.scrollTop;
+    first = Math.min(firstRowFor(top), Math.max(0, source.total - 1));
+    const offset = scaled() ? 0 : top - first * ROW_H;
+    const n = rowsEls.length;
+    // Ask for the blocks around the window too, so scrolling on finds them ready.
+    const lastRow = Math.min(source.total, first + n) - 1;
+    for (let i = first; i <= lastRow; i += BLOCK) block(Math.floor(i / BLOCK));
+    if (lastRow >= 0) block(Math.floor(lastRow / BLOCK));
+    for (let j = 0; j < n; j++) {
+      const i = first + j;
+      const r = rowsEls[j];
+      r.row.style.transform = `translateY(${j * ROW_H - offset}px)`;
+      if (i >= source.total) {
+        r.row.hidden = true;
+        continue;
+      }
+      r.row.hidden = false;
+      r.row.setAttribute("aria-rowindex", String(i + 2));
+      r.row.dataset.row = String(i);
+      const at = cellAt(i);
+      const id = at.data ? at.data.ids[at.k] : null;
+      r.no.textContent = id === null ? fmtInt(i) : fmtInt(id);
+      r.no.style.width = `${rowNoWidth}px`;
+      r.row.dataset.fileRow = id === null ? "" : String(id);
+      source.columns.forEach((c, k) => {
+        const cell = r.cells[k];
+        cell.style.width = `${widths[k]}px`;
+        cell.className = `grid-cell${NUMERIC.has(c.type) ? " num" : ""}${sel.row === i && sel.col === k ? " selected" : ""}`;
+        cell.dataset.col = String(c.key);
+        cell.dataset.row = String(i);
+        cell.setAttribute("aria-colindex", String(k + 2));
+        cell.id = sel.row === i && sel.col === k ? `${testid}-active` : "";
+        if (at.error) {
+          cell.textContent = "!";
+          cell.title = at.error.message || String(at.error);
+          cell.dataset.kind = "error";
+          return;
+        }
+        if (!at.data) {
+          cell.textContent = "…";
+          cell.title = "";
+          cell.dataset.kind = "pending";
+          return;
+        }
+        const colData = at.data.columns[k];
+        const v = colData.cells[at.k];
+        const node = cellNode(c, v);
+        cell.replaceChildren(node);
+        cell.dataset.kind = node.dataset.kind;
+        cell.title = v === undefined && colData.error ? `${colData.error.kind}: ${colData.error.message}` : node.title || titleOf(node);
+      });
+    }
+    el.setAttribute("aria-activedescendant", `${testid}-active`);
+  }
+
+  const titleOf = (node) => {
+    const t = node.textContent;
+    return t.length > 18 ? (t.length > 2000 ? `${t.slice(0, 2000)}…` : t) : "";
+  };
+
+  function schedule() {
+    if (!frame) frame = requestAnimationFrame(render);
+  }
+
+  scroller.addEventListener("scroll", schedule, { passive: true });
+  new ResizeObserver(() => {
+    if (source) {
+      layout();
+      schedule();
+    }
+  }).observe(scroller);
+
+  function select(row, col, { scroll = true } = {}) {
+    if (!source || source.total === 0) return;
+    sel = { row: Math.max(0, Math.min(source.total - 1, row)), col: Math.max(0, Math.min(source.columns.length - 1, col)) };
+    if (scroll) {
+      const vis = visibleRows();
+      if (sel.row < first || sel.row >= first + vis) {
+        const target = sel.row < first ? sel.row : sel.row - vis + 1;
+        scroller.scrollTop = scrollTopFor(target);
+      }
+      // Horizontally: bring the cell out from under the row-number column.
+      const x = rowNoWidth + widths.slice(0, sel.col).reduce((a, b) => a + b, 0);
+      const w = widths[sel.col];
+      if (x - rowNoWidth < scroller.scrollLeft) scroller.scrollLeft = x - rowNoWidth;
+      else if (x + w > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = x + w - scroller.clientWidth;
+    }
+    schedule();
+    notify();
+  }
+
+  async function notify() {
+    if (!onSelect || !source) return;
+    const { row, col } = sel;
+    const b = block(Math.floor(row / BLOCK));
+    if (!b.data) await b.pending;
+    if (!b.data || row !== sel.row || col !== sel.col) return;
+    const k = row % BLOCK;
+    onSelect({ row, col, columns: source.columns, column: source.columns[col], value: b.data.columns[col].cells[k], id: b.data.ids[k], rowValues: source.columns.map((c, j) => b.data.columns[j].cells[k]) });
+  }
+
+  el.addEventListener("keydown", (ev) => {
+    if (!source || source.total === 0) return;
+    const vis = visibleRows();
+    const moves = {
+      ArrowDown: [1, 0], ArrowUp: [-1, 0], ArrowRight: [0, 1], ArrowLeft: [0, -1],
+      PageDown: [vis, 0], PageUp: [-vis, 0],
+    };
+    let { row, col } = sel;
+    if (moves[ev.key]) {
+      row += moves[ev.key][0];
+      col += moves[ev.key][1];
+    } else if (ev.key === "Home") {
+      if (ev.ctrlKey || ev.metaKey) row = 0;
+      col = 0;
+    } else if (ev.key === "End") {
+      if (ev.ctrlKey || ev.metaKey) row = source.total - 1;
+      col = source.columns.length - 1;
+    } else return;
+    ev.preventDefault();
+    select(row, col);
+  });
+  body.addEventListener("click", (ev) => {
+    const cell = ev.target.closest(".grid-cell[data-row]");
+    if (!cell || cell.classList.contains("grid-rowno")) return;
+    const k = source.columns.findIndex((c) => String(c.key) === cell.dataset.col);
+    select(Number(cell.dataset.row), k, { scroll: false });
+    el.focus({ preventScroll: true });
+  });
+
+  return {
+    el,
+    /** Shows another source (or the same with new rows): forgets fetched blocks. */
+    setSource(src, { keepScroll = false } = {}) {
+      source = src;
+      generation++;
+      blocks.clear();
+      if (!keepScroll) {
+        scroller.scrollTop = 0;
+        sel = { row: 0, col: Math.min(sel.col, Math.max(0, src.columns.length - 1)) };
+      }
+      layout();
+      schedule();
+    },
+    /** Re-reads the header (sort marks) without dropping data. */
+    refreshHeader() {
+      layout();
+      schedule();
+    },
+    scrollToRow(row, col = sel.col) {
+      pendingScroll = { row, col };
+      schedule();
+    },
+    get selection() {
+      return { ...sel };
+    },
+    get firstRow() {
+      return first;
+    },
+    scroller,
+    select,
+  };
+}

@@ -1,0 +1,205 @@
+// A column's profile over the whole file (computed in the worker, see
+// ../profile.js): null share, distinct values, minimum and maximum beside
+// the footer's statistics, a histogram for numbers and times, the most
+// common values with their counts.
+
+import { h, s, fill } from "../dom.js";
+import { fmtInt, fmtMs, fmtPct, fmtBytes, valueNode, decodeStat, scalarText } from "../format.js";
+import { errorBox } from "../common.js";
+import { formatTime } from "../timefmt.js";
+import { EXACT_LIMIT } from "../profile.js";
+
+const AUTO_LIMIT = 64 * 1024 * 1024; // stored bytes profiled without asking
+const TEXT = new Set(["string", "bytes"]);
+
+function cmpBytes(a, b) {
+  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
+  return a.length - b.length;
+}
+
+/** The footer's file-wide min and max of a column: the least chunk minimum, the greatest chunk maximum. */
+function footerRange(f, c) {
+  const type = f.schema[c].type;
+  let min = null;
+  let max = null;
+  for (const rg of f.rowGroups) {
+    const cm = rg.columns[c];
+    if (cm.nullCount === rg.numRows) continue;
+    const lo = decodeStat(type, cm.minRaw);
+    const hi = decodeStat(type, cm.maxRaw);
+    const less = (a, b) => (TEXT.has(type) ? cmpBytes(a, b) < 0 : a < b);
+    if (lo !== undefined && lo !== null && (min === null || less(lo, min))) min = lo;
+    if (hi !== undefined && hi !== null && (max === null || less(max, hi))) max = hi;
+  }
+  return { min, max };
+}
+
+const same = (type, a, b) => (a === null || b === null ? a === b : TEXT.has(type) ? cmpBytes(a, b) === 0 : type === "bool" ? a === b : a == b); // eslint-disable-line eqeqeq
+
+function valueView(type, unit, v) {
+  if (v === null || v === undefined) return h("span", { class: "v-none" }, "—");
+  if (unit) return h("span", { class: "v-num", title: `${scalarText(type, v)}` }, formatTime(v, unit));
+  return valueNode(type, v, { maxChars: 60 });
+}
+
+function histogram(p, unit, type) {
+  const hist = p.histogram;
+  const counts = hist.counts;
+  const W = 640;
+  const H = 150;
+  const left = 8;
+  const bottom = 34;
+  const maxC = Math.max(1, ...counts);
+  const bw = (W - left * 2) / counts.length;
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", class: "hist", "data-testid": "profile-histogram", role: "img", "aria-label": `histogram of ${counts.length} bins` });
+  const edge = (k) => hist.lo + k * hist.width;
+  const perSecond = { s: 1, ms: 1e3, us: 1e6, ns: 1e9 }[unit] || 1;
+  // Times: edges to the whole second (the bins are far wider than that).
+  const label = (x) => (unit ? formatTime(BigInt(Math.round(x / perSecond)) * BigInt(perSecond), unit).replace(/ 00:00:00$/, "") : hist.integer ? fmtInt(Math.round(x)) : Number(x.toPrecision(4)).toString());
+  const duration = (sec) => (sec >= 86400 ? `${(sec / 86400).toPrecision(3)} days` : sec >= 3600 ? `${(sec / 3600).toPrecision(3)} hours` : sec >= 60 ? `${(sec / 60).toPrecision(3)} minutes` : `${sec.toPrecision(3)} s`);
+  counts.forEach((c, k) => {
+    const bh = ((H - bottom - 6) * c) / maxC;
+    const hiEdge = hist.integer ? edge(k + 1) - 1 : edge(k + 1);
+    svg.append(
+      s(
+        "rect",
+        { x: left + k * bw + 0.5, y: H - bottom - bh, width: Math.max(1, bw - 1), height: Math.max(c ? 1 : 0, bh), class: "hist-bar", "data-count": c },
+        s("title", {}, `${label(edge(k))}${hist.integer && hist.width === 1 ? "" : ` – ${label(hiEdge)}`}: ${fmtInt(c)} rows`),
+      ),
+    );
+  });
+  svg.append(s("line", { x1: left, x2: W - left, y1: H - bottom, y2: H - bottom, class: "axis" }));
+  const ticks = [0, Math.floor(counts.length / 2), counts.length];
+  for (const k of ticks) {
+    const x = left + k * bw;
+    svg.append(s("text", { x, y: H - bottom + 16, class: "axis-label", "text-anchor": k === 0 ? "start" : k === counts.length ? "end" : "middle" }, label(edge(k))));
+  }
+  svg.append(s("text", { x: W / 2, y: H - 2, class: "axis-title", "text-anchor": "middle" }, `${counts.length} bins${unit ? ` of ${duration(hist.width / perSecond)} (UTC)` : hist.integer ? ` of ${fmtInt(hist.width)}` : ""} · bar height: rows`));
+  return svg;
+}
+
+function topList(p, type, unit) {
+  const nonNull = p.rows - p.nulls;
+  const max = Math.max(1, ...p.top.map((t) => t.count));
+  return h(
+    "table",
+    { class: "data compact top-values", "data-testid": "profile-top" },
+    h("thead", {}, h("tr", {}, h("th", {}, "Value"), h("th", { class: "num" }, p.topExact ? "Rows" : "Rows (at least)"), h("th", { class: "num" }, "Share"), h("th", {}, ""))),
+    h(
+      "tbody",
+      {},
+      p.top.map((t) =>
+        h(
+          "tr",
+          { "data-testid": "profile-top-row" },
+          h("td", { class: "stat" }, valueView(type, unit, t.value)),
+          h("td", { class: "num", "data-value": t.count }, fmtInt(t.count)),
+          h("td", { class: "num" }, fmtPct(t.count / Math.max(1, nonNull))),
+          h("td", { class: "bar-cell" }, h("span", { class: "bar stored", style: { width: `${(100 * t.count) / max}%` } })),
+        ),
+      ),
+    ),
+  );
+}
+
+export function createProfile(ctx) {
+  const el = h("section", { class: "card profile", "data-testid": "profile" });
+  const cache = new Map(); // `${gen}:${c}` -> result
+  let ac = null;
+  let current = -1;
+
+  function render(c, res) {
+    const f = ctx.file;
+    const type = f.schema[c].type;
+    const unit = ctx.timeUnits[c] || null;
+    const p = res.profile;
+    const foot = footerRange(f, c);
+    const agreeMin = same(type, p.min, foot.min);
+    const agreeMax = same(type, p.max, foot.max);
+    const mark = (ok) => (ok ? h("span", { class: "ok-badge" }, "✓ agree") : h("span", { class: "bad-badge" }, "✗ differ"));
+    const nonNull = p.rows - p.nulls;
+    fill(
+      el,
+      h("h3", {}, "Profile of ", h("span", { class: "colname" }, ctx.labels[c]), " over all ", fmtInt(f.rowGroups.length), " row groups", h("span", { class: "muted small" }, ` · ${fmtMs(res.ms)} in the worker`)),
+      h(
+        "div",
+        { class: "profile-grid" },
+        h(
+          "dl",
+          { class: "kv" },
+          h("dt", {}, "Rows"),
+          h("dd", { "data-testid": "profile-rows" }, fmtInt(p.rows)),
+          h("dt", {}, "Nulls"),
+          h("dd", { "data-testid": "profile-nulls", "data-value": p.nulls }, `${fmtInt(p.nulls)} (${fmtPct(p.nulls / Math.max(1, p.rows))})`),
+          p.nans ? [h("dt", {}, "NaN"), h("dd", {}, fmtInt(p.nans))] : null,
+          h("dt", {}, "Distinct values"),
+          h(
+            "dd",
+            { "data-testid": "profile-distinct", "data-value": p.distinct, "data-exact": String(p.distinctExact) },
+            p.distinctExact ? `${fmtInt(p.distinct)} (exact)` : `≈ ${fmtInt(p.distinct)} (HyperLogLog estimate, about ±0.8%; more than ${fmtInt(EXACT_LIMIT)} distinct values)`,
+          ),
+          h("dt", {}, "Minimum"),
+          h("dd", { "data-testid": "profile-min" }, valueView(type, unit, p.min), " ", h("span", { class: "muted small" }, "footer: "), valueView(type, unit, foot.min), " ", mark(agreeMin)),
+          h("dt", {}, "Maximum"),
+          h("dd", { "data-testid": "profile-max" }, valueView(type, unit, p.max), " ", h("span", { class: "muted small" }, "footer: "), valueView(type, unit, foot.max), " ", mark(agreeMax)),
+          p.lengths ? [h("dt", {}, "Length (bytes)"), h("dd", {}, `${fmtInt(p.lengths.min)} to ${fmtInt(p.lengths.max)}, mean ${p.lengths.mean.toFixed(1)}`)] : null,
+          unit ? [h("dt", {}, "Shown as"), h("dd", {}, `times (int64 ${unit === "us" ? "microseconds" : unit} since 1970-01-01 UTC, guessed from the name and range)`)] : null,
+        ),
+        p.histogram ? h("div", {}, histogram(p, unit, type)) : null,
+      ),
+      p.top.length && (TEXT.has(type) || type === "bool" || p.distinct <= 50 || !p.histogram)
+        ? h("div", {}, h("h4", {}, `Most common values${p.distinct > p.top.length ? ` (top ${p.top.length} of ${p.distinctExact ? "" : "≈"}${fmtInt(p.distinct)})` : ""}`), topList(p, type, unit))
+        : p.top.length
+          ? h("details", {}, h("summary", {}, "Most common values"), topList(p, type, unit))
+          : h("p", { class: "muted" }, nonNull ? "" : "Every value is null."),
+      p.topExact ? null : h("p", { class: "muted small" }, `Counts are lower bounds: past ${fmtInt(EXACT_LIMIT)} distinct values the table of counts keeps only its most common half each time it fills.`),
+    );
+    el.dataset.state = "done";
+    el.dataset.col = String(c);
+  }
+
+  async function run(c) {
+    const key = `${ctx.gen}:${c}`;
+    if (cache.has(key)) {
+      render(c, cache.get(key));
+      return;
+    }
+    ac?.abort();
+    const my = (ac = new AbortController());
+    const bar = h("progress", { max: 1, value: 0 });
+    fill(el, h("h3", {}, "Profile of ", h("span", { class: "colname" }, ctx.labels[c])), h("div", { class: "button-row" }, bar, h("span", { class: "muted small" }, "reading every row group…"), h("button", { type: "button", class: "small danger", onclick: () => my.abort() }, "Stop")));
+    el.dataset.state = "running";
+    try {
+      const res = await ctx.call("profile", { c }, `Profiling ${ctx.labels[c]}`, { signal: my.signal, onProgress: (p) => (bar.value = p.total ? p.done / p.total : 0) });
+      cache.set(key, res);
+      if (current === c) render(c, res);
+    } catch (e) {
+      if (current !== c) return;
+      el.dataset.state = "error";
+      fill(el, e.kind === "cancelled" ? h("p", { class: "muted" }, "Profile stopped.", " ", h("button", { type: "button", class: "small", onclick: () => run(c) }, "Profile again")) : errorBox(e, { title: "The column could not be profiled", schema: ctx.file.schema, testid: "profile-error" }));
+    }
+  }
+
+  return {
+    el,
+    show(c) {
+      current = c;
+      const f = ctx.file;
+      if (!f.rowGroups.length) {
+        fill(el);
+        return;
+      }
+      const stored = f.rowGroups.reduce((a, rg) => a + rg.columns[c].byteLength, 0);
+      if (cache.has(`${ctx.gen}:${c}`) || stored <= AUTO_LIMIT) run(c);
+      else {
+        el.dataset.state = "idle";
+        fill(el, h("h3", {}, "Profile of ", h("span", { class: "colname" }, ctx.labels[c])), h("p", {}, `Reads every chunk of this column (${fmtBytes(stored)} stored). `, h("button", { type: "button", "data-testid": "profile-run", onclick: () => run(c) }, "Profile this column")));
+      }
+    },
+    reset() {
+      ac?.abort();
+      cache.clear();
+      current = -1;
+    },
+  };
+}

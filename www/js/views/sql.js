@@ -1,0 +1,187 @@
+// The SQL tab: DuckDB-Wasm over the open file, loaded the first time this
+// tab opens (nothing of it loads before). The file's readable columns are
+// table t; results show in the same grid as the data, errors as text.
+
+import { h, fill } from "../dom.js";
+import { fmtInt, fmtMs } from "../format.js";
+import { Engine } from "../engine.js";
+import { createGrid } from "./grid.js";
+import { copyText, plainText, rowText } from "./cells.js";
+
+const quote = (name) => `"${name.replaceAll('"', '""')}"`;
+
+export function createSql(ctx, el) {
+  let engine = null; // the SQL worker, started on first use
+  let loadedFor = null; // the ctx.gen whose file is in table t
+  let loading = null;
+  let lastSql = "";
+  let sort = null; // { key, desc } over the last result's columns
+  let resultCols = [];
+  const state = h("p", { class: "muted small", "data-testid": "sql-state", "aria-live": "polite" });
+  const out = h("div", { class: "sql-result", "data-testid": "sql-result" });
+  const editor = h("textarea", { class: "sql-editor", rows: 5, spellcheck: "false", "data-testid": "sql-input", "aria-label": "SQL statement" });
+  const runBtn = h("button", { type: "submit", class: "primary", "data-testid": "sql-run" }, "Run");
+  const stopBtn = h("button", { type: "button", class: "danger", hidden: true, "data-testid": "sql-stop", onclick: stop }, "Stop");
+  const examples = h("div", { class: "button-row sql-examples" });
+  const side = h("aside", { class: "side-panel", "data-testid": "sql-cell-panel" }, h("p", { class: "muted small" }, "Select a cell to see its whole value."));
+  const grid = createGrid({
+    testid: "sql-grid",
+    label: "query result",
+    rowHeader: "#",
+    onSelect: (cell) =>
+      fill(
+        side,
+        h("div", { class: "value-head" }, h("b", {}, `Result row ${fmtInt(cell.row)}`), " · ", h("span", { class: "colname" }, cell.column.label), " ", h("span", { class: "type-tag" }, cell.column.sqlType || cell.column.type)),
+        h("div", { class: "value-full v-str", "data-testid": "sql-cell-value" }, cell.value === null ? "null" : plainText(cell.column, cell.value)),
+        h("div", { class: "button-row" }, h("button", { type: "button", class: "small", onclick: () => copyText(plainText(cell.column, cell.value), ctx.toast) }, "Copy value"), h("button", { type: "button", class: "small", onclick: () => copyText(rowText(cell, "tsv"), ctx.toast) }, "Copy row (TSV)")),
+      ),
+    onSort: (key) => {
+      sort = !sort || sort.key !== key ? { key, desc: false } : !sort.desc ? { key, desc: true } : null;
+      run(lastSql, { resort: true });
+    },
+    sortState: () => sort,
+  });
+
+  function spawn() {
+    engine = new Engine({ url: new URL("../sql-worker.js", import.meta.url) });
+    return engine.ready;
+  }
+
+  function stop() {
+    // DuckDB stops only with its worker: start afresh, and load t again on the next run.
+    engine?.worker.terminate();
+    engine = null;
+    loadedFor = null;
+    loading = null;
+    stopBtn.hidden = true;
+    runBtn.disabled = false;
+    state.textContent = "Stopped. The next statement starts DuckDB again and reloads table t.";
+    el.dataset.sqlState = "stopped";
+  }
+
+  async function ensureLoaded() {
+    if (loadedFor === ctx.gen) return true;
+    if (loading) return loading;
+    const gen = ctx.gen;
+    loading = (async () => {
+      el.dataset.sqlState = "loading";
+      stopBtn.hidden = false;
+      try {
+        if (!engine) await spawn();
+        const t0 = performance.now();
+        const src = ctx.source.blob ? { blob: ctx.source.blob } : { url: ctx.source.url };
+        const info = await engine.call("load", { ...src, tokenizers: ctx.registered.map((t) => t.bytes) }, { onProgress: (p) => (state.textContent = p.total ? `Loading table t: ${p.label} ${p.done} of ${p.total}` : `${p.label}…`) });
+        if (gen !== ctx.gen) return false;
+        loadedFor = gen;
+        const notes = [];
+        if (info.skipped.length) notes.push(`left out: ${info.skipped.map((s) => `${s.label} (${s.reason})`).join(", ")}`);
+        if (info.replaced.length) notes.push(`bytes that are not UTF-8 in ${info.replaced.join(", ")} appear as U+FFFD in SQL`);
+        state.textContent = `Table t: ${fmtInt(info.rows)} rows × ${info.columns.length} columns, loaded through Arrow in ${fmtMs(performance.now() - t0)}${notes.length ? `; ${notes.join("; ")}` : ""}.`;
+        el.dataset.sqlState = "ready";
+        return true;
+      } catch (e) {
+        if (e.kind !== "cancelled") {
+          fill(out, h("pre", { class: "error-box sql-error", role: "alert", "data-testid": "sql-error" }, `${e.kind}: ${e.message}`));
+          el.dataset.sqlState = "error";
+        }
+        return false;
+      } finally {
+        loading = null;
+        stopBtn.hidden = true;
+      }
+    })();
+    return loading;
+  }
+
+  async function run(sqlText, { resort = false } = {}) {
+    const text = sqlText.trim().replace(/;\s*$/, "");
+    if (!text) return;
+    if (!resort) sort = null;
+    runBtn.disabled = true;
+    try {
+      if (!(await ensureLoaded())) return;
+      lastSql = text;
+      const statement = sort ? `SELECT * FROM (${text}) ORDER BY ${quote(resultCols.find((c) => c.key === sort.key)?.label ?? "")} ${sort.desc ? "DESC" : "ASC"} NULLS LAST` : text;
+      stopBtn.hidden = false;
+      el.dataset.sqlState = "running";
+      const res = await engine.call("query", { sql: statement });
+      resultCols = res.columns;
+      state.dataset.rows = String(res.numRows);
+      fill(out, h("p", { class: "muted small", "data-testid": "sql-summary" }, `${fmtInt(res.numRows)} row${res.numRows === 1 ? "" : "s"} × ${res.columns.length} column${res.columns.length === 1 ? "" : "s"} in ${fmtMs(res.ms)}${sort ? ` · sorted by ${resultCols.find((c) => c.key === sort.key)?.label} ${sort.desc ? "descending" : "ascending"}` : ""}`), h("div", { class: "data-main" }, grid.el, side));
+      grid.setSource({
+        total: res.numRows,
+        sortable: true,
+        columns: res.columns,
+        fetch: (start, count) => engine.call("rows", { start, count }),
+      });
+      el.dataset.sqlState = "done";
+    } catch (e) {
+      if (!engine) return; // stopped
+      fill(out, h("pre", { class: "error-box sql-error", role: "alert", "data-testid": "sql-error" }, `${e.kind === "sql" ? "" : `${e.kind}: `}${e.message}`));
+      el.dataset.sqlState = "error";
+    } finally {
+      runBtn.disabled = false;
+      stopBtn.hidden = true;
+    }
+  }
+
+  function exampleButtons() {
+    const f = ctx.file;
+    const firstText = f.schema.findIndex((c) => c.type === "string");
+    const list = [
+      ["Count rows", "SELECT count(*) AS rows FROM t"],
+      ["Summarize", "SUMMARIZE t"],
+      ["First 1,000 rows", "SELECT * FROM t LIMIT 1000"],
+    ];
+    if (firstText >= 0) list.push([`Top ${ctx.labels[firstText]}`, `SELECT ${quote(ctx.labels[firstText])}, count(*) AS n FROM t GROUP BY ALL ORDER BY n DESC LIMIT 20`]);
+    const time = Object.keys(ctx.timeUnits).map(Number)[0];
+    if (time !== undefined && ctx.timeUnits[time] === "us") list.push([`${ctx.labels[time]} by month`, `SELECT date_trunc('month', make_timestamp(${quote(ctx.labels[time])})) AS month, count(*) AS n FROM t GROUP BY ALL ORDER BY month`]);
+    fill(examples, h("span", { class: "muted small" }, "Try: "), list.map(([label, sql]) => h("button", { type: "button", class: "small", onclick: () => { editor.value = sql; run(sql); } }, label)));
+  }
+
+  return {
+    render() {
+      stop();
+      state.textContent = "";
+      el.dataset.sqlState = "idle";
+      if (!ctx.file) return;
+      editor.value = "SELECT * FROM t LIMIT 100";
+      exampleButtons();
+      fill(out);
+      fill(
+        el,
+        h("p", { class: "lead" }, "SQL over this file with DuckDB-Wasm, which comes with this page and loads the first time this tab opens (about 8 MB compressed). The file's columns are table ", h("code", {}, "t"), ", read into DuckDB through Apache Arrow; nothing leaves this browser tab."),
+        h(
+          "form",
+          {
+            class: "sql-form",
+            onsubmit: (ev) => {
+              ev.preventDefault();
+              run(editor.value);
+            },
+          },
+          editor,
+          h("div", { class: "button-row" }, runBtn, stopBtn, h("span", { class: "muted small" }, "Ctrl+Enter runs. Click a result column to sort by it.")),
+        ),
+        examples,
+        state,
+        out,
+      );
+      editor.addEventListener("keydown", (ev) => {
+        if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
+          ev.preventDefault();
+          run(editor.value);
+        }
+      });
+    },
+    async activate() {
+      if (!ctx.file || loadedFor === ctx.gen) return;
+      if (ctx.build && !ctx.build.duckdb) {
+        state.textContent = "DuckDB-Wasm is not part of this build of the site (scripts/build-site --no-duckdb).";
+        el.dataset.sqlState = "unavailable";
+        return;
+      }
+      await ensureLoaded();
+    },
+  };
+}
