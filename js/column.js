@@ -206,10 +206,24 @@ class Recycler {
   }
 }
 
+/** @internal A genuine promise for what a source returned (a promise, a
+ *  thenable or bytes): never throws, so nothing a source does can unwind
+ *  through wasm. With a `signal`, it rejects as soon as the signal aborts. */
+export function settle(value, signal) {
+  const settled = new Promise((resolve) => resolve(value));
+  if (!signal) return settled;
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    if (signal.aborted) return abort();
+    signal.addEventListener("abort", abort, { once: true });
+    settled.then(resolve, reject).finally(() => signal.removeEventListener("abort", abort));
+  });
+}
+
 /** Every failure the package reports: `kind` names the error class (see
  *  the README), `rowGroup`, `column` and `offset` say where, when known. */
 export class ColumnsError extends Error {
-  constructor(message, kind, rowGroup, column, offset) {
+  constructor(message, kind, rowGroup = null, column = null, offset = null) {
     super(message);
     this.name = "ColumnsError";
     this.kind = kind;

@@ -1,6 +1,10 @@
 // A worker of ColumnsPool: its own module instance, its own copy of each
 // open file; reads the chunks it is given and transfers the buffers back.
-import init, { ColumnsFile, TokenizerRegistry, columnFromParts } from "./columns_wasm.js";
+// It imports the package's browser entry, the file the page already loaded
+// (one download); the compiled module arrives by message.
+import { ColumnsFile, TokenizerRegistry, __internal, initSync } from "./columns_wasm.js";
+
+const { columnFromParts } = __internal;
 
 let ready = null;
 const files = new Map(); // id -> ColumnsFile
@@ -10,7 +14,7 @@ function parts(col) {
   const buffers = ArrayBuffer.isView(v) ? [v.buffer] : [v.offsets.buffer, v.data.buffer];
   if (col.validity) buffers.push(col.validity.buffer);
   return {
-    part: { type: col.type, length: col.length, nullCount: col.nullCount, values: v, validity: col.validity, timings: col.timings },
+    part: { type: col.type, length: col.length, nullCount: col.nullCount, values: v, validity: col.validity, timings: col.timings, boolBits: col.boolBits },
     buffers,
   };
 }
@@ -22,8 +26,9 @@ function plainError(e) {
 self.onmessage = async ({ data: msg }) => {
   try {
     if (msg.op === "init") {
-      ready = init({ module_or_path: msg.module });
-      await ready;
+      // Synchronous instantiation is fine off the main thread.
+      initSync({ module: msg.module });
+      ready = Promise.resolve();
       self.postMessage({ op: "ready", job: msg.job });
       return;
     }
@@ -32,9 +37,8 @@ self.onmessage = async ({ data: msg }) => {
       const registry = new TokenizerRegistry();
       for (const t of msg.tokenizers) registry.register(t);
       const src = msg.source;
-      const file = src instanceof Blob
-        ? await ColumnsFile.fromBlob(src, registry)
-        : ColumnsFile.fromBytes(new Uint8Array(src), registry);
+      // A Blob, or a Uint8Array (transferred to this worker, or over a SharedArrayBuffer).
+      const file = src instanceof Blob ? await ColumnsFile.fromBlob(src, registry) : ColumnsFile.fromBytes(src, registry);
       files.set(msg.id, file);
       self.postMessage({ op: "opened", job: msg.job });
     } else if (msg.op === "read") {
@@ -46,7 +50,7 @@ self.onmessage = async ({ data: msg }) => {
       let spare = msg.buffers ?? [];
       for (const [g, c] of msg.chunks) {
         const reuse = spare.map((b) => columnFromParts("uint8", b.byteLength, 0, new Uint8Array(b), null));
-        const options = { reuse };
+        const options = { reuse, boolBits: msg.boolBits === true };
         const col = file.inMemory ? file.readColumn(g, c, options) : await file.readColumnAsync(g, c, options);
         const used = new Set(col.arrays().map((a) => a.buffer));
         spare = spare.filter((b) => !used.has(b));

@@ -1,22 +1,30 @@
-import type { ColumnsFile, Column, ReadOptions } from "./columns_wasm.js";
+import type { Bytes, Column, ColumnsFile, ReadOptions } from "./columns_wasm.js";
 
-/** Reads column chunks in parallel on a pool of Web Workers (browser only). */
+/** Reads column chunks in parallel on a pool of Web Workers (browsers only).
+ *  Needs no init() first, no cross-origin isolation and no particular
+ *  Content-Type for the .wasm. */
 export class ColumnsPool {
-  /** Starts `size` workers (default: navigator.hardwareConcurrency) and compiles the module once for all. */
+  private constructor();
+  /** Starts `size` workers (default: navigator.hardwareConcurrency) and
+   *  initialises the module (compiled once, here, for all of them). */
   static create(size?: number): Promise<ColumnsPool>;
   /** Number of workers. */
   readonly size: number;
-  /** Opens a file in every worker: a Blob/File, or bytes (copied once per worker; a SharedArrayBuffer is shared). */
-  open(source: Blob | ArrayBuffer | Uint8Array, options?: { tokenizers?: Uint8Array[] }): Promise<PooledFile>;
+  /** Opens a file in every worker: a Blob/File (each worker reads only what it needs), or bytes
+   *  (copied once per worker and transferred; shared when the page is cross-origin isolated). */
+  open(source: Blob | Bytes, options?: { tokenizers?: Bytes[] }): Promise<PooledFile>;
   /** Stops every worker; pending reads reject. */
   terminate(): void;
 }
 
 export class PooledFile {
+  private constructor();
   /** Metadata on the calling thread (schema, rowGroups, tokenizers, ...). */
   readonly meta: ColumnsFile;
   /** Reads chunks (all row groups / columns when omitted) in parallel; columns in row-group-major order.
-   *  `options.reuse`: columns from this pool you are done with; each worker refills the buffers it made. */
-  readColumns(rowGroups?: number[] | null, columns?: number[] | null, options?: ReadOptions): Promise<Column[]>;
+   *  `options.reuse`: columns from this pool you are done with; each worker refills the buffers it made.
+   *  `options.boolBits`: bool columns bit-packed, as for ColumnsFile reads. */
+  readColumns(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: Pick<ReadOptions, "reuse" | "boolBits">): Promise<Column[]>;
+  /** Closes the file in every worker. */
   close(): void;
 }

@@ -3,14 +3,17 @@
 // stored size (largest first, to the least loaded worker); decoded buffers
 // come back transferred, not copied. Browser (module workers) only.
 //
-//   import init from "columns-wasm";
-//   import { ColumnsPool } from "columns-wasm/pool.js";
-//   await init();
-//   const pool = await ColumnsPool.create(navigator.hardwareConcurrency);
-//   const file = await pool.open(blobOrBytes, { tokenizers: [jsonBytes] });
-//   const columns = await file.readColumns();   // row-group-major order
-//   file.close(); pool.terminate();
-import { ColumnsFile, TokenizerRegistry, columnFromParts, handBack } from "./columns_wasm.js";
+// It initialises what it needs itself (the module is fetched and compiled
+// once, on this thread, and sent to every worker), needs no
+// SharedArrayBuffer (file bytes are transferred to each worker; shared only
+// when the page is cross-origin isolated) and accepts a server that does
+// not send application/wasm.
+//
+// "./columns_wasm.js" is the package's browser entry, beside this file in
+// the package (tools/package.mjs keeps the import as it is).
+import init, { ColumnsError, ColumnsFile, TokenizerRegistry, __internal } from "./columns_wasm.js";
+
+const { columnFromParts, compiledModule, handBack, toBytes } = __internal;
 
 let nextId = 1;
 // Which worker decoded a column, so that a column handed back with
@@ -18,17 +21,19 @@ let nextId = 1;
 const maker = new WeakMap();
 
 function toError(e) {
-  const err = new Error(e.message);
-  err.name = "ColumnsError";
-  Object.assign(err, { kind: e.kind, rowGroup: e.rowGroup, column: e.column, offset: e.offset });
-  return err;
+  return new ColumnsError(e.message, e.kind ?? "internal", e.rowGroup ?? null, e.column ?? null, e.offset ?? null);
 }
 
+/** Whether `x` is a SharedArrayBuffer (a name that does not exist on pages that are not cross-origin isolated). */
+const isShared = (x) => typeof SharedArrayBuffer === "function" && x instanceof SharedArrayBuffer;
+
 export class ColumnsPool {
-  /** Starts `size` workers and waits until each has compiled the module. */
+  /** Starts `size` workers and waits until each has instantiated the
+   *  module (compiled once, here, by init(): call init() yourself first
+   *  to load the .wasm from elsewhere). */
   static async create(size = globalThis.navigator?.hardwareConcurrency || 2) {
-    const wasmUrl = new URL("./columns_wasm_bg.wasm", import.meta.url);
-    const module = await WebAssembly.compileStreaming(fetch(wasmUrl));
+    await init();
+    const module = compiledModule();
     const pool = new ColumnsPool(Math.max(1, size | 0));
     await Promise.all(pool.workers.map((w) => pool.#call(w, { op: "init", module })));
     return pool;
@@ -46,7 +51,7 @@ export class ColumnsPool {
         else p.resolve(data);
       };
       w.onerror = (e) => {
-        for (const p of this.#pending.values()) p.reject(new Error(`pool worker failed: ${e.message}`));
+        for (const p of this.#pending.values()) p.reject(new ColumnsError(`pool worker failed: ${e.message}`, "internal"));
         this.#pending.clear();
       };
     }
@@ -69,31 +74,48 @@ export class ColumnsPool {
 
   /**
    * Opens a file in every worker: a Blob/File (each worker reads only what
-   * it needs), or bytes (an ArrayBuffer / Uint8Array, copied to each worker
-   * once; shared without copying when it is a SharedArrayBuffer).
+   * it needs), or bytes (an ArrayBuffer, SharedArrayBuffer or any
+   * ArrayBufferView). Bytes are copied once per worker and transferred;
+   * on a cross-origin-isolated page they are shared instead (one copy into a
+   * SharedArrayBuffer, none if they are in one already).
    * The returned file's `meta` is a ColumnsFile on this thread (metadata only).
    */
   async open(source, { tokenizers = [] } = {}) {
     const registry = new TokenizerRegistry();
     for (const t of tokenizers) registry.register(t);
-    let meta, payload;
-    if (source instanceof Blob) {
+    let meta;
+    let payload; // worker index -> [message source, transfer list]
+    if (typeof Blob === "function" && source instanceof Blob) {
       meta = await ColumnsFile.fromBlob(source, registry);
-      payload = source;
+      payload = () => [source, []];
     } else {
-      const view = source instanceof Uint8Array ? source : new Uint8Array(source);
+      const view = toBytes(source, "ColumnsPool.open");
       meta = await ColumnsFile.fromAsyncBuffer({ byteLength: view.length, slice: (s, e) => view.subarray(s, e) }, registry);
       // In memory the chunk headers are free: learn raw sizes to balance the work.
       await meta.loadChunkHeaders();
-      payload = view.buffer instanceof SharedArrayBuffer ? view.buffer : view.slice().buffer;
+      if (isShared(view.buffer)) {
+        payload = () => [view, []];
+      } else if (globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function") {
+        const shared = new Uint8Array(new SharedArrayBuffer(view.length));
+        shared.set(view);
+        payload = () => [shared, []];
+      } else {
+        payload = () => {
+          const own = view.slice();
+          return [own, [own.buffer]];
+        };
+      }
     }
     const id = nextId++;
-    await Promise.all(this.workers.map((w) => this.#call(w, { op: "open", id, source: payload, tokenizers })));
+    await Promise.all(this.workers.map((w) => {
+      const [src, transfer] = payload();
+      return this.#call(w, { op: "open", id, source: src, tokenizers }, transfer);
+    }));
     return new PooledFile(this, id, meta);
   }
 
   /** @internal Reads chunks spread over the workers; columns in input order. */
-  async read(id, meta, picks, reuse = null) {
+  async read(id, meta, picks, reuse = null, boolBits = false) {
     const groups = meta.rowGroups;
     const load = this.workers.map(() => 0);
     const batches = this.workers.map(() => []);
@@ -119,10 +141,10 @@ export class ColumnsPool {
     const out = new Array(picks.length);
     await Promise.all(batches.map(async (batch, w) => {
       if (batch.length === 0) return;
-      const msg = { op: "read", id, chunks: batch.map((i) => picks[i]), buffers: spare[w] };
+      const msg = { op: "read", id, chunks: batch.map((i) => picks[i]), buffers: spare[w], boolBits };
       const reply = await this.#call(this.workers[w], msg, spare[w]);
       reply.columns.forEach((p, k) => {
-        const col = columnFromParts(p.type, p.length, p.nullCount, p.values, p.validity);
+        const col = columnFromParts(p.type, p.length, p.nullCount, p.values, p.validity, p.boolBits);
         col.timings = p.timings;
         maker.set(col, w);
         out[batch[k]] = col;
@@ -139,7 +161,7 @@ export class ColumnsPool {
   /** Stops every worker; pending reads reject. */
   terminate() {
     for (const w of this.workers) w.terminate();
-    for (const p of this.#pending.values()) p.reject(new Error("pool terminated"));
+    for (const p of this.#pending.values()) p.reject(new ColumnsError("the pool was terminated", "internal"));
     this.#pending.clear();
   }
 }
@@ -154,13 +176,14 @@ export class PooledFile {
 
   /** Reads chunks (all row groups / all columns when omitted) in parallel;
    *  resolves to Columns in row-group-major order. `options.reuse`: columns
-   *  (from this pool) you are done with; their buffers are refilled. */
+   *  (from this pool) you are done with; their buffers are refilled.
+   *  `options.boolBits`: bool columns bit-packed, as for ColumnsFile reads. */
   async readColumns(rowGroups = null, columns = null, options = undefined) {
     const gs = rowGroups ?? this.meta.rowGroups.map((_, i) => i);
     const cs = columns ?? this.meta.schema.map((_, i) => i);
     for (const g of gs) if (!(g >= 0 && g < this.meta.rowGroups.length)) throw toError({ message: `row group ${g} does not exist`, kind: "out_of_range" });
     for (const c of cs) if (!(c >= 0 && c < this.meta.schema.length)) throw toError({ message: `column ${c} does not exist`, kind: "out_of_range" });
-    return this.pool.read(this.id, this.meta, gs.flatMap((g) => cs.map((c) => [g, c])), options?.reuse);
+    return this.pool.read(this.id, this.meta, gs.flatMap((g) => cs.map((c) => [g, c])), options?.reuse, options?.boolBits === true);
   }
 
   close() {

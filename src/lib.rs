@@ -22,6 +22,7 @@ pub mod encoding;
 pub mod error;
 pub mod file;
 pub mod inspect;
+pub mod plan;
 pub mod read;
 pub mod stats;
 pub mod tokenizer;

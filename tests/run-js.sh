@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Runs the JavaScript-side suites against the packages already built
-# (`scripts/build web nodejs`) with `scripts/env.sh` sourced for PATH:
-#   1. the Node conformance runner over the corpus (corpus/, pkg-node),
+# Runs the JavaScript-side suites against the package already built
+# (`scripts/build`) with `scripts/env.sh` sourced for PATH:
+#   1. the Node conformance runner over the corpus (corpus/, pkg/node.cjs),
 #   2. `node --test tests/node/`,
 #   3. the wasm-bindgen-test suite tests/web.rs in headless Chromium, which
 #      fetches the corpus from tools/serve.mjs (started here, stopped on exit).
@@ -14,9 +14,9 @@ if [ ! -d "$corpus/valid" ]; then
   echo "run-js: no corpus at $(pwd)/$corpus" >&2
   exit 1
 fi
-for f in pkg-node/columns_wasm.js pkg/columns_wasm.js; do
+for f in pkg/node.cjs pkg/columns_wasm.js; do
   if [ ! -f "$f" ]; then
-    echo "run-js: $f is missing: run scripts/build web nodejs first" >&2
+    echo "run-js: $f is missing: run scripts/build first" >&2
     exit 1
   fi
 done

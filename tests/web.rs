@@ -151,7 +151,7 @@ async fn api() -> Result<Api, String> {
         .await?
         .dyn_into()
         .map_err(|_| "fetchBytes gave no Uint8Array")?;
-    let file: JsValue = ColumnsFile::from_bytes(bytes.to_vec(), None).map_err(|e| js_text(&e))?.into();
+    let file: JsValue = ColumnsFile::from_bytes(bytes.into(), None).map_err(|e| js_text(&e))?.into();
     let columns_file = get(&file, "constructor")?;
     for (class, method) in
         [(&columns_file, "fromBytes"), (&columns_file, "fromBlob"), (&columns_file, "fromAsyncBuffer")]

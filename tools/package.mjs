@@ -1,64 +1,135 @@
 #!/usr/bin/env node
-// Finishes a wasm-pack output folder: adds the worker pool modules to the
-// web target, drops comment-only lines from the shipped JavaScript (the
-// .d.ts files keep the documentation; this is a quarter of the JS bytes a
-// browser downloads) and lists every shipped file in package.json.
-//   node tools/package.mjs <out dir> <target>
+// Assembles the npm package in pkg/ from wasm-bindgen's web-target output
+// (the glue and the .wasm) and the hand-written modules in js/:
+//
+//   columns_wasm_bg.wasm   the module, once, for every entry point
+//   columns_wasm.js        browsers and bundlers: ES module, init() fetches the .wasm beside it
+//   node.cjs               Node, CommonJS: instantiated synchronously as it loads, no init()
+//   node.mjs               Node, ES module: re-exports node.cjs (one instance for both)
+//   pool.js                columns-wasm/pool (imports ./columns_wasm.js)
+//   pool-worker.js         the pool's worker (imports ./columns_wasm.js too)
+//   arrow.js               columns-wasm/arrow, when js/arrow.js exists
+//   *.d.ts, *.d.cts        the hand-written types (js/index.d.ts)
+//   README.md, LICENSE     npm/README.md (with js/arrow.md) and the repository's LICENSE
+//
+// esbuild bundles each entry with the glue and js/column.js inlined, which
+// also drops the sources' comments from what browsers download.
+//   node tools/package.mjs <wasm-bindgen out dir> <package dir>
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
-import { execFileSync } from "node:child_process";
+import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import { stripComments } from "./strip-comments.mjs";
+import * as esbuild from "esbuild";
 
-const [outDir, target] = process.argv.slice(2);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const out = path.resolve(root, outDir);
-const pkgPath = path.join(out, "package.json");
-const pkg = JSON.parse(fs.readFileSync(pkgPath, "utf8"));
-
-if (target === "web") {
-  for (const f of ["pool.js", "pool.d.ts", "pool-worker.js"]) {
-    fs.copyFileSync(path.join(root, "js", f), path.join(out, f));
-  }
-}
-/** Whether `src` parses as an ES module or as CommonJS (the nodejs glue). */
-function parses(src) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "pkgjs-"));
-  try {
-    return ["x.mjs", "x.cjs"].some((name) => {
-      fs.writeFileSync(path.join(dir, name), src);
-      try {
-        // --check parses without running; the extension picks the module kind.
-        execFileSync(process.execPath, ["--check", path.join(dir, name)], { stdio: "ignore" });
-        return true;
-      } catch {
-        return false;
-      }
-    });
-  } finally {
-    fs.rmSync(dir, { recursive: true });
-  }
+const [glueDir, outDir] = process.argv.slice(2).map((p) => path.resolve(root, p));
+if (!glueDir || !outDir) throw new Error("usage: node tools/package.mjs <wasm-bindgen out dir> <package dir>");
+const js = path.join(root, "js");
+const glue = path.join(glueDir, "columns_wasm.js");
+for (const f of [glue, path.join(glueDir, "columns_wasm_bg.wasm")]) {
+  if (!fs.existsSync(f)) throw new Error(`${f} is missing: run wasm-pack build --target web first (scripts/build does)`);
 }
 
-(function walk(dir) {
-  for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) walk(p);
-    else if (/\.[cm]?js$/.test(e.name)) {
-      const stripped = stripComments(fs.readFileSync(p, "utf8"));
-      if (!parses(stripped)) throw new Error(`${p}: does not parse after dropping comment lines`);
-      fs.writeFileSync(p, stripped);
-    }
-  }
-})(out);
+fs.rmSync(outDir, { recursive: true, force: true });
+fs.mkdirSync(outDir, { recursive: true });
+fs.copyFileSync(path.join(glueDir, "columns_wasm_bg.wasm"), path.join(outDir, "columns_wasm_bg.wasm"));
 
-const shipped = new Set(pkg.files ?? []);
-for (const f of fs.readdirSync(out)) {
-  if (f === "package.json" || f === ".gitignore") continue;
-  shipped.add(f);
+// The glue imports its copy of js/column.js from snippets/; point that at
+// js/column.js itself, so a bundle holds one Column and one ColumnsError class.
+const resolveGlue = {
+  name: "columns-wasm-glue",
+  setup(build) {
+    build.onResolve({ filter: /^columns-wasm-glue$/ }, () => ({ path: glue }));
+    build.onResolve({ filter: /\/snippets\/[^/]+\/js\/column\.js$/ }, () => ({ path: path.join(js, "column.js") }));
+  },
+};
+const bundle = (entry, outfile, options) =>
+  esbuild.build({
+    entryPoints: [path.join(js, entry)],
+    outfile: path.join(outDir, outfile),
+    bundle: true,
+    target: "es2022",
+    legalComments: "none",
+    logLevel: "warning",
+    // The glue lists its snippet module once per import (harmless), and its
+    // own init() reads import.meta, which the Node build never calls (and drops).
+    logOverride: { "duplicate-object-key": "silent", "empty-import-meta": "silent" },
+    plugins: [resolveGlue],
+    ...options,
+  });
+
+// What browsers download is minified (a third of its gzip size); Node's
+// CommonJS entry is not, so its stack traces stay readable.
+const web = { format: "esm", platform: "browser", minify: true };
+await bundle("browser.js", "columns_wasm.js", web);
+await bundle("pool.js", "pool.js", { ...web, external: ["./columns_wasm.js"] });
+await bundle("pool-worker.js", "pool-worker.js", { ...web, external: ["./columns_wasm.js"] });
+await bundle("node.js", "node.cjs", { format: "cjs", platform: "node", target: "node18" });
+const arrow = fs.existsSync(path.join(js, "arrow.js"));
+if (arrow) {
+  await bundle("arrow.js", "arrow.js", { ...web, platform: "neutral", external: ["apache-arrow", "columns-wasm", "./columns_wasm.js"] });
 }
-pkg.files = [...shipped].sort();
-pkg.description = "Reader for the `columns` columnar file format (magic ABCD), in WebAssembly: typed columns, Blob and HTTP-range reads, tokenized text.";
-pkg.keywords = ["columnar", "wasm", "webassembly", "reader", "arrow", "typed-arrays"];
-fs.writeFileSync(pkgPath, JSON.stringify(pkg, null, 2) + "\n");
+
+// Node's ES module entry re-exports the CommonJS one by name, so both share
+// one instance (and one ColumnsError class for instanceof).
+const require = createRequire(import.meta.url);
+const names = Object.keys(require(path.join(outDir, "node.cjs"))).filter((n) => n !== "default" && n !== "__esModule");
+fs.writeFileSync(
+  path.join(outDir, "node.mjs"),
+  `import api from "./node.cjs";\nexport const { ${names.join(", ")} } = api;\nexport default api.default;\n`,
+);
+
+// The same declarations serve import (.d.ts) and require (.d.cts).
+fs.copyFileSync(path.join(js, "index.d.ts"), path.join(outDir, "columns_wasm.d.ts"));
+fs.copyFileSync(path.join(js, "index.d.ts"), path.join(outDir, "columns_wasm.d.cts"));
+fs.copyFileSync(path.join(js, "pool.d.ts"), path.join(outDir, "pool.d.ts"));
+if (arrow) fs.copyFileSync(path.join(js, "arrow.d.ts"), path.join(outDir, "arrow.d.ts"));
+// The README, with the Arrow section (js/arrow.md, the adapter's own
+// document, tested with it) where npm/README.md marks its place.
+const marker = /^<!-- arrow: .* -->\n/m;
+const readme = fs.readFileSync(path.join(root, "npm", "README.md"), "utf8");
+if (!marker.test(readme)) throw new Error("npm/README.md has no <!-- arrow: ... --> line");
+const arrowDoc = arrow ? fs.readFileSync(path.join(js, "arrow.md"), "utf8").trimEnd() + "\n" : "";
+fs.writeFileSync(path.join(outDir, "README.md"), readme.replace(marker, () => arrowDoc));
+fs.copyFileSync(path.join(root, "LICENSE"), path.join(outDir, "LICENSE"));
+
+// package.json: name, version and description from Cargo.toml.
+const cargo = fs.readFileSync(path.join(root, "Cargo.toml"), "utf8");
+const field = (name) => cargo.match(new RegExp(`^${name}\\s*=\\s*"([^"]*)"`, "m"))?.[1];
+const pkg = {
+  name: field("name"),
+  version: field("version"),
+  description:
+    "Reader for the `columns` columnar file format (magic ABCD), in WebAssembly: typed columns, Blob and HTTP-range reads, tokenized text. Browsers, bundlers and Node.",
+  keywords: ["columnar", "wasm", "webassembly", "reader", "arrow", "typed-arrays"],
+  license: field("license"),
+  repository: { type: "git", url: `git+${field("repository")}.git` },
+  type: "module",
+  engines: { node: ">=18" },
+  exports: {
+    ".": {
+      node: {
+        import: { types: "./columns_wasm.d.ts", default: "./node.mjs" },
+        require: { types: "./columns_wasm.d.cts", default: "./node.cjs" },
+      },
+      types: "./columns_wasm.d.ts",
+      default: "./columns_wasm.js",
+    },
+    "./pool": { types: "./pool.d.ts", default: "./pool.js" },
+    ...(arrow ? { "./arrow": { types: "./arrow.d.ts", default: "./arrow.js" } } : {}),
+    "./columns_wasm_bg.wasm": "./columns_wasm_bg.wasm",
+    "./package.json": "./package.json",
+  },
+  // For tools that predate `exports`.
+  main: "./node.cjs",
+  module: "./columns_wasm.js",
+  types: "./columns_wasm.d.ts",
+  // Importing the package only defines things, except the pool's worker script.
+  sideEffects: ["./pool-worker.js"],
+  files: fs.readdirSync(outDir).filter((f) => f !== "package.json").sort(),
+  ...(arrow
+    ? { peerDependencies: { "apache-arrow": "^21.0.0" }, peerDependenciesMeta: { "apache-arrow": { optional: true } } }
+    : {}),
+};
+for (const [k, v] of Object.entries(pkg)) if (v === undefined) throw new Error(`package.json: no ${k} (Cargo.toml?)`);
+fs.writeFileSync(path.join(outDir, "package.json"), JSON.stringify(pkg, null, 2) + "\n");

@@ -1,15 +1,13 @@
-//! Rust values to JS values: errors, metadata objects, statistics and
-//! decoded columns. Column buffers cross with one bulk copy each into
+//! Rust values to JS values: errors and decoded columns (metadata objects
+//! are in `objects.rs`). Column buffers cross with one bulk copy each into
 //! JS-owned typed arrays (fresh, or recycled from columns handed back), so
 //! no view can be detached by memory growth.
 
-use js_sys::{Array, Object, Reflect, Uint8Array};
+use js_sys::{Array, Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use crate::column::{Column, Values};
 use crate::error::Error;
-use crate::stats::Scalar;
-use crate::types::ColumnType;
 
 #[wasm_bindgen(module = "/js/column.js")]
 extern "C" {
@@ -17,7 +15,8 @@ extern "C" {
     pub type JsColumn;
     #[wasm_bindgen(constructor, js_class = "Column")]
     pub(crate) fn new(ty: &str, length: f64, null_count: f64, values: JsValue, validity: JsValue) -> JsColumn;
-    #[wasm_bindgen(static_method_of = JsColumn, js_class = "Column", js_name = fromWasm)]
+    // `catch`: JS may fail to allocate the copy.
+    #[wasm_bindgen(catch, static_method_of = JsColumn, js_class = "Column", js_name = fromWasm)]
     fn from_wasm(
         ty: &str,
         length: f64,
@@ -26,12 +25,14 @@ extern "C" {
         offsets: JsValue,
         validity: JsValue,
         recycler: &JsValue,
-    ) -> JsColumn;
+    ) -> Result<JsColumn, JsValue>;
     /// Buffers to refill, from a read's `{ reuse }` option (null if none).
-    pub(crate) fn recycler(options: &JsValue) -> JsValue;
+    /// `catch`: it walks what the caller handed over.
+    #[wasm_bindgen(catch)]
+    fn recycler(options: &JsValue) -> Result<JsValue, JsValue>;
     pub(crate) fn adopt(column: JsColumn) -> JsColumn;
-    #[wasm_bindgen(js_name = handBack)]
-    pub(crate) fn hand_back(reuse: &JsValue) -> Array;
+    #[wasm_bindgen(catch, js_name = handBack)]
+    fn hand_back(reuse: &JsValue) -> Result<Array, JsValue>;
     #[wasm_bindgen(method, setter)]
     pub fn set_timings(this: &JsColumn, t: JsValue);
 
@@ -41,16 +42,7 @@ extern "C" {
     fn new_error(message: &str, kind: &str, row_group: JsValue, column: JsValue, offset: JsValue) -> JsError;
 }
 
-/// A plain object from (key, value) pairs.
-pub(crate) fn obj(pairs: &[(&str, JsValue)]) -> JsValue {
-    let o = Object::new();
-    for (k, v) in pairs {
-        let _ = Reflect::set(&o, &JsValue::from_str(k), v);
-    }
-    o.into()
-}
-
-pub(crate) fn opt_num(v: Option<impl Into<f64>>) -> JsValue {
+fn opt_num(v: Option<impl Into<f64>>) -> JsValue {
     v.map_or(JsValue::NULL, |x| JsValue::from_f64(x.into()))
 }
 
@@ -75,29 +67,72 @@ pub(crate) fn usage_error(kind: &str, message: &str) -> JsValue {
     JsError::new_error(message, kind, JsValue::NULL, JsValue::NULL, JsValue::NULL).into()
 }
 
-/// A statistic in the same JS form as `Column.toArray()`.
-pub(crate) fn scalar(ty: ColumnType, s: Option<Scalar>) -> JsValue {
-    match s {
-        None => JsValue::NULL,
-        Some(Scalar::Bool(b)) => b.into(),
-        Some(Scalar::Int(i)) if ty == ColumnType::Int64 => js_sys::BigInt::from(i).into(),
-        Some(Scalar::Int(i)) => (i as f64).into(),
-        Some(Scalar::Uint(u)) if ty == ColumnType::Uint64 => js_sys::BigInt::from(u).into(),
-        Some(Scalar::Uint(u)) => (u as f64).into(),
-        Some(Scalar::Float32(f)) => (f as f64).into(),
-        Some(Scalar::Float64(f)) => f.into(),
-        Some(Scalar::Bytes(b)) if ty == ColumnType::String => String::from_utf8_lossy(&b).as_ref().into(),
-        Some(Scalar::Bytes(b)) => Uint8Array::from(&b[..]).into(),
-    }
+/// A usage error caused by what JS threw: its message is appended and the
+/// thrown value kept as `cause`.
+pub(crate) fn with_cause(kind: &str, message: &str, cause: JsValue) -> JsValue {
+    let detail = Reflect::get(&cause, &"message".into()).ok().and_then(|m| text(&m)).or_else(|| text(&cause));
+    let err = usage_error(kind, &detail.map_or_else(|| message.to_string(), |d| format!("{message}: {d}")));
+    let _ = Reflect::set(&err, &"cause".into(), &cause);
+    err
 }
 
-pub(crate) fn bytes(b: &[u8]) -> JsValue {
-    Uint8Array::from(b).into()
+/// The first 200 characters of a JS string: what JS hands back is never
+/// copied whole into wasm memory.
+fn text(v: &JsValue) -> Option<String> {
+    v.dyn_ref::<js_sys::JsString>().map(|s| String::from(s.slice(0, 200)))
+}
+
+/// A number as JavaScript writes it (no float formatting code in the wasm).
+pub(crate) fn number(n: f64) -> String {
+    js_sys::Number::from(n).to_string_with_radix(10).map(String::from).unwrap_or_default()
+}
+
+/// What a JS value is, for error messages: "null", "a string", "an Array", ...
+/// (never its contents, and never anything that could throw).
+pub(crate) fn describe(v: &JsValue) -> String {
+    let name = if v.is_null() {
+        return "null".into();
+    } else if v.is_undefined() {
+        return "undefined".into();
+    } else if let Some(n) = v.as_f64() {
+        return format!("the number {}", number(n));
+    } else if v.is_string() {
+        "string"
+    } else if v.as_bool().is_some() {
+        "boolean"
+    } else if v.is_bigint() {
+        "bigint"
+    } else if v.is_symbol() {
+        "symbol"
+    } else if v.is_function() {
+        "function"
+    } else {
+        let class = Reflect::get(v, &"constructor".into())
+            .ok()
+            .and_then(|c| Reflect::get(&c, &"name".into()).ok())
+            .and_then(|n| text(&n))
+            .filter(|n| !n.is_empty());
+        return match class {
+            Some(n) => format!("{} {n}", if n.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" }),
+            None => "an object".into(),
+        };
+    };
+    format!("a {name}")
+}
+
+/// Takes back the buffers of columns handed back (see `handBack` in column.js).
+pub(crate) fn take_back(reuse: &JsValue) -> Result<Array, JsValue> {
+    hand_back(reuse).map_err(|e| with_cause("bad_argument", "the columns handed back could not be read", e))
+}
+
+/// The buffers a read may refill, from its options (see `recycler` in column.js).
+pub(crate) fn reuse_of(options: &JsValue) -> Result<JsValue, JsValue> {
+    recycler(options).map_err(|e| with_cause("bad_argument", "options.reuse could not be read", e))
 }
 
 /// Moves a decoded column into JS: one copy per buffer, made by JS from
 /// views of wasm memory into fresh or recycled arrays.
-pub(crate) fn column(col: Column, recycler: &JsValue) -> JsColumn {
+pub(crate) fn column(col: Column, recycler: &JsValue) -> Result<JsColumn, JsValue> {
     // SAFETY: the views are only read by `fromWasm`, which copies them
     // before returning, and nothing allocates in wasm memory between their
     // creation and that call (creating a view does not).
@@ -119,9 +154,6 @@ pub(crate) fn column(col: Column, recycler: &JsValue) -> JsColumn {
         };
         let validity = col.validity.as_deref().map_or(JsValue::NULL, |v| Uint8Array::view(v).into());
         JsColumn::from_wasm(col.ty.name(), col.len() as f64, col.null_count as f64, values, offsets, validity, recycler)
+            .map_err(|e| with_cause("too_large", "the column could not be copied into JavaScript memory", e))
     }
-}
-
-pub(crate) fn array(items: impl IntoIterator<Item = JsValue>) -> Array {
-    items.into_iter().collect()
 }

@@ -1,35 +1,32 @@
 //! `ColumnsFile`: an opened file. Opening reads the tail, header and footer
 //! only; each column read fetches just that chunk's bytes.
 
+use core::ops::Range;
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use js_sys::{Array, Promise};
+use js_sys::{Array, Promise, Reflect};
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::future_to_promise;
 
-use super::convert::{self, js_error, obj, opt_num, scalar, usage_error, JsColumn};
+use super::convert::{self, describe, js_error, usage_error, with_cause, JsColumn};
 use super::now;
+use super::objects::{self, ChunkHeader, Seq};
 use super::registry::{self, RegistryArg, Shared};
-use super::source::{Kind, Source};
+use super::source::{self, Fetch, Kind, Source};
 use crate::codec::Decompressor;
-use crate::error::Error;
-use crate::file::{decode_footer, head_probe_range, read_prelude, tail_range, FileMeta};
-use crate::inspect::{inspect_chunk, ChunkReport, EncodingDetail};
+use crate::error::{Error, ErrorKind};
+use crate::file::{decode_footer, head_probe_range, read_prelude, tail_range, FileMeta, Prelude};
+use crate::inspect::inspect_chunk;
 use crate::read::prepare;
-
-/// Facts from a chunk's own 18-byte header, known once it has been read.
-#[derive(Clone, Copy)]
-struct ChunkHeader {
-    raw_length: u32,
-    block_count: u32,
-}
 
 struct Inner {
     meta: FileMeta,
     source: Source,
     registry: Shared,
-    headers: RefCell<Vec<Vec<Option<ChunkHeader>>>>,
+    /// Chunk headers seen so far, by chunk (row group * columns + column).
+    headers: RefCell<Vec<Option<ChunkHeader>>>,
 }
 
 /// A `columns` file opened for reading.
@@ -42,11 +39,15 @@ type JsResult<T> = Result<T, JsValue>;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_TYPES: &'static str = r#"
-/** Any random-access byte source: an HTTP resource, a file handle, ... */
+/** Any random-access byte source: an HTTP resource, a file handle, ...
+ *  `slice` must give exactly `end - start` bytes (an ArrayBuffer or any
+ *  typed array), or a promise of them. */
 export interface AsyncBuffer {
   byteLength: number;
-  slice(start: number, end: number): Promise<ArrayBuffer | Uint8Array> | ArrayBuffer | Uint8Array;
+  slice(start: number, end: number): Promise<ArrayBuffer | ArrayBufferView> | ArrayBuffer | ArrayBufferView;
 }
+/** The bytes of a whole file or a tokenizer.json. */
+export type Bytes = ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
 /** Thrown by every call that fails: `kind` is one of the core error kinds.
  *  `toJSON()` gives a plain object (errors cross postMessage that way). */
 export interface ColumnsError extends Error {
@@ -54,7 +55,7 @@ export interface ColumnsError extends Error {
   toJSON(): { name: string; message: string; kind: string; rowGroup: number | null; column: number | null; offset: number | null };
   kind: "truncated" | "bad_magic" | "unsupported_version" | "corrupt_footer" | "corrupt_chunk"
       | "unsupported_codec" | "unsupported_encoding" | "unknown_tokenizer" | "out_of_range"
-      | "invalid_tokenizer" | "too_large" | "not_in_memory" | "bad_source" | "bad_argument";
+      | "invalid_tokenizer" | "too_large" | "not_in_memory" | "bad_source" | "bad_argument" | "aborted";
   rowGroup: number | null;
   column: number | null;
   offset: number | null;
@@ -76,10 +77,14 @@ export interface ChunkMeta {
 export interface RowGroupMeta { numRows: number; byteOffset: number; columns: ChunkMeta[]; }
 export interface Region { kind: "header" | "chunk" | "footer" | "tail"; start: number; end: number; rowGroup?: number; column?: number; }
 export interface Timings { readMs?: number; decompressMs: number; decodeMs: number; copyMs: number; totalMs: number; fromMemory: boolean; }
+/** `signal`: an AbortSignal that stops the open or read: it rejects at
+ *  once with a ColumnsError of kind "aborted" (its `cause` is the signal's
+ *  reason), and the file stays usable. Synchronous reads ignore it. */
+export interface AbortOptions { signal?: AbortSignal | null; }
 /** `reuse`: columns you are done with. The read refills their buffers
  *  instead of allocating new memory, and empties them (their `values`
  *  become null), so keep no reference to their arrays. */
-export interface ReadOptions {
+export interface ReadOptions extends AbortOptions {
   reuse?: Column | Column[] | null;
   /** Bool columns come bit-packed (Arrow's layout, `Column.boolBits` true)
    *  instead of one byte per value. */
@@ -114,34 +119,49 @@ export interface ChunkReport {
 
 #[wasm_bindgen]
 impl ColumnsFile {
-    /// Opens a file held entirely in memory (copied into wasm memory once).
+    /// Opens a file held entirely in memory. The bytes stay where they are,
+    /// on the JavaScript side (a reference, not a copy): each read copies
+    /// one chunk into wasm memory. Do not change them while the file is
+    /// open; if their buffer is detached, reads fail with `bad_source`.
     #[wasm_bindgen(js_name = fromBytes)]
-    pub fn from_bytes(bytes: Vec<u8>, registry: Option<RegistryArg>) -> JsResult<ColumnsFile> {
+    pub fn from_bytes(
+        #[wasm_bindgen(unchecked_param_type = "Bytes")] bytes: JsValue,
+        registry: Option<RegistryArg>,
+    ) -> JsResult<ColumnsFile> {
         let registry = registry::from_arg(registry)?;
-        let meta = FileMeta::from_bytes(&bytes).map_err(|e| js_error(&e))?;
-        let file = ColumnsFile::new(meta, Source::new(Kind::Memory(bytes)), registry);
-        // In memory the chunk headers cost nothing: learn them all now.
-        let inner = file.inner.clone();
-        for (g, rg) in inner.meta.row_groups.iter().enumerate() {
-            for (c, cm) in rg.chunks.iter().enumerate() {
-                if let Kind::Memory(b) = &inner.source.kind {
-                    inner.note_header(g, c, &b[cm.offset as usize..(cm.offset + cm.byte_length) as usize]);
-                }
-            }
-        }
-        Ok(file)
+        let view = bytes_arg(&bytes, "fromBytes", "a file's bytes")?;
+        let source = Source::new(Kind::Memory(view.clone()), source::view_len(&view));
+        let len = source.len;
+        let (head, tail) = if len < 8 {
+            (Vec::new(), Vec::new()) // read_prelude reports the truncation
+        } else {
+            (source.copy(head_probe_range(len))?, source.copy(tail_range(len))?)
+        };
+        let prelude = read_prelude(len, &head, &tail).map_err(|e| js_error(&e))?;
+        let (header, footer) = metadata_ranges(&prelude, head.len())?;
+        let header = match header {
+            Some(_) => source.copy(prelude.header_range())?,
+            None => head,
+        };
+        let meta = assemble(prelude, &header, &source.copy(footer)?)?;
+        ColumnsFile::new(meta, source, registry)
     }
 
     /// Opens a `Blob` or `File`, reading only its tail, header and footer.
     #[wasm_bindgen(js_name = fromBlob, unchecked_return_type = "ColumnsFile")]
     pub async fn from_blob(
         #[wasm_bindgen(unchecked_param_type = "Blob")] blob: JsValue,
-        registry: Option<RegistryArg>,
+        #[wasm_bindgen(unchecked_optional_param_type = "TokenizerRegistry | null")] registry: Option<RegistryArg>,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortOptions")] options: Option<JsValue>,
     ) -> JsResult<ColumnsFile> {
-        let len = js_sys::Reflect::get(&blob, &"size".into())?
-            .as_f64()
-            .ok_or_else(|| usage_error("bad_source", "fromBlob needs a Blob or File"))?;
-        open(Source::new(Kind::Blob(blob)), len, registry::from_arg(registry)?).await
+        let registry = registry::from_arg(registry)?;
+        let signal = signal_of(&options.unwrap_or_default())?;
+        let len = source_len(&blob, "size", "fromBlob needs a Blob or File")?;
+        let kind = match blob.dyn_into::<web_sys::Blob>() {
+            Ok(blob) => Kind::Blob(blob),
+            Err(like) => Kind::BlobLike(like),
+        };
+        open(Source::new(kind, len), registry, signal).await
     }
 
     /// Opens any `{ byteLength, slice(start, end) }` source, reading only
@@ -149,12 +169,14 @@ impl ColumnsFile {
     #[wasm_bindgen(js_name = fromAsyncBuffer, unchecked_return_type = "ColumnsFile")]
     pub async fn from_async_buffer(
         #[wasm_bindgen(unchecked_param_type = "AsyncBuffer")] source: JsValue,
-        registry: Option<RegistryArg>,
+        #[wasm_bindgen(unchecked_optional_param_type = "TokenizerRegistry | null")] registry: Option<RegistryArg>,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortOptions")] options: Option<JsValue>,
     ) -> JsResult<ColumnsFile> {
-        let len = js_sys::Reflect::get(&source, &"byteLength".into())?
-            .as_f64()
-            .ok_or_else(|| usage_error("bad_source", "the source needs a numeric byteLength"))?;
-        open(Source::new(Kind::Async(source)), len, registry::from_arg(registry)?).await
+        let registry = registry::from_arg(registry)?;
+        let signal = signal_of(&options.unwrap_or_default())?;
+        let len =
+            source_len(&source, "byteLength", "fromAsyncBuffer needs a { byteLength, slice(start, end) } object")?;
+        open(Source::new(Kind::Async(source), len), registry, signal).await
     }
 
     /// Format version: 1 or 2.
@@ -202,7 +224,8 @@ impl ColumnsFile {
         self.inner.source.requests.get()
     }
 
-    /// Whether the whole file is in wasm memory (`fromBytes`).
+    /// Whether the file was opened from bytes in memory (`fromBytes`), so
+    /// the synchronous reads work.
     #[wasm_bindgen(getter, js_name = inMemory)]
     pub fn in_memory(&self) -> bool {
         self.inner.source.is_memory()
@@ -210,89 +233,54 @@ impl ColumnsFile {
 
     /// The header's tokenizer digests, in order, and whether each is registered.
     #[wasm_bindgen(getter, unchecked_return_type = "TokenizerRef[]")]
-    pub fn tokenizers(&self) -> Array {
+    pub fn tokenizers(&self) -> JsResult<JsValue> {
         let reg = self.inner.registry.borrow();
-        convert::array(
+        objects::to_js(&Seq(|| {
             self.inner
                 .meta
                 .tokenizers
                 .iter()
-                .map(|d| obj(&[("digest", d.to_hex().into()), ("resolved", reg.has(d).into())])),
-        )
+                .map(|d| objects::TokenizerRef { digest: d.to_hex(), resolved: reg.has(d) })
+        }))
     }
 
     #[wasm_bindgen(getter, unchecked_return_type = "SchemaColumn[]")]
-    pub fn schema(&self) -> Array {
-        convert::array(self.inner.meta.schema.iter().map(|s| {
-            obj(&[("name", s.name_lossy().into()), ("type", s.ty.name().into()), ("nullable", s.nullable.into())])
+    pub fn schema(&self) -> JsResult<JsValue> {
+        objects::to_js(&Seq(|| {
+            self.inner.meta.schema.iter().map(|s| objects::SchemaColumn {
+                name: s.name_lossy(),
+                ty: s.ty.name(),
+                nullable: s.nullable,
+            })
         }))
     }
 
     #[wasm_bindgen(getter, js_name = rowGroups, unchecked_return_type = "RowGroupMeta[]")]
-    pub fn row_groups(&self) -> Array {
+    pub fn row_groups(&self) -> JsResult<Array> {
         let inner = &self.inner;
-        let headers = inner.headers.borrow();
-        convert::array(inner.meta.row_groups.iter().enumerate().map(|(g, rg)| {
-            let columns = convert::array(rg.chunks.iter().enumerate().map(|(c, cm)| {
-                let ty = inner.meta.schema[c].ty;
-                let (min, max) = inner.meta.chunk_stats(c, cm);
-                let h = headers[g][c];
-                obj(&[
-                    (
-                        "encoding",
-                        cm.encoding()
-                            .map_or_else(|| format!("unknown({})", cm.encoding_tag), |e| e.name().into())
-                            .into(),
-                    ),
-                    (
-                        "codec",
-                        cm.codec().map_or_else(|| format!("unknown({})", cm.codec_tag), |c| c.name().into()).into(),
-                    ),
-                    ("encodingTag", cm.encoding_tag.into()),
-                    ("codecTag", cm.codec_tag.into()),
-                    ("byteOffset", (cm.offset as f64).into()),
-                    ("byteLength", (cm.byte_length as f64).into()),
-                    ("rawLength", opt_num(h.map(|h| h.raw_length))),
-                    ("blockCount", opt_num(h.map(|h| h.block_count))),
-                    ("nullCount", cm.null_count.into()),
-                    ("min", scalar(ty, min)),
-                    ("max", scalar(ty, max)),
-                    ("minRaw", convert::bytes(&cm.min_raw)),
-                    ("maxRaw", convert::bytes(&cm.max_raw)),
-                    ("minLen", cm.min_len.into()),
-                    ("maxLen", cm.max_len.into()),
-                    ("tokenizer", cm.tokenizer.into()),
-                    ("tokenizerDigest", inner.meta.chunk_digest(cm).map_or(JsValue::NULL, |d| d.to_hex().into())),
-                ])
-            }));
-            obj(&[
-                ("numRows", rg.num_rows.into()),
-                ("byteOffset", (rg.byte_offset as f64).into()),
-                ("columns", columns.into()),
-            ])
-        }))
+        // From memory the chunk headers cost nothing: learn the missing ones now.
+        if inner.source.memory().ok().flatten().is_some() {
+            for (g, rg) in inner.meta.row_groups.iter().enumerate() {
+                for (c, cm) in rg.chunks.iter().enumerate() {
+                    if inner.header(g, c).is_none() {
+                        if let Ok(h) = inner.source.copy(cm.offset..cm.offset + cm.byte_length.min(18)) {
+                            inner.note_header(g, c, &h);
+                        }
+                    }
+                }
+            }
+        }
+        let out = Array::new();
+        for (g, rg) in inner.meta.row_groups.iter().enumerate() {
+            out.push(&objects::row_group(&inner.meta, rg, |c| inner.header(g, c))?);
+        }
+        Ok(out)
     }
 
     /// The file's regions in order: header, every chunk, footer, tail.
     #[wasm_bindgen(getter, unchecked_return_type = "Region[]")]
-    pub fn layout(&self) -> Array {
-        let m = &self.inner.meta;
-        let region = |kind: &str, start: u64, end: u64| {
-            obj(&[("kind", kind.into()), ("start", (start as f64).into()), ("end", (end as f64).into())])
-        };
-        let mut out = vec![region("header", 0, m.prelude.header_len)];
-        for (g, rg) in m.row_groups.iter().enumerate() {
-            for (c, cm) in rg.chunks.iter().enumerate() {
-                let r = region("chunk", cm.offset, cm.offset + cm.byte_length);
-                let _ = js_sys::Reflect::set(&r, &"rowGroup".into(), &(g as u32).into());
-                let _ = js_sys::Reflect::set(&r, &"column".into(), &(c as u32).into());
-                out.push(r);
-            }
-        }
-        let f = m.prelude.footer_range();
-        out.push(region("footer", f.start, f.end));
-        out.push(region("tail", f.end, m.prelude.file_len));
-        convert::array(out)
+    pub fn layout(&self) -> JsResult<JsValue> {
+        objects::layout(&self.inner.meta)
     }
 
     /// Reads one column chunk. Synchronous: needs a `fromBytes` file.
@@ -301,27 +289,32 @@ impl ColumnsFile {
     #[wasm_bindgen(js_name = readColumn)]
     pub fn read_column(
         &self,
-        row_group: f64,
-        column: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] row_group: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] column: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
     ) -> JsResult<JsColumn> {
-        let recycler = convert::recycler(&options.unwrap_or_default());
-        self.read_one(row_group, column, &recycler)
+        let (g, c) = self.inner.coords(&row_group, &column)?;
+        let recycler = read_options(&options.unwrap_or_default())?.0;
+        self.inner.read_memory(g, c, &recycler)
     }
 
     /// Reads several chunks (all row groups / all columns when omitted),
     /// in row-group-major order. Synchronous: needs a `fromBytes` file.
+    /// Each list holds at most as many indexes as the file has row groups
+    /// (columns); an index may repeat.
     #[wasm_bindgen(js_name = readColumns, unchecked_return_type = "Column[]")]
     pub fn read_columns(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "number[] | null | undefined")] row_groups: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number[] | null | undefined")] columns: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number[] | null")] row_groups: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "number[] | null")] columns: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
     ) -> JsResult<Array> {
-        let recycler = convert::recycler(&options.unwrap_or_default());
+        let picks = self.inner.selection(&row_groups.unwrap_or_default(), &columns.unwrap_or_default())?;
+        let recycler = read_options(&options.unwrap_or_default())?.0;
+        self.inner.source.copy(0..0)?; // not_in_memory before anything else
         let out = Array::new();
-        for (g, c) in self.inner.selection(&row_groups, &columns)? {
-            out.push(&self.read_one(g as f64, c as f64, &recycler)?.into());
+        for (g, c) in picks {
+            out.push(&self.inner.read_memory(g, c, &recycler)?.into());
         }
         Ok(out)
     }
@@ -330,77 +323,74 @@ impl ColumnsFile {
     #[wasm_bindgen(js_name = readColumnAsync, unchecked_return_type = "Promise<Column>")]
     pub fn read_column_async(
         &self,
-        row_group: f64,
-        column: f64,
+        #[wasm_bindgen(unchecked_param_type = "number")] row_group: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] column: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
     ) -> Promise {
         let inner = self.inner.clone();
         // Taken now, so the columns handed back are released synchronously.
-        let recycler = convert::recycler(&options.unwrap_or_default());
+        let opts = read_options(&options.unwrap_or_default());
+        let coords = inner.coords(&row_group, &column);
         future_to_promise(async move {
-            let (g, c) = inner.coords(row_group, column)?;
+            let (recycler, signal) = opts?;
+            let (g, c) = coords?;
             let t0 = now();
-            let bytes = inner.fetch_chunk(g, c).await?;
+            let bytes = inner.fetch_chunk(g, c, &signal).await?;
             let read_ms = now() - t0;
             inner.decode(g, c, &bytes, Some(read_ms), &recycler).map(JsValue::from)
         })
     }
 
-    /// Reads several chunks from any file, merging adjacent byte ranges
-    /// into single requests. Resolves to columns in row-group-major order.
+    /// Reads several chunks from any file; resolves to columns in
+    /// row-group-major order. Index lists as for `readColumns`.
+    ///
+    /// Chunks are fetched in file order by `crate::plan`: neighbours merge
+    /// into requests of at most 32 MiB (a larger chunk alone), at most
+    /// 64 MiB (8 requests) are in flight, and each chunk is decoded and
+    /// handed to JS as its request arrives, then dropped. So besides the
+    /// columns it returns, the read holds at most max(64 MiB, the largest
+    /// chunk) of fetched bytes, and wasm memory one chunk and its column.
     #[wasm_bindgen(js_name = readColumnsAsync, unchecked_return_type = "Promise<Column[]>")]
     pub fn read_columns_async(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "number[] | null | undefined")] row_groups: JsValue,
-        #[wasm_bindgen(unchecked_param_type = "number[] | null | undefined")] columns: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "number[] | null")] row_groups: Option<JsValue>,
+        #[wasm_bindgen(unchecked_optional_param_type = "number[] | null")] columns: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
     ) -> JsResult<Promise> {
         let inner = self.inner.clone();
-        let picks = inner.selection(&row_groups, &columns)?;
-        let recycler = convert::recycler(&options.unwrap_or_default());
-        Ok(future_to_promise(async move {
-            // Fetch each chunk once, in file order, so neighbours merge into
-            // one request whatever order the caller asked in.
-            let cols = inner.meta.schema.len();
-            let mut wanted = vec![false; inner.meta.row_groups.len() * cols];
-            for &(g, c) in &picks {
-                wanted[g * cols + c] = true;
-            }
-            let order: Vec<usize> = (0..wanted.len()).filter(|&k| wanted[k]).collect();
-            let ranges: Vec<_> =
-                order.iter().map(|&k| inner.meta.row_groups[k / cols].chunks[k % cols].range()).collect();
-            let t0 = now();
-            let mut fetched: Vec<Option<Vec<u8>>> = vec![None; wanted.len()];
-            for (k, bytes) in order.iter().zip(inner.fetch(&ranges).await?) {
-                fetched[*k] = Some(bytes);
-            }
-            // One request may serve many columns: share its time evenly.
-            let read_ms = (now() - t0) / order.len().max(1) as f64;
-            let out = Array::new();
-            for &(g, c) in &picks {
-                let bytes = fetched[g * cols + c].as_deref().unwrap_or_default();
-                out.push(&inner.decode(g, c, bytes, Some(read_ms), &recycler)?.into());
-            }
-            Ok(out.into())
-        }))
+        let picks = inner.selection(&row_groups.unwrap_or_default(), &columns.unwrap_or_default())?;
+        let (recycler, signal) = read_options(&options.unwrap_or_default())?;
+        Ok(future_to_promise(async move { inner.read_picks(&picks, &recycler, &signal).await.map(JsValue::from) }))
     }
 
     /// Describes one chunk: its blocks, what its encoding did, and whether
     /// the footer's statistics agree with the decoded values.
     #[wasm_bindgen(js_name = inspectChunk, unchecked_return_type = "ChunkReport")]
-    pub fn inspect_chunk(&self, row_group: f64, column: f64) -> JsResult<JsValue> {
-        let (g, c) = self.inner.coords(row_group, column)?;
+    pub fn inspect_chunk(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] row_group: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] column: JsValue,
+    ) -> JsResult<JsValue> {
+        let (g, c) = self.inner.coords(&row_group, &column)?;
         let bytes = self.inner.memory_chunk(g, c)?;
-        self.inner.report(g, c, bytes)
+        self.inner.report(g, c, &bytes)
     }
 
     /// `inspectChunk` for any file, fetching the chunk's bytes.
     #[wasm_bindgen(js_name = inspectChunkAsync, unchecked_return_type = "Promise<ChunkReport>")]
-    pub fn inspect_chunk_async(&self, row_group: f64, column: f64) -> Promise {
+    pub fn inspect_chunk_async(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "number")] row_group: JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] column: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortOptions")] options: Option<JsValue>,
+    ) -> Promise {
         let inner = self.inner.clone();
+        let signal = signal_of(&options.unwrap_or_default());
+        let coords = inner.coords(&row_group, &column);
         future_to_promise(async move {
-            let (g, c) = inner.coords(row_group, column)?;
-            let bytes = inner.fetch_chunk(g, c).await?;
+            let signal = signal?;
+            let (g, c) = coords?;
+            let bytes = inner.fetch_chunk(g, c, &signal).await?;
             inner.report(g, c, &bytes)
         })
     }
@@ -408,97 +398,247 @@ impl ColumnsFile {
     /// Fetches the 18-byte header of every chunk not yet read, so
     /// `rowGroups` can report raw lengths and block counts.
     #[wasm_bindgen(js_name = loadChunkHeaders, unchecked_return_type = "Promise<void>")]
-    pub fn load_chunk_headers(&self) -> Promise {
+    pub fn load_chunk_headers(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "AbortOptions")] options: Option<JsValue>,
+    ) -> Promise {
         let inner = self.inner.clone();
+        let signal = signal_of(&options.unwrap_or_default());
         future_to_promise(async move {
-            let mut picks = Vec::new();
+            let signal = signal?;
+            let cols = inner.meta.schema.len();
+            let mut picks = try_vec::<usize>(inner.meta.row_groups.len() * cols)?;
+            let mut ranges = try_vec(picks.capacity())?;
             for (g, rg) in inner.meta.row_groups.iter().enumerate() {
                 for (c, cm) in rg.chunks.iter().enumerate() {
-                    if inner.headers.borrow()[g][c].is_none() {
-                        picks.push((g, c, cm.offset..cm.offset + cm.byte_length.min(18)));
+                    if inner.header(g, c).is_none() {
+                        picks.push(g * cols + c);
+                        ranges.push(cm.offset..cm.offset + cm.byte_length.min(18));
                     }
                 }
             }
-            let ranges: Vec<_> = picks.iter().map(|p| p.2.clone()).collect();
-            let heads = inner.fetch(&ranges).await?;
-            for ((g, c, _), h) in picks.iter().zip(&heads) {
-                inner.note_header(*g, *c, h);
+            let mut fetch = Fetch::new(&inner.source, &ranges, signal);
+            while let Some(part) = fetch.next().await? {
+                let k = picks[part.index];
+                inner.note_header(k / cols, k % cols, &part.bytes);
             }
             Ok(JsValue::UNDEFINED)
         })
     }
 }
 
-impl ColumnsFile {
-    fn new(meta: FileMeta, source: Source, registry: Shared) -> Self {
-        let headers = meta.row_groups.iter().map(|rg| vec![None; rg.chunks.len()]).collect();
-        ColumnsFile { inner: Rc::new(Inner { meta, source, registry, headers: RefCell::new(headers) }) }
-    }
+/// Header length beyond which a file is refused before its header is
+/// fetched: two million tokenizer digests. (Footers have their own cap,
+/// `MAX_FOOTER_LEN`.)
+const MAX_HEADER_LEN: u64 = 64 << 20;
 
-    /// One synchronous chunk read, from JS numbers.
-    fn read_one(&self, row_group: f64, column: f64, recycler: &JsValue) -> JsResult<JsColumn> {
-        let (g, c) = self.inner.coords(row_group, column)?;
-        let bytes = self.inner.memory_chunk(g, c)?;
-        self.inner.decode(g, c, bytes, None, recycler)
+/// An empty `Vec` with room for `n`, or `too_large`.
+fn try_vec<T>(n: usize) -> JsResult<Vec<T>> {
+    let mut v = Vec::new();
+    match v.try_reserve_exact(n) {
+        Ok(()) => Ok(v),
+        Err(_) => Err(no_room()),
     }
+}
+
+#[inline(never)]
+fn no_room() -> JsValue {
+    usage_error("too_large", "the list of chunks to read does not fit in wasm memory")
+}
+
+/// The bytes a caller passed, viewed (not copied), or `bad_argument`.
+pub(crate) fn bytes_arg(v: &JsValue, method: &str, what: &str) -> JsResult<source::View> {
+    source::byte_view(v)
+        .map_err(|e| {
+            with_cause("bad_argument", &format!("{method} cannot read the buffer it was given (detached?)"), e)
+        })?
+        .ok_or_else(|| {
+            usage_error(
+                "bad_argument",
+                &format!(
+                    "{method} takes {what} as a Uint8Array, ArrayBuffer or other ArrayBufferView; got {}",
+                    describe(v)
+                ),
+            )
+        })
+}
+
+/// A source's length property, checked to be a whole number of bytes.
+fn source_len(source: &JsValue, property: &str, usage: &str) -> JsResult<u64> {
+    if source.is_null() || source.is_undefined() || !(source.is_object() || source.is_function()) {
+        return Err(usage_error("bad_source", &format!("{usage}; got {}", describe(source))));
+    }
+    let len = Reflect::get(source, &property.into())
+        .map_err(|e| with_cause("bad_source", &format!("reading the source's {property} threw"), e))?;
+    match len.as_f64() {
+        Some(n) if n >= 0.0 && n.fract() == 0.0 && n <= MAX_SAFE_INTEGER => Ok(n as u64),
+        _ => Err(usage_error(
+            "bad_source",
+            &format!("the source's {property} must be a whole number of bytes; it is {}", describe(&len)),
+        )),
+    }
+}
+
+const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
+
+/// The `signal` of an options object: undefined, or an AbortSignal.
+fn signal_of(options: &JsValue) -> JsResult<JsValue> {
+    if options.is_undefined() || options.is_null() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    if !options.is_object() {
+        return Err(usage_error("bad_argument", &format!("options must be an object; got {}", describe(options))));
+    }
+    let signal = Reflect::get(options, &"signal".into())
+        .map_err(|e| with_cause("bad_argument", "reading options.signal threw", e))?;
+    if signal.is_undefined() || signal.is_null() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    if !signal.is_instance_of::<web_sys::AbortSignal>() {
+        return Err(usage_error(
+            "bad_argument",
+            &format!("options.signal must be an AbortSignal; got {}", describe(&signal)),
+        ));
+    }
+    Ok(signal)
+}
+
+/// A read's options: the buffers it may refill, and its abort signal.
+fn read_options(options: &JsValue) -> JsResult<(JsValue, JsValue)> {
+    let signal = signal_of(options)?;
+    Ok((convert::reuse_of(options)?, signal))
+}
+
+/// The ranges an open fetches once it knows the prelude: the rest of the
+/// header (if the head probe did not hold it all) and the footer.
+fn metadata_ranges(prelude: &Prelude, have: usize) -> JsResult<(Option<Range<u64>>, Range<u64>)> {
+    if prelude.header_len > MAX_HEADER_LEN {
+        return Err(js_error(&Error::new(
+            ErrorKind::TooLarge,
+            format!(
+                "a header of {} bytes ({} tokenizer digests) exceeds the {MAX_HEADER_LEN} bytes this reader accepts",
+                prelude.header_len, prelude.tokenizer_count
+            ),
+        )));
+    }
+    let header = (prelude.header_len > have as u64).then_some(have as u64..prelude.header_len);
+    Ok((header, prelude.footer_range()))
+}
+
+fn assemble(prelude: Prelude, header: &[u8], footer: &[u8]) -> JsResult<FileMeta> {
+    let digests = prelude.read_digests(header).map_err(|e| js_error(&e))?;
+    let footer = decode_footer(footer).map_err(|e| js_error(&e.at_offset(prelude.footer_offset)))?;
+    FileMeta::assemble(prelude, digests, footer).map_err(|e| js_error(&e))
 }
 
 /// Opens a file piecewise: head probe and tail together, then the rest of
 /// the header and the footer together. Reads nothing else.
-async fn open(source: Source, len: f64, registry: Shared) -> JsResult<ColumnsFile> {
-    if !(len >= 0.0 && len.fract() == 0.0 && len < 9.0e15) {
-        return Err(usage_error("bad_source", "byteLength must be a whole number of bytes"));
-    }
-    let len = len as u64;
+async fn open(source: Source, registry: Shared, signal: JsValue) -> JsResult<ColumnsFile> {
+    let len = source.len;
     let (head, tail) = if len < 8 {
         (Vec::new(), Vec::new()) // read_prelude reports the truncation
     } else {
-        let mut got = source.read_many(&[head_probe_range(len), tail_range(len)]).await?;
+        let mut got = source.read_all(&[head_probe_range(len), tail_range(len)], &signal).await?;
         let tail = got.pop().unwrap_or_default();
         (got.pop().unwrap_or_default(), tail)
     };
     let prelude = read_prelude(len, &head, &tail).map_err(|e| js_error(&e))?;
-    let mut ranges = vec![prelude.footer_range()];
-    if prelude.header_len > head.len() as u64 {
-        ranges.push(head.len() as u64..prelude.header_len);
+    let (header, footer) = metadata_ranges(&prelude, head.len())?;
+    let (header, footer) = match header {
+        Some(rest) => {
+            let mut got = source.read_all(&[rest, footer], &signal).await?;
+            let footer = got.pop().unwrap_or_default();
+            let mut header = head;
+            header
+                .try_reserve_exact(got[0].len())
+                .map_err(|_| usage_error("too_large", "the header does not fit in wasm memory"))?;
+            header.extend_from_slice(&got[0]);
+            (header, footer)
+        }
+        None => (head, source.read(footer, &signal).await?),
+    };
+    let meta = assemble(prelude, &header, &footer)?;
+    ColumnsFile::new(meta, source, registry)
+}
+
+impl ColumnsFile {
+    fn new(meta: FileMeta, source: Source, registry: Shared) -> JsResult<Self> {
+        let chunks = meta.row_groups.len() * meta.schema.len();
+        let mut headers = try_vec(chunks)?;
+        headers.resize(chunks, None);
+        Ok(ColumnsFile { inner: Rc::new(Inner { meta, source, registry, headers: RefCell::new(headers) }) })
     }
-    let mut got = source.read_many(&ranges).await?;
-    let mut header = head;
-    if got.len() == 2 {
-        header.extend_from_slice(&got.pop().unwrap_or_default());
-    }
-    let footer_bytes = got.pop().unwrap_or_default();
-    let digests = prelude.read_digests(&header).map_err(|e| js_error(&e))?;
-    let footer = decode_footer(&footer_bytes).map_err(|e| js_error(&e.at_offset(prelude.footer_offset)))?;
-    let meta = FileMeta::assemble(prelude, digests, footer).map_err(|e| js_error(&e))?;
-    Ok(ColumnsFile::new(meta, source, registry))
 }
 
 impl Inner {
-    async fn fetch(&self, ranges: &[core::ops::Range<u64>]) -> JsResult<Vec<Vec<u8>>> {
-        self.source.read_many(ranges).await
-    }
-
     /// One chunk's bytes, fetched from the source.
-    async fn fetch_chunk(&self, g: usize, c: usize) -> JsResult<Vec<u8>> {
-        let range = self.meta.chunk(g, c).map_err(|e| js_error(&e))?.range();
-        Ok(self.fetch(&[range]).await?.pop().unwrap_or_default())
+    async fn fetch_chunk(&self, g: usize, c: usize, signal: &JsValue) -> JsResult<Vec<u8>> {
+        self.source.read(self.meta.row_groups[g].chunks[c].range(), signal).await
     }
 
-    fn memory_chunk(&self, g: usize, c: usize) -> JsResult<&[u8]> {
-        let Kind::Memory(file) = &self.source.kind else {
-            return Err(usage_error(
-                "not_in_memory",
-                "this file was opened from a Blob or AsyncBuffer; use the Async methods",
-            ));
-        };
-        self.meta.chunk_bytes(file, g, c).map_err(|e| js_error(&e))
+    /// One chunk's bytes from a `fromBytes` file, copied into wasm memory.
+    fn memory_chunk(&self, g: usize, c: usize) -> JsResult<Vec<u8>> {
+        self.source.copy(self.meta.row_groups[g].chunks[c].range())
+    }
+
+    fn read_memory(&self, g: usize, c: usize, recycler: &JsValue) -> JsResult<JsColumn> {
+        let bytes = self.memory_chunk(g, c)?;
+        self.decode(g, c, &bytes, None, recycler)
+    }
+
+    /// Reads the chunks `picks` names (in that order; repeats allowed):
+    /// fetched once each in file order, each decoded as it arrives.
+    async fn read_picks(&self, picks: &[(usize, usize)], recycler: &JsValue, signal: &JsValue) -> JsResult<Array> {
+        // Output slots grouped by chunk (a counting sort on the chunk's
+        // file-order number), so each chunk is fetched once.
+        let cols = self.meta.schema.len();
+        let chunks = self.meta.row_groups.len() * cols;
+        let mut first = try_vec::<u32>(chunks + 1)?;
+        first.resize(chunks + 1, 0);
+        for &(g, c) in picks {
+            first[g * cols + c + 1] += 1;
+        }
+        for k in 0..chunks {
+            first[k + 1] += first[k];
+        }
+        let mut slots = try_vec::<u32>(picks.len())?;
+        slots.resize(picks.len(), 0);
+        let mut fill = try_vec::<u32>(chunks)?;
+        fill.extend_from_slice(&first[..chunks]);
+        for (i, &(g, c)) in picks.iter().enumerate() {
+            let k = g * cols + c;
+            slots[fill[k] as usize] = i as u32;
+            fill[k] += 1;
+        }
+        drop(fill);
+        let wanted = (0..chunks).filter(|&k| first[k + 1] > first[k]);
+        let mut order = try_vec::<usize>(wanted.clone().count())?;
+        order.extend(wanted);
+        let mut ranges = try_vec(order.len())?;
+        ranges.extend(order.iter().map(|&k| self.meta.row_groups[k / cols].chunks[k % cols].range()));
+
+        let out = Array::new_with_length(picks.len() as u32);
+        let mut fetch = Fetch::new(&self.source, &ranges, signal.clone());
+        while let Some(part) = fetch.next().await? {
+            let k = order[part.index];
+            for &slot in &slots[first[k] as usize..first[k + 1] as usize] {
+                let col = self.decode(k / cols, k % cols, &part.bytes, Some(part.read_ms), recycler)?;
+                out.set(slot, col.into());
+            }
+        }
+        Ok(out)
+    }
+
+    fn header(&self, g: usize, c: usize) -> Option<ChunkHeader> {
+        self.headers.borrow().get(g * self.meta.schema.len() + c).copied().flatten()
     }
 
     fn note_header(&self, g: usize, c: usize, bytes: &[u8]) {
         if bytes.len() >= 18 {
             let u = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
-            self.headers.borrow_mut()[g][c] = Some(ChunkHeader { raw_length: u(6), block_count: u(14) });
+            if let Some(h) = self.headers.borrow_mut().get_mut(g * self.meta.schema.len() + c) {
+                *h = Some(ChunkHeader { raw_length: u(6), block_count: u(14) });
+            }
         }
     }
 
@@ -512,19 +652,16 @@ impl Inner {
         let t1 = now();
         let col = p.decode(stream).map_err(|e| js_error(&e))?;
         let t2 = now();
-        let js = convert::column(col, recycler);
+        let js = convert::column(col, recycler)?;
         let t3 = now();
-        let mut timings = vec![
-            ("decompressMs", JsValue::from_f64(t1 - t0)),
-            ("decodeMs", JsValue::from_f64(t2 - t1)),
-            ("copyMs", JsValue::from_f64(t3 - t2)),
-            ("totalMs", JsValue::from_f64(t3 - t0 + read_ms.unwrap_or(0.0))),
-            ("fromMemory", self.source.is_memory().into()),
-        ];
-        if let Some(r) = read_ms {
-            timings.push(("readMs", JsValue::from_f64(r)));
-        }
-        js.set_timings(obj(&timings));
+        js.set_timings(objects::to_js(&objects::Timings {
+            read_ms,
+            decompress_ms: t1 - t0,
+            decode_ms: t2 - t1,
+            copy_ms: t3 - t2,
+            total_ms: t3 - t0 + read_ms.unwrap_or(0.0),
+            from_memory: self.source.is_memory(),
+        })?);
         Ok(js)
     }
 
@@ -533,143 +670,91 @@ impl Inner {
         let reg = self.registry.borrow();
         let r = inspect_chunk(&self.meta, g, c, bytes, &reg).map_err(|e| js_error(&e))?;
         let cm = &self.meta.row_groups[g].chunks[c];
-        Ok(report_js(&r, self.meta.schema[c].ty, cm.offset))
+        let error = r.error.as_ref().map_or(JsValue::NULL, js_error);
+        objects::report(&r, self.meta.schema[c].ty, cm.offset, error)
     }
 
-    /// A (row group, column) pair from JS numbers, checked.
-    fn coords(&self, row_group: f64, column: f64) -> JsResult<(usize, usize)> {
-        let whole = |v: f64| (v >= 0.0 && v.fract() == 0.0 && v <= u32::MAX as f64).then_some(v as u32);
-        let index = |v: f64, what: &str, count: usize| {
-            if let Some(i) = whole(v).filter(|&i| (i as usize) < count) {
-                return Ok(i as usize);
+    /// A (row group, column) pair from JS values, checked.
+    fn coords(&self, row_group: &JsValue, column: &JsValue) -> JsResult<(usize, usize)> {
+        let g = index(row_group, "row group", self.meta.row_groups.len(), "")?;
+        let c = index(column, "column", self.meta.schema.len(), "")?;
+        match (g, c) {
+            (Ok(g), Ok(c)) => Ok((g, c)),
+            (g, c) => {
+                // Say where, when "where" is a place at all.
+                let mut e = g.and(c).err().unwrap_or_else(|| Error::new(ErrorKind::OutOfRange, ""));
+                (e.location.row_group, e.location.column) = (whole(row_group), whole(column));
+                Err(js_error(&e))
             }
-            let shown = String::from(js_sys::JSON::stringify(&JsValue::from_f64(v)).unwrap_or_default());
-            let mut e = Error::new(
-                crate::error::ErrorKind::OutOfRange,
-                format!("{what} {shown} does not exist; the file has {count}"),
-            );
-            // Say where, when "where" is a place at all.
-            (e.location.row_group, e.location.column) = (whole(row_group), whole(column));
-            Err(js_error(&e))
-        };
-        Ok((
-            index(row_group, "row group", self.meta.row_groups.len())?,
-            index(column, "column", self.meta.schema.len())?,
-        ))
+        }
     }
 
-    /// (row group, column) pairs from optional index lists, checked.
+    /// (row group, column) pairs from optional index lists, checked before
+    /// anything is read: each list is an array of at most as many indexes
+    /// as the file has row groups (columns), so the product is at most the
+    /// file's chunk count.
     fn selection(&self, row_groups: &JsValue, columns: &JsValue) -> JsResult<Vec<(usize, usize)>> {
         let gs = indices(row_groups, self.meta.row_groups.len(), "row group")?;
         let cs = indices(columns, self.meta.schema.len(), "column")?;
-        Ok(gs.iter().flat_map(|&g| cs.iter().map(move |&c| (g, c))).collect())
+        let mut out = try_vec(gs.len() * cs.len())?;
+        out.extend(gs.iter().flat_map(|&g| cs.iter().map(move |&c| (g, c))));
+        Ok(out)
     }
 }
 
+#[wasm_bindgen]
+extern "C" {
+    #[wasm_bindgen(catch, js_namespace = Array, js_name = isArray)]
+    fn is_array(v: &JsValue) -> Result<bool, JsValue>;
+}
+
+/// A whole number that fits in u32, as a JS number.
+fn whole(v: &JsValue) -> Option<u32> {
+    v.as_f64().filter(|&v| v >= 0.0 && v.fract() == 0.0 && v <= u32::MAX as f64).map(|v| v as u32)
+}
+
+/// An index argument: `bad_argument` when it is not a number at all, else
+/// an `out_of_range` core error (the inner result) when no such item exists.
+fn index(v: &JsValue, what: &str, count: usize, place: &str) -> JsResult<Result<usize, Error>> {
+    let Some(n) = v.as_f64() else {
+        return Err(usage_error("bad_argument", &format!("{what}{place} must be a number; got {}", describe(v))));
+    };
+    if let Some(i) = whole(v).filter(|&i| (i as usize) < count) {
+        return Ok(Ok(i as usize));
+    }
+    let n = convert::number(n);
+    Ok(Err(Error::new(ErrorKind::OutOfRange, format!("{what} {n}{place} does not exist; the file has {count}"))))
+}
+
+/// An optional list of indexes, checked: `undefined`/`null` for all `count`.
 fn indices(v: &JsValue, count: usize, what: &str) -> JsResult<Vec<usize>> {
     if v.is_undefined() || v.is_null() {
-        return Ok((0..count).collect());
+        let mut all = try_vec(count)?;
+        all.extend(0..count);
+        return Ok(all);
     }
-    let arr = Array::from(v);
-    let mut out = Vec::with_capacity(arr.length() as usize);
-    for x in arr.iter() {
-        match x.as_f64() {
-            Some(i) if i >= 0.0 && i.fract() == 0.0 && (i as usize) < count => out.push(i as usize),
-            _ => {
-                return Err(js_error(&Error::new(
-                    crate::error::ErrorKind::OutOfRange,
-                    format!(
-                        "{what} {} does not exist; the file has {count}",
-                        String::from(js_sys::JSON::stringify(&x).unwrap_or_default())
-                    ),
-                )))
-            }
-        }
+    let bad = |m: String| usage_error("bad_argument", &m);
+    if !is_array(v).map_err(|e| with_cause("bad_argument", &format!("the {what} list cannot be read"), e))? {
+        return Err(bad(format!(
+            "the {what}s to read must be an array of indexes, null or undefined; got {}",
+            describe(v)
+        )));
+    }
+    let len = Reflect::get(v, &"length".into())
+        .map_err(|e| with_cause("bad_argument", &format!("the {what} list cannot be read"), e))?
+        .as_f64()
+        .unwrap_or(f64::NAN);
+    if !(len >= 0.0 && len <= count as f64) {
+        return Err(bad(format!(
+            "{} {what}s asked for, but the file has {count}: a list may repeat an index, not be longer than that",
+            convert::number(len)
+        )));
+    }
+    let mut out = try_vec(len as usize)?;
+    for i in 0..len as u32 {
+        let x = Reflect::get_u32(v, i)
+            .map_err(|e| with_cause("bad_argument", &format!("the {what} list cannot be read at {i}"), e))?;
+        out.push(index(&x, what, count, &format!(" (position {i} of the list)"))?.map_err(|e| js_error(&e))?);
     }
     Ok(out)
-}
-
-fn report_js(r: &ChunkReport, ty: crate::types::ColumnType, chunk_offset: u64) -> JsValue {
-    use crate::stats::Scalar;
-    let blocks = convert::array(r.blocks.iter().map(|b| {
-        obj(&[
-            ("rawLength", b.raw_len.into()),
-            ("storedLength", b.stored_len.into()),
-            ("offset", ((chunk_offset + b.offset as u64) as f64).into()),
-        ])
-    }));
-    let detail = r.detail.as_ref().map_or(JsValue::NULL, |d| match d {
-        EncodingDetail::Plain => obj(&[("kind", "Plain".into())]),
-        EncodingDetail::RleBitpack { trues } => {
-            obj(&[("kind", "RLEBitpack".into()), ("trues", (*trues as f64).into())])
-        }
-        EncodingDetail::Delta { first, min_delta, max_delta } => obj(&[
-            ("kind", "Delta".into()),
-            ("first", first.map_or(JsValue::NULL, |v| js_sys::BigInt::from(v).into())),
-            ("minDelta", min_delta.map_or(JsValue::NULL, |v| js_sys::BigInt::from(v).into())),
-            ("maxDelta", max_delta.map_or(JsValue::NULL, |v| js_sys::BigInt::from(v).into())),
-        ]),
-        EncodingDetail::Dict { size, index_width, index_bytes, entry_bytes } => obj(&[
-            ("kind", "Dict".into()),
-            ("size", (*size as f64).into()),
-            ("indexWidth", (*index_width).into()),
-            ("indexBytes", (*index_bytes as f64).into()),
-            ("entryBytes", (*entry_bytes as f64).into()),
-        ]),
-        EncodingDetail::OffsetBytes { data_bytes } => {
-            obj(&[("kind", "OffsetBytes".into()), ("dataBytes", (*data_bytes as f64).into())])
-        }
-        EncodingDetail::Affix { prefix, suffix, middle_bytes } => obj(&[
-            ("kind", "Affix".into()),
-            ("prefix", convert::bytes(prefix)),
-            ("suffix", convert::bytes(suffix)),
-            ("middleBytes", (*middle_bytes as f64).into()),
-        ]),
-        EncodingDetail::Tokenized {
-            representation,
-            boundaries,
-            values,
-            tokens,
-            escapes,
-            table_len,
-            bits_width,
-            id_bytes,
-        } => obj(&[
-            ("kind", "Tokenized".into()),
-            ("representation", (*representation).into()),
-            ("boundaries", (*boundaries).into()),
-            ("values", (*values as f64).into()),
-            ("tokens", (*tokens as f64).into()),
-            ("escapes", (*escapes as f64).into()),
-            ("tableLength", (*table_len as f64).into()),
-            ("bitsWidth", opt_num(*bits_width)),
-            ("idBytes", (*id_bytes as f64).into()),
-        ]),
-    });
-    let decoded = r.decoded.as_ref().map_or(JsValue::NULL, |d| {
-        obj(&[
-            ("nullCount", (d.null_count as f64).into()),
-            ("min", scalar(ty, Scalar::decode(ty, &d.min_raw))),
-            ("max", scalar(ty, Scalar::decode(ty, &d.max_raw))),
-            ("minRaw", convert::bytes(&d.min_raw)),
-            ("maxRaw", convert::bytes(&d.max_raw)),
-            ("minLen", d.min_len.into()),
-            ("maxLen", d.max_len.into()),
-        ])
-    });
-    let checks =
-        convert::array(r.checks.iter().map(|k| obj(&[("field", k.field.into()), ("agrees", k.agrees.into())])));
-    obj(&[
-        ("encoding", r.encoding.name().into()),
-        ("codec", r.codec.name().into()),
-        ("nullBitmapLength", (r.null_bitmap_len as f64).into()),
-        ("rawLength", r.raw_length.into()),
-        ("dataLength", r.data_length.into()),
-        ("blocks", blocks.into()),
-        ("detail", detail),
-        ("decoded", decoded),
-        ("checks", checks.into()),
-        ("knownWriterBug", ty.has_known_stats_bug().into()),
-        ("error", r.error.as_ref().map_or(JsValue::NULL, js_error)),
-    ])
 }

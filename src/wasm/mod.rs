@@ -4,6 +4,7 @@
 
 mod convert;
 mod file;
+mod objects;
 mod registry;
 mod source;
 
@@ -16,8 +17,18 @@ use wasm_bindgen::prelude::*;
 extern "C" {
     #[wasm_bindgen(js_namespace = console, js_name = error)]
     fn console_error(s: &str);
-    #[wasm_bindgen(js_namespace = performance, js_name = now)]
-    pub(crate) fn now() -> f64;
+}
+
+#[wasm_bindgen]
+extern "C" {
+    // The global `performance`: a page's, a Worker's and Node's alike.
+    #[wasm_bindgen(thread_local_v2, js_name = performance)]
+    static PERFORMANCE: Option<web_sys::Performance>;
+}
+
+/// Milliseconds from `performance.now()` (0 where there is none).
+pub(crate) fn now() -> f64 {
+    PERFORMANCE.with(|p| p.as_ref().map_or(0.0, web_sys::Performance::now))
 }
 
 /// Wraps buffers a worker decoded (and transferred) in a `Column`, so
@@ -36,8 +47,8 @@ pub fn column_from_parts(
 /// Takes back the buffers of columns a caller is done with (emptying the
 /// columns), for the worker pool to send to the worker that refills them.
 #[wasm_bindgen(js_name = handBack, skip_typescript)]
-pub fn hand_back(reuse: &JsValue) -> js_sys::Array {
-    convert::hand_back(reuse)
+pub fn hand_back(reuse: &JsValue) -> Result<js_sys::Array, JsValue> {
+    convert::take_back(reuse)
 }
 
 /// The module's WebAssembly.Memory, to watch its size (it should not keep

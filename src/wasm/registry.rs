@@ -7,8 +7,15 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 
-use super::convert::js_error;
+use wasm_bindgen::JsCast;
+
+use super::convert::{describe, js_error, usage_error};
+use super::source::{copy_out, view_len};
 use crate::tokenizer::{Digest, Registry};
+
+/// The largest tokenizer.json accepted: about four times the largest in
+/// common use (tens of MB); parsing one takes a few times its size.
+const MAX_TOKENIZER_JSON: u64 = 128 << 20;
 
 pub(crate) type Shared = Rc<RefCell<Registry>>;
 
@@ -39,15 +46,37 @@ impl TokenizerRegistry {
         TokenizerRegistry { handle, inner }
     }
 
-    /// Registers a tokenizer.json (its exact bytes) and returns its
-    /// lowercase hex SHA-256 digest. Registering the same bytes twice is harmless.
-    pub fn register(&self, tokenizer_json: &[u8]) -> Result<String, JsValue> {
-        self.inner.borrow_mut().register(tokenizer_json).map(|d| d.to_hex()).map_err(|e| js_error(&e))
+    /// Registers a tokenizer.json (its exact bytes, as a Uint8Array,
+    /// ArrayBuffer or any ArrayBufferView) and returns its lowercase hex
+    /// SHA-256 digest. Registering the same bytes twice is harmless. Files
+    /// over 128 MiB are refused (`too_large`) before they are copied.
+    pub fn register(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Bytes")] tokenizer_json: JsValue,
+    ) -> Result<String, JsValue> {
+        let view = super::file::bytes_arg(&tokenizer_json, "register", "a tokenizer.json's bytes")?;
+        let len = view_len(&view);
+        if len > MAX_TOKENIZER_JSON {
+            return Err(usage_error(
+                "too_large",
+                &format!("a tokenizer.json of {len} bytes exceeds the {MAX_TOKENIZER_JSON} bytes this reader accepts"),
+            ));
+        }
+        let bytes = copy_out(&view, 0, len)?;
+        self.inner.borrow_mut().register(&bytes).map(|d| d.to_hex()).map_err(|e| js_error(&e))
     }
 
     /// Whether a tokenizer with this hex digest is registered.
-    pub fn has(&self, digest: &str) -> bool {
-        Digest::from_hex(&digest.to_ascii_lowercase()).is_some_and(|d| self.inner.borrow().has(&d))
+    pub fn has(&self, #[wasm_bindgen(unchecked_param_type = "string")] digest: JsValue) -> Result<bool, JsValue> {
+        let Some(s) = digest.dyn_ref::<js_sys::JsString>() else {
+            return Err(usage_error(
+                "bad_argument",
+                &format!("has() takes a hex digest string; got {}", describe(&digest)),
+            ));
+        };
+        // A digest is 64 hex digits: anything longer is not one (and is not copied).
+        Ok(s.length() == 64
+            && Digest::from_hex(&String::from(s).to_ascii_lowercase()).is_some_and(|d| self.inner.borrow().has(&d)))
     }
 
     /// Hex digests of every registered tokenizer, in registration order.

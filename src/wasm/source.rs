@@ -1,6 +1,18 @@
-//! Where a file's bytes come from: wasm memory (fromBytes), a Blob/File,
-//! or any `{ byteLength, slice(start, end) }` object (HTTP ranges, ...).
-//! Ranges are requested exactly; adjacent ones are merged into one request.
+//! Where a file's bytes come from: the caller's own bytes (`fromBytes`,
+//! viewed in place, never copied whole), a Blob/File, or any
+//! `{ byteLength, slice(start, end) }` object (HTTP ranges, ...).
+//!
+//! Everything JS hands back is distrusted: every call into a source is
+//! caught, every result is re-viewed through a `Uint8Array` made here and
+//! checked to be exactly the range asked for, and every copy into wasm
+//! memory is fallible. Fetched bytes are copied once, straight from the
+//! source's buffer into the `Vec` of the range that needs them.
+//!
+//! Several ranges are fetched by [`Fetch`], which follows `crate::plan`:
+//! neighbouring ranges merge into requests of at most 32 MiB (a single
+//! larger range is fetched alone), at most 64 MiB and 8 requests are in
+//! flight at once, and each request's bytes are released as soon as its
+//! ranges have been handed out.
 
 use core::cell::Cell;
 use core::ops::Range;
@@ -10,139 +22,333 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::convert::usage_error;
+use super::convert::{describe, usage_error, with_cause};
+use super::now;
+use crate::plan::{self, Request, Window};
+
+#[wasm_bindgen(module = "/js/column.js")]
+extern "C" {
+    /// A genuine promise for whatever a source returned, rejecting as soon
+    /// as `signal` (an AbortSignal, or undefined) aborts. Never throws.
+    fn settle(value: &JsValue, signal: &JsValue) -> Promise;
+}
+
+#[wasm_bindgen]
+extern "C" {
+    /// A `Uint8Array` made here, so that what a caller hands over is never
+    /// trusted beyond the constructor. The constructors `catch`: a detached
+    /// buffer or a lying byteOffset makes them throw.
+    #[wasm_bindgen(extends = Uint8Array, js_name = Uint8Array)]
+    #[derive(Clone)]
+    pub(crate) type View;
+    #[wasm_bindgen(catch, constructor, js_class = "Uint8Array")]
+    fn new_view(buffer: &JsValue) -> Result<View, JsValue>;
+    #[wasm_bindgen(catch, constructor, js_class = "Uint8Array")]
+    fn new_view_range(buffer: &JsValue, offset: &JsValue, length: &JsValue) -> Result<View, JsValue>;
+    /// The length as a number: a view of more than 4 GiB is possible.
+    #[wasm_bindgen(method, getter, js_name = length)]
+    fn length_f64(this: &View) -> f64;
+    #[wasm_bindgen(method, js_name = subarray)]
+    fn subarray_f64(this: &View, begin: f64, end: f64) -> View;
+
+    /// Whatever a Blob's `slice()` gave: a Blob, or anything with `arrayBuffer()`.
+    type BlobPart;
+    #[wasm_bindgen(catch, method, js_name = arrayBuffer)]
+    fn array_buffer(this: &BlobPart) -> Result<JsValue, JsValue>;
+}
+
+/// A `Uint8Array` made here over the bytes of an `ArrayBuffer`,
+/// `SharedArrayBuffer` or any `ArrayBufferView`; `None` for anything else,
+/// `Err` with what JS threw when the buffer cannot be viewed (detached).
+pub(crate) fn byte_view(v: &JsValue) -> Result<Option<View>, JsValue> {
+    if v.is_instance_of::<js_sys::ArrayBuffer>() || v.is_instance_of::<js_sys::SharedArrayBuffer>() {
+        return View::new_view(v).map(Some);
+    }
+    if js_sys::ArrayBuffer::is_view(v) {
+        let get = |k: &str| Reflect::get(v, &JsValue::from_str(k));
+        return View::new_view_range(&get("buffer")?, &get("byteOffset")?, &get("byteLength")?).map(Some);
+    }
+    Ok(None)
+}
+
+/// The length of a view made by `byte_view` (0 once its buffer is detached).
+pub(crate) fn view_len(view: &View) -> u64 {
+    view.length_f64() as u64
+}
+
+/// Copies `len` bytes at `at` of a view made here into a new `Vec`,
+/// reserving fallibly: a size wasm memory cannot hold is `too_large`.
+pub(crate) fn copy_out(view: &View, at: u64, len: u64) -> Result<Vec<u8>, JsValue> {
+    let too_large = || usage_error("too_large", &format!("{len} bytes do not fit in wasm memory"));
+    let n = usize::try_from(len).map_err(|_| too_large())?;
+    if at.checked_add(len).is_none_or(|end| end > view_len(view)) {
+        return Err(usage_error(
+            "truncated",
+            &format!("{len} bytes at {at} are outside the {} bytes given", view_len(view)),
+        ));
+    }
+    let mut out: Vec<u8> = Vec::new();
+    out.try_reserve_exact(n).map_err(|_| too_large())?;
+    if n > 0 {
+        view.subarray_f64(at as f64, (at + len) as f64).copy_to_uninit(&mut out.spare_capacity_mut()[..n]);
+        // SAFETY: copy_to_uninit initialized exactly the first n bytes.
+        unsafe { out.set_len(n) };
+    }
+    Ok(out)
+}
 
 pub(crate) enum Kind {
-    Memory(Vec<u8>),
-    Blob(JsValue),
+    /// `fromBytes`: a view of the caller's bytes. Kept on the JS side so
+    /// wasm memory holds one chunk per read, not the file, and the garbage
+    /// collector sees the file's size.
+    Memory(View),
+    /// A `Blob` or `File`.
+    Blob(web_sys::Blob),
+    /// Anything else with `slice(start, end)` returning a Blob-like object
+    /// (a Blob from another realm or a polyfill).
+    BlobLike(JsValue),
+    /// `{ byteLength, slice(start, end) }`.
     Async(JsValue),
 }
 
 /// A byte source and what has been fetched from it so far.
 pub(crate) struct Source {
     pub kind: Kind,
+    pub len: u64,
     pub bytes_read: Cell<f64>,
     pub requests: Cell<u32>,
 }
 
 fn call(target: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
-    let f: Function = Reflect::get(target, &method.into())
-        .ok()
-        .and_then(|f| f.dyn_into().ok())
-        .ok_or_else(|| usage_error("bad_source", &format!("the source has no {method}() method")))?;
-    let called = match args {
-        [] => f.call0(target),
+    let f = Reflect::get(target, &method.into())
+        .map_err(|e| with_cause("bad_source", &format!("reading the source's {method} threw"), e))?;
+    let f: Function = f.dyn_into().map_err(|v| {
+        usage_error("bad_source", &format!("the source has no {method}() method ({method} is {})", describe(&v)))
+    })?;
+    match args {
         [a, b] => f.call2(target, a, b),
-        _ => return Err(usage_error("bad_source", "internal: unexpected arity")),
-    };
-    called.map_err(|e| wrap("bad_source", &format!("the source's {method}() threw"), e))
+        _ => f.call0(target),
+    }
+    .map_err(|e| with_cause("bad_source", &format!("the source's {method}() threw"), e))
 }
 
 /// A read the source failed, as a `bad_source` error whose `cause` is what
 /// the source threw or rejected with.
 fn source_failed(range: &Range<u64>, e: JsValue) -> JsValue {
-    wrap("bad_source", &format!("reading bytes {}..{} from the source failed", range.start, range.end), e)
+    with_cause("bad_source", &format!("reading bytes {}..{} from the source failed", range.start, range.end), e)
 }
 
-fn wrap(kind: &str, message: &str, cause: JsValue) -> JsValue {
-    let detail =
-        js_sys::Reflect::get(&cause, &"message".into()).ok().and_then(|m| m.as_string()).or_else(|| cause.as_string());
-    let text = match detail {
-        Some(d) => format!("{message}: {d}"),
-        None => message.to_string(),
-    };
-    let err = usage_error(kind, &text);
-    let _ = Reflect::set(&err, &"cause".into(), &cause);
-    err
+/// The `aborted` error of a read whose signal fired; `cause` is the signal's reason.
+pub(crate) fn aborted(signal: &JsValue) -> JsValue {
+    with_cause("aborted", "the read was aborted", Reflect::get(signal, &"reason".into()).unwrap_or_default())
+}
+
+pub(crate) fn is_aborted(signal: &JsValue) -> bool {
+    !signal.is_undefined() && Reflect::get(signal, &"aborted".into()).is_ok_and(|a| a.is_truthy())
 }
 
 /// A request in flight: JS starts the read when `slice()` is called.
 pub(crate) enum Pending {
-    Ready(Vec<u8>),
+    Ready(View),
     Waiting(JsFuture, Range<u64>),
 }
 
 impl Source {
-    pub fn new(kind: Kind) -> Source {
-        Source { kind, bytes_read: Cell::new(0.0), requests: Cell::new(0) }
-    }
-
-    /// Starts reading `range` now; await it with `Pending::bytes`.
-    pub fn begin(&self, range: Range<u64>) -> Result<Pending, JsValue> {
-        let (start, end) = (range.start as f64, range.end as f64);
-        let value = match &self.kind {
-            Kind::Memory(b) => return Ok(Pending::Ready(b[range.start as usize..range.end as usize].to_vec())),
-            Kind::Blob(blob) => {
-                let part = call(blob, "slice", &[start.into(), end.into()])?;
-                call(&part, "arrayBuffer", &[])?
-            }
-            Kind::Async(src) => call(src, "slice", &[start.into(), end.into()])?,
-        };
-        Ok(Pending::Waiting(JsFuture::from(Promise::resolve(&value)), range))
-    }
-
-    /// Reads several ranges concurrently, one request per run of adjacent
-    /// or overlapping ranges. Returns each input range's bytes, in order.
-    pub async fn read_many(&self, ranges: &[Range<u64>]) -> Result<Vec<Vec<u8>>, JsValue> {
-        // Callers ask in file order (row group, then column), so touching
-        // neighbours merge without sorting.
-        let mut merged: Vec<Range<u64>> = Vec::new();
-        for r in ranges.iter().cloned() {
-            match merged.last_mut() {
-                Some(m) if r.start >= m.start && r.start <= m.end => m.end = m.end.max(r.end),
-                _ => merged.push(r),
-            }
-        }
-        if !self.is_memory() {
-            self.requests.set(self.requests.get() + merged.len() as u32);
-            self.bytes_read.set(self.bytes_read.get() + merged.iter().map(|m| (m.end - m.start) as f64).sum::<f64>());
-        }
-        // Every request is started before any is awaited.
-        let pending = merged.iter().map(|m| self.begin(m.clone())).collect::<Result<Vec<_>, _>>()?;
-        let mut fetched = Vec::with_capacity(pending.len());
-        for p in pending {
-            fetched.push(p.bytes().await?);
-        }
-        let mut out = Vec::with_capacity(ranges.len());
-        for r in ranges {
-            // Every range lies inside exactly one merged run.
-            if let Some(k) = merged.iter().position(|m| m.start <= r.start && r.end <= m.end) {
-                let base = merged[k].start;
-                out.push(fetched[k][(r.start - base) as usize..(r.end - base) as usize].to_vec());
-            }
-        }
-        Ok(out)
+    pub fn new(kind: Kind, len: u64) -> Source {
+        Source { kind, len, bytes_read: Cell::new(0.0), requests: Cell::new(0) }
     }
 
     pub fn is_memory(&self) -> bool {
         matches!(self.kind, Kind::Memory(_))
     }
+
+    /// The caller's bytes of a `fromBytes` file, checked to be still whole.
+    pub fn memory(&self) -> Result<Option<&View>, JsValue> {
+        let Kind::Memory(view) = &self.kind else { return Ok(None) };
+        if view_len(view) != self.len {
+            return Err(usage_error(
+                "bad_source",
+                &format!(
+                    "the {} bytes given to fromBytes are now {} (their ArrayBuffer was detached or resized)",
+                    self.len,
+                    view_len(view)
+                ),
+            ));
+        }
+        Ok(Some(view))
+    }
+
+    /// A range of a `fromBytes` file, copied into wasm memory.
+    pub fn copy(&self, range: Range<u64>) -> Result<Vec<u8>, JsValue> {
+        match self.memory()? {
+            Some(view) => copy_out(view, range.start, range.end - range.start),
+            None => Err(usage_error(
+                "not_in_memory",
+                "this file was opened from a Blob or AsyncBuffer; use the Async methods",
+            )),
+        }
+    }
+
+    /// Starts reading `range` now; await it with `Pending::bytes`.
+    pub fn begin(&self, range: Range<u64>, signal: &JsValue) -> Result<Pending, JsValue> {
+        if is_aborted(signal) {
+            return Err(aborted(signal));
+        }
+        let (start, end) = (range.start as f64, range.end as f64);
+        let count = || {
+            self.requests.set(self.requests.get() + 1);
+            self.bytes_read.set(self.bytes_read.get() + (end - start));
+        };
+        let value = match &self.kind {
+            Kind::Memory(view) => {
+                self.memory()?;
+                return Ok(Pending::Ready(view.subarray_f64(start, end)));
+            }
+            Kind::Blob(blob) => {
+                count();
+                let part = blob
+                    .slice_with_f64_and_f64(start, end)
+                    .map_err(|e| with_cause("bad_source", "the Blob's slice() threw", e))?;
+                part.unchecked_ref::<BlobPart>()
+                    .array_buffer()
+                    .map_err(|e| with_cause("bad_source", "the Blob's arrayBuffer() threw", e))?
+            }
+            Kind::BlobLike(blob) => {
+                count();
+                call(&call(blob, "slice", &[start.into(), end.into()])?, "arrayBuffer", &[])?
+            }
+            Kind::Async(src) => {
+                count();
+                call(src, "slice", &[start.into(), end.into()])?
+            }
+        };
+        Ok(Pending::Waiting(JsFuture::from(settle(&value, signal)), range))
+    }
+
+    /// One range's bytes, in wasm memory.
+    pub async fn read(&self, range: Range<u64>, signal: &JsValue) -> Result<Vec<u8>, JsValue> {
+        let len = range.end - range.start;
+        let view = self.begin(range, signal)?.bytes(signal).await?;
+        copy_out(&view, 0, len)
+    }
+
+    /// Several ranges' bytes, in the order given (for the few small ranges
+    /// of an open).
+    pub async fn read_all(&self, ranges: &[Range<u64>], signal: &JsValue) -> Result<Vec<Vec<u8>>, JsValue> {
+        let mut out: Vec<Vec<u8>> = ranges.iter().map(|_| Vec::new()).collect();
+        let mut fetch = Fetch::new(self, ranges, signal.clone());
+        while let Some(part) = fetch.next().await? {
+            out[part.index] = part.bytes;
+        }
+        Ok(out)
+    }
 }
 
 impl Pending {
-    /// The bytes, checked to be exactly the range asked for.
-    pub async fn bytes(self) -> Result<Vec<u8>, JsValue> {
+    /// The bytes, as a view made here, checked to be exactly the range asked for.
+    pub async fn bytes(self, signal: &JsValue) -> Result<View, JsValue> {
         let (future, range) = match self {
-            Pending::Ready(b) => return Ok(b),
+            Pending::Ready(view) => return Ok(view),
             Pending::Waiting(f, r) => (f, r),
         };
-        let value = future.await.map_err(|e| source_failed(&range, e))?;
-        let bytes = if let Some(buf) = value.dyn_ref::<js_sys::ArrayBuffer>() {
-            Uint8Array::new(buf)
-        } else if js_sys::ArrayBuffer::is_view(&value) {
-            let buffer = Reflect::get(&value, &"buffer".into())?;
-            let offset = Reflect::get(&value, &"byteOffset".into())?.as_f64().unwrap_or(0.0);
-            let len = Reflect::get(&value, &"byteLength".into())?.as_f64().unwrap_or(0.0);
-            Uint8Array::new_with_byte_offset_and_length(&buffer, offset as u32, len as u32)
-        } else {
-            return Err(usage_error("bad_source", "slice() must resolve to an ArrayBuffer or a typed array"));
+        let value = match future.await {
+            Ok(v) => v,
+            Err(_) if is_aborted(signal) => return Err(aborted(signal)),
+            Err(e) => return Err(source_failed(&range, e)),
         };
-        if bytes.length() as u64 != range.end - range.start {
+        let view = byte_view(&value)
+            .map_err(|e| {
+                with_cause(
+                    "bad_source",
+                    &format!(
+                        "bytes {}..{} came back in a buffer that cannot be read (detached?)",
+                        range.start, range.end
+                    ),
+                    e,
+                )
+            })?
+            .ok_or_else(|| {
+                usage_error(
+                    "bad_source",
+                    &format!("slice() must give an ArrayBuffer or a typed array; it gave {}", describe(&value)),
+                )
+            })?;
+        let got = view_len(&view);
+        if got != range.end - range.start {
             return Err(usage_error(
                 "truncated",
-                &format!("asked the source for bytes {}..{} and got {} bytes", range.start, range.end, bytes.length()),
+                &format!("asked the source for bytes {}..{} and got {got} bytes", range.start, range.end),
             ));
         }
-        Ok(bytes.to_vec())
+        Ok(view)
+    }
+}
+
+/// One wanted range's bytes, handed out by [`Fetch`].
+pub(crate) struct Part {
+    /// Its index in the ranges given to [`Fetch::new`].
+    pub index: usize,
+    pub bytes: Vec<u8>,
+    /// Its share of the request's wall time, in ms.
+    pub read_ms: f64,
+}
+
+/// Fetches ranges by the plan, handing each range's bytes out as its
+/// request arrives (in request order), so a caller can decode and drop
+/// them before the next ones arrive. Holds the requests in flight (at most
+/// `plan::MAX_REQUESTS_IN_FLIGHT`) and nothing sized by the number of ranges.
+pub(crate) struct Fetch<'s> {
+    source: &'s Source,
+    ranges: &'s [Range<u64>],
+    signal: JsValue,
+    plan: core::iter::Peekable<plan::Requests<'s>>,
+    window: Window,
+    in_flight: Vec<(Request, Pending, f64)>,
+    /// The request whose ranges are being handed out, its bytes, and ms per range.
+    current: Option<(Request, View, f64)>,
+    next_part: usize,
+}
+
+impl<'s> Fetch<'s> {
+    pub fn new(source: &'s Source, ranges: &'s [Range<u64>], signal: JsValue) -> Self {
+        Fetch {
+            source,
+            ranges,
+            signal,
+            plan: plan::requests(ranges, plan::MAX_REQUEST).peekable(),
+            window: Window::default(),
+            in_flight: Vec::new(),
+            current: None,
+            next_part: 0,
+        }
+    }
+
+    /// The next range's bytes, or `None` when every range was handed out.
+    pub async fn next(&mut self) -> Result<Option<Part>, JsValue> {
+        loop {
+            if let Some((request, view, read_ms)) = &self.current {
+                if self.next_part < request.parts.end {
+                    let index = self.next_part;
+                    self.next_part += 1;
+                    let range = &self.ranges[index];
+                    let bytes = copy_out(view, range.start - request.range.start, range.end - range.start)?;
+                    return Ok(Some(Part { index, bytes, read_ms: *read_ms }));
+                }
+                self.window.done(request.len());
+                self.current = None;
+            }
+            while let Some(request) = self.plan.next_if(|q| self.window.admit(q.len())) {
+                let pending = self.source.begin(request.range.clone(), &self.signal)?;
+                self.in_flight.push((request, pending, now()));
+            }
+            if self.in_flight.is_empty() {
+                return Ok(None);
+            }
+            let (request, pending, t0) = self.in_flight.remove(0);
+            let view = pending.bytes(&self.signal).await?;
+            let read_ms = (now() - t0) / request.parts.len().max(1) as f64;
+            self.next_part = request.parts.start;
+            self.current = Some((request, view, read_ms));
+        }
     }
 }

@@ -1,5 +1,5 @@
 // Node helpers shared by the conformance runner and the node:test suites:
-// the nodejs package, the project's corpus (corpus/), and file lookup.
+// the package's Node entry, the project's corpus (corpus/), and file lookup.
 // (Not a test file itself: `node --test` runs only *.test.mjs here.)
 
 import fs from "node:fs";
@@ -15,10 +15,11 @@ export const tokenizerDir = path.join(corpusDir, "tokenizers");
 
 const require = createRequire(import.meta.url);
 
-/** The nodejs-target package (`scripts/build nodejs`). */
+/** The package's Node entry (CommonJS, pkg/node.cjs from `scripts/build`):
+ *  what `require("columns-wasm")` gives, ready without init(). */
 export function loadApi() {
-  const pkg = path.join(projectRoot, "pkg-node", "columns_wasm.js");
-  if (!fs.existsSync(pkg)) throw new Error(`${pkg} is missing: run scripts/build nodejs first`);
+  const pkg = path.join(projectRoot, "pkg", "node.cjs");
+  if (!fs.existsSync(pkg)) throw new Error(`${pkg} is missing: run scripts/build first`);
   return require(pkg);
 }
 

@@ -1,0 +1,349 @@
+// Types of columns-wasm: the same for every entry point (browser, bundler,
+// Node ESM and CommonJS). Written by hand (wasm-bindgen's generated
+// declarations are not shipped); tests/consumers checks them against the
+// runtime exports and with `tsc --strict`.
+
+// Names these declarations need from the environment, declared the way the
+// libs that have them do, so that they merge with those and compile without
+// them: `Symbol.dispose` (lib.esnext.disposable, @types/node; absent from the
+// default lib), and the WebAssembly namespace (lib.dom only: a Node project
+// with "lib": ["es2023"] has none).
+declare global {
+  interface SymbolConstructor {
+    readonly dispose: unique symbol;
+  }
+  namespace WebAssembly {
+    interface Module {}
+    interface Memory {}
+  }
+}
+
+/** Where init() finds the WebAssembly module: a URL, a Request, a Response
+ *  (or a promise of one), its bytes, or a compiled WebAssembly.Module. */
+export type InitInput = string | URL | Request | Response | ArrayBuffer | ArrayBufferView | WebAssembly.Module;
+
+/**
+ * Loads the WebAssembly module (once; later calls resolve at once).
+ * Browsers and bundlers: await it before any other call. Without an
+ * argument it fetches `columns_wasm_bg.wasm` beside the package's script.
+ * Node: does nothing (the module is loaded when the package is imported).
+ */
+export default function init(input?: { module_or_path?: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<void>;
+
+/** init() for a Worker that was given the compiled module or its bytes
+ *  (synchronous compilation is only allowed off the main thread). Node: does nothing. */
+export function initSync(input: { module: ArrayBuffer | ArrayBufferView | WebAssembly.Module } | ArrayBuffer | ArrayBufferView | WebAssembly.Module): void;
+
+/** The module's WebAssembly.Memory, to watch its size (it should not keep growing across repeated reads). */
+export function wasmMemory(): WebAssembly.Memory;
+
+/** Every `kind` a ColumnsError can have. */
+export type ErrorKind =
+  // the file
+  | "truncated"
+  | "bad_magic"
+  | "unsupported_version"
+  | "corrupt_footer"
+  | "corrupt_chunk"
+  | "unsupported_codec"
+  | "unsupported_encoding"
+  | "unknown_tokenizer"
+  | "out_of_range"
+  | "invalid_tokenizer"
+  | "too_large"
+  // the call
+  | "bad_argument"
+  | "bad_source"
+  | "not_in_memory"
+  | "not_initialized"
+  | "freed"
+  | "aborted"
+  | "load_failed"
+  // a bug, or a pool worker that died
+  | "internal";
+
+/** Thrown (or rejected with) by every call that fails. */
+export class ColumnsError extends Error {
+  constructor(message: string, kind: ErrorKind, rowGroup?: number | null, column?: number | null, offset?: number | null);
+  readonly name: "ColumnsError";
+  /** What went wrong (see ErrorKind). */
+  kind: ErrorKind;
+  /** Where, when known: row group index, column index, byte offset in the file. */
+  rowGroup: number | null;
+  column: number | null;
+  offset: number | null;
+  /** A plain object, so the error survives postMessage and JSON. */
+  toJSON(): { name: "ColumnsError"; message: string; kind: ErrorKind; rowGroup: number | null; column: number | null; offset: number | null };
+}
+
+export type ColumnType =
+  | "bool"
+  | "int8"
+  | "int16"
+  | "int32"
+  | "int64"
+  | "uint8"
+  | "uint16"
+  | "uint32"
+  | "uint64"
+  | "float32"
+  | "float64"
+  | "bytes"
+  | "string";
+
+/** String and bytes values, Arrow's layout: value i is `data[offsets[i] .. offsets[i + 1]]`. */
+export interface VarValues {
+  offsets: Uint32Array;
+  data: Uint8Array;
+}
+
+/** What `values` holds for each column type. */
+export interface ValuesOf {
+  /** One byte per row, 0 or 1; bit-packed when read with `{ boolBits: true }`. */
+  bool: Uint8Array;
+  int8: Int8Array;
+  int16: Int16Array;
+  int32: Int32Array;
+  int64: BigInt64Array;
+  uint8: Uint8Array;
+  uint16: Uint16Array;
+  uint32: Uint32Array;
+  uint64: BigUint64Array;
+  float32: Float32Array;
+  float64: Float64Array;
+  bytes: VarValues;
+  string: VarValues;
+}
+
+/** What `toArray()` gives for each column type (nulls are null). */
+export interface ValueOf {
+  bool: boolean;
+  int8: number;
+  int16: number;
+  int32: number;
+  int64: bigint;
+  uint8: number;
+  uint16: number;
+  uint32: number;
+  uint64: bigint;
+  float32: number;
+  float64: number;
+  bytes: Uint8Array;
+  /** UTF-8, invalid sequences replaced with U+FFFD (the exact bytes are in `values`). */
+  string: string;
+}
+
+/** Milliseconds spent on each stage of a read. */
+export interface Timings {
+  readMs?: number;
+  decompressMs: number;
+  decodeMs: number;
+  copyMs: number;
+  totalMs: number;
+  fromMemory: boolean;
+}
+
+/** A decoded column chunk of type `T`. */
+export interface ColumnOf<T extends ColumnType> {
+  readonly type: T;
+  /** Number of rows. */
+  length: number;
+  /** Number of null rows. */
+  nullCount: number;
+  /** The values (a null row holds 0 or an empty value). `null` only once this
+   *  column was handed back with `{ reuse }`: its buffers then belong to a newer read. */
+  values: ValuesOf[T] | null;
+  /** `null` when no row is null; else bit i (LSB first) set = row i valid. */
+  validity: Uint8Array | null;
+  /** Milliseconds per stage of the read that made it. */
+  timings: Timings | null;
+  /** `true` when this bool column was read with `{ boolBits: true }`: `values`
+   *  is then bit-packed, bit i (LSB first) = row i, Arrow's layout. `false`:
+   *  one byte per row (and for every other type). */
+  boolBits: boolean;
+  /** A bool column's values bit-packed (bit i, LSB first = row i): `values`
+   *  itself when read with `{ boolBits: true }`, else a packed copy. Throws
+   *  for other types, and once the column was handed back. */
+  boolBitmap(): Uint8Array;
+  /** Keeps this column's buffers out of `{ reuse }` for good (handing it back
+   *  still empties it, but no read writes into its arrays again): call it
+   *  before keeping views of its arrays (the Arrow adapter does). */
+  pin(): this;
+  /** Whether row `row` holds a value. Throws once the column was handed back. */
+  isValid(row: number): boolean;
+  /** Plain JS values, null for nulls. Throws once the column was handed back. */
+  toArray(): (ValueOf[T] | null)[];
+}
+
+/** A decoded column chunk: narrow it by `type` to reach typed `values`. */
+export type Column = { [T in ColumnType]: ColumnOf<T> }[ColumnType];
+/** The runtime class of every Column (for `instanceof`); columns come from reads only. */
+export declare const Column: abstract new (...args: never[]) => Column;
+
+/** A value as `Column.toArray()` and the statistics give it. */
+export type Value = number | bigint | boolean | string | Uint8Array | null;
+
+export interface SchemaColumn {
+  name: string;
+  type: ColumnType;
+  nullable: boolean;
+}
+
+export interface TokenizerRef {
+  /** Lowercase hex SHA-256 of the tokenizer.json. */
+  digest: string;
+  /** Whether the file's registry has it. */
+  resolved: boolean;
+}
+
+export interface ChunkMeta {
+  encoding: string;
+  codec: string;
+  encodingTag: number;
+  codecTag: number;
+  byteOffset: number;
+  byteLength: number;
+  /** From the chunk's own header: null until that chunk has been read (Blob and AsyncBuffer files). */
+  rawLength: number | null;
+  blockCount: number | null;
+  nullCount: number;
+  min: Value;
+  max: Value;
+  minRaw: Uint8Array;
+  maxRaw: Uint8Array;
+  minLen: number;
+  maxLen: number;
+  tokenizer: number;
+  tokenizerDigest: string | null;
+}
+
+export interface RowGroupMeta {
+  numRows: number;
+  byteOffset: number;
+  columns: ChunkMeta[];
+}
+
+export interface Region {
+  kind: "header" | "chunk" | "footer" | "tail";
+  start: number;
+  end: number;
+  rowGroup?: number;
+  column?: number;
+}
+
+export interface ChunkReport {
+  encoding: string;
+  codec: string;
+  nullBitmapLength: number;
+  rawLength: number;
+  dataLength: number;
+  blocks: { rawLength: number; storedLength: number; offset: number }[];
+  detail: Record<string, unknown> | null;
+  decoded: {
+    nullCount: number;
+    min: Value;
+    max: Value;
+    minRaw: Uint8Array;
+    maxRaw: Uint8Array;
+    minLen: number;
+    maxLen: number;
+  } | null;
+  checks: { field: string; agrees: boolean }[];
+  knownWriterBug: boolean;
+  error: ColumnsError | null;
+}
+
+/** Any random-access byte source: an HTTP resource, a file handle, ... */
+export interface AsyncBuffer {
+  byteLength: number;
+  /** Exactly the bytes `start` to `end` (an ArrayBuffer or any view), or a promise of them. */
+  slice(start: number, end: number): Promise<ArrayBuffer | ArrayBufferView> | ArrayBuffer | ArrayBufferView;
+}
+
+export interface AbortOptions {
+  /** Stops an async open or read: it rejects at once with an `aborted`
+   *  ColumnsError (`cause`: the signal's reason); the file stays usable. */
+  signal?: AbortSignal | null;
+}
+
+export interface ReadOptions extends AbortOptions {
+  /** Columns you are done with: the read refills their buffers instead of
+   *  allocating new memory, and empties them (their `values` become null). */
+  reuse?: Column | readonly Column[] | null;
+  /** Bool columns come bit-packed (8 rows per byte, Arrow's layout) instead
+   *  of one byte per row; see `Column.boolBits`. */
+  boolBits?: boolean;
+}
+
+/** Bytes in memory: an ArrayBuffer, a SharedArrayBuffer or any view of one
+ *  (Uint8Array, Node's Buffer, DataView, ...). */
+export type Bytes = ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
+
+/** A `columns` file opened for reading. Opening reads the tail, header and
+ *  footer only; a read fetches just the chunks it needs. */
+export class ColumnsFile {
+  private constructor();
+  /** Opens a file held in memory (copied into the module's memory once). */
+  static fromBytes(bytes: Bytes, registry?: TokenizerRegistry | null): ColumnsFile;
+  /** Opens a Blob or File, reading only its tail, header and footer. */
+  static fromBlob(blob: Blob, registry?: TokenizerRegistry | null, options?: AbortOptions): Promise<ColumnsFile>;
+  /** Opens any `{ byteLength, slice(start, end) }` source (HTTP ranges, ...), reading only its tail, header and footer. */
+  static fromAsyncBuffer(source: AsyncBuffer, registry?: TokenizerRegistry | null, options?: AbortOptions): Promise<ColumnsFile>;
+
+  /** Format version: 1 or 2. */
+  readonly version: number;
+  /** File size in bytes. */
+  readonly byteLength: number;
+  /** Total rows over all row groups. */
+  readonly numRows: number;
+  readonly headerLength: number;
+  readonly footerOffset: number;
+  readonly footerLength: number;
+  /** Bytes fetched from the source so far (0 for in-memory files). */
+  readonly bytesRead: number;
+  /** Range requests made to the source so far. */
+  readonly requests: number;
+  /** Whether the whole file is in memory (`fromBytes`): only then do the synchronous reads work. */
+  readonly inMemory: boolean;
+  /** The header's tokenizer digests, in order, and whether each is registered. */
+  readonly tokenizers: TokenizerRef[];
+  readonly schema: SchemaColumn[];
+  readonly rowGroups: RowGroupMeta[];
+  /** The file's regions in order: header, every chunk, footer, tail. */
+  readonly layout: Region[];
+
+  /** Reads one column chunk. Synchronous: needs a `fromBytes` file (and ignores `signal`). */
+  readColumn(rowGroup: number, column: number, options?: ReadOptions): Column;
+  /** Reads several chunks (all row groups / all columns when omitted or null), in row-group-major order. Synchronous: needs a `fromBytes` file. */
+  readColumns(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: ReadOptions): Column[];
+  /** Reads one column chunk from any file, fetching only its byte range. */
+  readColumnAsync(rowGroup: number, column: number, options?: ReadOptions): Promise<Column>;
+  /** Reads several chunks from any file, merging adjacent byte ranges into single requests; row-group-major order. */
+  readColumnsAsync(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: ReadOptions): Promise<Column[]>;
+  /** Describes one chunk: its blocks, what its encoding did, and whether the footer's statistics agree with the decoded values. Needs a `fromBytes` file. */
+  inspectChunk(rowGroup: number, column: number): ChunkReport;
+  /** `inspectChunk` for any file, fetching the chunk's bytes. */
+  inspectChunkAsync(rowGroup: number, column: number, options?: AbortOptions): Promise<ChunkReport>;
+  /** Fetches the 18-byte header of every chunk not yet read, so `rowGroups` can report raw lengths and block counts. */
+  loadChunkHeaders(options?: AbortOptions): Promise<void>;
+
+  /** Releases the file's memory in the module. Any later call throws a `freed` ColumnsError; a second free() does nothing. */
+  free(): void;
+  [Symbol.dispose](): void;
+}
+
+/** tokenizer.json files by SHA-256 digest, for files with tokenized columns.
+ *  Files opened with a registry see tokenizers registered later. */
+export class TokenizerRegistry {
+  constructor();
+  /** Registers a tokenizer.json (its exact bytes); returns its lowercase hex SHA-256 digest. */
+  register(tokenizerJson: Bytes): string;
+  /** Whether a tokenizer with this hex digest is registered. */
+  has(digest: string): boolean;
+  /** Hex digests of every registered tokenizer, in registration order. */
+  digests(): string[];
+  /** Number of registered tokenizers. */
+  readonly size: number;
+  free(): void;
+  [Symbol.dispose](): void;
+}

@@ -1,0 +1,73 @@
+// The API at its edges, in a page: calls before init(), fromBytes with every
+// kind of bytes (and things that are not bytes), calls after free(). Each
+// misuse must be a ColumnsError with its kind and a message that says what
+// to do. Failures are listed in globalThis.columnsWasmEdges for the test.
+import init, { ColumnsError, ColumnsFile, TokenizerRegistry, wasmMemory } from "columns-wasm";
+import * as api from "columns-wasm";
+
+const failures = [];
+async function expectError(what, fn, kind, message) {
+  try {
+    await fn();
+    failures.push(`${what}: no error`);
+  } catch (e) {
+    if (!(e instanceof ColumnsError) || e.kind !== kind || !message.test(e.message)) {
+      failures.push(`${what}: expected a ColumnsError ${kind} matching ${message}, got ${e?.name} ${e?.kind}: ${e?.message}`);
+    }
+  }
+}
+
+await expectError("fromBytes before init()", () => ColumnsFile.fromBytes(new Uint8Array(8)), "not_initialized", /await init\(\)/);
+await expectError("new TokenizerRegistry() before init()", () => new TokenizerRegistry(), "not_initialized", /TokenizerRegistry.*init\(\)/);
+await expectError("fromBlob before init() (rejects)", () => ColumnsFile.fromBlob(new Blob([])), "not_initialized", /fromBlob/);
+await expectError("wasmMemory() before init()", () => wasmMemory(), "not_initialized", /wasmMemory/);
+
+await init();
+await init(); // a second call resolves at once
+const buffer = await (await fetch("data.cols")).arrayBuffer();
+const rows = ColumnsFile.fromBytes(new Uint8Array(buffer)).numRows;
+const shifted = new Uint8Array(buffer.byteLength + 3);
+shifted.set(new Uint8Array(buffer), 3);
+const inputs = {
+  "an ArrayBuffer (await response.arrayBuffer())": buffer,
+  "a DataView": new DataView(buffer),
+  "a Uint8Array at an offset in a larger buffer": new Uint8Array(shifted.buffer, 3, buffer.byteLength),
+  "an Int8Array": new Int8Array(buffer),
+  "a SharedArrayBuffer-free copy (slice)": buffer.slice(0),
+};
+for (const [what, bytes] of Object.entries(inputs)) {
+  try {
+    const file = ColumnsFile.fromBytes(bytes);
+    if (rows === 0 || file.numRows !== rows || file.readColumns().length === 0) failures.push(`fromBytes(${what}): ${file.numRows} rows`);
+    file.free();
+  } catch (e) {
+    failures.push(`fromBytes(${what}): ${e.kind}: ${e.message}`);
+  }
+}
+await expectError("fromBytes(a string)", () => ColumnsFile.fromBytes("data.cols"), "bad_argument", /got a string/);
+await expectError("fromBytes(a Response)", async () => ColumnsFile.fromBytes(await fetch("data.cols")), "bad_argument", /got a Response.*arrayBuffer/);
+await expectError("fromBytes(a Blob)", () => ColumnsFile.fromBytes(new Blob([buffer])), "bad_argument", /got a Blob.*fromBlob/);
+await expectError("fromBytes(a plain array)", () => ColumnsFile.fromBytes([65, 66, 67, 68]), "bad_argument", /Array.*Uint8Array\.from/);
+await expectError("fromBytes(a promise)", () => ColumnsFile.fromBytes(fetch("data.cols")), "bad_argument", /Promise.*await/);
+const gone = buffer.slice(0);
+structuredClone(gone, { transfer: [gone] });
+await expectError("fromBytes(a detached ArrayBuffer)", () => ColumnsFile.fromBytes(gone), "bad_argument", /detached/);
+await expectError("register(an ArrayBuffer that is not a tokenizer)", () => new TokenizerRegistry().register(buffer), "invalid_tokenizer", /./);
+
+const file = ColumnsFile.fromBytes(buffer);
+file.free();
+await expectError("readColumns() after free()", () => file.readColumns(), "freed", /ColumnsFile was freed/);
+await expectError("numRows after free()", () => file.numRows, "freed", /freed/);
+await expectError("readColumnsAsync() after free() (rejects)", () => file.readColumnsAsync(), "freed", /freed/);
+try {
+  file.free();
+} catch (e) {
+  failures.push(`a second free() threw ${e.message}`);
+}
+const registry = new TokenizerRegistry();
+registry.free();
+await expectError("registry.size after free()", () => registry.size, "freed", /TokenizerRegistry was freed/);
+if (!(wasmMemory() instanceof WebAssembly.Memory)) failures.push("wasmMemory() is not a WebAssembly.Memory");
+
+globalThis.columnsWasmEdges = failures;
+globalThis.columnsWasm = { ...api };

@@ -1,0 +1,12 @@
+import init, { ColumnsFile } from "columns-wasm";
+
+await init();
+const response = await fetch("data.cols");
+const file = ColumnsFile.fromBytes(await response.arrayBuffer());
+for (const col of file.readColumns()) console.log(col.type, col.length, col.nullCount);
+
+// For the test: the snippets are done; the API this page imported.
+import "./pool.js"; // the README's pool snippet (an import: it runs first)
+import * as api from "columns-wasm";
+import { ColumnsPool } from "columns-wasm/pool";
+globalThis.columnsWasm = { ...api, ColumnsPool };

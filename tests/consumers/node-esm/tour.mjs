@@ -1,0 +1,53 @@
+// The README's API tour, run in Node: every block of it, in order, on the
+// files the test puts in the working directory (data.cols, tokenized.cols,
+// gpt2-tokenizer.json, damaged.cols). The test checks what it prints
+// against the corpus JSON; lines marked "check:" exist only for the test.
+//   node tour.mjs <url of data.cols on a server with range requests>
+import { readFile } from "node:fs/promises";
+import { ColumnsError, ColumnsFile, TokenizerRegistry } from "columns-wasm";
+
+{
+  const blob = new Blob([await readFile("data.cols")]); // in a page: a File from <input type="file"> or a drop
+  const file = await ColumnsFile.fromBlob(blob);        // reads the tail, header and footer only
+  console.log(file.numRows, file.schema.map((c) => `${c.name}: ${c.type}`).join(", "));
+  const col = await file.readColumnAsync(2, 3);         // row group 2, column 3: fetches that chunk alone
+  console.log(col.type, col.toArray().slice(0, 3));
+}
+
+/** Opens a file over HTTP, fetching only the byte ranges that a read needs. */
+async function openUrl(url) {
+  const head = await fetch(url, { method: "HEAD" });
+  return ColumnsFile.fromAsyncBuffer({
+    byteLength: Number(head.headers.get("Content-Length")),
+    slice: async (start, end) => (await fetch(url, { headers: { Range: `bytes=${start}-${end - 1}` } })).arrayBuffer(),
+  });
+}
+
+{
+  const remote = await openUrl(process.argv[2]);
+  const columns = await remote.readColumnsAsync([3], [2]); // row group 3, column 2
+  console.log(remote.bytesRead, "of", remote.byteLength, "bytes fetched in", remote.requests, "requests");
+  console.log("check:", columns.length, columns[0].type, columns[0].length);
+}
+
+{
+  const file = ColumnsFile.fromBytes(await readFile("data.cols"));
+  let columns = file.readColumns();
+  // ... later, reading again (the next file, a re-run): hand the old columns back
+  columns = file.readColumns(null, null, { reuse: columns });
+  console.log("check:", columns.length, columns.every((c) => c.values !== null));
+}
+
+{
+  const registry = new TokenizerRegistry();
+  registry.register(await readFile("gpt2-tokenizer.json")); // returns its SHA-256 (hex)
+  const tokenized = ColumnsFile.fromBytes(await readFile("tokenized.cols"), registry);
+  console.log(tokenized.tokenizers, tokenized.readColumn(0, 1).toArray()[0]);
+}
+
+try {
+  ColumnsFile.fromBytes(await readFile("damaged.cols"));
+} catch (e) {
+  if (!(e instanceof ColumnsError)) throw e;
+  console.log(e.kind, e.message);
+}

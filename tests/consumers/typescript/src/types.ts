@@ -1,0 +1,86 @@
+// What the declarations must allow and refuse. Every @ts-expect-error line
+// must be an error: were a type `any` (or too loose), the directive would be
+// unused and tsc would fail. Compiled only (the test does not run it).
+import init, { Column, ColumnsError, ColumnsFile, TokenizerRegistry, initSync, wasmMemory, type ErrorKind } from "columns-wasm";
+import { ColumnsPool } from "columns-wasm/pool";
+
+export async function allowed(bytes: Uint8Array, buffer: ArrayBuffer, blob: Blob, view: DataView): Promise<void> {
+  await init();
+  await init({ module_or_path: new URL("https://example.invalid/columns_wasm_bg.wasm") });
+  initSync({ module: buffer });
+  const file = ColumnsFile.fromBytes(buffer);
+  ColumnsFile.fromBytes(view, new TokenizerRegistry());
+  ColumnsFile.fromBytes(bytes, null);
+  await ColumnsFile.fromBlob(blob);
+  const columns: Column[] = file.readColumns();
+  file.readColumns([0], null, { reuse: columns });
+  file.readColumns(undefined, [1, 2]);
+  const bits = file.readColumn(0, 0, { boolBits: true });
+  const packed: Uint8Array = bits.boolBitmap();
+  const kept: Column = bits.pin();
+  const isPacked: boolean = bits.boolBits;
+  void packed, kept, isPacked;
+  const again = await file.readColumnsAsync(null, null, { reuse: columns[0], signal: AbortSignal.timeout(1000) });
+  await ColumnsFile.fromBlob(blob, null, { signal: new AbortController().signal });
+  await file.loadChunkHeaders({ signal: null });
+  const memory: WebAssembly.Memory = wasmMemory();
+  const pages: number = memory.buffer.byteLength / 65536;
+  const col = again[0];
+  if (col.type === "float64" && col.values !== null) {
+    const f: Float64Array = col.values;
+    const x: number | null = col.toArray()[0];
+    void f, x;
+  }
+  if (col.type === "int64" && col.values) {
+    const b: BigInt64Array = col.values;
+    const v: bigint | null = col.toArray()[0];
+    void b, v;
+  }
+  if (col.type === "string" && col.values) {
+    const { offsets, data }: { offsets: Uint32Array; data: Uint8Array } = col.values;
+    const s: string | null = col.toArray()[0];
+    void offsets, data, s;
+  }
+  const kinds: ErrorKind[] = ["not_initialized", "freed", "bad_argument", "internal", "aborted", "load_failed", "truncated"];
+  const unknownValue: unknown = columns[0];
+  if (unknownValue instanceof Column) void unknownValue.length;
+  try {
+    file.readColumn(0, 0);
+  } catch (e) {
+    if (e instanceof ColumnsError) {
+      const k: ErrorKind = e.kind;
+      const where: number | null = e.rowGroup ?? e.column ?? e.offset;
+      void k, where, e.toJSON().kind;
+    }
+  }
+  const err = new ColumnsError("message", "bad_argument");
+  const pool = await ColumnsPool.create();
+  const pooled = await pool.open(buffer, { tokenizers: [bytes] });
+  const fromPool: Column[] = await pooled.readColumns(null, null, { reuse: columns });
+  file.free();
+  void pages, kinds, err, fromPool;
+}
+
+export function refused(file: ColumnsFile, col: Column, e: ColumnsError): void {
+  // @ts-expect-error values is null once the column was handed back
+  void col.values.length;
+  // @ts-expect-error not narrowed: any of the typed arrays, or { offsets, data }
+  const f: Float64Array = col.values ?? new Float64Array();
+  // @ts-expect-error kind is a union of known kinds, not any string
+  const k: "no_such_kind" = e.kind;
+  // @ts-expect-error a Memory, not any
+  void wasmMemory().noSuchProperty;
+  // @ts-expect-error columns come from reads only
+  new ColumnsFile();
+  // @ts-expect-error not bytes
+  ColumnsFile.fromBytes("data.cols");
+  // @ts-expect-error row groups are numbers
+  file.readColumns(["0"]);
+  // @ts-expect-error no such option
+  file.readColumn(0, 0, { reuse: [col], nope: true });
+  // @ts-expect-error narrowing: an int64 column holds bigints, not numbers
+  if (col.type === "int64" && col.values) { const n: number = col.values[0]; void n; }
+  // @ts-expect-error not a kind of this package
+  new ColumnsError("m", "oops");
+  void f, k;
+}
