@@ -149,7 +149,7 @@ impl<'a> PreparedChunk<'a> {
         // padding bits past the last row left clear.
         let mut validity = try_vec::<u8>(bitmap.len(), "validity bitmap")?;
         validity.extend(bitmap.iter().map(|b| !b));
-        if rows % 8 != 0 {
+        if !rows.is_multiple_of(8) {
             if let Some(last) = validity.last_mut() {
                 *last &= (1u8 << (rows % 8)) - 1;
             }
