@@ -307,7 +307,7 @@ mod tests {
                 2 => s.push((x >> 8) as u8),
                 _ => {}
             }
-            let len = if x % 11 == 0 { len + 1 } else { len };
+            let len = if x.is_multiple_of(11) { len + 1 } else { len };
             let mut out = vec![0u8; len];
             match (reference(&s, len), st.decompress(&s, &mut out)) {
                 (Some(want), Ok(())) => {

@@ -379,7 +379,7 @@ mod tests {
             }
             let len = if rng.below(6) == 0 { 14 + rng.below(30) } else { 1 + rng.below(6) };
             // Unique: the id in letters, then random letters.
-            let mut t: Vec<u8> = format!("{id:x}").bytes().map(|b| b'g' + (b % 16)).collect();
+            let mut t: Vec<u8> = format!("{id}").bytes().map(|b| b'g' + (b - b'0')).collect();
             t.push(b'.');
             t.extend((0..len).map(|_| b'a' + rng.below(26) as u8));
             if !first {

@@ -108,7 +108,7 @@ impl Tokenizer {
         }
         // A token decodes to at most as many bytes as its JSON string spans;
         // the 16 bytes of slack let short tokens be copied as one fixed-size
-        // move (see BytesBuilder).
+        // move (see encoding::tokenized).
         let bound = vocab.iter().map(|e| (e.key.1 - e.key.0) as u64).sum::<u64>() + 16;
         if bound > u32::MAX as u64 {
             return Err(Error::new(ErrorKind::TooLarge, "tokenizer vocab holds more than 4 GiB of token text"));
