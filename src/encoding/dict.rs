@@ -113,28 +113,34 @@ fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>, rows: usize) -> Res
     let mut idx = try_vec::<u32>(indices.count(), "Dict indices")?;
     idx.resize(indices.count(), 0);
     indices.unpack(&mut idx);
-    let (mut total, mut outside) = (0u64, false);
-    for &i in &idx {
-        let s = spans.get(i as usize);
-        outside |= s.is_none();
-        total += s.map_or(0, |s| s.1) as u64;
-    }
-    if outside {
-        return Err(bad_index(indices, entries.count));
-    }
+    // The output's exact size: n times the length when every entry has the
+    // same one (codes of a fixed width are common), else the sum over the
+    // indices. Indices are checked in the copy loop either way.
+    let uniform = spans.first().map(|f| f.1).filter(|&l| spans.iter().all(|s| s.1 == l));
+    let total = match uniform {
+        Some(l) => l as u64 * idx.len() as u64,
+        None => idx.iter().map(|&i| spans.get(i as usize).map_or(0, |s| s.1) as u64).sum(),
+    };
     let total = offsets_for(total)?;
     let mut data = try_vec::<u8>(total + SLACK_32, "string data")?;
     data.resize(total + SLACK_32, 0);
     let mut offsets = offsets_vec(idx.len(), rows)?;
     offsets.resize(idx.len() + 1, 0);
     let src = entries.data;
-    let mut w = 0usize;
+    let (mut w, mut outside) = (0usize, false);
     for (o, &i) in offsets[1..].iter_mut().zip(&idx) {
-        let (s, l) = spans.get(i as usize).copied().unwrap_or((0, 0));
+        let e = spans.get(i as usize);
+        outside |= e.is_none();
+        let (s, l) = e.copied().unwrap_or((0, 0));
         let (s, l) = (s as usize, l as usize);
+        // With uniform lengths an index outside the dictionary must not
+        // write past the exact-size output: the copy checks its bounds.
         copy_value(&mut data, w, src, s, l);
         w += l;
         *o = w as u32;
+    }
+    if outside {
+        return Err(bad_index(indices, entries.count));
     }
     check_filled(w, total)?;
     data.truncate(total);
@@ -197,14 +203,16 @@ mod tests {
 
     /// A Dict stream of `n` values over `d` random entries.
     fn stream(rng: &mut Rng, ty: ColumnType, n: usize, d: usize) -> Vec<u8> {
+        // A third of the string dictionaries have entries of one length.
+        let uniform = (rng.below(3) == 0).then(|| rng.below(40));
         let entries: Vec<Vec<u8>> = (0..d)
             .map(|_| match ty.width() {
                 Some(_) if ty == ColumnType::Bool => vec![rng.below(2) as u8],
                 Some(w) => rng.bytes(w),
-                // Around the 16-byte fast copy, and some long ones.
+                // Around the 16- and 32-byte moves, and some long ones.
                 None => {
                     let len = if rng.below(8) == 0 { rng.below(80) } else { rng.below(20) };
-                    rng.bytes(len)
+                    rng.bytes(uniform.unwrap_or(len))
                 }
             })
             .collect();
