@@ -288,6 +288,20 @@ test("a plain file through the file input: facts, schema, chunks, data, detail",
   assert.deepEqual([regions[0], regions.at(-2), regions.at(-1)], ["header", "footer", "tail"]);
   await shot("04-layout");
 
+  // The grid was filled while its tab was hidden (no size): from the moment
+  // the tab shows, it shows either no rows yet or as many as fit, never the
+  // few a zero height asks for (which also made the wait below pass early).
+  const sightings = await page.evaluate(async () => {
+    const shown = () => document.querySelectorAll("[data-testid=data-grid] .grid-row:not([hidden])").length;
+    document.querySelector("[data-testid=tab-data]").click();
+    const seen = [shown()];
+    for (let i = 0; i < 3; i++) {
+      await new Promise(requestAnimationFrame);
+      seen.push(shown());
+    }
+    return seen;
+  });
+  assert.ok(sightings.every((n) => n === 0 || n >= 20), `rows in sight at the click and the next three frames: ${sightings}`);
   await tab("data");
   const cols = want.schema.map((_, i) => i);
   const cells = await gridCells({ cols });

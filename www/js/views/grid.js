@@ -161,11 +161,21 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   }
 
   function render() {
+    if (frame) cancelAnimationFrame(frame);
     frame = 0;
     if (!source) return;
+    // No size yet (a hidden tab): rows sized now would be too few once
+    // shown, so none is shown until the ResizeObserver sees the real size.
+    // The block of the rows to be shown first is fetched now, to be ready.
+    if (scroller.clientHeight <= HEAD_H) {
+      for (const r of rowsEls) r.row.hidden = true;
+      const want = pendingScroll ? pendingScroll.row : 0;
+      if (source.total > 0) block(Math.floor(Math.max(0, Math.min(want, source.total - 1)) / BLOCK));
+      return;
+    }
     // A scroll asked for before the grid had a size (a hidden tab, a page
     // still laying out) is applied once it has one.
-    if (pendingScroll && scroller.clientHeight > HEAD_H) {
+    if (pendingScroll) {
       const { row, col } = pendingScroll;
       pendingScroll = null;
       layout();
@@ -239,10 +249,12 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   }
 
   scroller.addEventListener("scroll", schedule, { passive: true });
+  // Rendered in the observer's callback, before the frame is painted: a tab
+  // just shown never shows rows sized for its hidden state.
   new ResizeObserver(() => {
     if (source) {
       layout();
-      schedule();
+      render();
     }
   }).observe(scroller);
 
