@@ -577,11 +577,7 @@ const ops = {
     if (scope === "pool") {
       pool = await ColumnsPool.create(poolSize);
       const tokenizers = args.tokenizers || [];
-      // pkg/pool.js's bytes path tests `instanceof SharedArrayBuffer`, which
-      // throws where the page is not cross-origin isolated: hand it the
-      // bytes as a Blob there (its workers then slice them from memory).
-      const bytes = source.blob && mode !== "memory" ? null : await fileBytes(post);
-      const input = bytes === null ? source.blob : typeof SharedArrayBuffer === "undefined" ? new Blob([bytes]) : bytes;
+      const input = source.blob && mode !== "memory" ? source.blob : await fileBytes(post);
       pooled = await pool.open(input, { tokenizers });
       read = (options) => pooled.readColumns(rgs, cols, options);
     } else if (mode === "memory") read = async (options) => f.readColumns(rgs, cols, options);
