@@ -31,17 +31,9 @@ before(async () => {
   page = await browser.newPage();
   // Any same-origin page will do; the test imports the package itself.
   await page.goto(base + "www/");
-});
-
-after(async () => {
-  await browser?.close();
-  server?.kill();
-});
-
-/** Runs in the page: reads `files` on pools of the given sizes and compares
- *  every value with the corpus JSON through the shared checker's converter. */
-async function poolRead(files, { sizes, blob = false }) {
-  return page.evaluate(async ({ files, sizes, blob }) => {
+  // What every test here uses in the page: the package initialised, the
+  // pool, the shared checker, and fetches of corpus files.
+  await page.evaluate(async () => {
     const { default: init } = await import("/pkg/columns_wasm.js");
     await init();
     const { ColumnsPool } = await import("/pkg/pool.js");
@@ -53,6 +45,20 @@ async function poolRead(files, { sizes, blob = false }) {
       if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
       return await new Response(res.body.pipeThrough(new DecompressionStream("gzip"))).json();
     };
+    window.kit = { ColumnsPool, columnJson, compare, get, json };
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+/** Runs in the page: reads `files` on pools of the given sizes and compares
+ *  every value with the corpus JSON through the shared checker's converter. */
+async function poolRead(files, { sizes, blob = false }) {
+  return page.evaluate(async ({ files, sizes, blob }) => {
+    const { ColumnsPool, columnJson, compare, get, json } = window.kit;
     const tokenizers = [await get("/corpus/tokenizers/gpt2-tokenizer.json"), await get("/corpus/tokenizers/small-tokenizer.json")];
     const report = [];
     for (const size of sizes) {
@@ -95,11 +101,8 @@ test("a pool reads a Blob (each worker reads only what it needs)", async () => {
 
 test("pool errors are errors with a kind, and the pool keeps working", async () => {
   const out = await page.evaluate(async () => {
-    const { default: init } = await import("/pkg/columns_wasm.js");
-    await init();
-    const { ColumnsPool } = await import("/pkg/pool.js");
+    const { ColumnsPool, get } = window.kit;
     const pool = await ColumnsPool.create(2);
-    const get = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
     const results = {};
     // A tokenized file without its tokenizers: the tokenized chunks fail.
     const tok = await pool.open(await get("/corpus/valid/tokenized_raw_counts.cols"));
@@ -123,17 +126,7 @@ test("pool errors are errors with a kind, and the pool keeps working", async () 
 
 test("a pool read with { reuse } gives exact values, refilling the buffers it handed out", async () => {
   const out = await page.evaluate(async () => {
-    const { default: init } = await import("/pkg/columns_wasm.js");
-    await init();
-    const { ColumnsPool } = await import("/pkg/pool.js");
-    const { columnJson, compare } = await import("/tests/js/check.mjs");
-    const get = async (url) => new Uint8Array(await (await fetch(url)).arrayBuffer());
-    // The corpus's expected values are gzipped JSON: unpacked here.
-    const json = async (url) => {
-      const res = await fetch(url);
-      if (!res.ok) throw new Error(`GET ${url}: HTTP ${res.status}`);
-      return await new Response(res.body.pipeThrough(new DecompressionStream("gzip"))).json();
-    };
+    const { ColumnsPool, columnJson, compare, get, json } = window.kit;
     const name = "real/diamonds.default";
     const bytes = await get(`/corpus/${name}.cols`);
     const expected = await json(`/corpus/${name}.json.gz`);
