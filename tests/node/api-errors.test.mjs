@@ -8,28 +8,21 @@ import { corpusFile, loadApi } from "./corpus.mjs";
 
 const { ColumnsFile, TokenizerRegistry } = loadApi();
 
+/** `fn` throws an Error whose kind is `kind`; `check` looks further. */
 function throwsKind(fn, kind, check = () => {}) {
-  try {
-    fn();
-  } catch (e) {
-    assert.ok(e instanceof Error, "an Error");
-    assert.equal(e.kind, kind, e.message);
-    check(e);
-    return;
-  }
-  assert.fail(`expected a ${kind} error`);
+  assert.throws(fn, (e) => isKind(e, kind, check));
 }
 
+/** The same for a promise that rejects. */
 async function rejectsKind(promise, kind, check = () => {}) {
-  try {
-    await promise;
-  } catch (e) {
-    assert.ok(e instanceof Error, "an Error");
-    assert.equal(e.kind, kind, e.message);
-    check(e);
-    return;
-  }
-  assert.fail(`expected a ${kind} error`);
+  await assert.rejects(promise, (e) => isKind(e, kind, check));
+}
+
+function isKind(e, kind, check) {
+  assert.ok(e instanceof Error, "an Error");
+  assert.equal(e.kind, kind, e.message);
+  check(e);
+  return true;
 }
 
 test("row group and column indexes out of range name what was asked", () => {
