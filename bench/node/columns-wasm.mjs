@@ -1,6 +1,5 @@
 // The one place the Node benchmark gets columns-wasm from: the package's Node
-// entry (pkg/node.cjs), or the older nodejs-target folder (pkg-node/) while
-// that layout is what is built. When the layout changes, only this file changes.
+// entry (pkg/node.cjs). When the layout changes, only this file changes.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -8,7 +7,7 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 
 const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const ENTRY = [path.join(project, "pkg", "node.cjs"), path.join(project, "pkg-node", "columns_wasm.js")].find((p) => fs.existsSync(p)) ?? path.join(project, "pkg", "node.cjs");
+const ENTRY = path.join(project, "pkg", "node.cjs");
 
 /** { ColumnsFile, TokenizerRegistry, info } (both null when not built). */
 export function loadColumnsWasm() {

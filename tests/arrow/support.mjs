@@ -29,9 +29,8 @@ const tmp = path.join(lib, `arrow.${process.pid}.tmp`);
 fs.copyFileSync(adapterSource, tmp);
 fs.renameSync(tmp, path.join(lib, "arrow.js"));
 
-/** What `import "columns-wasm"` gives in Node: pkg/node.mjs (one package
- *  for every target) or, before that layout, the nodejs build in pkg-node/. */
-export const packageEntry = [path.join(projectRoot, "pkg", "node.mjs"), path.join(projectRoot, "pkg-node", "columns_wasm.js")].find((f) => fs.existsSync(f));
+/** What `import "columns-wasm"` gives in Node: pkg/node.mjs. */
+export const packageEntry = path.join(projectRoot, "pkg", "node.mjs");
 /** The package's declarations, which js/arrow.d.ts imports as ./columns_wasm.js. */
 export const packageTypes = path.join(projectRoot, "pkg", "columns_wasm.d.ts");
 
