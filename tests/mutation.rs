@@ -7,38 +7,17 @@
 
 mod common;
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use columns_wasm::inspect::inspect_chunk;
 // Renders floats by their bits, so NaN compares equal to itself.
 use columns_wasm::{read_column, Column, FileMeta, Registry};
+use common::alloc::measure;
 use common::conformance::column_json;
 use common::Rng;
 
-/// Counts live bytes and the peak since the last reset.
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = System.alloc(l);
-        if !p.is_null() {
-            let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        System.dealloc(p, l);
-        LIVE.fetch_sub(l.size(), Relaxed);
-    }
-}
-
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static ALLOC: common::alloc::Counting = common::alloc::Counting;
 
 /// Offsets where structure lives: header, tail, footer start, and every
 /// chunk's header fields and block table entries.
@@ -143,10 +122,7 @@ fn damaged_files_give_clean_errors_and_bounded_memory() {
 
         for (what, bytes) in mutants {
             variants += 1;
-            PEAK.store(LIVE.load(Relaxed), Relaxed);
-            let before = LIVE.load(Relaxed);
-            let result = catch_unwind(AssertUnwindSafe(|| exercise(&bytes, &registry)));
-            let peak = PEAK.load(Relaxed) - before;
+            let (result, _, peak) = measure(|| catch_unwind(AssertUnwindSafe(|| exercise(&bytes, &registry))));
             // The largest honest expansion is LZW's, about 2731x the stored bytes.
             let limit = 3000 * bytes.len() + (16 << 20);
             match result {
@@ -190,10 +166,9 @@ fn a_raw_length_bomb_is_refused_before_allocating() {
     let bytes = std::fs::read(common::corpus().join("invalid/chunk_raw_length_bomb.cols")).unwrap();
     let meta = FileMeta::from_bytes(&bytes).unwrap();
     let chunk = meta.chunk_bytes(&bytes, 0, 0).unwrap();
-    PEAK.store(LIVE.load(Relaxed), Relaxed);
-    let before = LIVE.load(Relaxed);
-    let err = read_column(&meta, 0, 0, chunk, &Registry::new()).unwrap_err();
+    let (result, _, peak) = measure(|| read_column(&meta, 0, 0, chunk, &Registry::new()));
+    let err = result.unwrap_err();
     assert_eq!(err.kind.as_str(), "corrupt_chunk");
     assert_eq!(err.location.row_group, Some(0));
-    assert!(PEAK.load(Relaxed) - before < 1 << 20, "the bomb allocated {} bytes", PEAK.load(Relaxed) - before);
+    assert!(peak < 1 << 20, "the bomb allocated {peak} bytes");
 }

@@ -9,40 +9,13 @@
 //! measured with callgrind on the corpus's tokenized files; so the largest
 //! id is capped relative to the token count instead.)
 
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+mod common;
 
 use columns_wasm::{ErrorKind, Registry, Tokenizer};
-
-struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = System.alloc(l);
-        if !p.is_null() {
-            let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        System.dealloc(p, l);
-        LIVE.fetch_sub(l.size(), Relaxed);
-    }
-}
+use common::alloc::measure;
 
 #[global_allocator]
-static ALLOC: Counting = Counting;
-
-/// Runs `f`; returns its result, the bytes it left allocated and its peak above the start.
-fn measure<T>(f: impl FnOnce() -> T) -> (T, usize, usize) {
-    let before = LIVE.load(Relaxed);
-    PEAK.store(before, Relaxed);
-    let r = f();
-    (r, LIVE.load(Relaxed).saturating_sub(before), PEAK.load(Relaxed) - before)
-}
+static ALLOC: common::alloc::Counting = common::alloc::Counting;
 
 fn doc(vocab: &str) -> Vec<u8> {
     format!(r#"{{"model":{{"type":"BPE","vocab":{{{vocab}}}}}}}"#).into_bytes()

@@ -1,5 +1,6 @@
 #![allow(dead_code)]
 
+pub mod alloc;
 pub mod conformance;
 
 use std::path::PathBuf;
