@@ -187,7 +187,8 @@ fn random_data_at_every_level_and_strategy() {
 // Every DEFLATE block of the corpus and benchmark files
 // ---------------------------------------------------------------------------
 
-/// corpus/valid and corpus/real, and `../shared/bench`'s files when it is there.
+/// corpus/valid and corpus/real, and `../shared/bench`'s files when it is
+/// there (its diamonds file is corpus/real's, read once).
 fn cols_files() -> Vec<PathBuf> {
     let corpus = common::corpus();
     let mut dirs = vec![corpus.join("valid"), corpus.join("real")];
@@ -195,18 +196,7 @@ fn cols_files() -> Vec<PathBuf> {
         Some(b) => dirs.push(b),
         None => eprintln!("note: ../shared/bench is not there: its blocks are not checked here"),
     }
-    let mut files = Vec::new();
-    for dir in dirs {
-        let Ok(rd) = std::fs::read_dir(dir) else { continue };
-        for e in rd.flatten() {
-            let p = e.path();
-            if p.extension().is_some_and(|x| x == "cols") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    files
+    common::cols_in(&dirs)
 }
 
 #[test]

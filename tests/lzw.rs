@@ -54,21 +54,7 @@ fn cols_files() -> Vec<PathBuf> {
         Some(b) => dirs.extend([b.join("real"), b]),
         None => eprintln!("note: ../shared/bench is not there: its blocks are not checked here"),
     }
-    let mut files = Vec::new();
-    for dir in dirs {
-        let Ok(rd) = std::fs::read_dir(dir) else { continue };
-        for e in rd.flatten() {
-            let p = e.path();
-            // bench/real's small files are in corpus/real already.
-            if p.extension().is_some_and(|x| x == "cols")
-                && !files.iter().any(|f: &PathBuf| f.file_name() == p.file_name())
-            {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
-    files
+    common::cols_in(&dirs)
 }
 
 #[test]

@@ -19,27 +19,45 @@ pub fn shared_bench() -> Option<PathBuf> {
     p.is_dir().then_some(p)
 }
 
-/// The benchmark files that are present: `../shared/bench/comparison.cols`
-/// when `../shared` is there, diamonds (the corpus copy, the same bytes as
-/// `../shared/bench/diamonds.default.cols`), and the flights-like file when
-/// `bench/run` has made it. Says on stderr which are missing; never panics.
+/// The `*.cols` files in `dirs` (missing ones skipped), sorted by path; a
+/// name already found in an earlier dir is left out (corpus/real holds
+/// copies of `../shared/bench/real`'s small files).
+pub fn cols_in(dirs: &[PathBuf]) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = Vec::new();
+    for dir in dirs {
+        let Ok(rd) = std::fs::read_dir(dir) else { continue };
+        let mut here: Vec<PathBuf> =
+            rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "cols")).collect();
+        here.sort();
+        here.retain(|p| !files.iter().any(|f| f.file_name() == p.file_name()));
+        files.extend(here);
+    }
+    files.sort();
+    files
+}
+
+/// The benchmark files that are present: every file of `../shared/bench/real`
+/// and `../shared/bench/comparison.cols` when `../shared` is there, and
+/// corpus/real's files (diamonds, and the small real files when `../shared`
+/// is not there). Says on stderr what is missing; never panics.
 pub fn bench_files() -> Vec<PathBuf> {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut dirs = Vec::new();
     let mut files = Vec::new();
-    match shared_bench().map(|b| b.join("comparison.cols")).filter(|p| p.is_file()) {
-        Some(p) => files.push(p),
+    match shared_bench() {
+        Some(b) => {
+            dirs.push(b.join("real"));
+            let comparison = b.join("comparison.cols");
+            if comparison.is_file() {
+                files.push(comparison);
+            }
+        }
         None => eprintln!(
-            "note: ../shared/bench/comparison.cols is not there (the large benchmark files sit beside the project, \
-             not in it): skipped"
+            "note: ../shared/bench is not there (the large benchmark files sit beside the project, not in it): \
+             flights-3m and comparison.cols skipped"
         ),
     }
-    files.push(root.join("corpus/real/diamonds.default.cols"));
-    let flights = root.join("bench/data/flights-like.cols");
-    if flights.exists() {
-        files.push(flights);
-    } else {
-        eprintln!("note: bench/data/flights-like.cols is not there (bench/run generates it): skipped");
-    }
+    dirs.push(corpus().join("real"));
+    files.extend(cols_in(&dirs));
     files
 }
 
