@@ -9,9 +9,8 @@
 //
 //   node bench/native.mjs OUT.json     (env: RUNS, WARMUP, FILES; bench/run calls it)
 //
-// A file with tokenized columns needs its tokenizer registered: passed as
-// `--tokenizer PATH` when examples/bench.rs knows that flag; until then its
-// row says why it is missing.
+// A file with tokenized columns gets its data set's tokenizers passed as
+// `--tokenizer PATH` (examples/bench registers the corpus's own anyway).
 
 import fs from "node:fs";
 import path from "node:path";
@@ -28,10 +27,6 @@ if (!out) {
 }
 const runs = process.env.RUNS ?? "15";
 const warmup = process.env.WARMUP ?? "3";
-const source = (name) => {
-  const p = path.join(project, "examples", `${name}.rs`);
-  return fs.existsSync(p) ? fs.readFileSync(p, "utf8") : null;
-};
 
 function example(name, file, extra = []) {
   const args = ["run", "--release", "--quiet", "--example", name, "--", "--json", "--runs", runs, "--warmup", warmup, ...extra, diskPath(project, file.cols)];
@@ -51,24 +46,15 @@ function example(name, file, extra = []) {
 }
 
 const doc = { runs: Number(runs), warmup: Number(warmup), bench: {}, inflate: {} };
-const benchSrc = source("bench");
-const inflateSrc = source("inflate_bench");
 for (const f of colsFiles(selectDatasets(process.env.FILES))) {
   if (!fs.existsSync(diskPath(project, f.cols))) {
     console.log(`[native] ${f.id}: skipped, ${f.cols} is missing`);
     continue;
   }
-  const tok = f.dataset.tokenizers.map((t) => diskPath(project, t));
-  if (benchSrc) {
-    const flag = benchSrc.includes("--tokenizer");
-    const b = (doc.bench[f.id] = example("bench", f, flag ? tok.flatMap((t) => ["--tokenizer", t]) : []));
-    if (b.error && tok.length && !flag) b.error += " (examples/bench has no --tokenizer flag to register the tokenizer)";
-    console.log(`[native] bench ${f.id}: ${b.error ?? `${b.medianMs.toFixed(2)} ms`}`);
-  }
-  if (inflateSrc) {
-    doc.inflate[f.id] = example("inflate_bench", f);
-    const b = doc.inflate[f.id];
-    console.log(`[native] inflate ${f.id}: ${b.error ?? b.decoders.map((d) => `${d.name} ${d.medianMs.toFixed(2)} ms`).join(", ")}`);
-  }
+  const tok = f.dataset.tokenizers.flatMap((t) => ["--tokenizer", diskPath(project, t)]);
+  const b = (doc.bench[f.id] = example("bench", f, tok));
+  console.log(`[native] bench ${f.id}: ${b.error ?? `${b.medianMs.toFixed(2)} ms`}`);
+  const i = (doc.inflate[f.id] = example("inflate_bench", f));
+  console.log(`[native] inflate ${f.id}: ${i.error ?? i.decoders.map((d) => `${d.name} ${d.medianMs.toFixed(2)} ms`).join(", ")}`);
 }
 fs.writeFileSync(out, JSON.stringify(doc, null, 1) + "\n");

@@ -2,11 +2,13 @@
 //! files and reports, per column, where the time goes (decompressing the
 //! blocks vs decoding the stream) with its encoding and codec.
 //!
-//!   cargo run --release --example bench [-- --runs 15 --warmup 3 --json FILE...]
+//!   cargo run --release --example bench [-- --runs 15 --warmup 3 --json --tokenizer JSON FILE...]
 //!
-//! Files default to ../shared/bench/comparison.cols (when ../shared is there;
-//! a note says so when not), corpus/real/diamonds.default.cols,
-//! plus bench/data/flights-like.cols when it exists (bench/run generates it).
+//! Files default to the real set (`../shared/bench/real`) and
+//! `../shared/bench/comparison.cols` when ../shared is there (a note says so
+//! when not), and corpus/real's files. The corpus's tokenizers
+//! (corpus/tokenizers) are registered, and any given with --tokenizer, so
+//! tokenized files read too.
 //! Each file is read into memory once, untimed; warm-ups are excluded.
 
 #[path = "../tests/common/mod.rs"]
@@ -17,7 +19,7 @@ use std::time::Instant;
 
 use columns_wasm::codec::Decompressor;
 use columns_wasm::read::prepare;
-use columns_wasm::{Column, FileMeta, Registry, Values};
+use columns_wasm::{Column, FileMeta, Values};
 
 struct Stats {
     min: f64,
@@ -52,18 +54,23 @@ fn decoded_bytes(c: &Column) -> usize {
 fn main() {
     let mut args = std::env::args().skip(1);
     let (mut runs, mut warmup, mut json, mut files) = (15usize, 3usize, false, Vec::new());
+    let mut registry = common::conformance::load_tokenizers(&common::corpus().join("tokenizers"));
     while let Some(a) = args.next() {
         match a.as_str() {
             "--runs" => runs = args.next().and_then(|v| v.parse().ok()).expect("--runs N"),
             "--warmup" => warmup = args.next().and_then(|v| v.parse().ok()).expect("--warmup N"),
             "--json" => json = true,
+            "--tokenizer" => {
+                let path = args.next().expect("--tokenizer JSON");
+                let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+                registry.register(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
+            }
             _ => files.push(PathBuf::from(a)),
         }
     }
     if files.is_empty() {
         files = common::bench_files();
     }
-    let registry = Registry::new();
     let mut out_json = Vec::new();
     for path in &files {
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

@@ -3,10 +3,10 @@
 //!
 //!   cargo run --release --example inflate_bench [-- --runs 15 --warmup 3 --only ours|miniz|zune --json FILE...]
 //!
-//! Files default to ../shared/bench/comparison.cols (when ../shared is there;
-//! a note says so when not), corpus/real/diamonds.default.cols,
-//! plus bench/data/flights-like.cols when it exists (bench/run generates it).
-//! With --json, one JSON array on stdout (bench/node/bench.mjs reads it):
+//! Files default to the real set (`../shared/bench/real`) and
+//! `../shared/bench/comparison.cols` when ../shared is there (a note says so
+//! when not), and corpus/real's files.
+//! With --json, one JSON array on stdout (bench/native.mjs reads it):
 //! per file {file, bytes, blocks, stored, raw, runs, warmup, decoders:
 //! [{name, medianMs, minMs, maxMs}]}.
 //!
