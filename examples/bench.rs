@@ -14,12 +14,12 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use columns_wasm::codec::Decompressor;
 use columns_wasm::read::prepare;
 use columns_wasm::{Column, FileMeta, Values};
+use common::BenchArgs;
 
 struct Stats {
     min: f64,
@@ -52,25 +52,16 @@ fn decoded_bytes(c: &Column) -> usize {
 }
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let (mut runs, mut warmup, mut json, mut files) = (15usize, 3usize, false, Vec::new());
     let mut registry = common::conformance::load_tokenizers(&common::corpus().join("tokenizers"));
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--runs" => runs = args.next().and_then(|v| v.parse().ok()).expect("--runs N"),
-            "--warmup" => warmup = args.next().and_then(|v| v.parse().ok()).expect("--warmup N"),
-            "--json" => json = true,
-            "--tokenizer" => {
-                let path = args.next().expect("--tokenizer JSON");
-                let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-                registry.register(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
-            }
-            _ => files.push(PathBuf::from(a)),
+    let BenchArgs { runs, warmup, json, files } = BenchArgs::parse(|a, rest| {
+        if a != "--tokenizer" {
+            return false;
         }
-    }
-    if files.is_empty() {
-        files = common::bench_files();
-    }
+        let path = rest.next().expect("--tokenizer JSON");
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        registry.register(&bytes).unwrap_or_else(|e| panic!("{path}: {e}"));
+        true
+    });
     let mut out_json = Vec::new();
     for path in &files {
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

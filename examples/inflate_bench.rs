@@ -16,7 +16,6 @@
 //! order rotating), so background load hits them alike. Ours and miniz
 //! write into preallocated slices; zune allocates its output per block.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 #[path = "../tests/common/mod.rs"]
@@ -25,7 +24,7 @@ mod common;
 use columns_wasm::chunk::Chunk;
 use columns_wasm::codec::{Codec, Decompressor};
 use columns_wasm::FileMeta;
-use common::gzip_payload;
+use common::{gzip_payload, BenchArgs};
 use miniz_oxide::inflate::core::{decompress, inflate_flags, DecompressorOxide};
 use miniz_oxide::inflate::TINFLStatus;
 use zune_inflate::{DeflateDecoder, DeflateOptions};
@@ -97,22 +96,14 @@ fn run(which: usize, blocks: &mut Blocks, dec: &mut Decompressor, mz: &mut Decom
 }
 
 fn main() {
-    let mut args = std::env::args().skip(1);
-    let (mut runs, mut warmup, mut files) = (15usize, 3usize, Vec::new());
     let mut only: Option<usize> = None;
-    let mut json = false;
-    while let Some(a) = args.next() {
-        match a.as_str() {
-            "--runs" => runs = args.next().and_then(|v| v.parse().ok()).expect("--runs N"),
-            "--warmup" => warmup = args.next().and_then(|v| v.parse().ok()).expect("--warmup N"),
-            "--only" => only = args.next().and_then(|v| NAMES.iter().position(|n| n.starts_with(&v))),
-            "--json" => json = true,
-            _ => files.push(PathBuf::from(a)),
+    let BenchArgs { runs, warmup, json, files } = BenchArgs::parse(|a, rest| {
+        let take = a == "--only";
+        if take {
+            only = rest.next().and_then(|v| NAMES.iter().position(|n| n.starts_with(&v)));
         }
-    }
-    if files.is_empty() {
-        files = common::bench_files();
-    }
+        take
+    });
     let mut out_json = Vec::new();
     for path in &files {
         let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));

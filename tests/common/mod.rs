@@ -61,6 +61,36 @@ pub fn bench_files() -> Vec<PathBuf> {
     files
 }
 
+/// The benchmark examples' command line: `--runs N`, `--warmup N`, `--json`
+/// and file paths (`bench_files()` when none); `other` is offered every
+/// other argument with the rest of them and says whether it took it.
+pub struct BenchArgs {
+    pub runs: usize,
+    pub warmup: usize,
+    pub json: bool,
+    pub files: Vec<PathBuf>,
+}
+
+impl BenchArgs {
+    pub fn parse(mut other: impl FnMut(&str, &mut dyn Iterator<Item = String>) -> bool) -> BenchArgs {
+        let mut args = std::env::args().skip(1);
+        let mut out = BenchArgs { runs: 15, warmup: 3, json: false, files: Vec::new() };
+        while let Some(a) = args.next() {
+            match a.as_str() {
+                "--runs" => out.runs = args.next().and_then(|v| v.parse().ok()).expect("--runs N"),
+                "--warmup" => out.warmup = args.next().and_then(|v| v.parse().ok()).expect("--warmup N"),
+                "--json" => out.json = true,
+                _ if other(&a, &mut args) => {}
+                _ => out.files.push(PathBuf::from(a)),
+            }
+        }
+        if out.files.is_empty() {
+            out.files = bench_files();
+        }
+        out
+    }
+}
+
 /// xorshift64*: a small deterministic PRNG, so every run tries the same cases.
 pub struct Rng(pub u64);
 
