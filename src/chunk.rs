@@ -126,7 +126,7 @@ impl<'a> Chunk<'a> {
         let full = rows / 8;
         let mut n: usize =
             self.null_bitmap[..full.min(self.null_bitmap.len())].iter().map(|b| b.count_ones() as usize).sum();
-        if rows % 8 != 0 {
+        if !rows.is_multiple_of(8) {
             if let Some(last) = self.null_bitmap.get(full) {
                 n += (last & ((1u8 << (rows % 8)) - 1)).count_ones() as usize;
             }

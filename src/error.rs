@@ -77,7 +77,7 @@ impl fmt::Display for ErrorKind {
 pub struct Location {
     pub row_group: Option<u32>,
     pub column: Option<u32>,
-    /// Absolute byte offset in the file.
+    /// Absolute byte offset in the file (for `invalid_tokenizer`, in the tokenizer.json).
     pub offset: Option<u64>,
 }
 

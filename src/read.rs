@@ -163,7 +163,7 @@ impl<'a> PreparedChunk<'a> {
         out.clear();
         try_room(out, bitmap.len(), "validity bitmap")?;
         out.extend(bitmap.iter().map(|b| !b));
-        if rows % 8 != 0 {
+        if !rows.is_multiple_of(8) {
             if let Some(last) = out.last_mut() {
                 *last &= (1u8 << (rows % 8)) - 1;
             }

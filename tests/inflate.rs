@@ -164,7 +164,7 @@ fn random_data_at_every_level_and_strategy() {
                     continue;
                 }
                 let strategy = strategies[(level as usize + kind) % strategies.len()];
-                let sync = if (level as usize + kind) % 4 == 0 { 1 + rng.below(n.max(1)) } else { 0 };
+                let sync = if (level as usize + kind).is_multiple_of(4) { 1 + rng.below(n.max(1)) } else { 0 };
                 for s in [CompressionStrategy::Default, strategy] {
                     let z = deflate(&data, level, s, sync);
                     let got = ours(&mut dec, &z, n);
@@ -879,4 +879,134 @@ fn length_extra_bits_in_every_table_position() {
     w.code(lc[256], lit[256] as u32);
     let s = w.finish();
     assert_eq!(ok(&s, n), vec![b'a'; n]);
+}
+
+// ---------------------------------------------------------------------------
+// Zlib and gzip framing against the reference (tests/oracle/inflate.rs)
+// ---------------------------------------------------------------------------
+
+#[path = "oracle/inflate.rs"]
+mod oracle;
+
+use oracle::Framing;
+
+fn framed(dec: &mut Decompressor, framing: Framing, block: &[u8], n: usize) -> Result<Vec<u8>, ()> {
+    let codec = match framing {
+        Framing::Raw => Codec::Flate,
+        Framing::Zlib => Codec::Zlib,
+        Framing::Gzip => Codec::Gzip,
+    };
+    let mut out = vec![0x55; n];
+    dec.block(codec, block, &mut out).map(|()| out).map_err(drop)
+}
+
+/// A zlib stream around `deflated` (RFC 1950), header bytes as given.
+fn zlib_wrap(cmf: u8, flg: u8, deflated: &[u8], data: &[u8]) -> Vec<u8> {
+    let mut z = vec![cmf, flg];
+    z.extend_from_slice(deflated);
+    z.extend_from_slice(&adler2::adler32_slice(data).to_be_bytes());
+    z
+}
+
+/// A gzip member around `deflated` (RFC 1952) with the optional fields `flg` asks for.
+fn gzip_wrap(flg: u8, deflated: &[u8], data: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let mut g = vec![0x1f, 0x8b, 8, flg, 1, 2, 3, 4, 0, 3];
+    if flg & 4 != 0 {
+        let n = rng.below(20);
+        g.extend_from_slice(&(n as u16).to_le_bytes());
+        g.extend((0..n).map(|_| rng.next() as u8));
+    }
+    for bit in [8u8, 16] {
+        if flg & bit != 0 {
+            g.extend((0..rng.below(12)).map(|_| 1 + rng.below(255) as u8));
+            g.push(0);
+        }
+    }
+    if flg & 2 != 0 {
+        let crc = oracle::crc32(&g) as u16;
+        g.extend_from_slice(&crc.to_le_bytes());
+    }
+    g.extend_from_slice(deflated);
+    g.extend_from_slice(&oracle::crc32(data).to_le_bytes());
+    g.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    g
+}
+
+#[test]
+fn zlib_and_gzip_framing_agree_with_the_reference() {
+    let mut rng = Rng(0xF8A3_11E5);
+    let mut dec = Decompressor::new();
+    let (mut same, mut refused) = (0usize, 0usize);
+    let mut check = |dec: &mut Decompressor, f: Framing, block: &[u8], n: usize| {
+        let want = oracle::expected(f, block, n);
+        assert_eq!(framed(dec, f, block, n), want, "{f:?} n={n} {block:02x?}");
+        if want.is_ok() {
+            same += 1;
+        } else {
+            refused += 1;
+        }
+    };
+    for round in 0..1500 {
+        let n = [0, 1, 7, 100, 3000][round % 5];
+        let data = gen(round % KINDS, n, &mut rng);
+        let d = deflate(&data, (round % 10) as u8, CompressionStrategy::Default, 0);
+        // Every header the two bytes can hold now and then, else a good one.
+        let (cmf, flg) = if round % 4 == 0 {
+            (rng.next() as u8, rng.next() as u8)
+        } else {
+            let cmf = 0x08 | (rng.below(8) as u8) << 4;
+            let flg = (rng.below(4) as u8) << 6;
+            (cmf, flg + (31 - ((cmf as u16) << 8 | flg as u16) % 31) as u8 % 31)
+        };
+        let z = zlib_wrap(cmf, flg, &d, &data);
+        let g = gzip_wrap(if round % 3 == 0 { rng.next() as u8 } else { rng.below(32) as u8 }, &d, &data, &mut rng);
+        for (f, block) in [(Framing::Zlib, z), (Framing::Gzip, g)] {
+            check(&mut dec, f, &block, n);
+            check(&mut dec, f, &block, n + 1);
+            if n > 0 {
+                check(&mut dec, f, &block, n - 1);
+            }
+            for _ in 0..20 {
+                let mut m = block.clone();
+                match rng.below(4) {
+                    0 => {
+                        // A flip, mostly in the framing.
+                        let i = if rng.below(2) == 0 {
+                            rng.below(m.len().min(24))
+                        } else {
+                            m.len() - 1 - rng.below(8.min(m.len()))
+                        };
+                        m[i] ^= 1 << rng.below(8);
+                    }
+                    1 => {
+                        let i = rng.below(m.len());
+                        m[i] ^= 1 << rng.below(8);
+                    }
+                    2 => m.truncate(rng.below(m.len())),
+                    _ => m.push(rng.next() as u8),
+                }
+                check(&mut dec, f, &m, n);
+            }
+        }
+    }
+    eprintln!("framing: {same} blocks decoded as the reference decodes them, {refused} refused by both");
+    assert!(same > 3000 && refused > 30_000, "{same} same, {refused} refused");
+}
+
+/// Fuzz finding crash-2960a0a7 (inflate target): miniz_oxide skips the
+/// Adler-32 check when built with cfg(fuzzing), so its reference accepted a
+/// zlib block with a wrong checksum that ours refuses. The reference now
+/// checks it itself; this block must be refused by both.
+#[test]
+fn fuzz_crash_2960a0a7_zlib_adler_mismatch_is_refused_by_both() {
+    let mut block = miniz_oxide::deflate::compress_to_vec_zlib(&[0x60], 7);
+    assert_eq!(block, [0x78, 0x9c, 0x4b, 0x00, 0x00, 0x00, 0x61, 0x00, 0x61]);
+    assert_eq!(oracle::expected(Framing::Zlib, &block, 1), Ok(vec![0x60]));
+    block[8] ^= 1;
+    assert_eq!(oracle::expected(Framing::Zlib, &block, 1), Err(()));
+    assert_eq!(framed(&mut Decompressor::new(), Framing::Zlib, &block, 1), Err(()));
+    for data in [&b""[..], b"a", b"Wikipedia", &[0xff; 6000]] {
+        assert_eq!(oracle::adler32(data), adler2::adler32_slice(data));
+    }
+    assert_eq!(oracle::adler32(b"Wikipedia"), 0x11E6_0398);
 }

@@ -7,7 +7,7 @@ use crate::error::{corrupt_chunk, Result};
 use crate::types::ColumnType;
 
 pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> {
-    if stream.len() % 8 != 0 {
+    if !stream.len().is_multiple_of(8) {
         return Err(corrupt_chunk(format!("Delta stream of {} bytes is not a multiple of 8", stream.len())));
     }
     if stream.len() / 8 != n {

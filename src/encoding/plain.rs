@@ -9,7 +9,7 @@ use crate::types::ColumnType;
 pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> {
     match ty.width() {
         Some(w) => {
-            if stream.len() % w != 0 {
+            if !stream.len().is_multiple_of(w) {
                 return Err(corrupt_chunk(format!(
                     "Plain {ty} stream of {} bytes is not a multiple of {w}",
                     stream.len()

@@ -36,8 +36,8 @@ static CHAR_TO_BYTE: [i16; 0x144] = char_to_byte();
 /// Appends the bytes a token string stands for. Characters outside the
 /// table (special tokens' ASCII is inside it; e.g. a literal space is not)
 /// are emitted as their own UTF-8.
-pub(super) fn decode_token(token: &str, out: &mut Vec<u8>) {
-    for c in token.chars() {
+pub(super) fn decode_token(token: impl Iterator<Item = char>, out: &mut Vec<u8>) {
+    for c in token {
         match CHAR_TO_BYTE.get(c as usize) {
             Some(&b) if b >= 0 => out.push(b as u8),
             _ => {
@@ -67,13 +67,13 @@ mod tests {
     #[test]
     fn tokens_decode_to_bytes() {
         let mut out = Vec::new();
-        decode_token("\u{120}hello\u{10a}", &mut out);
+        decode_token("\u{120}hello\u{10a}".chars(), &mut out);
         assert_eq!(out, b" hello\n");
         out.clear();
-        decode_token("<|endoftext|>", &mut out);
+        decode_token("<|endoftext|>".chars(), &mut out);
         assert_eq!(out, b"<|endoftext|>");
         out.clear();
-        decode_token("a b\u{20ac}", &mut out);
+        decode_token("a b\u{20ac}".chars(), &mut out);
         assert_eq!(out, "a b\u{20ac}".as_bytes());
     }
 }

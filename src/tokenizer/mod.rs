@@ -5,9 +5,10 @@
 
 mod byte_level;
 mod json;
-mod sha256;
 
 use std::sync::Arc;
+
+use sha2::{Digest as _, Sha256};
 
 use crate::error::{try_vec, Error, ErrorKind, Result};
 
@@ -17,7 +18,7 @@ pub struct Digest(pub [u8; 32]);
 
 impl Digest {
     pub fn of(bytes: &[u8]) -> Digest {
-        Digest(sha256::sha256(bytes))
+        Digest(Sha256::digest(bytes).into())
     }
 
     pub fn to_hex(&self) -> String {
@@ -49,57 +50,80 @@ impl core::fmt::Display for Digest {
 }
 
 /// A tokenizer's vocabulary as bytes: id -> the bytes the token stands for.
+///
+/// Token `id` is `bytes[starts[id]..starts[id + 1]]`; an empty range is an
+/// id the vocab does not define (so a token whose string is empty counts as
+/// undefined; BPE never emits one). One table entry per id up to the
+/// largest keeps the lookup the tokenized decoder makes per token at two
+/// loads; the table stays proportional to the vocab because the largest id
+/// must be below [`max_id_for`] the token count.
 pub struct Tokenizer {
     digest: Digest,
-    /// Token `id` is `bytes[starts[id]..starts[id + 1]]`; an empty range is
-    /// an id the vocab does not define.
     starts: Vec<u32>,
     bytes: Vec<u8>,
     /// One past the largest id: each occurrence stands for one escape byte.
     escape_id: u32,
-    model_type: String,
+    tokens: usize,
+}
+
+/// The largest token id a vocab of `tokens` tokens may use: below twice
+/// the token count plus 256 (real vocabs are dense: ids 0 to n - 1), and
+/// never above 65,535, the largest id a file can store. So a tokenizer's id
+/// table costs at most 8 bytes per token plus 1 KB.
+pub fn max_id_for(tokens: usize) -> u32 {
+    (2 * tokens as u64 + 255).min(json::MAX_ID as u64) as u32
 }
 
 impl Tokenizer {
-    /// Parses a `tokenizer.json`, keeping only `model.vocab`.
+    /// Parses a `tokenizer.json`, keeping only `model.vocab`. Every
+    /// allocation is fallible and bounded by the vocab's size and the
+    /// input's length.
     pub fn from_json(json_bytes: &[u8]) -> Result<Tokenizer> {
+        Self::parse(json_bytes, Digest::of(json_bytes))
+    }
+
+    fn parse(json_bytes: &[u8], digest: Digest) -> Result<Tokenizer> {
         let model = json::read_model(json_bytes)?;
-        if model.model_type != "BPE" {
-            return Err(invalid(format!("model type is \"{}\"; only BPE tokenizers are supported", model.model_type)));
+        let vocab = &model.vocab;
+        let largest = vocab.iter().max_by_key(|e| e.id).copied().unwrap_or(json::Entry { id: 0, key: (1, 1) });
+        let max_id = largest.id;
+        if max_id > max_id_for(vocab.len()) {
+            return Err(Error::new(
+                ErrorKind::InvalidTokenizer,
+                format!(
+                    "tokenizer.json: token id {max_id} is too sparse for a vocab of {} tokens (ids must stay at or below {})",
+                    vocab.len(),
+                    max_id_for(vocab.len())
+                ),
+            )
+            .at_offset(largest.key.0 as u64 - 1));
         }
-        let max_id = model.vocab.iter().map(|(_, id)| *id).max().ok_or_else(|| invalid("model.vocab is empty"))?;
-        // A vocab is dense in practice; bound the id space by its size so a
-        // tiny file cannot ask for a huge table.
-        let limit = (model.vocab.len() as u64 * 2).max(1 << 16);
-        if max_id as u64 >= limit {
-            return Err(invalid(format!("token id {max_id} is far beyond the {} vocab entries", model.vocab.len())));
-        }
+        // Which vocab entry each id is (u32::MAX: none), so token bytes are
+        // laid out in id order.
         let ids = max_id as usize + 1;
-        let mut tokens: Vec<Option<&str>> = vec![None; ids];
-        for (tok, id) in &model.vocab {
-            if tokens[*id as usize].replace(tok.as_str()).is_some() {
-                return Err(invalid(format!("token id {id} appears twice in model.vocab")));
-            }
+        let mut entry = try_vec::<u32>(ids, "tokenizer id order")?;
+        entry.resize(ids, u32::MAX);
+        for (i, e) in vocab.iter().enumerate() {
+            entry[e.id as usize] = i as u32;
         }
-        let mut starts = try_vec::<u32>(ids + 1, "tokenizer vocab")?;
-        let mut bytes = Vec::new();
+        // A token decodes to at most as many bytes as its JSON string spans;
+        // the 16 bytes of slack let short tokens be copied as one fixed-size
+        // move (see BytesBuilder).
+        let bound = vocab.iter().map(|e| (e.key.1 - e.key.0) as u64).sum::<u64>() + 16;
+        if bound > u32::MAX as u64 {
+            return Err(Error::new(ErrorKind::TooLarge, "tokenizer vocab holds more than 4 GiB of token text"));
+        }
+        let mut bytes = try_vec::<u8>(bound as usize, "tokenizer token bytes")?;
+        let mut starts = try_vec::<u32>(ids + 1, "tokenizer token starts")?;
         starts.push(0);
-        for t in &tokens {
-            if let Some(t) = t {
-                byte_level::decode_token(t, &mut bytes);
+        for &i in &entry {
+            if let Some(e) = vocab.get(i as usize) {
+                byte_level::decode_token(json::chars(model.text, e.key.0), &mut bytes);
             }
             starts.push(bytes.len() as u32);
         }
-        // Slack after the last token lets short tokens be copied as one
-        // fixed-size move (see BytesBuilder).
         bytes.extend_from_slice(&[0; 16]);
-        Ok(Tokenizer {
-            digest: Digest::of(json_bytes),
-            starts,
-            bytes,
-            escape_id: max_id + 1,
-            model_type: model.model_type,
-        })
+        Ok(Tokenizer { digest, starts, bytes, escape_id: max_id + 1, tokens: vocab.len() })
     }
 
     pub fn digest(&self) -> Digest {
@@ -110,8 +134,14 @@ impl Tokenizer {
         self.escape_id
     }
 
+    /// How many tokens the vocab defines.
     pub fn vocab_size(&self) -> usize {
-        self.starts.len() - 1
+        self.tokens
+    }
+
+    /// Only BPE tokenizers are accepted.
+    pub fn model_type(&self) -> &str {
+        "BPE"
     }
 
     /// Token `id` as (all token bytes, start, length), for copying with
@@ -123,10 +153,6 @@ impl Tokenizer {
             (Some(&a), Some(&b)) => (&self.bytes, a as usize, (b - a) as usize),
             _ => (&self.bytes, 0, 0),
         }
-    }
-
-    pub fn model_type(&self) -> &str {
-        &self.model_type
     }
 
     /// The bytes of token `id`; `None` for the escape id, ids past it, and
@@ -149,10 +175,6 @@ impl core::fmt::Debug for Tokenizer {
     }
 }
 
-fn invalid(message: impl Into<String>) -> Error {
-    Error::new(ErrorKind::InvalidTokenizer, message)
-}
-
 /// Tokenizers by digest. Registering the same bytes twice is harmless.
 /// A file names a few tokenizers at most, so a list is all this needs.
 #[derive(Default, Clone, Debug)]
@@ -169,7 +191,9 @@ impl Registry {
     pub fn register(&mut self, json_bytes: &[u8]) -> Result<Digest> {
         let digest = Digest::of(json_bytes);
         if !self.has(&digest) {
-            self.tokenizers.push(Arc::new(Tokenizer::from_json(json_bytes)?));
+            let t = Tokenizer::parse(json_bytes, digest)?;
+            self.tokenizers.try_reserve(1).map_err(|_| Error::new(ErrorKind::TooLarge, "no memory for a tokenizer"))?;
+            self.tokenizers.push(Arc::new(t));
         }
         Ok(digest)
     }
@@ -203,5 +227,32 @@ impl Registry {
 
     pub fn is_empty(&self) -> bool {
         self.tokenizers.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Digest;
+
+    /// The SHA-256 examples of FIPS 180-2 (appendix B) and NIST's CAVP short-message file.
+    #[test]
+    fn digests_match_the_nist_vectors() {
+        let cases: [(&[u8], &str); 4] = [
+            (b"", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+            (b"abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+            (
+                b"abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+                "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1",
+            ),
+            (&[0xbd], "68325720aabd7c82f30f554b313d0570c95accbb7dc4b5aae11204c08ffe732b"),
+        ];
+        for (msg, hex) in cases {
+            assert_eq!(Digest::of(msg).to_hex(), hex, "{msg:02x?}");
+            assert_eq!(Digest::from_hex(hex), Some(Digest::of(msg)));
+        }
+        assert_eq!(
+            Digest::of(&vec![b'a'; 1_000_000]).to_hex(),
+            "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
+        );
     }
 }
