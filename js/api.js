@@ -168,37 +168,33 @@ function checkCallback(callback, method) {
 const isThenable = (x) => x !== null && (typeof x === "object" || typeof x === "function") && typeof x.then === "function";
 
 /** Calls `callback` with the lent columns `desc` describes, and ends the
- *  loan when it returns or throws (with `waits`, when the promise it
- *  returns settles; without, a promise returned is refused). */
-function lend(file, rowGroup, desc, callback, waits, method) {
+ *  loan when it returns or throws; a promise returned is refused. */
+function lend(file, rowGroup, desc, callback) {
   const scope = new Scope(wasmMemoryObject());
   lending.add(file);
   let result;
   try {
     result = callback({ rowGroup, numRows: desc[0], columns: scopedColumns(scope, desc) });
-  } catch (e) {
-    endLoan(file, scope);
-    throw e;
+  } finally {
+    scope.end();
+    if (!freeing.has(file)) file.__endScope();
+    endLoan(file);
   }
-  if (waits && isThenable(result)) return Promise.resolve(result).finally(() => endLoan(file, scope));
-  endLoan(file, scope);
   if (isThenable(result)) {
     throw new ColumnsError(
-      `${method}'s callback returned a promise, but the columns it was lent were released when it returned, before the promise settled; use readRowGroupScopedAsync, which waits for it`,
+      "readRowGroupScoped's callback returned a promise, but the columns it was lent were released when it returned, before the promise settled; use readRowGroupScopedAsync, which waits for it",
       "bad_argument",
     );
   }
   return result;
 }
 
-function endLoan(file, scope) {
-  scope.end();
+/** A loan of the file's buffers has ended: a free() asked for during it happens now. */
+function endLoan(file) {
   lending.delete(file);
   if (freeing.has(file)) {
     freeing.delete(file);
     unguardedFree.call(file);
-  } else {
-    file.__endScope();
   }
 }
 
@@ -212,7 +208,7 @@ Object.assign(ColumnsFile.prototype, {
   readRowGroupScoped(rowGroup, callback, options) {
     checkCallback(callback, "readRowGroupScoped");
     const desc = this.__scopedRead(rowGroup, optionsOf(options, "readRowGroupScoped").columns);
-    return lend(this, rowGroup, desc, callback, false, "readRowGroupScoped");
+    return lend(this, rowGroup, desc, callback);
   },
 
   /** readRowGroupScoped for any file, fetching the chunks first; a
@@ -221,8 +217,16 @@ Object.assign(ColumnsFile.prototype, {
     const read = async () => {
       checkCallback(callback, "readRowGroupScopedAsync");
       const o = optionsOf(options, "readRowGroupScopedAsync");
-      const desc = await this.__scopedReadAsync(rowGroup, o.columns, o);
-      return lend(this, rowGroup, desc, callback, true, "readRowGroupScopedAsync");
+      // A stream of one row group, in the file's own buffers (mode 2).
+      const stream = new RowGroupStream((deliver) => this.__rowGroups(rowGroup, o.columns, 2, o, deliver), true, wasmMemoryObject());
+      lending.add(this);
+      try {
+        const { value } = await stream.next();
+        return await callback(value);
+      } finally {
+        await stream.return();
+        endLoan(this);
+      }
     };
     const run = (queues.get(this) ?? Promise.resolve()).then(read);
     queues.set(this, run.then(ignore, ignore));
@@ -238,7 +242,7 @@ ColumnsFile.prototype.rowGroupsAsync = function (options) {
   let scoped = false;
   const start = (deliver) => {
     const o = optionsOf(options, "rowGroupsAsync");
-    return this.__rowGroups(o.rowGroups, o.columns, scoped, o, deliver);
+    return this.__rowGroups(o.rowGroups, o.columns, scoped ? 1 : 0, o, deliver);
   };
   try {
     scoped = options?.scoped === true;

@@ -3,7 +3,7 @@
 //! string and bytes are one offsets array and one data buffer. Nothing is
 //! boxed per value, and strings stay exact bytes.
 
-use crate::error::{try_room, try_vec, Error, ErrorKind, Result};
+use crate::error::{try_vec, Error, ErrorKind, Result};
 use crate::types::ColumnType;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -115,22 +115,21 @@ impl Values {
     }
 
     /// `n` values of a fixed-width type in `old`'s storage when it holds that
-    /// type (allocating only when it has room for fewer), else fresh (`None`
-    /// for string/bytes). `zero`: every value zero; otherwise only values
-    /// past `old`'s length are, and the rest keep what they held (for a
-    /// caller that overwrites them all).
+    /// type and has room for them, else fresh (`None` for string/bytes).
+    /// `zero`: every value zero; otherwise only values past `old`'s length
+    /// are, and the rest keep what they held (for a caller that overwrites
+    /// them all).
     pub(crate) fn reusing(ty: ColumnType, n: usize, old: Option<Values>, zero: bool) -> Result<Option<Values>> {
-        let Some(mut v) = old.filter(|v| v.holds(ty)) else { return Values::zeroed(ty, n) };
-        fn fit<T: Pod>(v: &mut Vec<T>, n: usize, zero: bool) -> Result<()> {
-            if zero {
-                v.clear();
-            }
-            v.truncate(n);
-            try_room(v, n - v.len(), "column values")?;
-            v.resize(n, T::default());
-            Ok(())
-        }
-        match_values!(&mut v, x => fit(x, n, zero)?, _o, _d => return Ok(None));
+        let room = |v: &Values| match_values!(v, x => x.capacity() >= n, _o, _d => false);
+        let Some(mut v) = old.filter(|v| v.holds(ty) && room(v)) else { return Values::zeroed(ty, n) };
+        // SAFETY: capacity for `n` was checked; every value past the part
+        // kept is zeroed before the length covers it, and any bytes are a
+        // valid value of these types (Pod).
+        match_values!(&mut v, x => unsafe {
+            let keep = if zero { 0 } else { x.len().min(n) };
+            x.as_mut_ptr().add(keep).write_bytes(0, n - keep);
+            x.set_len(n);
+        }, _o, _d => return Ok(None));
         Ok(Some(v))
     }
 

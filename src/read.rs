@@ -43,6 +43,7 @@ pub fn prepare<'a>(
 
 /// [`prepare`], with the chunk's block table written into `blocks` (see
 /// [`Chunk::parse_reusing`]; `chunk.blocks` can be taken back afterwards).
+#[inline(never)]
 pub fn prepare_reusing<'a>(
     meta: &'a FileMeta,
     row_group: usize,
@@ -134,17 +135,7 @@ impl<'a> PreparedChunk<'a> {
     /// Decodes the stream into a column of `rows` rows.
     pub fn decode(&self, stream: Stream<'_>) -> Result<Column> {
         let rows = self.rows as usize;
-        let n = rows - self.null_count;
-        let dense = match stream {
-            Stream::Bytes(Cow::Owned(bytes)) => {
-                encoding::decode_owned(self.chunk.encoding, self.ty, n, bytes, self.tokenizer.as_deref())
-            }
-            Stream::Bytes(bytes) => {
-                encoding::decode(self.chunk.encoding, self.ty, n, &bytes, self.tokenizer.as_deref())
-            }
-            Stream::Typed(values) => encoding::finish_typed(self.chunk.encoding, values),
-        }
-        .map_err(|e| self.locate(e))?;
+        let dense = self.decode_dense(stream)?;
         if self.null_count == 0 {
             return Ok(Column { ty: self.ty, values: dense, validity: None, null_count: 0 });
         }
@@ -153,6 +144,21 @@ impl<'a> PreparedChunk<'a> {
         let mut validity = Vec::new();
         self.validity_into(&mut validity)?;
         Ok(Column { ty: self.ty, values, validity: Some(validity), null_count: self.null_count })
+    }
+
+    /// The stream's values for the non-null rows only (the first half of
+    /// [`decode`](Self::decode)). Out of line: every reader of chunks calls
+    /// the decoders through here, so they exist once in the wasm module.
+    #[inline(never)]
+    pub fn decode_dense(&self, stream: Stream<'_>) -> Result<Values> {
+        let n = self.rows as usize - self.null_count;
+        let tok = self.tokenizer.as_deref();
+        match stream {
+            Stream::Bytes(Cow::Owned(bytes)) => encoding::decode_owned(self.chunk.encoding, self.ty, n, bytes, tok),
+            Stream::Bytes(bytes) => encoding::decode(self.chunk.encoding, self.ty, n, &bytes, tok),
+            Stream::Typed(values) => encoding::finish_typed(self.chunk.encoding, values),
+        }
+        .map_err(|e| self.locate(e))
     }
 
     /// Writes the chunk's validity into `out` (replacing what it held):

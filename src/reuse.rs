@@ -15,10 +15,9 @@ use std::borrow::Cow;
 use crate::chunk::Block;
 use crate::codec::{Codec, Decompressor};
 use crate::column::{Column, Values};
-use crate::encoding;
 use crate::error::{try_room, Error, ErrorKind, Result};
 use crate::file::FileMeta;
-use crate::read::{prepare_reusing, PreparedChunk};
+use crate::read::{prepare_reusing, PreparedChunk, Stream};
 use crate::tokenizer::Registry;
 
 /// What every column read shares: decompression state, the stream of the
@@ -92,7 +91,7 @@ impl Scratch {
             if let Some(b) = v.fixed_bytes_mut() {
                 p.chunk.decompress_into(&mut self.dec, b).map_err(|e| p.locate(e))?;
             }
-            (encoding::finish_typed(p.chunk.encoding, v).map_err(|e| p.locate(e))?, into)
+            (p.decode_dense(Stream::Typed(v))?, into)
         } else {
             out.dense = None;
             let into = kept.filter(|_| nulls && !ty.is_variable());
@@ -110,8 +109,7 @@ impl Scratch {
                     Cow::Borrowed(&self.stream[..])
                 }
             };
-            let tok = p.tokenizer.as_deref();
-            (encoding::decode(p.chunk.encoding, ty, n, &stream, tok).map_err(|e| p.locate(e))?, into)
+            (p.decode_dense(Stream::Bytes(stream))?, into)
         };
         let column = if nulls {
             let (values, dense) = dense.spread_reusing(ty, rows, p.chunk.null_bitmap, into)?;

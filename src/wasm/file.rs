@@ -571,6 +571,8 @@ impl Inner {
     }
 
     /// Decodes a chunk's bytes and hands the column to JS, timing each stage.
+    /// (Out of line: three readers call it.)
+    #[inline(never)]
     pub(super) fn decode(
         &self,
         g: usize,

@@ -13,6 +13,8 @@
 //! asks for the next one. Its buffers live in the future and go when it
 //! ends, early or not.
 
+use std::rc::Rc;
+
 use js_sys::{Array, Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
@@ -28,6 +30,7 @@ use crate::reuse::{ColumnBuffers, Scratch};
 /// The buffers one row group's columns are decoded into, kept from read to
 /// read, and the lists that say which columns a read wants (kept too, so a
 /// read allocates nothing once the buffers have grown).
+#[derive(Default)]
 pub(crate) struct RowGroupBuffers {
     scratch: Scratch,
     /// The bytes of the chunk being decoded.
@@ -80,6 +83,16 @@ impl RowGroupBuffers {
         let registry = inner.registry.borrow();
         let out = &mut self.columns[c];
         self.scratch.read(&inner.meta, g, c, &self.chunk, &registry, out).map_err(|e| js_error(&e))
+    }
+
+    /// Decodes the chunks `parts` (of columns `order`) of row group `g`
+    /// into these buffers, and describes them.
+    #[inline(never)]
+    fn read_all(&mut self, inner: &Inner, g: usize, order: &[usize], parts: &[PartView]) -> JsResult<JsValue> {
+        for (&c, p) in order.iter().zip(parts) {
+            self.read(inner, g, c, &p.view, 0)?;
+        }
+        Ok(self.describe(inner.meta.row_groups[g].num_rows)?.into())
     }
 
     /// Where the picked columns' buffers are, for `js/scoped.js`: the row
@@ -139,6 +152,7 @@ impl Inner {
     /// Decodes row group `g`'s chosen columns into the file's scoped
     /// buffers (`chunk_at(c)`: where column `c`'s bytes are) and opens the
     /// scope; JS closes it with `__endScope`.
+    #[inline(never)]
     fn open_scope(
         &self,
         g: usize,
@@ -185,30 +199,6 @@ impl ColumnsFile {
         inner.open_scope(g, &columns, |c| Some((memory.clone(), inner.meta.row_groups[g].chunks[c].offset)))
     }
 
-    /// The same for any file: fetches the row group's chunks first (all of
-    /// them, so decoding does not wait halfway with the scope open).
-    #[wasm_bindgen(js_name = __scopedReadAsync, skip_typescript)]
-    pub fn scoped_read_async(&self, row_group: JsValue, columns: JsValue, options: JsValue) -> Promise {
-        let inner = self.inner.clone();
-        future_to_promise(async move {
-            let signal = signal_of(&options)?;
-            let g = row_group_index(&inner, &row_group)?;
-            let mut cols = Vec::new();
-            indices_into(&columns, inner.meta.schema.len(), "column", &mut cols)?;
-            cols.sort_unstable();
-            cols.dedup();
-            let mut ranges = try_vec(cols.len())?;
-            ranges.extend(cols.iter().map(|&c| inner.meta.row_groups[g].chunks[c].range()));
-            let mut views: Vec<Option<View>> = try_vec(inner.meta.schema.len())?;
-            views.resize(inner.meta.schema.len(), None);
-            let mut fetch = Fetch::new(&inner.source, &ranges, signal);
-            while let Some(part) = fetch.next_view().await? {
-                views[cols[part.index]] = Some(part.view);
-            }
-            inner.open_scope(g, &columns, |c| Some((views[c].clone()?, 0))).map(JsValue::from)
-        })
-    }
-
     /// Closes the scope `__scopedRead(Async)` opened: the views JS made of
     /// its buffers are gone, so the next read may overwrite them.
     #[wasm_bindgen(js_name = __endScope, skip_typescript)]
@@ -219,68 +209,49 @@ impl ColumnsFile {
     /// `rowGroupsAsync` (js/api.js) from Rust's side: reads the chosen
     /// columns of each chosen row group in turn and calls
     /// `deliver(rowGroup, numRows, columns)`, which returns a promise of
-    /// whether to go on. `columns` are `Column`s, or with `scoped` the
-    /// description of buffers this stream keeps (as `__scopedRead`'s).
+    /// whether to go on. `mode` 0: `columns` are `Column`s; 1: the
+    /// description of buffers this stream keeps (as `__scopedRead`'s); 2:
+    /// the same in the file's own scoped buffers, the scope open until the
+    /// stream ends (`readRowGroupScopedAsync`, `rowGroups` one index).
     #[wasm_bindgen(js_name = __rowGroups, skip_typescript)]
     pub fn row_groups_stream(
         &self,
         row_groups: JsValue,
         columns: JsValue,
-        scoped: bool,
+        mode: u32,
         options: JsValue,
         deliver: Function,
     ) -> JsResult<Promise> {
         let inner = self.inner.clone();
         let signal = signal_of(&options)?;
         let (max_request, window) = read_ahead(&options)?;
+        let scoped = mode > 0;
         let recycler = if scoped { JsValue::NULL } else { convert::reuse_of(&options)? };
         let mut groups = Vec::new();
-        indices_into(&row_groups, inner.meta.row_groups.len(), "row group", &mut groups)?;
-        let mut bufs = RowGroupBuffers::new(inner.meta.schema.len())?;
+        if mode == 2 {
+            groups.push(row_group_index(&inner, &row_groups)?);
+        } else {
+            indices_into(&row_groups, inner.meta.row_groups.len(), "row group", &mut groups)?;
+        }
+        let mut bufs = StreamBuffers::new(&inner, mode == 2)?;
         bufs.choose(&columns)?;
+        let mut st = Stream::new(&inner, groups, bufs, scoped, recycler, deliver)?;
+        // The chunks of every row group asked for, row group by row group.
+        let mut ranges = try_vec(st.groups.len() * st.order.len())?;
+        for &g in &st.groups {
+            ranges.extend(st.order.iter().map(|&c| inner.meta.row_groups[g].chunks[c].range()));
+        }
         Ok(future_to_promise(async move {
-            let order = core::mem::take(&mut bufs.order);
-            let mut ranges = try_vec(groups.len() * order.len())?;
-            for &g in &groups {
-                ranges.extend(order.iter().map(|&c| inner.meta.row_groups[g].chunks[c].range()));
-            }
             let mut fetch = Fetch::with_limits(&inner.source, &ranges, signal.clone(), max_request, window);
-            let mut parts: Vec<PartView> = try_vec(order.len())?;
-            let mut decoded: Vec<JsValue> = try_vec(bufs.columns.len())?;
-            decoded.resize(bufs.columns.len(), JsValue::NULL);
-            for (i, &g) in groups.iter().enumerate() {
+            let mut parts: Vec<PartView> = try_vec(st.order.len())?;
+            for i in 0..st.groups.len() {
                 parts.clear();
-                for k in 0..order.len() {
-                    let part = fetch.next_view().await?;
-                    match part {
-                        Some(p) if p.index == i * order.len() + k => parts.push(p),
-                        _ => return Err(usage_error("internal", "the fetch handed out chunks out of order")),
+                for _ in 0..st.order.len() {
+                    if let Some(p) = fetch.next_view().await? {
+                        parts.push(p);
                     }
                 }
-                let batch: JsValue = if scoped {
-                    for (&c, p) in order.iter().zip(&parts) {
-                        bufs.read(&inner, g, c, &p.view, 0)?;
-                    }
-                    bufs.describe(inner.meta.row_groups[g].num_rows)?.into()
-                } else {
-                    for (&c, p) in order.iter().zip(&parts) {
-                        copy_into(&p.view, 0, view_len(&p.view), &mut bufs.chunk)?;
-                        decoded[c] = inner.decode(g, c, &bufs.chunk, Some(p.read_ms), &recycler)?.into();
-                    }
-                    let out = Array::new_with_length(bufs.picks.len() as u32);
-                    for (j, &c) in bufs.picks.iter().enumerate() {
-                        out.set(j as u32, decoded[c].clone());
-                    }
-                    decoded.iter_mut().for_each(|d| *d = JsValue::NULL);
-                    out.into()
-                };
-                parts.clear(); // the fetched bytes can go
-                let rows = JsValue::from_f64(inner.meta.row_groups[g].num_rows as f64);
-                let ack = deliver
-                    .call3(&JsValue::NULL, &JsValue::from_f64(g as f64), &rows, &batch)
-                    .map_err(|e| with_cause("internal", "the row group iterator failed", e))?;
-                let go = JsFuture::from(Promise::resolve(&ack)).await?;
-                if !go.is_truthy() {
+                if !st.hand_out(&inner, i, &mut parts)?.await?.is_truthy() {
                     break; // the loop ended early
                 }
                 if is_aborted(&signal) {
@@ -289,6 +260,131 @@ impl ColumnsFile {
             }
             Ok(JsValue::UNDEFINED)
         }))
+    }
+}
+
+/// What a stream keeps between row groups (apart from its fetch).
+struct Stream {
+    groups: Vec<usize>,
+    /// The distinct columns read, in file order.
+    order: Vec<usize>,
+    bufs: StreamBuffers,
+    /// Copied columns of the row group being decoded, by schema column.
+    decoded: Vec<JsValue>,
+    scoped: bool,
+    recycler: JsValue,
+    deliver: Function,
+}
+
+impl Stream {
+    fn new(
+        inner: &Inner,
+        groups: Vec<usize>,
+        mut bufs: StreamBuffers,
+        scoped: bool,
+        recycler: JsValue,
+        deliver: Function,
+    ) -> JsResult<Self> {
+        let order = core::mem::take(&mut bufs.order);
+        let mut decoded = try_vec(inner.meta.schema.len())?;
+        decoded.resize(inner.meta.schema.len(), JsValue::NULL);
+        Ok(Stream { groups, order, bufs, decoded, scoped, recycler, deliver })
+    }
+
+    /// Decodes the `i`th row group from `parts` (its chunks, fetched),
+    /// releases them and hands the row group to the iterator; resolves to
+    /// whether to go on.
+    #[inline(never)]
+    fn hand_out(&mut self, inner: &Inner, i: usize, parts: &mut Vec<PartView>) -> JsResult<JsFuture> {
+        let (g, n) = (self.groups[i], self.order.len());
+        if parts.len() != n || parts.iter().enumerate().any(|(k, p)| p.index != i * n + k) {
+            return Err(usage_error("internal", "the fetch handed out chunks out of order"));
+        }
+        let batch = if self.scoped {
+            self.bufs.read_all(inner, g, &self.order, parts)?
+        } else {
+            copy_all(inner, g, &self.order, parts, &mut self.bufs, &mut self.decoded, &self.recycler)?
+        };
+        parts.clear(); // the fetched bytes can go
+        let rows = JsValue::from_f64(inner.meta.row_groups[g].num_rows as f64);
+        let ack = self
+            .deliver
+            .call3(&JsValue::NULL, &JsValue::from_f64(g as f64), &rows, &batch)
+            .map_err(|e| with_cause("internal", "the row group iterator failed", e))?;
+        Ok(JsFuture::from(Promise::resolve(&ack)))
+    }
+}
+
+/// Decodes the chunks `parts` (of columns `order`) of row group `g` into
+/// `Column`s (copies in JS memory), in the order `bufs` was asked for.
+#[inline(never)]
+fn copy_all(
+    inner: &Inner,
+    g: usize,
+    order: &[usize],
+    parts: &[PartView],
+    bufs: &mut RowGroupBuffers,
+    decoded: &mut [JsValue],
+    recycler: &JsValue,
+) -> JsResult<JsValue> {
+    for (&c, p) in order.iter().zip(parts) {
+        copy_into(&p.view, 0, view_len(&p.view), &mut bufs.chunk)?;
+        decoded[c] = inner.decode(g, c, &bufs.chunk, Some(p.read_ms), recycler)?.into();
+    }
+    let out = Array::new_with_length(bufs.picks.len() as u32);
+    for (j, &c) in bufs.picks.iter().enumerate() {
+        out.set(j as u32, decoded[c].clone());
+    }
+    decoded.iter_mut().for_each(|d| *d = JsValue::NULL);
+    Ok(out.into())
+}
+
+/// A stream's buffers: its own, or the file's scoped buffers, which it
+/// holds with the file's scope open and gives back when it ends.
+struct StreamBuffers {
+    bufs: RowGroupBuffers,
+    file: Option<Rc<Inner>>,
+}
+
+impl StreamBuffers {
+    fn new(inner: &Rc<Inner>, the_files: bool) -> JsResult<Self> {
+        if !the_files {
+            return Ok(StreamBuffers { bufs: RowGroupBuffers::new(inner.meta.schema.len())?, file: None });
+        }
+        let mut slot = inner.scoped.try_borrow_mut().map_err(|_| busy())?;
+        if inner.scope_open.get() {
+            return Err(busy());
+        }
+        let bufs = match slot.take() {
+            Some(b) => b,
+            None => RowGroupBuffers::new(inner.meta.schema.len())?,
+        };
+        inner.scope_open.set(true);
+        Ok(StreamBuffers { bufs, file: Some(inner.clone()) })
+    }
+}
+
+impl core::ops::Deref for StreamBuffers {
+    type Target = RowGroupBuffers;
+    fn deref(&self) -> &RowGroupBuffers {
+        &self.bufs
+    }
+}
+
+impl core::ops::DerefMut for StreamBuffers {
+    fn deref_mut(&mut self) -> &mut RowGroupBuffers {
+        &mut self.bufs
+    }
+}
+
+impl Drop for StreamBuffers {
+    fn drop(&mut self) {
+        if let Some(inner) = self.file.take() {
+            if let Ok(mut slot) = inner.scoped.try_borrow_mut() {
+                *slot = Some(core::mem::take(&mut self.bufs));
+            }
+            inner.scope_open.set(false);
+        }
     }
 }
 
