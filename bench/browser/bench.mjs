@@ -47,6 +47,7 @@ async function main() {
     TokenizerRegistry: cw.TokenizerRegistry,
     pools: cw.pools,
     stream: cw.stream,
+    streamScoped: cw.streamScoped,
     floorModule,
   };
   const exists = async (url) => (await fetch(url, { method: "HEAD" })).ok;

@@ -43,6 +43,8 @@ const libs = {
   arrow: { tableFromIPC },
   ColumnsFile: cw.ColumnsFile,
   TokenizerRegistry: cw.TokenizerRegistry,
+  stream: cw.stream,
+  streamScoped: cw.streamScoped,
   floorModule,
 };
 const load = {
