@@ -169,22 +169,24 @@ export function cwScopedReader(libs, input) {
 }
 
 /** Goal 5, streaming: `for await (const { columns } of file.rowGroupsAsync({ columns, scoped }))`
- *  over a file opened from a Blob. The platform gives each streaming
- *  reader a module instance of its own (`libs.stream`, `libs.streamScoped`:
- *  { ColumnsFile, TokenizerRegistry, memory }) so that its wasm memory size
- *  after the runs is the streaming read's peak. */
+ *  over a file opened from a Blob. Where the platform can make module
+ *  instances (`libs.streamInstance(name)`: a promise of { ColumnsFile,
+ *  TokenizerRegistry, memory }), each streaming reader of each file gets
+ *  its own, made on the first (warm-up) run, so that its wasm memory size
+ *  after the runs is that reader's peak on that file. */
+let instances = 0;
 function streamReader(scoped) {
   return (libs, input) => {
-    const own = scoped ? libs.streamScoped : libs.stream;
-    const lib = own ?? libs;
-    let registry = input.registry;
-    if (own) {
-      registry = new lib.TokenizerRegistry();
-      for (const t of input.tokenizers) registry.register(t);
-    }
+    let lib = null;
+    let registry = null;
     let kinds = null;
     return {
       async run({ cols }) {
+        if (lib === null) {
+          lib = libs.streamInstance ? await libs.streamInstance(`stream${++instances}`) : libs;
+          registry = lib === libs ? input.registry : new lib.TokenizerRegistry();
+          if (lib !== libs) for (const t of input.tokenizers) registry.register(t);
+        }
         const file = await lib.ColumnsFile.fromBlob(input.blob, registry);
         kinds ??= kindsOf(file.schema);
         const fps = cols.map((c) => new Fingerprint(kinds[c]));
@@ -198,7 +200,7 @@ function streamReader(scoped) {
         return { fps, untimedMs };
       },
       fingerprints: ({ fps }) => fps.map((fp) => fp.result()),
-      memoryBytes: () => (own?.memory ? own.memory.buffer.byteLength : null),
+      memoryBytes: () => (lib?.memory ? lib.memory.buffer.byteLength : null),
       release() {},
     };
   };

@@ -43,8 +43,7 @@ const libs = {
   arrow: { tableFromIPC },
   ColumnsFile: cw.ColumnsFile,
   TokenizerRegistry: cw.TokenizerRegistry,
-  stream: cw.stream,
-  streamScoped: cw.streamScoped,
+  streamInstance: cw.streamInstance,
   floorModule,
 };
 const load = {
