@@ -154,11 +154,22 @@ const unguardedFree = ColumnsFile.prototype.free;
 let memory = null;
 const wasmMemoryObject = () => (memory ??= glue.wasmMemory());
 
-/** An options object's `columns`, checked to be in an object (undefined and null: none). */
+/** Options checked to be an object (undefined and null: none). */
 function optionsOf(options, method) {
   if (options === undefined || options === null) return {};
   if (typeof options !== "object") throw new ColumnsError(`${method}'s options must be an object; got ${describe(options)}`, "bad_argument");
   return options;
+}
+
+/** One option, read where a throwing getter is a bad_argument. */
+function option(options, key, method) {
+  try {
+    return options[key];
+  } catch (e) {
+    const err = new ColumnsError(`${method}: reading options.${key} threw`, "bad_argument");
+    err.cause = e;
+    throw err;
+  }
 }
 
 function checkCallback(callback, method) {
@@ -207,7 +218,7 @@ Object.assign(ColumnsFile.prototype, {
    *  columns lent: views of the file's own buffers, valid until it returns. */
   readRowGroupScoped(rowGroup, callback, options) {
     checkCallback(callback, "readRowGroupScoped");
-    const desc = this.__scopedRead(rowGroup, optionsOf(options, "readRowGroupScoped").columns);
+    const desc = this.__scopedRead(rowGroup, option(optionsOf(options, "readRowGroupScoped"), "columns", "readRowGroupScoped"));
     return lend(this, rowGroup, desc, callback);
   },
 
@@ -217,8 +228,9 @@ Object.assign(ColumnsFile.prototype, {
     const read = async () => {
       checkCallback(callback, "readRowGroupScopedAsync");
       const o = optionsOf(options, "readRowGroupScopedAsync");
+      const columns = option(o, "columns", "readRowGroupScopedAsync");
       // A stream of one row group, in the file's own buffers (mode 2).
-      const stream = new RowGroupStream((deliver) => this.__rowGroups(rowGroup, o.columns, 2, o, deliver), true, wasmMemoryObject());
+      const stream = new RowGroupStream((deliver) => this.__rowGroups(rowGroup, columns, 2, o, deliver), true, wasmMemoryObject());
       lending.add(this);
       try {
         const { value } = await stream.next();
@@ -240,15 +252,18 @@ guardInstances(ColumnsFile, "ColumnsFile");
  *  included, rejects the iteration's first step. */
 ColumnsFile.prototype.rowGroupsAsync = function (options) {
   let scoped = false;
-  const start = (deliver) => {
-    const o = optionsOf(options, "rowGroupsAsync");
-    return this.__rowGroups(o.rowGroups, o.columns, scoped ? 1 : 0, o, deliver);
-  };
+  let error = null;
   try {
-    scoped = options?.scoped === true;
-  } catch {
-    // (a throwing getter: read as not scoped)
+    scoped = option(optionsOf(options, "rowGroupsAsync"), "scoped", "rowGroupsAsync") === true;
+  } catch (e) {
+    error = e; // the first step rejects with it
   }
+  const start = (deliver) => {
+    if (error) throw error;
+    const o = optionsOf(options, "rowGroupsAsync");
+    const [rowGroups, columns] = ["rowGroups", "columns"].map((k) => option(o, k, "rowGroupsAsync"));
+    return this.__rowGroups(rowGroups, columns, scoped ? 1 : 0, o, deliver);
+  };
   return new RowGroupStream(start, scoped, wasmMemoryObject());
 };
 {

@@ -392,12 +392,13 @@ export class ColumnsFile {
   /** Reads several chunks from any file, merging adjacent byte ranges into single requests; row-group-major order. */
   readColumnsAsync(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: ReadOptions): Promise<Column[]>;
   /** Calls `callback` with row group `rowGroup`'s columns lent, not copied:
-   *  views of buffers the file keeps and reuses (after the first call, a
-   *  read allocates no JavaScript arrays and, for Plain and Delta columns,
-   *  nothing in the module either), valid until the callback returns; its
-   *  result is returned. A callback that returns a promise is refused (use
-   *  the Async form). One scoped read per file at a time (`busy`);
-   *  `free()` inside the callback waits until it returns. Needs a `fromBytes` file. */
+   *  views of buffers the file keeps and reuses (nothing is copied out of
+   *  the module and no ArrayBuffer is allocated; after the first call,
+   *  Plain and Delta columns allocate nothing in the module either), valid
+   *  until the callback returns; its result is returned. A callback that
+   *  returns a promise is refused (use the Async form). One scoped read per
+   *  file at a time (`busy`); `free()` inside the callback waits until it
+   *  returns. Needs a `fromBytes` file. */
   readRowGroupScoped<R>(rowGroup: number, callback: (batch: RowGroupBatch<ScopedColumn>) => R, options?: ScopedReadOptions): R;
   /** readRowGroupScoped for any file: fetches the row group's chunks, then
    *  calls `callback`, and waits for the promise it returns (if any) before
