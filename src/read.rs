@@ -134,8 +134,33 @@ impl<'a> PreparedChunk<'a> {
 
     /// Decodes the stream into a column of `rows` rows.
     pub fn decode(&self, stream: Stream<'_>) -> Result<Column> {
-        let rows = self.rows as usize;
         let dense = self.decode_dense(stream)?;
+        self.spread_nulls(dense)
+    }
+
+    /// The stream's values for the non-null rows only (the first half of
+    /// [`decode`](Self::decode), public so benchmarks can time it alone).
+    /// Out of line: every reader of chunks calls the decoders through here
+    /// (src/reuse.rs too), so they exist once in the wasm module.
+    #[inline(never)]
+    pub fn decode_dense(&self, stream: Stream<'_>) -> Result<Values> {
+        let rows = self.rows as usize;
+        let n = rows - self.null_count;
+        let tok = self.tokenizer.as_deref();
+        match stream {
+            Stream::Bytes(Cow::Owned(bytes)) => {
+                encoding::decode_owned(self.chunk.encoding, self.ty, n, rows, bytes, tok)
+            }
+            Stream::Bytes(bytes) => encoding::decode(self.chunk.encoding, self.ty, n, rows, &bytes, tok),
+            Stream::Typed(values) => encoding::finish_typed(self.chunk.encoding, values),
+        }
+        .map_err(|e| self.locate(e))
+    }
+
+    /// Spreads dense values over every row of the chunk, nulls included
+    /// (the second half of [`decode`](Self::decode)).
+    pub fn spread_nulls(&self, dense: Values) -> Result<Column> {
+        let rows = self.rows as usize;
         if self.null_count == 0 {
             return Ok(Column { ty: self.ty, values: dense, validity: None, null_count: 0 });
         }
@@ -144,21 +169,6 @@ impl<'a> PreparedChunk<'a> {
         let mut validity = Vec::new();
         self.validity_into(&mut validity)?;
         Ok(Column { ty: self.ty, values, validity: Some(validity), null_count: self.null_count })
-    }
-
-    /// The stream's values for the non-null rows only (the first half of
-    /// [`decode`](Self::decode)). Out of line: every reader of chunks calls
-    /// the decoders through here, so they exist once in the wasm module.
-    #[inline(never)]
-    pub fn decode_dense(&self, stream: Stream<'_>) -> Result<Values> {
-        let n = self.rows as usize - self.null_count;
-        let tok = self.tokenizer.as_deref();
-        match stream {
-            Stream::Bytes(Cow::Owned(bytes)) => encoding::decode_owned(self.chunk.encoding, self.ty, n, bytes, tok),
-            Stream::Bytes(bytes) => encoding::decode(self.chunk.encoding, self.ty, n, &bytes, tok),
-            Stream::Typed(values) => encoding::finish_typed(self.chunk.encoding, values),
-        }
-        .map_err(|e| self.locate(e))
     }
 
     /// Writes the chunk's validity into `out` (replacing what it held):

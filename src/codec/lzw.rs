@@ -6,57 +6,94 @@
 //! Written here rather than taken from a crate: a general LZW crate
 //! compiles all its bit orders and modes into the wasm, and this one
 //! flavour is a page of code that decodes straight into the output slice.
+//!
+//! Every string a code stands for has already been written once, in one
+//! piece: a new entry is the previous code's string plus the first byte of
+//! the next, and the next string is written right after it. So the table
+//! holds, per code, where its string starts and how long it is, and
+//! decoding a code is a forward copy from earlier output (one 16-byte move
+//! for most strings). Output goes to a buffer that starts with the 256
+//! literal bytes, so literals are strings like any other (no branch on
+//! which kind a code is), and ends with slack for the 16-byte moves; the
+//! block is then copied out of it once.
 
-use crate::error::{corrupt_chunk, Result};
+use crate::error::{corrupt_chunk, Error, ErrorKind, Result};
 
 const CLEAR: u16 = 256;
 const END: u16 = 257;
 const NONE: u16 = u16::MAX;
 const MAX_WIDTH: u32 = 12;
 const TABLE: usize = 1 << MAX_WIDTH;
+/// Strings this short are copied as one fixed-size move.
+const SHORT: usize = 16;
+/// Where the output starts in the buffer: after the literal bytes.
+const BASE: usize = 256;
 
-/// The code table, kept between blocks so it is allocated once per read.
+/// The code table and output buffer, kept between blocks so they are
+/// allocated once per read (and only when a block is LZW).
+#[derive(Default)]
 pub(super) struct LzwState {
-    /// For code c: the code of its string minus the last byte.
-    prefix: Box<[u16; TABLE]>,
-    /// The last byte of c's string, its first byte, and its length.
-    last: Box<[u8; TABLE]>,
-    first: Box<[u8; TABLE]>,
-    len: Box<[u16; TABLE]>,
+    tables: Option<Box<Tables>>,
+    buf: Vec<u8>,
 }
 
-impl Default for LzwState {
-    fn default() -> Self {
-        let mut s = LzwState {
-            prefix: Box::new([NONE; TABLE]),
-            last: Box::new([0; TABLE]),
-            first: Box::new([0; TABLE]),
-            len: Box::new([0; TABLE]),
-        };
-        for b in 0..256 {
-            s.last[b] = b as u8;
-            s.first[b] = b as u8;
-            s.len[b] = 1;
-        }
-        s
-    }
+struct Tables {
+    /// For each code: where its string starts in the buffer.
+    start: [u32; TABLE],
+    /// ... and its length.
+    len: [u16; TABLE],
 }
 
 impl LzwState {
     /// Decompresses one block into exactly `out.len()` bytes; the input must
     /// end with the end code plus padding bits to a byte boundary.
     pub fn decompress(&mut self, input: &[u8], out: &mut [u8]) -> Result<()> {
-        let (mut bits, mut nbits, mut pos) = (0u32, 0u32, 0usize);
+        let t = self.tables.get_or_insert_with(|| {
+            let mut t = Box::new(Tables { start: [0; TABLE], len: [0; TABLE] });
+            for c in 0..256 {
+                (t.start[c], t.len[c]) = (c as u32, 1);
+            }
+            t
+        });
+        // Buffer positions are u32 in the table.
+        let size = BASE + out.len() + SHORT;
+        if size > u32::MAX as usize {
+            return Err(Error::new(ErrorKind::TooLarge, format!("an LZW block of {} bytes", out.len())));
+        }
+        let buf = &mut self.buf;
+        if buf.len() < size {
+            buf.try_reserve_exact(size - buf.len())
+                .map_err(|_| Error::new(ErrorKind::TooLarge, format!("cannot allocate {size} bytes for LZW")))?;
+            // Literal c is the one byte at c (no later write reaches below BASE).
+            buf.extend((buf.len()..BASE).map(|i| i as u8));
+            buf.resize(size, 0);
+        }
+        let end = BASE + out.len();
+        let (mut bits, mut nbits, mut pos) = (0u64, 0u32, 0usize);
         let (mut width, mut hi, mut last) = (9u32, END, NONE);
-        let mut o = 0usize;
+        // Where the last code's string starts, and its length.
+        let (mut last_at, mut last_len) = (0usize, 0usize);
+        let mut o = BASE;
         loop {
-            while nbits < width {
-                let Some(&b) = input.get(pos) else {
-                    return Err(corrupt_chunk(format!("LZW data ends without an end code after {o} bytes")));
-                };
-                bits |= (b as u32) << nbits;
-                nbits += 8;
-                pos += 1;
+            if nbits < width {
+                // Four bytes at a time while they last, then one.
+                if let Some(b) = input.get(pos..pos + 4) {
+                    bits |= (u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64) << nbits;
+                    nbits += 32;
+                    pos += 4;
+                } else {
+                    while nbits < width {
+                        let Some(&b) = input.get(pos) else {
+                            return Err(corrupt_chunk(format!(
+                                "LZW data ends without an end code after {} bytes",
+                                o - BASE
+                            )));
+                        };
+                        bits |= (b as u64) << nbits;
+                        nbits += 8;
+                        pos += 1;
+                    }
+                }
             }
             let code = (bits & ((1 << width) - 1)) as u16;
             bits >>= width;
@@ -70,51 +107,45 @@ impl LzwState {
                 break;
             }
             // A code is a literal, a known string, or (the KwKwK case) the
-            // entry about to be defined: the last string plus its own first byte.
+            // entry about to be defined: the last string plus its own first
+            // byte. With a full table (last = NONE) entry `hi` is defined.
             if code > hi {
                 return Err(corrupt_chunk(format!(
                     "invalid LZW code {code} (next free code {hi}) near input byte {pos}"
                 )));
             }
-            // With a full table (last = NONE) entry `hi` is already defined.
+            let c = code as usize & (TABLE - 1);
             let kwkwk = code == hi && last != NONE;
-            let (n, head) = if kwkwk {
-                (self.len[last as usize] as usize + 1, self.first[last as usize])
-            } else {
-                (self.len[code as usize] as usize, self.first[code as usize])
-            };
-            if n > out.len() - o {
+            let (from, n) = if kwkwk { (last_at, last_len + 1) } else { (t.start[c] as usize, t.len[c] as usize) };
+            if n > end - o {
                 return Err(corrupt_chunk(format!(
                     "LZW data decompresses to more than the recorded {} bytes",
                     out.len()
                 )));
             }
-            // Write the string back to front by walking its prefix chain.
-            let dst = &mut out[o..o + n];
-            let mut c = code;
-            let mut i = n;
+            // The string lies wholly before `o` (KwKwK: all but its last
+            // byte, which repeats its first).
+            let copy = n - kwkwk as usize;
+            if copy <= SHORT {
+                // Bytes past the string come from earlier output or from
+                // bytes not yet written, and land where later codes write
+                // (or in the slack).
+                let mut v = [0u8; SHORT];
+                v.copy_from_slice(&buf[from..from + SHORT]);
+                buf[o..o + SHORT].copy_from_slice(&v);
+            } else {
+                buf.copy_within(from..from + copy, o);
+            }
             if kwkwk {
-                i -= 1;
-                dst[i] = head;
-                c = last;
+                buf[o + copy] = buf[from];
             }
-            while i > 0 {
-                i -= 1;
-                dst[i] = self.last[c as usize];
-                c = self.prefix[c as usize];
-                if c == NONE {
-                    break;
-                }
+            if last != NONE && (hi as usize) < TABLE {
+                let h = hi as usize & (TABLE - 1);
+                t.start[h] = last_at as u32;
+                t.len[h] = (last_len + 1) as u16;
             }
+            (last, last_at, last_len) = (code, o, n);
             o += n;
-            if last != NONE && hi < TABLE as u16 {
-                let h = hi as usize;
-                self.prefix[h] = last;
-                self.last[h] = head;
-                self.first[h] = self.first[last as usize];
-                self.len[h] = self.len[last as usize] + 1;
-            }
-            last = code;
             hi += 1;
             if hi >= 1 << width {
                 if width == MAX_WIDTH {
@@ -126,12 +157,15 @@ impl LzwState {
                 }
             }
         }
-        if o != out.len() {
-            return Err(corrupt_chunk(format!("LZW data gives {o} bytes, the block records {}", out.len())));
+        if o != end {
+            return Err(corrupt_chunk(format!("LZW data gives {} bytes, the block records {}", o - BASE, out.len())));
         }
-        if pos != input.len() {
-            return Err(corrupt_chunk(format!("LZW end code after {pos} of the block's {} bytes", input.len())));
+        // Whole bytes still in the bit buffer were read ahead, not consumed.
+        let consumed = pos - (nbits / 8) as usize;
+        if consumed != input.len() {
+            return Err(corrupt_chunk(format!("LZW end code after {consumed} of the block's {} bytes", input.len())));
         }
+        out.copy_from_slice(&buf[BASE..end]);
         Ok(())
     }
 }
@@ -140,7 +174,7 @@ impl LzwState {
 mod tests {
     use super::*;
 
-    /// Packs codes LSB first at the widths a Go writer would use.
+    /// Packs codes LSB first at the given widths.
     fn pack(codes: &[(u16, u32)]) -> Vec<u8> {
         let (mut out, mut acc, mut n) = (Vec::new(), 0u64, 0u32);
         for &(c, w) in codes {
@@ -156,6 +190,135 @@ mod tests {
             out.push(acc as u8);
         }
         out
+    }
+
+    /// LZW the plain way: a table of byte strings. `None` for anything the
+    /// format does not allow (a code past the next free one, no end code,
+    /// output longer or shorter than `len`, whole bytes after the end code).
+    fn reference(input: &[u8], len: usize) -> Option<Vec<u8>> {
+        plain(input).filter(|o| o.len() == len)
+    }
+
+    fn plain(input: &[u8]) -> Option<Vec<u8>> {
+        let mut table: Vec<Vec<u8>> = (0..=255u8).map(|b| vec![b]).chain([vec![], vec![]]).collect();
+        let (mut width, mut bit) = (9, 0usize);
+        let mut last: Option<Vec<u8>> = None;
+        let mut out = Vec::new();
+        loop {
+            let mut code = 0usize;
+            for j in 0..width {
+                let b = *input.get(bit / 8)? >> (bit % 8) & 1;
+                code |= (b as usize) << j;
+                bit += 1;
+            }
+            if code == 256 {
+                table.truncate(258);
+                (width, last) = (9, None);
+                continue;
+            }
+            if code == 257 {
+                break;
+            }
+            let s = match (table.get(code), &last) {
+                (Some(s), _) if code != 256 && code != 257 => s.clone(),
+                (None, Some(l)) if code == table.len() && table.len() < 4096 => [&l[..], &l[..1]].concat(),
+                _ => return None,
+            };
+            if let Some(l) = &last {
+                if table.len() < 4096 {
+                    table.push([&l[..], &s[..1]].concat());
+                }
+            }
+            out.extend_from_slice(&s);
+            last = Some(s);
+            if table.len() >= 1 << width && width < 12 {
+                width += 1;
+            }
+        }
+        (bit.div_ceil(8) == input.len()).then_some(out)
+    }
+
+    /// A random stream the way a writer could make one: literals, known
+    /// codes, the code being defined (KwKwK), clear codes now and then or
+    /// never (so the table fills and freezes), then the end code.
+    fn random_stream(x: &mut u64, codes: usize) -> Vec<u8> {
+        let mut next = |m: usize| {
+            *x ^= *x << 13;
+            *x ^= *x >> 7;
+            *x ^= *x << 17;
+            (*x % m.max(1) as u64) as usize
+        };
+        let clears = next(3) > 0;
+        let (mut out, mut width, mut hi, mut have_last) = (vec![(CLEAR, 9)], 9u32, 258usize, false);
+        for _ in 0..codes {
+            if clears && next(2000) == 0 {
+                out.push((CLEAR, width));
+                (width, hi, have_last) = (9, 258, false);
+                continue;
+            }
+            let code = match next(4) {
+                0 | 1 if have_last && hi > 258 => 258 + next(hi - 258),
+                2 if have_last && hi < TABLE => hi,
+                _ => next(256),
+            };
+            out.push((code as u16, width));
+            if have_last && hi < TABLE {
+                hi += 1;
+            }
+            have_last = true;
+            if hi >= 1 << width && width < 12 {
+                width += 1;
+            }
+        }
+        out.push((END, width));
+        pack(&out)
+    }
+
+    /// Random code streams (long enough to fill the table), weezl-encoded
+    /// data, and both damaged: ours gives exactly the reference's bytes, or
+    /// an error where the reference has none.
+    #[test]
+    fn decodes_as_a_plain_table_does() {
+        let mut x = 0x510e_527f_ade6_82d1u64;
+        let mut st = LzwState::default();
+        let (mut ok, mut errors) = (0, 0);
+        for case in 0..1500 {
+            let codes = [3, 40, 400, 5000, 9000][case % 5];
+            let mut s = if case % 3 == 0 {
+                // What a real encoder writes for text with repeats.
+                let data: Vec<u8> = (0..codes * 2).map(|i| b"abcab aab"[(i * 7 + i / 13) % 9]).collect();
+                weezl::encode::Encoder::new(weezl::BitOrder::Lsb, 8).encode(&data).unwrap()
+            } else {
+                random_stream(&mut x, codes)
+            };
+            let len = plain(&s).map_or(0, |v| v.len());
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            match x % 6 {
+                0 if !s.is_empty() => {
+                    let at = (x >> 8) as usize % s.len();
+                    s[at] ^= 1 << ((x >> 40) % 8);
+                }
+                1 => {
+                    let keep = (x >> 8) as usize % (s.len() + 1);
+                    s.truncate(keep);
+                }
+                2 => s.push((x >> 8) as u8),
+                _ => {}
+            }
+            let len = if x.is_multiple_of(11) { len + 1 } else { len };
+            let mut out = vec![0u8; len];
+            match (reference(&s, len), st.decompress(&s, &mut out)) {
+                (Some(want), Ok(())) => {
+                    assert!(out == want, "case {case}: output differs");
+                    ok += 1;
+                }
+                (None, Err(_)) => errors += 1,
+                (want, got) => panic!("case {case}: reference {:?}, ours {got:?}", want.map(|w| w.len())),
+            }
+        }
+        assert!(ok > 500 && errors > 400, "both outcomes are exercised ({ok} decoded, {errors} refused)");
     }
 
     #[test]

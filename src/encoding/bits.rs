@@ -3,6 +3,9 @@
 
 use crate::error::{corrupt_chunk, Result};
 
+/// Values unpacked at a time by [`MsbBits::for_each_block`].
+pub(crate) const BLOCK: usize = 1024;
+
 /// `count` values of `width` bits (at most 32), MSB first.
 pub(crate) struct MsbBits<'a> {
     data: &'a [u8],
@@ -31,43 +34,113 @@ impl<'a> MsbBits<'a> {
         }
     }
 
-    /// Calls `f` with each value in order.
-    #[inline]
-    pub fn for_each(&self, mut f: impl FnMut(u32)) {
-        let w = self.width;
-        if w == 0 {
-            for _ in 0..self.count {
-                f(0);
-            }
+    pub fn count(&self) -> usize {
+        self.count
+    }
+
+    /// Unpacks every value into `out`, which must hold exactly `count`.
+    pub fn unpack(&self, out: &mut [u32]) {
+        self.unpack_from(0, out);
+    }
+
+    /// Unpacks values `first..first + out.len()` into `out` (zeros if that
+    /// range is not inside the `count` values).
+    ///
+    /// Values are taken in runs: one 8-byte big-endian load, shifted past
+    /// the bits already used, holds at least 57 unread bits, so the next
+    /// `57 / width` values come out of one register with a shift each (no
+    /// per-value load, bounds check or branch). The last runs, where 8
+    /// bytes would reach past the data, read from a zero-padded copy.
+    pub fn unpack_from(&self, first: usize, out: &mut [u32]) {
+        let w = self.width as usize;
+        if w == 0 || first.checked_add(out.len()).is_none_or(|end| end > self.count) {
+            out.fill(0);
             return;
         }
-        let mask = if w == 32 { u32::MAX as u64 } else { (1u64 << w) - 1 };
-        let d = self.data;
-        let mut bit = 0u64;
-        for _ in 0..self.count {
-            let byte = (bit / 8) as usize;
-            // An 8-byte big-endian window always holds the value: at most
-            // 7 leading bits plus 32 value bits.
-            let window = if byte + 8 <= d.len() {
-                u64::from_be_bytes([
-                    d[byte],
-                    d[byte + 1],
-                    d[byte + 2],
-                    d[byte + 3],
-                    d[byte + 4],
-                    d[byte + 5],
-                    d[byte + 6],
-                    d[byte + 7],
-                ])
-            } else {
-                let mut tmp = [0u8; 8];
-                let tail = &d[byte..];
-                tmp[..tail.len()].copy_from_slice(tail);
-                u64::from_be_bytes(tmp)
-            };
-            let shift = 64 - (bit % 8) as u32 - w;
-            f(((window >> shift) & mask) as u32);
-            bit += w as u64;
+        let run = 57 / w;
+        let span = (run * w) as u64;
+        // Bit positions in u64: a stream over 512 MiB has more bits than a
+        // 32-bit usize counts.
+        let start = first as u64 * w as u64;
+        let d = &self.data[(start / 8) as usize..];
+        let bit0 = start % 8;
+        // Runs whose 8-byte load ends inside the data: run g loads from
+        // byte (bit0 + g * span) / 8.
+        let fast = match d.len().checked_sub(8) {
+            Some(last) => ((last as u64 * 8 + 7 - bit0) / span + 1).min((out.len() / run) as u64) as usize,
+            None => 0,
+        };
+        let (head, tail) = out.split_at_mut(fast * run);
+        unpack_runs(d, bit0, w, run, head);
+        let bit = bit0 + fast as u64 * span;
+        // What is left needs at most 8 bytes: either the next run's load
+        // would pass the end, or fewer than `run` values (57 bits) remain.
+        let rest = &d[(bit / 8) as usize..];
+        let mut pad = [0u8; 24];
+        let k = rest.len().min(16);
+        pad[..k].copy_from_slice(&rest[..k]);
+        unpack_runs(&pad, bit % 8, w, run, tail);
+    }
+
+    /// Calls `f` with each block of up to `BLOCK` values in order, unpacked
+    /// into a buffer small enough to stay in the L1 cache.
+    #[inline]
+    pub fn for_each_block(&self, mut f: impl FnMut(&[u32])) {
+        let mut buf = [0u32; BLOCK];
+        let mut first = 0;
+        while first < self.count {
+            let len = (self.count - first).min(BLOCK);
+            self.unpack_from(first, &mut buf[..len]);
+            f(&buf[..len]);
+            first += len;
         }
     }
+
+    /// The first value that is `limit` or more, if any.
+    pub fn first_at_least(&self, limit: u32) -> Option<u32> {
+        let mut found = None;
+        self.for_each_block(|b| {
+            if found.is_none() {
+                found = b.iter().copied().find(|&v| v >= limit);
+            }
+        });
+        found
+    }
+}
+
+/// Unpacks `out.len()` values of `w` bits starting at bit `bit` of `d`, in
+/// runs of `run` values per 8-byte load; `d` holds 8 bytes from the first
+/// byte of every run (the callers' sizes ensure it; a load that did not fit
+/// would give zeros, never a panic).
+#[inline(never)]
+fn unpack_runs(d: &[u8], bit: u64, w: usize, run: usize, out: &mut [u32]) {
+    let mut bit = bit;
+    for values in out.chunks_mut(run) {
+        let at = (bit / 8) as usize;
+        let mut window = match d.get(at..at + 8) {
+            Some(b) => be_u64([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]) << (bit % 8),
+            None => 0,
+        };
+        for v in values.iter_mut() {
+            *v = (window >> (64 - w)) as u32;
+            window <<= w;
+        }
+        bit += (run * w) as u64;
+    }
+}
+
+/// A big-endian u64. Wasm has no byte swap instruction, so there it is one
+/// SIMD shuffle (3 instructions in V8) rather than the ~20 scalar ones the
+/// compiler would emit.
+#[inline(always)]
+fn be_u64(b: [u8; 8]) -> u64 {
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    {
+        use core::arch::wasm32::{i8x16_swizzle, u64x2_extract_lane, u64x2_splat, u8x16};
+        let v = u64x2_splat(u64::from_le_bytes(b));
+        let reversed = i8x16_swizzle(v, u8x16(7, 6, 5, 4, 3, 2, 1, 0, 15, 14, 13, 12, 11, 10, 9, 8));
+        u64x2_extract_lane::<0>(reversed)
+    }
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    u64::from_be_bytes(b)
 }

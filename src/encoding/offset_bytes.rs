@@ -21,22 +21,19 @@ impl<'a> OffsetBytes<'a> {
         let starts = r.take_array(count, 4, "OffsetBytes offsets")?;
         let data = r.rest();
         let ob = OffsetBytes { starts, data, count };
+        if count == 0 && !data.is_empty() {
+            return Err(corrupt_chunk(format!("OffsetBytes has no values but {} data bytes", data.len())));
+        }
         let mut prev = 0u32;
-        for i in 0..count {
-            let s = ob.start(i);
-            if i == 0 && s != 0 {
-                return Err(corrupt_chunk(format!("OffsetBytes first offset is {s}, not 0")));
-            }
-            if s < prev || s as usize > data.len() {
+        for (i, c) in starts.chunks_exact(4).enumerate() {
+            let s = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+            if (i == 0 && s != 0) || s < prev || s as usize > data.len() {
                 return Err(corrupt_chunk(format!(
-                    "OffsetBytes offset {i} is {s}: after {prev} and within {} data bytes required",
+                    "OffsetBytes offset {i} is {s}: the first must be 0, and each at least {prev} and within {} data bytes",
                     data.len()
                 )));
             }
             prev = s;
-        }
-        if count == 0 && !data.is_empty() {
-            return Err(corrupt_chunk(format!("OffsetBytes has no values but {} data bytes", data.len())));
         }
         Ok(ob)
     }
@@ -62,13 +59,89 @@ impl<'a> OffsetBytes<'a> {
     }
 }
 
-pub(super) fn decode(n: usize, stream: &[u8]) -> Result<Values> {
+pub(super) fn decode(n: usize, rows: usize, stream: &[u8]) -> Result<Values> {
     let ob = OffsetBytes::parse(stream)?;
     if ob.count != n {
         return Err(count_mismatch("OffsetBytes stream", ob.count, n));
     }
-    let mut offsets = try_vec::<u32>(n + 1, "string offsets")?;
-    offsets.extend((0..n).map(|i| ob.start(i)));
-    offsets.push(ob.data.len() as u32);
-    Ok(Values::Bytes { offsets, data: ob.data.to_vec() })
+    // The starts, checked by parse, are the offsets.
+    let mut offsets = super::offsets_vec(n, rows)?;
+    let later = ob.starts.get(4..).unwrap_or_default();
+    offsets.extend(later.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+    if n > 0 {
+        offsets.push(ob.data.len() as u32);
+    }
+    let mut data = try_vec::<u8>(ob.data.len(), "string data")?;
+    data.extend_from_slice(ob.data);
+    Ok(Values::Bytes { offsets, data })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoding::testkit::{assert_same, damage, flatten, Rng};
+    use crate::error::ErrorKind;
+
+    /// The values a plain reading of the OffsetBytes layout gives, or None.
+    fn reference(s: &[u8], n: usize) -> Option<Vec<Vec<u8>>> {
+        let u = |p: usize| Some(u32::from_le_bytes(s.get(p..p + 4)?.try_into().ok()?) as usize);
+        let k = u(0)?;
+        if k != n {
+            return None;
+        }
+        let starts: Vec<usize> = (0..k).map(|i| u(4 + 4 * i)).collect::<Option<_>>()?;
+        let data = &s[4 + 4 * k..];
+        if k == 0 {
+            return data.is_empty().then(Vec::new);
+        }
+        if starts[0] != 0 {
+            return None;
+        }
+        (0..k)
+            .map(|i| {
+                let end = if i + 1 < k { starts[i + 1] } else { data.len() };
+                data.get(starts[i]..end).map(<[u8]>::to_vec)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn decodes_as_a_plain_reading_does() {
+        let mut rng = Rng(0xbb67_ae85_84ca_a73b);
+        let (mut ok, mut errors) = (0, 0);
+        for case in 0..5000 {
+            let n = if rng.below(4) == 0 { rng.below(2000) } else { rng.below(30) };
+            let values: Vec<Vec<u8>> = (0..n)
+                .map(|_| {
+                    let len = rng.below(20);
+                    rng.bytes(len)
+                })
+                .collect();
+            let mut s = (n as u32).to_le_bytes().to_vec();
+            let mut at = 0u32;
+            for v in &values {
+                s.extend_from_slice(&at.to_le_bytes());
+                at += v.len() as u32;
+            }
+            values.iter().for_each(|v| s.extend_from_slice(v));
+            let s = damage(&mut rng, s);
+            let count = if rng.below(12) == 0 { n ^ 1 } else { n };
+            match (reference(&s, count), decode(count, count, &s)) {
+                (Some(want), Ok(got)) => {
+                    assert_same(&flatten(&got), &want, &format!("case {case}: {count} values"));
+                    ok += 1;
+                }
+                (None, Err(e)) => {
+                    assert_eq!(e.kind, ErrorKind::CorruptChunk, "case {case}: {e}");
+                    errors += 1;
+                }
+                (want, got) => panic!(
+                    "case {case}: reference {}, decoder {:?}",
+                    if want.is_some() { "decodes" } else { "refuses" },
+                    got.map(|v| v.len())
+                ),
+            }
+        }
+        assert!(ok > 2000 && errors > 1000, "both outcomes are exercised ({ok} decoded, {errors} refused)");
+    }
 }

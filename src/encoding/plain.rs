@@ -1,12 +1,12 @@
 //! Plain: fixed-width values back to back; string and bytes as a uint32
 //! length then the bytes, per value.
 
-use super::{count_mismatch, offsets_for, prefixed_payload, walk_prefixed, SLACK};
+use super::{count_mismatch, offsets_for, prefixed_payload, walk_prefixed, SLACK_32};
 use crate::column::Values;
 use crate::error::{corrupt_chunk, Result};
 use crate::types::ColumnType;
 
-pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> {
+pub(super) fn decode(ty: ColumnType, n: usize, rows: usize, stream: &[u8]) -> Result<Values> {
     match ty.width() {
         Some(w) => {
             if !stream.len().is_multiple_of(w) {
@@ -25,7 +25,7 @@ pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> 
         None => {
             let mut owned = crate::error::try_vec::<u8>(stream.len(), "Plain stream")?;
             owned.extend_from_slice(stream);
-            strings_in_place(owned, n)
+            strings_in_place(owned, n, rows)
         }
     }
 }
@@ -34,19 +34,22 @@ pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> 
 /// moves left over the length prefixes before it, so the stream's buffer
 /// becomes the data buffer (no second buffer, and the writes land on cache
 /// lines just read: 0.3 ms of comparison.cols' 6.9 in Chromium).
-pub(super) fn strings_in_place(mut stream: Vec<u8>, n: usize) -> Result<Values> {
+pub(super) fn strings_in_place(mut stream: Vec<u8>, n: usize, rows: usize) -> Result<Values> {
     offsets_for(prefixed_payload(&stream, n, "Plain stream")? as u64)?;
-    let mut offsets = crate::error::try_vec::<u32>(n + 1, "string offsets")?;
-    offsets.push(0);
+    let mut offsets = super::offsets_vec(n, rows)?;
     let (mut i, mut w) = (0usize, 0usize);
     walk_prefixed(&mut stream, n, "Plain stream", |buf, start, len| {
-        // Value i starts at start = w + 4(i + 1). From i = 3 on, a fixed
-        // SLACK-byte store at w ends at or before start, so it never reaches
+        // Value i starts at start = w + 4(i + 1). From i = 7 on, a fixed
+        // 32-byte store at w ends at or before start, so it never reaches
         // bytes not yet read; the bytes past the value are overwritten later.
-        if i >= 3 && len <= SLACK && buf.len() - start >= SLACK {
-            let mut v = [0u8; SLACK];
-            v.copy_from_slice(&buf[start..start + SLACK]);
-            buf[w..w + SLACK].copy_from_slice(&v);
+        // A longer value moves its rest after that (see copy_value).
+        if i >= 7 && buf.len() - start >= SLACK_32 {
+            let mut v = [0u8; SLACK_32];
+            v.copy_from_slice(&buf[start..start + SLACK_32]);
+            buf[w..w + SLACK_32].copy_from_slice(&v);
+            if len > SLACK_32 {
+                buf.copy_within(start + SLACK_32..start + len, w + SLACK_32);
+            }
         } else {
             buf.copy_within(start..start + len, w);
         }
@@ -103,7 +106,7 @@ mod tests {
                 stream[at] = next(256) as u8;
             }
             let count = if case % 5 == 0 { n + next(3) as usize } else { n };
-            match (reference(&stream, count), decode(ColumnType::String, count, &stream)) {
+            match (reference(&stream, count), decode(ColumnType::String, count, count, &stream)) {
                 (Some(want), Ok(Values::Bytes { offsets, data })) => {
                     assert_eq!(offsets.len(), want.len() + 1, "case {case}");
                     for (i, v) in want.iter().enumerate() {

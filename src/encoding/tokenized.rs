@@ -7,7 +7,7 @@
 //! ```
 
 use super::bits::MsbBits;
-use super::{count_mismatch, stream_reader, BytesBuilder};
+use super::{check_filled, count_mismatch, offsets_for, offsets_vec, stream_reader, SLACK};
 use crate::bytes::{bits_needed, le_u32};
 use crate::column::Values;
 use crate::error::{corrupt_chunk, try_vec, Result};
@@ -165,7 +165,7 @@ impl<'a> TokenizedLayout<'a> {
     }
 
     /// The id stream resolved to ids, checked against its representation.
-    fn ids(&self) -> Result<Ids<'a>> {
+    fn ids(&self) -> Result<Vec<u16>> {
         let t = self.tokens;
         match self.representation {
             IdRepresentation::Raw => {
@@ -179,39 +179,51 @@ impl<'a> TokenizedLayout<'a> {
                         self.id_stream.len()
                     )));
                 }
-                Ok(Ids::Raw(self.id_stream))
+                let mut ids = try_vec::<u16>(t, "token ids")?;
+                ids.extend(self.id_stream.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])));
+                Ok(ids)
             }
             IdRepresentation::Remap => {
                 // Every varint takes at least a byte, which bounds T here.
                 if t > self.id_stream.len() {
                     return Err(corrupt_chunk(format!("{t} Remap ids cannot fit in {} bytes", self.id_stream.len())));
                 }
+                let table: Vec<u16> = {
+                    let mut v = try_vec::<u16>(self.table_len(), "id table")?;
+                    v.extend(self.table.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])));
+                    v
+                };
                 let mut ids = try_vec::<u16>(t, "token ids")?;
                 let s = self.id_stream;
                 let mut p = 0usize;
                 for k in 0..t {
-                    let mut idx = 0u64;
-                    let mut shift = 0;
-                    loop {
-                        let b =
-                            *s.get(p).ok_or_else(|| corrupt_chunk(format!("Remap id stream ends inside token {k}")))?;
-                        p += 1;
-                        idx |= ((b & 0x7f) as u64) << shift;
-                        if b & 0x80 == 0 {
-                            break;
+                    // Up to three varint bytes without a branch on how many
+                    // (a test of the first byte mispredicted about half the
+                    // time on real titles, where many indices take two).
+                    let idx = match s.get(p..p + 4) {
+                        Some(b)
+                            if {
+                                let x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                                x & 0x80_8080 != 0x80_8080
+                            } =>
+                        {
+                            let x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
+                            let c0 = x >> 7 & 1;
+                            let c1 = x >> 15 & c0;
+                            p += (1 + c0 + c1) as usize;
+                            ((x & 0x7f) | ((x >> 1 & 0x3f80) * c0) | ((x >> 2 & 0x1f_c000) * c1)) as u64
                         }
-                        shift += 7;
-                        if shift > 28 {
-                            return Err(corrupt_chunk(format!("Remap varint of token {k} is longer than 5 bytes")));
+                        _ => varint(s, &mut p, k)?,
+                    };
+                    match table.get(idx as usize) {
+                        Some(&id) => ids.push(id),
+                        None => {
+                            return Err(corrupt_chunk(format!(
+                                "Remap index {idx} of token {k} is outside the {}-entry table",
+                                table.len()
+                            )));
                         }
                     }
-                    if idx >= self.table_len() as u64 {
-                        return Err(corrupt_chunk(format!(
-                            "Remap index {idx} of token {k} is outside the {}-entry table",
-                            self.table_len()
-                        )));
-                    }
-                    ids.push(self.table_entry(idx as usize));
                 }
                 if p != s.len() {
                     return Err(corrupt_chunk(format!(
@@ -219,49 +231,34 @@ impl<'a> TokenizedLayout<'a> {
                         s.len()
                     )));
                 }
-                Ok(Ids::Remapped(ids))
+                Ok(ids)
             }
             IdRepresentation::Bits => {
                 let w = self.bits_width().ok_or_else(|| {
                     corrupt_chunk(format!("Bits ids need a 1-entry table, found {}", self.table_len()))
                 })?;
-                Ok(Ids::Bits(MsbBits::new(self.id_stream, t, w)?, self.table_entry(0) as u32))
-            }
-        }
-    }
-}
-
-enum Ids<'a> {
-    Raw(&'a [u8]),
-    Remapped(Vec<u16>),
-    /// Packed ids and the largest id the table declares.
-    Bits(MsbBits<'a>, u32),
-}
-
-impl Ids<'_> {
-    /// Calls `f` with every id in order, stopping at the first error.
-    fn try_for_each(&self, mut f: impl FnMut(u32) -> Result<()>) -> Result<()> {
-        match self {
-            Ids::Raw(s) => s.chunks_exact(2).try_for_each(|c| f(u16::from_le_bytes([c[0], c[1]]) as u32)),
-            Ids::Remapped(v) => v.iter().try_for_each(|&id| f(id as u32)),
-            Ids::Bits(bits, max) => {
-                let mut res = Ok(());
-                bits.for_each(|id| {
-                    if res.is_ok() {
-                        res = if id > *max {
-                            Err(corrupt_chunk(format!("Bits id {id} exceeds the declared largest id {max}")))
-                        } else {
-                            f(id)
-                        };
+                let bits = MsbBits::new(self.id_stream, t, w)?;
+                let max = self.table_entry(0);
+                let mut ids = try_vec::<u16>(t, "token ids")?;
+                let mut over = None;
+                bits.for_each_block(|b| {
+                    for &id in b {
+                        if id > max as u32 && over.is_none() {
+                            over = Some(id);
+                        }
+                        ids.push(id as u16);
                     }
                 });
-                res
+                match over {
+                    Some(id) => Err(corrupt_chunk(format!("Bits id {id} exceeds the declared largest id {max}"))),
+                    None => Ok(ids),
+                }
             }
         }
     }
 }
 
-pub(super) fn decode(n: usize, stream: &[u8], tok: &Tokenizer) -> Result<Values> {
+pub(super) fn decode(n: usize, rows: usize, stream: &[u8], tok: &Tokenizer) -> Result<Values> {
     let layout = TokenizedLayout::parse(stream)?;
     if layout.values != n {
         return Err(count_mismatch("Tokenized stream", layout.values, n));
@@ -269,56 +266,367 @@ pub(super) fn decode(n: usize, stream: &[u8], tok: &Tokenizer) -> Result<Values>
     let starts = layout.value_starts()?;
     let ids = layout.ids()?;
     let escape = tok.escape_id();
+    let (table, bytes) = tok.spans();
 
     // Pass 1: every id known, escapes counted, output sized exactly.
     let (mut total, mut escapes) = (0u64, 0usize);
-    let mut k = 0usize;
-    ids.try_for_each(|id| {
-        if id == escape {
+    for (k, &id) in ids.iter().enumerate() {
+        let len = token_len(table, id);
+        if len == 0 {
+            if id as u32 != escape {
+                return Err(corrupt_chunk(format!(
+                    "token {k} has id {id}, which the tokenizer does not define (escape id {escape})"
+                )));
+            }
             escapes += 1;
             total += 1;
-        } else {
-            match tok.token(id) {
-                Some(b) => total += b.len() as u64,
-                None => {
-                    return Err(corrupt_chunk(format!(
-                        "token {k} has id {id}, which the tokenizer does not define (escape id {escape})"
-                    )))
-                }
-            }
         }
-        k += 1;
-        Ok(())
-    })?;
+        total += len as u64;
+    }
     if escapes != layout.escapes {
         return Err(corrupt_chunk(format!(
             "ids use {escapes} escapes but the stream carries {} escape bytes",
             layout.escapes
         )));
     }
+    let total = offsets_for(total)?;
 
-    // Pass 2: write values. Ids were validated, so lookups cannot fail.
-    let mut out = BytesBuilder::with_capacity(n, total)?;
-    let mut esc = layout.escape_bytes.iter();
-    let mut next_end = 1usize; // index into `starts` of the current value's end
-    let mut token = 0u32;
-    while next_end < starts.len() && starts[next_end] == token {
-        out.end_value();
-        next_end += 1;
+    // Pass 2: each value's tokens, a token as one fixed SLACK-byte move
+    // when short (the tokenizer's bytes carry SLACK bytes of padding too),
+    // else as a sized copy; escapes take their bytes in order.
+    let mut data = try_vec::<u8>(total + SLACK, "string data")?;
+    data.resize(total + SLACK, 0);
+    let mut offsets = offsets_vec(n, rows)?;
+    let mut esc = layout.escape_bytes.iter().copied();
+    let mut w = 0usize;
+    for v in starts.windows(2) {
+        let value = ids.get(v[0] as usize..v[1] as usize).unwrap_or_default();
+        for &id in value {
+            let (s, l) = token_span(table, id);
+            if l == 0 {
+                if let Some(d) = data.get_mut(w) {
+                    *d = esc.next().unwrap_or(0);
+                }
+                w += 1;
+            } else if l <= SLACK && s + SLACK <= bytes.len() && w + SLACK <= data.len() {
+                data[w..w + SLACK].copy_from_slice(&bytes[s..s + SLACK]);
+                w += l;
+            } else {
+                if let (Some(d), Some(b)) = (data.get_mut(w..w + l), bytes.get(s..s + l)) {
+                    d.copy_from_slice(b);
+                }
+                w += l;
+            }
+        }
+        offsets.push(w as u32);
     }
-    ids.try_for_each(|id| {
-        if id == escape {
-            out.append_slice(core::slice::from_ref(esc.next().unwrap_or(&0)));
-        } else {
-            let (bytes, start, len) = tok.token_span(id);
-            out.append(bytes, start, len);
+    check_filled(w, total)?;
+    data.truncate(total);
+    Ok(Values::Bytes { offsets, data })
+}
+
+/// The LEB128 varint at `s[*p..]`, at most 5 bytes, moving `p` past it.
+fn varint(s: &[u8], p: &mut usize, k: usize) -> Result<u64> {
+    let mut idx = 0u64;
+    let mut shift = 0;
+    loop {
+        let b = *s.get(*p).ok_or_else(|| corrupt_chunk(format!("Remap id stream ends inside token {k}")))?;
+        *p += 1;
+        idx |= ((b & 0x7f) as u64) << shift;
+        if b & 0x80 == 0 {
+            return Ok(idx);
         }
-        token += 1;
-        while next_end < starts.len() && starts[next_end] == token {
-            out.end_value();
-            next_end += 1;
+        shift += 7;
+        if shift > 28 {
+            return Err(corrupt_chunk(format!("Remap varint of token {k} is longer than 5 bytes")));
         }
-        Ok(())
-    })?;
-    out.finish()
+    }
+}
+
+/// Token `id`'s (start, length) in the tokenizer's bytes; length 0 for an
+/// id the vocab does not define (the escape id among them).
+#[inline(always)]
+fn token_span(starts: &[u32], id: u16) -> (usize, usize) {
+    let i = id as usize;
+    match (starts.get(i), starts.get(i + 1)) {
+        (Some(&a), Some(&b)) => (a as usize, b.wrapping_sub(a) as usize),
+        _ => (0, 0),
+    }
+}
+
+#[inline(always)]
+fn token_len(starts: &[u32], id: u16) -> usize {
+    token_span(starts, id).1
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoding::testkit::{assert_same, damage, flatten, pack_msb, read_msb, Rng};
+    use crate::error::ErrorKind;
+
+    /// A BPE tokenizer.json of ASCII tokens (each character is its own
+    /// byte in the byte-level alphabet), with ids left undefined here and
+    /// there, and the bytes of each id.
+    fn tokenizer(rng: &mut Rng, big: bool) -> (Tokenizer, Vec<Option<Vec<u8>>>) {
+        let size = if big { 20_000 } else { 1 + rng.below(600) };
+        let mut vocab = vec![None; size];
+        let mut json = String::from(r#"{"model":{"type":"BPE","vocab":{"#);
+        let mut first = true;
+        for (id, slot) in vocab.iter_mut().enumerate() {
+            if id + 1 < size && rng.below(10) == 0 {
+                continue; // undefined (the largest id is always defined)
+            }
+            let len = if rng.below(6) == 0 { 14 + rng.below(30) } else { 1 + rng.below(6) };
+            // Unique: the id in letters, then random letters.
+            let mut t: Vec<u8> = format!("{id}").bytes().map(|b| b'g' + (b - b'0')).collect();
+            t.push(b'.');
+            t.extend((0..len).map(|_| b'a' + rng.below(26) as u8));
+            if !first {
+                json.push(',');
+            }
+            first = false;
+            json.push_str(&format!("\"{}\":{id}", String::from_utf8(t.clone()).unwrap()));
+            *slot = Some(t);
+        }
+        json.push_str("}}}");
+        (Tokenizer::from_json(json.as_bytes()).unwrap(), vocab)
+    }
+
+    /// A payload in layout (`rep`, `bounds`) for per-value ids and escapes.
+    fn write(rep: u8, bounds: u8, values: &[Vec<u16>], escapes: &[u8]) -> Vec<u8> {
+        let flat: Vec<u16> = values.iter().flatten().copied().collect();
+        let (mut table, mut ids) = (Vec::<u16>::new(), Vec::new());
+        match rep {
+            0 => flat.iter().for_each(|i| ids.extend_from_slice(&i.to_le_bytes())),
+            1 => {
+                let mut count = std::collections::BTreeMap::<u16, usize>::new();
+                flat.iter().for_each(|&i| *count.entry(i).or_default() += 1);
+                let mut distinct: Vec<u16> = count.keys().copied().collect();
+                distinct.sort_by_key(|x| std::cmp::Reverse(count[x]));
+                let index: std::collections::BTreeMap<u16, u32> =
+                    distinct.iter().enumerate().map(|(k, &i)| (i, k as u32)).collect();
+                for (k, i) in flat.iter().enumerate() {
+                    let mut x = index[i];
+                    // Now and then a longer encoding than needed (1 to 5
+                    // bytes in all): readers take any LEB128 of 5 bytes or less.
+                    let mut pad: u32 = [0, 0, 0, 0, 0, 0, 1, 2, 3, 4][(k * 7 + flat.len()) % 10];
+                    while x >= 0x80 || pad > 0 {
+                        ids.push(x as u8 | 0x80);
+                        x >>= 7;
+                        pad = pad.saturating_sub(1);
+                        if x == 0 && pad == 0 {
+                            break;
+                        }
+                    }
+                    ids.push(x as u8);
+                }
+                table = distinct;
+            }
+            _ => {
+                let max = flat.iter().copied().max().unwrap_or(0);
+                let w = 32 - (max as u32).leading_zeros();
+                ids = pack_msb(&flat.iter().map(|&i| i as u32).collect::<Vec<_>>(), w);
+                table = vec![max];
+            }
+        }
+        let mut s = vec![rep, bounds];
+        for x in [values.len(), flat.len(), escapes.len(), table.len()] {
+            s.extend_from_slice(&(x as u32).to_le_bytes());
+        }
+        table.iter().for_each(|t| s.extend_from_slice(&t.to_le_bytes()));
+        let (mut at, mut prev) = (0u32, 0i64);
+        for v in values {
+            let b = match bounds {
+                0 => v.len() as u32,
+                1 => at,
+                _ => {
+                    let d = v.len() as i64 - prev;
+                    prev = v.len() as i64;
+                    ((d << 1) ^ (d >> 63)) as u32
+                }
+            };
+            at += v.len() as u32;
+            s.extend_from_slice(&b.to_le_bytes());
+        }
+        s.extend(ids);
+        s.extend_from_slice(escapes);
+        s
+    }
+
+    /// The values a plain reading of FORMAT.md section 6 gives, or None
+    /// where the payload breaks one of its rules.
+    fn reference(s: &[u8], n: usize, vocab: &[Option<Vec<u8>>]) -> Option<Vec<Vec<u8>>> {
+        let u32_at = |p: usize| Some(u32::from_le_bytes(s.get(p..p + 4)?.try_into().ok()?) as usize);
+        let (rep, bounds) = (*s.first()?, *s.get(1)?);
+        let (v, t, e, l) = (u32_at(2)?, u32_at(6)?, u32_at(10)?, u32_at(14)?);
+        if rep > 2 || bounds > 2 || v != n {
+            return None;
+        }
+        let table: Vec<u16> = (0..l)
+            .map(|i| Some(u16::from_le_bytes(s.get(18 + 2 * i..20 + 2 * i)?.try_into().ok()?)))
+            .collect::<Option<_>>()?;
+        let b0 = 18 + 2 * l;
+        let bnd: Vec<usize> = (0..v).map(|i| u32_at(b0 + 4 * i)).collect::<Option<_>>()?;
+        let rest = s.get(b0 + 4 * v..)?;
+        let id_stream = rest.get(..rest.len().checked_sub(e)?)?;
+        let mut escapes = rest[id_stream.len()..].iter();
+        // Token counts per value.
+        let mut counts = Vec::new();
+        let mut prev = 0i64;
+        for (i, &b) in bnd.iter().enumerate() {
+            counts.push(match bounds {
+                0 => b,
+                1 => {
+                    let end = if i + 1 < v { bnd[i + 1] } else { t };
+                    if (i == 0 && b != 0) || end < b || end > t {
+                        return None;
+                    }
+                    end - b
+                }
+                _ => {
+                    let u = b as i64;
+                    prev += (u >> 1) ^ -(u & 1);
+                    if prev < 0 {
+                        return None;
+                    }
+                    prev as usize
+                }
+            });
+            if counts.iter().sum::<usize>() > t {
+                return None;
+            }
+        }
+        if counts.iter().sum::<usize>() != t {
+            return None;
+        }
+        let ids: Vec<u16> = match rep {
+            0 => {
+                if l != 0 || id_stream.len() != 2 * t {
+                    return None;
+                }
+                id_stream.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect()
+            }
+            1 => {
+                let (mut out, mut p) = (Vec::new(), 0);
+                for _ in 0..t {
+                    let (mut x, mut shift) = (0u64, 0);
+                    loop {
+                        let b = *id_stream.get(p)?;
+                        p += 1;
+                        x |= ((b & 0x7f) as u64) << shift;
+                        if b & 0x80 == 0 {
+                            break;
+                        }
+                        shift += 7;
+                        if shift > 28 {
+                            return None;
+                        }
+                    }
+                    out.push(*table.get(x as usize)?);
+                }
+                if p != id_stream.len() {
+                    return None;
+                }
+                out
+            }
+            _ => {
+                if l != 1 {
+                    return None;
+                }
+                let w = 32 - (table[0] as u32).leading_zeros();
+                let raw = read_msb(id_stream, t, w)?;
+                if raw.iter().any(|&i| i > table[0] as u32) {
+                    return None;
+                }
+                raw.iter().map(|&i| i as u16).collect()
+            }
+        };
+        let escape = vocab.len();
+        let mut at = 0;
+        let mut out = Vec::new();
+        for c in counts {
+            let mut value = Vec::new();
+            for &id in &ids[at..at + c] {
+                if id as usize == escape {
+                    value.push(*escapes.next()?);
+                } else {
+                    value.extend_from_slice(vocab.get(id as usize)?.as_ref()?);
+                }
+            }
+            out.push(value);
+            at += c;
+        }
+        if escapes.next().is_some() {
+            return None;
+        }
+        Some(out)
+    }
+
+    /// Random tokenizers and values in all nine layouts, escapes and long
+    /// tokens included, then damaged: the decoder gives exactly the
+    /// reference's values, or a corrupt-chunk error where it has none.
+    #[test]
+    fn decodes_as_a_plain_reading_does() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        let (mut ok, mut errors) = (0, 0);
+        let mut layouts = [0usize; 9];
+        for case in 0..3000 {
+            // Now and then a vocab and values with over 16,384 distinct
+            // ids, so Remap indices take three varint bytes.
+            let big = case % 150 == 0;
+            let (tok, vocab) = tokenizer(&mut rng, big);
+            let defined: Vec<u16> = (0..vocab.len()).filter(|&i| vocab[i].is_some()).map(|i| i as u16).collect();
+            let escape = vocab.len() as u16;
+            let v = if big {
+                2600
+            } else if rng.below(5) == 0 {
+                rng.below(800)
+            } else {
+                rng.below(30)
+            };
+            let mut escapes = Vec::new();
+            let mut next_id = 0;
+            let values: Vec<Vec<u16>> = (0..v)
+                .map(|_| {
+                    (0..if big { 8 } else { rng.below(9) })
+                        .map(|_| {
+                            if big {
+                                next_id += 1;
+                                defined[next_id % defined.len()]
+                            } else if rng.below(15) == 0 {
+                                escapes.push(rng.next() as u8);
+                                escape
+                            } else if rng.below(300) == 0 {
+                                rng.below(vocab.len() + 3) as u16 // maybe undefined
+                            } else {
+                                defined[rng.below(defined.len())]
+                            }
+                        })
+                        .collect()
+                })
+                .collect();
+            let (rep, bounds) = (if big { 1 } else { rng.below(3) as u8 }, rng.below(3) as u8);
+            layouts[rep as usize * 3 + bounds as usize] += 1;
+            let s = damage(&mut rng, write(rep, bounds, &values, &escapes));
+            let count = if rng.below(15) == 0 { v ^ 1 } else { v };
+            match (reference(&s, count, &vocab), decode(count, count, &s, &tok)) {
+                (Some(want), Ok(got)) => {
+                    assert_same(&flatten(&got), &want, &format!("case {case}: layout {rep}/{bounds}, {v} values"));
+                    ok += 1;
+                }
+                (None, Err(e)) => {
+                    assert_eq!(e.kind, ErrorKind::CorruptChunk, "case {case}: {e}");
+                    errors += 1;
+                }
+                (want, got) => panic!(
+                    "case {case}: layout {rep}/{bounds}, {v} values: reference {}, decoder {:?}",
+                    if want.is_some() { "decodes" } else { "refuses" },
+                    got.map(|v| v.len())
+                ),
+            }
+        }
+        assert!(ok > 900 && errors > 900, "both outcomes are exercised ({ok} decoded, {errors} refused)");
+        assert!(layouts.iter().all(|&n| n > 200), "every layout is tried: {layouts:?}");
+    }
 }

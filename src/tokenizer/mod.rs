@@ -108,7 +108,7 @@ impl Tokenizer {
         }
         // A token decodes to at most as many bytes as its JSON string spans;
         // the 16 bytes of slack let short tokens be copied as one fixed-size
-        // move (see BytesBuilder).
+        // move (see encoding::tokenized).
         let bound = vocab.iter().map(|e| (e.key.1 - e.key.0) as u64).sum::<u64>() + 16;
         if bound > u32::MAX as u64 {
             return Err(Error::new(ErrorKind::TooLarge, "tokenizer vocab holds more than 4 GiB of token text"));
@@ -144,15 +144,13 @@ impl Tokenizer {
         "BPE"
     }
 
-    /// Token `id` as (all token bytes, start, length), for copying with
-    /// slack; (_, 0, 0) for ids the vocab does not define.
+    /// The id -> bytes table as it is kept: token `id` is
+    /// `bytes[starts[id]..starts[id + 1]]` (empty for ids the vocab does
+    /// not define), and `bytes` ends with 16 bytes of padding, so a short
+    /// token can be copied as one fixed 16-byte move.
     #[inline]
-    pub(crate) fn token_span(&self, id: u32) -> (&[u8], usize, usize) {
-        let i = id as usize;
-        match (self.starts.get(i), self.starts.get(i + 1)) {
-            (Some(&a), Some(&b)) => (&self.bytes, a as usize, (b - a) as usize),
-            _ => (&self.bytes, 0, 0),
-        }
+    pub(crate) fn spans(&self) -> (&[u32], &[u8]) {
+        (&self.starts, &self.bytes)
     }
 
     /// The bytes of token `id`; `None` for the escape id, ids past it, and
