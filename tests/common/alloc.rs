@@ -1,36 +1,49 @@
-//! A counting allocator: live bytes and the peak since the last `measure`.
+//! A counting allocator: this thread's live bytes, and their peak since the
+//! last `measure`. Per thread, so tests running at the same time in one
+//! binary do not count each other's allocations (each test has its thread).
 //! A test binary that wants it installs it itself,
 //! `#[global_allocator] static ALLOC: common::alloc::Counting = common::alloc::Counting;`,
 //! so the binaries that only share the rest of `common` keep the system allocator.
-//! The counts are process-wide: another test running at the same time in
-//! the same binary is counted too.
 
 use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::cell::Cell;
 
 pub struct Counting;
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
+thread_local! {
+    // Signed: a block freed on another thread than its own counts there.
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+}
+
+fn count(delta: isize) {
+    // try_with: nothing to count while the thread's locals are torn down.
+    let _ = LIVE.try_with(|live| {
+        let now = live.get() + delta;
+        live.set(now);
+        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
+    });
+}
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
         let p = System.alloc(l);
         if !p.is_null() {
-            let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
-            PEAK.fetch_max(now, Relaxed);
+            count(l.size() as isize);
         }
         p
     }
     unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
         System.dealloc(p, l);
-        LIVE.fetch_sub(l.size(), Relaxed);
+        count(-(l.size() as isize));
     }
 }
 
-/// Runs `f`; returns its result, the bytes it left allocated and its peak above the start.
+/// Runs `f`; returns its result, the bytes it left allocated and its peak
+/// above the start (this thread's).
 pub fn measure<T>(f: impl FnOnce() -> T) -> (T, usize, usize) {
-    let before = LIVE.load(Relaxed);
-    PEAK.store(before, Relaxed);
+    let before = LIVE.with(Cell::get);
+    PEAK.with(|p| p.set(before));
     let r = f();
-    (r, LIVE.load(Relaxed).saturating_sub(before), PEAK.load(Relaxed) - before)
+    let (live, peak) = (LIVE.with(Cell::get), PEAK.with(Cell::get));
+    (r, (live - before).max(0) as usize, (peak - before) as usize)
 }
