@@ -195,7 +195,7 @@ fn uniform_strings(
     data.truncate(total);
     let mut offsets = offsets_vec(n, rows)?;
     // n * l fits in u32 (offsets_for above), so every k * l does.
-    offsets.extend((1..n + 1).map(|k| (k * l) as u32));
+    super::push_multiples(&mut offsets, n, l);
     Ok(Values::Bytes { offsets, data })
 }
 
