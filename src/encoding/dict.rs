@@ -129,7 +129,14 @@ fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>, rows: usize) -> Res
     data.resize(total + SLACK_32, 0);
     let mut offsets = offsets_vec(idx.len(), rows)?;
     offsets.resize(idx.len() + 1, 0);
-    let src = entries.data;
+    // The entries with zero padding after them, so that every value,
+    // those near the end of a small dictionary too, is one fixed 32-byte
+    // move (a sized copy per value is a memcpy call natively and a
+    // memory.copy in wasm: birdstrikes' "Time of day", five short entries,
+    // 3.7 -> 1.7 ns a value natively, 9.2 -> 2.6 in wasm).
+    let mut src = try_vec::<u8>(entries.data.len() + SLACK_32, "dictionary")?;
+    src.extend_from_slice(entries.data);
+    src.resize(entries.data.len() + SLACK_32, 0);
     let (mut w, mut outside) = (0usize, false);
     for (o, &i) in offsets[1..].iter_mut().zip(&idx) {
         let e = spans.get(i as usize);
@@ -138,7 +145,7 @@ fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>, rows: usize) -> Res
         let (s, l) = (s as usize, l as usize);
         // With uniform lengths an index outside the dictionary must not
         // write past the exact-size output: the copy checks its bounds.
-        copy_value(&mut data, w, src, s, l);
+        copy_value(&mut data, w, &src, s, l);
         w += l;
         *o = w as u32;
     }
