@@ -8,8 +8,9 @@
 // bundles it in (it is not a runtime dependency).
 import * as glue from "columns-wasm-glue";
 import { Column, ColumnsError, adopt, handBack } from "./column.js";
+import { RowGroupStream, Scope, ScopedColumn, scopedColumns } from "./scoped.js";
 
-export { Column, ColumnsError };
+export { Column, ColumnsError, ScopedColumn };
 
 const state = { ready: false, module: null };
 
@@ -55,11 +56,16 @@ function guarded(fn, check, returnsPromise) {
 // Methods that return a promise: their misuse rejects, as their other errors do.
 const ASYNC = /Async$|^loadChunkHeaders$|^fromBlob$/;
 
+// Files whose scoped read has lent views now, and those whose free() waits
+// for that loan to end (freeing would release the memory the views show).
+const lending = new WeakSet();
+const freeing = new WeakSet();
+
 /** Every method and getter of a generated class checks that the object is
  *  still alive: after free() wasm-bindgen would only say "null pointer passed to rust". */
 function guardInstances(cls, name) {
   const alive = (self) => {
-    if (self.__wbg_ptr === 0) {
+    if (self.__wbg_ptr === 0 || freeing.has(self)) {
       throw new ColumnsError(`this ${name} was freed (free() was called on it); it cannot be used any more`, "freed");
     }
   };
@@ -71,10 +77,13 @@ function guardInstances(cls, name) {
     if (d.get) d.get = guarded(d.get, alive, false);
     Object.defineProperty(cls.prototype, key, d);
   }
-  // A second free() is harmless, as closing twice usually is.
+  // A second free() is harmless, as closing twice usually is. Inside a
+  // scoped read's callback it takes effect when the callback returns.
   const free = cls.prototype.free;
   cls.prototype.free = function () {
-    if (this.__wbg_ptr !== 0) free.call(this);
+    if (this.__wbg_ptr === 0 || freeing.has(this)) return;
+    if (lending.has(this)) freeing.add(this);
+    else free.call(this);
   };
   if (typeof Symbol.dispose === "symbol" && cls.prototype[Symbol.dispose]) cls.prototype[Symbol.dispose] = cls.prototype.free;
 }
@@ -141,7 +150,122 @@ function viewOf(x, what) {
 }
 
 export const ColumnsFile = glue.ColumnsFile;
+const unguardedFree = ColumnsFile.prototype.free;
+let memory = null;
+const wasmMemoryObject = () => (memory ??= glue.wasmMemory());
+
+/** Options checked to be an object (undefined and null: none). */
+function optionsOf(options, method) {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== "object") throw new ColumnsError(`${method}'s options must be an object; got ${describe(options)}`, "bad_argument");
+  return options;
+}
+
+/** One option, read where a throwing getter is a bad_argument. */
+function option(options, key, method) {
+  try {
+    return options[key];
+  } catch (e) {
+    const err = new ColumnsError(`${method}: reading options.${key} threw`, "bad_argument");
+    err.cause = e;
+    throw err;
+  }
+}
+
+function checkCallback(callback, method) {
+  if (typeof callback !== "function") throw new ColumnsError(`${method} needs a callback function as its second argument; got ${describe(callback)}`, "bad_argument");
+}
+
+const isThenable = (x) => x !== null && (typeof x === "object" || typeof x === "function") && typeof x.then === "function";
+
+/** Calls `callback` with the lent columns `desc` describes, and ends the
+ *  loan when it returns or throws; a promise returned is refused. */
+function lend(file, rowGroup, desc, callback) {
+  const scope = new Scope(wasmMemoryObject());
+  lending.add(file);
+  let result;
+  try {
+    result = callback({ rowGroup, numRows: desc[0], columns: scopedColumns(scope, desc) });
+  } finally {
+    scope.end();
+    if (!freeing.has(file)) file.__endScope();
+    endLoan(file);
+  }
+  if (isThenable(result)) {
+    throw new ColumnsError(
+      "readRowGroupScoped's callback returned a promise, but the columns it was lent were released when it returned, before the promise settled; use readRowGroupScopedAsync, which waits for it",
+      "bad_argument",
+    );
+  }
+  return result;
+}
+
+/** A loan of the file's buffers has ended: a free() asked for during it happens now. */
+function endLoan(file) {
+  lending.delete(file);
+  if (freeing.has(file)) {
+    freeing.delete(file);
+    unguardedFree.call(file);
+  }
+}
+
+// Scoped reads of one file wait for each other (one loan at a time).
+const queues = new WeakMap();
+const ignore = () => {};
+
+Object.assign(ColumnsFile.prototype, {
+  /** Calls `callback({ rowGroup, numRows, columns })` with the row group's
+   *  columns lent: views of the file's own buffers, valid until it returns. */
+  readRowGroupScoped(rowGroup, callback, options) {
+    checkCallback(callback, "readRowGroupScoped");
+    const desc = this.__scopedRead(rowGroup, option(optionsOf(options, "readRowGroupScoped"), "columns", "readRowGroupScoped"));
+    return lend(this, rowGroup, desc, callback);
+  },
+
+  /** readRowGroupScoped for any file, fetching the chunks first; a
+   *  callback's promise is waited for before the columns are released. */
+  readRowGroupScopedAsync(rowGroup, callback, options) {
+    const read = async () => {
+      checkCallback(callback, "readRowGroupScopedAsync");
+      const o = optionsOf(options, "readRowGroupScopedAsync");
+      const columns = option(o, "columns", "readRowGroupScopedAsync");
+      // A stream of one row group, in the file's own buffers (mode 2).
+      const stream = new RowGroupStream((deliver) => this.__rowGroups(rowGroup, columns, 2, o, deliver), true, wasmMemoryObject());
+      lending.add(this);
+      try {
+        const { value } = await stream.next();
+        return await callback(value);
+      } finally {
+        await stream.return();
+        endLoan(this);
+      }
+    };
+    const run = (queues.get(this) ?? Promise.resolve()).then(read);
+    queues.set(this, run.then(ignore, ignore));
+    return run;
+  },
+});
 guardInstances(ColumnsFile, "ColumnsFile");
+
+/** `for await (const { rowGroup, numRows, columns } of file.rowGroupsAsync(options))`.
+ *  Not guarded like the methods above: every error, a freed file's
+ *  included, rejects the iteration's first step. */
+ColumnsFile.prototype.rowGroupsAsync = function (options) {
+  let scoped = false;
+  let error = null;
+  try {
+    scoped = option(optionsOf(options, "rowGroupsAsync"), "scoped", "rowGroupsAsync") === true;
+  } catch (e) {
+    error = e; // the first step rejects with it
+  }
+  const start = (deliver) => {
+    if (error) throw error;
+    const o = optionsOf(options, "rowGroupsAsync");
+    const [rowGroups, columns] = ["rowGroups", "columns"].map((k) => option(o, k, "rowGroupsAsync"));
+    return this.__rowGroups(rowGroups, columns, scoped ? 1 : 0, o, deliver);
+  };
+  return new RowGroupStream(start, scoped, wasmMemoryObject());
+};
 {
   const fromBytes = ColumnsFile.fromBytes;
   ColumnsFile.fromBytes = function (bytes, registry) {

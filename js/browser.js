@@ -5,7 +5,7 @@ import * as glue from "columns-wasm-glue";
 import { ColumnsError } from "./column.js";
 import { initialised, isReady } from "./api.js";
 
-export { Column, ColumnsError, ColumnsFile, TokenizerRegistry, wasmMemory, internal as __internal } from "./api.js";
+export { Column, ColumnsError, ColumnsFile, ScopedColumn, TokenizerRegistry, wasmMemory, internal as __internal } from "./api.js";
 
 let loading = null;
 

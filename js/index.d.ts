@@ -57,6 +57,8 @@ export type ErrorKind =
   | "not_in_memory"
   | "not_initialized"
   | "freed"
+  | "busy"
+  | "released"
   | "aborted"
   | "load_failed"
   // a bug, or a pool worker that died
@@ -180,6 +182,46 @@ export type Column = { [T in ColumnType]: ColumnOf<T> }[ColumnType];
 /** The runtime class of every Column (for `instanceof`); columns come from reads only. */
 export declare const Column: abstract new (...args: never[]) => Column;
 
+/** A decoded column chunk of type `T` lent by a scoped read
+ *  (`readRowGroupScoped`, `rowGroupsAsync({ scoped: true })`): its arrays
+ *  are views of the reader's own buffers in the module's memory, valid
+ *  until the callback returns (the loop iteration ends). After that every
+ *  member but `released` throws a `released` ColumnsError, and arrays taken
+ *  from it are detached (length 0; their methods throw). Memory growth
+ *  (another read inside the callback) detaches them too: read `values`
+ *  again after any call into the package. */
+export interface ScopedColumnOf<T extends ColumnType> {
+  readonly type: T;
+  readonly length: number;
+  readonly nullCount: number;
+  readonly values: ValuesOf[T];
+  readonly validity: Uint8Array | null;
+  /** Always `false`: bools are one byte per row. */
+  readonly boolBits: false;
+  readonly timings: null;
+  /** Whether the scope has ended. */
+  readonly released: boolean;
+  /** A Column with copies of the arrays, in JavaScript memory, to keep. */
+  copy(): ColumnOf<T>;
+  isValid(row: number): boolean;
+  toArray(): (ValueOf[T] | null)[];
+  boolBitmap(): Uint8Array;
+}
+
+/** A lent column chunk: narrow it by `type` to reach typed `values`. */
+export type ScopedColumn = { [T in ColumnType]: ScopedColumnOf<T> }[ColumnType];
+/** The runtime class of every ScopedColumn (for `instanceof`). */
+export declare const ScopedColumn: abstract new (...args: never[]) => ScopedColumn;
+
+/** One row group's columns, as a scoped read and `rowGroupsAsync` give them. */
+export interface RowGroupBatch<C = Column> {
+  /** Its index in the file. */
+  rowGroup: number;
+  numRows: number;
+  /** The columns asked for, in the order asked for. */
+  columns: C[];
+}
+
 /** A value as `Column.toArray()` and the statistics give it. */
 export type Value = number | bigint | boolean | string | Uint8Array | null;
 
@@ -275,6 +317,35 @@ export interface ReadOptions extends AbortOptions {
   boolBits?: boolean;
 }
 
+export interface ScopedReadOptions {
+  /** Column indexes, in the order wanted (all when omitted or null). */
+  columns?: readonly number[] | null;
+}
+
+export interface ScopedReadAsyncOptions extends ScopedReadOptions, AbortOptions {}
+
+export interface RowGroupsOptions extends AbortOptions {
+  /** Row group indexes, in the order wanted (all when omitted or null). */
+  rowGroups?: readonly number[] | null;
+  /** Column indexes, in the order wanted (all when omitted or null). */
+  columns?: readonly number[] | null;
+  /** Bytes that may be fetched ahead of the row group being handed out
+   *  (64 MiB by default; a chunk larger than this is still fetched whole). */
+  readAhead?: number;
+  /** Bool columns bit-packed (copied columns only). */
+  boolBits?: boolean;
+  /** `true`: lend each row group's columns (ScopedColumn, valid until the
+   *  next step of the loop) instead of copying them. */
+  scoped?: boolean;
+}
+
+/** What `rowGroupsAsync` returns: `for await` over it; `break` stops the
+ *  fetching and releases the memory. */
+export interface RowGroupStream<C> extends AsyncIterableIterator<RowGroupBatch<C>> {
+  next(): Promise<IteratorResult<RowGroupBatch<C>, undefined>>;
+  return(value?: unknown): Promise<IteratorResult<RowGroupBatch<C>, undefined>>;
+}
+
 /** Bytes in memory: an ArrayBuffer, a SharedArrayBuffer or any view of one
  *  (Uint8Array, Node's Buffer, DataView, ...). */
 export type Bytes = ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
@@ -320,6 +391,27 @@ export class ColumnsFile {
   readColumnAsync(rowGroup: number, column: number, options?: ReadOptions): Promise<Column>;
   /** Reads several chunks from any file, merging adjacent byte ranges into single requests; row-group-major order. */
   readColumnsAsync(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: ReadOptions): Promise<Column[]>;
+  /** Calls `callback` with row group `rowGroup`'s columns lent, not copied:
+   *  views of buffers the file keeps and reuses (nothing is copied out of
+   *  the module and no ArrayBuffer is allocated; after the first call,
+   *  Plain and Delta columns allocate nothing in the module either), valid
+   *  until the callback returns; its result is returned. A callback that
+   *  returns a promise is refused (use the Async form). One scoped read per
+   *  file at a time (`busy`); `free()` inside the callback waits until it
+   *  returns. Needs a `fromBytes` file. */
+  readRowGroupScoped<R>(rowGroup: number, callback: (batch: RowGroupBatch<ScopedColumn>) => R, options?: ScopedReadOptions): R;
+  /** readRowGroupScoped for any file: fetches the row group's chunks, then
+   *  calls `callback`, and waits for the promise it returns (if any) before
+   *  taking the columns back. Calls on one file run one after the other. */
+  readRowGroupScopedAsync<R>(rowGroup: number, callback: (batch: RowGroupBatch<ScopedColumn>) => R | PromiseLike<R>, options?: ScopedReadAsyncOptions): Promise<R>;
+  /** The file's row groups one at a time (`for await`), fetching ahead at
+   *  most `readAhead` bytes: each step decodes the next row group and gives
+   *  its columns, copied (`Column`) or with `{ scoped: true }` lent
+   *  (`ScopedColumn`, valid until the next step). Errors, a freed file's
+   *  included, reject the step they happen in. */
+  rowGroupsAsync(options: RowGroupsOptions & { scoped: true }): RowGroupStream<ScopedColumn>;
+  rowGroupsAsync(options?: RowGroupsOptions & { scoped?: false }): RowGroupStream<Column>;
+  rowGroupsAsync(options?: RowGroupsOptions): RowGroupStream<Column | ScopedColumn>;
   /** Describes one chunk: its blocks, what its encoding did, and whether the footer's statistics agree with the decoded values. Needs a `fromBytes` file. */
   inspectChunk(rowGroup: number, column: number): ChunkReport;
   /** `inspectChunk` for any file, fetching the chunk's bytes. */

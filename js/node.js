@@ -8,7 +8,7 @@ import { join } from "node:path";
 import * as glue from "columns-wasm-glue";
 import { initialised } from "./api.js";
 
-export { Column, ColumnsError, ColumnsFile, TokenizerRegistry, wasmMemory, internal as __internal } from "./api.js";
+export { Column, ColumnsError, ColumnsFile, ScopedColumn, TokenizerRegistry, wasmMemory, internal as __internal } from "./api.js";
 
 // __dirname: this file is only ever shipped as CommonJS (node.cjs).
 const module = new WebAssembly.Module(readFileSync(join(__dirname, "columns_wasm_bg.wasm")));

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use crate::bytes::{le_u32, Reader};
 use crate::codec::{Codec, Decompressor};
 use crate::encoding::Encoding;
-use crate::error::{corrupt_chunk, try_vec, ErrorKind, Result};
+use crate::error::{corrupt_chunk, try_room, try_vec, ErrorKind, Result};
 
 pub const CHUNK_HEADER_LEN: usize = 18;
 
@@ -43,6 +43,13 @@ impl<'a> Chunk<'a> {
     /// Parses and checks a chunk. `rows` and `nullable` come from the footer
     /// and schema; they fix the bitmap's size.
     pub fn parse(bytes: &'a [u8], rows: u32, nullable: bool) -> Result<Chunk<'a>> {
+        Chunk::parse_reusing(bytes, rows, nullable, Vec::new())
+    }
+
+    /// [`parse`](Self::parse), with the block table written into `blocks`
+    /// (a table kept from an earlier chunk), so that a reader going from
+    /// chunk to chunk does not allocate one per chunk.
+    pub fn parse_reusing(bytes: &'a [u8], rows: u32, nullable: bool, mut blocks: Vec<Block>) -> Result<Chunk<'a>> {
         let mut r = Reader::new(bytes, ErrorKind::CorruptChunk, "chunk header");
         let encoding_tag = r.u8("encoding")?;
         let codec_tag = r.u8("codec")?;
@@ -75,7 +82,8 @@ impl<'a> Chunk<'a> {
             ))
             .at_offset(10));
         }
-        let mut blocks = try_vec::<Block>(block_count, "block table")?;
+        blocks.clear();
+        try_room(&mut blocks, block_count, "block table")?;
         let (mut offset, mut raw_offset) = (data_start as u64, 0u64);
         for i in 0..block_count {
             let raw_len = le_u32(table, 8 * i);

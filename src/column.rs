@@ -94,6 +94,45 @@ impl Values {
         }))
     }
 
+    /// Whether these are values of type `ty`.
+    pub fn holds(&self, ty: ColumnType) -> bool {
+        use ColumnType as T;
+        matches!(
+            (self, ty),
+            (Values::Bool(_), T::Bool)
+                | (Values::Int8(_), T::Int8)
+                | (Values::Int16(_), T::Int16)
+                | (Values::Int32(_), T::Int32)
+                | (Values::Int64(_), T::Int64)
+                | (Values::Uint8(_), T::Uint8)
+                | (Values::Uint16(_), T::Uint16)
+                | (Values::Uint32(_), T::Uint32)
+                | (Values::Uint64(_), T::Uint64)
+                | (Values::Float32(_), T::Float32)
+                | (Values::Float64(_), T::Float64)
+                | (Values::Bytes { .. }, T::Bytes | T::String)
+        )
+    }
+
+    /// `n` values of a fixed-width type in `old`'s storage when it holds that
+    /// type and has room for them, else fresh (`None` for string/bytes).
+    /// `zero`: every value zero; otherwise only values past `old`'s length
+    /// are, and the rest keep what they held (for a caller that overwrites
+    /// them all).
+    pub(crate) fn reusing(ty: ColumnType, n: usize, old: Option<Values>, zero: bool) -> Result<Option<Values>> {
+        let room = |v: &Values| match_values!(v, x => x.capacity() >= n, _o, _d => false);
+        let Some(mut v) = old.filter(|v| v.holds(ty) && room(v)) else { return Values::zeroed(ty, n) };
+        // SAFETY: capacity for `n` was checked; every value past the part
+        // kept is zeroed before the length covers it, and any bytes are a
+        // valid value of these types (Pod).
+        match_values!(&mut v, x => unsafe {
+            let keep = if zero { 0 } else { x.len().min(n) };
+            x.as_mut_ptr().add(keep).write_bytes(0, n - keep);
+            x.set_len(n);
+        }, _o, _d => return Ok(None));
+        Ok(Some(v))
+    }
+
     /// The storage of fixed-width values as bytes, in the values' native
     /// layout (little-endian on every target this ships to). Working on
     /// bytes by width keeps one copy of each loop per width, not per type.
@@ -173,15 +212,28 @@ impl Values {
     /// (bit set = null), already checked to cover `rows` and to hold
     /// exactly `rows - n` nulls.
     pub(crate) fn spread(self, ty: ColumnType, rows: usize, nulls: &[u8]) -> Result<Values> {
+        self.spread_reusing(ty, rows, nulls, None).map(|(v, _)| v)
+    }
+
+    /// [`spread`](Self::spread) into `into`'s storage when it holds values
+    /// of this type (see [`Values::reusing`]); gives back the dense values
+    /// too, when they are not part of the result, for reuse.
+    pub(crate) fn spread_reusing(
+        self,
+        ty: ColumnType,
+        rows: usize,
+        nulls: &[u8],
+        into: Option<Values>,
+    ) -> Result<(Values, Option<Values>)> {
         if let Values::Bytes { offsets, data } = self {
             let mut o = offsets;
             let n = o.len() - 1;
             grow(&mut o, rows + 1)?;
             spread_offsets(&mut o, n, rows, nulls);
-            return Ok(Values::Bytes { offsets: o, data });
+            return Ok((Values::Bytes { offsets: o, data }, None));
         }
         let mut dense = self;
-        let (Some(w), Some(mut out)) = (ty.width(), Values::zeroed(ty, rows)?) else {
+        let (Some(w), Some(mut out)) = (ty.width(), Values::reusing(ty, rows, into, true)?) else {
             return Err(Error::new(ErrorKind::CorruptChunk, "internal: spread of mismatched values"));
         };
         let (Some(src), Some(dst)) = (dense.fixed_bytes_mut(), out.fixed_bytes_mut()) else {
@@ -193,7 +245,7 @@ impl Values {
             4 => spread_width::<4>(src, dst, nulls),
             _ => spread_width::<8>(src, dst, nulls),
         }
-        Ok(out)
+        Ok((out, Some(dense)))
     }
 }
 

@@ -148,11 +148,17 @@ pub(crate) fn corrupt_footer(message: impl Into<String>) -> Error {
 /// an allocation failure in wasm would trap the whole module.
 pub(crate) fn try_vec<T>(n: usize, what: &str) -> Result<Vec<T>> {
     let mut v = Vec::new();
+    try_room(&mut v, n, what)?;
+    Ok(v)
+}
+
+/// Makes room for `n` elements beyond the `Vec`'s length (allocating only
+/// when it has less), or reports `too_large` as [`try_vec`] does.
+pub(crate) fn try_room<T>(v: &mut Vec<T>, n: usize, what: &str) -> Result<()> {
     v.try_reserve_exact(n).map_err(|_| {
         Error::new(
             ErrorKind::TooLarge,
             format!("cannot allocate {n} elements of {} bytes for {what}", core::mem::size_of::<T>()),
         )
-    })?;
-    Ok(v)
+    })
 }

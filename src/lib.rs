@@ -24,6 +24,7 @@ pub mod file;
 pub mod inspect;
 pub mod plan;
 pub mod read;
+pub mod reuse;
 pub mod stats;
 pub mod tokenizer;
 pub mod types;

@@ -8,11 +8,11 @@
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use crate::chunk::Chunk;
+use crate::chunk::{Block, Chunk};
 use crate::codec::Decompressor;
 use crate::column::{Column, Values};
 use crate::encoding::{self, Encoding};
-use crate::error::{corrupt_chunk, try_vec, Error, ErrorKind, Result};
+use crate::error::{corrupt_chunk, try_room, Error, ErrorKind, Result};
 use crate::file::{ChunkMeta, FileMeta};
 use crate::tokenizer::{Registry, Tokenizer};
 use crate::types::ColumnType;
@@ -38,6 +38,20 @@ pub fn prepare<'a>(
     bytes: &'a [u8],
     registry: &Registry,
 ) -> Result<PreparedChunk<'a>> {
+    prepare_reusing(meta, row_group, column, bytes, registry, Vec::new())
+}
+
+/// [`prepare`], with the chunk's block table written into `blocks` (see
+/// [`Chunk::parse_reusing`]; `chunk.blocks` can be taken back afterwards).
+#[inline(never)]
+pub fn prepare_reusing<'a>(
+    meta: &'a FileMeta,
+    row_group: usize,
+    column: usize,
+    bytes: &'a [u8],
+    registry: &Registry,
+    blocks: Vec<Block>,
+) -> Result<PreparedChunk<'a>> {
     let cm = meta.chunk(row_group, column)?;
     let locate = |e: Error| locate(e, row_group, column, cm.offset);
     if bytes.len() as u64 != cm.byte_length {
@@ -48,7 +62,7 @@ pub fn prepare<'a>(
     }
     let schema = &meta.schema[column];
     let rows = meta.row_groups[row_group].num_rows;
-    let chunk = Chunk::parse(bytes, rows, schema.nullable).map_err(locate)?;
+    let chunk = Chunk::parse_reusing(bytes, rows, schema.nullable, blocks).map_err(locate)?;
     let tokenizer = if chunk.encoding == Encoding::Tokenized {
         let digest = meta
             .chunk_digest(cm)
@@ -92,22 +106,26 @@ impl<'a> PreparedChunk<'a> {
             .map_err(|e| self.locate(e))
     }
 
-    fn typed_decompress(&self, dec: &mut Decompressor) -> Result<Option<Stream<'a>>> {
+    /// Whether the encoded stream is the values' own little-endian layout
+    /// (Plain fixed-width values, Delta differences of 64-bit integers), so
+    /// it can be decompressed straight into their typed storage. A length
+    /// that does not fit the values is not: the byte path names the mismatch.
+    pub fn stream_is_typed(&self) -> bool {
         let (enc, ty) = (self.chunk.encoding, self.ty);
         let plain = enc == Encoding::Plain && !ty.is_variable();
         let delta = enc == Encoding::Delta && matches!(ty, ColumnType::Int64 | ColumnType::Uint64);
         let n = self.rows as usize - self.null_count;
         let width = if delta { 8 } else { ty.width().unwrap_or(0) };
-        // Uncompressed chunks are borrowed as they are; a length that does
-        // not fit the values takes the byte path, which names the mismatch.
-        if !(plain || delta)
-            || self.chunk.codec == crate::codec::Codec::None
-            || cfg!(target_endian = "big")
-            || n.checked_mul(width) != Some(self.chunk.raw_length as usize)
-        {
+        (plain || delta) && !cfg!(target_endian = "big") && n.checked_mul(width) == Some(self.chunk.raw_length as usize)
+    }
+
+    fn typed_decompress(&self, dec: &mut Decompressor) -> Result<Option<Stream<'a>>> {
+        // Uncompressed chunks are borrowed as they are.
+        if !self.stream_is_typed() || self.chunk.codec == crate::codec::Codec::None {
             return Ok(None);
         }
-        let Some(mut values) = Values::zeroed(ty, n)? else { return Ok(None) };
+        let n = self.rows as usize - self.null_count;
+        let Some(mut values) = Values::zeroed(self.ty, n)? else { return Ok(None) };
         if let Some(bytes) = values.fixed_bytes_mut() {
             self.chunk.decompress_into(dec, bytes)?;
         }
@@ -122,6 +140,9 @@ impl<'a> PreparedChunk<'a> {
 
     /// The stream's values for the non-null rows only (the first half of
     /// [`decode`](Self::decode), public so benchmarks can time it alone).
+    /// Out of line: every reader of chunks calls the decoders through here
+    /// (src/reuse.rs too), so they exist once in the wasm module.
+    #[inline(never)]
     pub fn decode_dense(&self, stream: Stream<'_>) -> Result<Values> {
         let rows = self.rows as usize;
         let n = rows - self.null_count;
@@ -145,19 +166,28 @@ impl<'a> PreparedChunk<'a> {
         }
         let bitmap = self.chunk.null_bitmap;
         let values = dense.spread(self.ty, rows, bitmap)?;
-        // Arrow's validity is the file's null bitmap inverted, with the
-        // padding bits past the last row left clear.
-        let mut validity = try_vec::<u8>(bitmap.len(), "validity bitmap")?;
-        validity.extend(bitmap.iter().map(|b| !b));
-        if !rows.is_multiple_of(8) {
-            if let Some(last) = validity.last_mut() {
-                *last &= (1u8 << (rows % 8)) - 1;
-            }
-        }
+        let mut validity = Vec::new();
+        self.validity_into(&mut validity)?;
         Ok(Column { ty: self.ty, values, validity: Some(validity), null_count: self.null_count })
     }
 
-    fn locate(&self, e: Error) -> Error {
+    /// Writes the chunk's validity into `out` (replacing what it held):
+    /// Arrow's validity is the file's null bitmap inverted, with the
+    /// padding bits past the last row left clear.
+    pub(crate) fn validity_into(&self, out: &mut Vec<u8>) -> Result<()> {
+        let (bitmap, rows) = (self.chunk.null_bitmap, self.rows as usize);
+        out.clear();
+        try_room(out, bitmap.len(), "validity bitmap")?;
+        out.extend(bitmap.iter().map(|b| !b));
+        if !rows.is_multiple_of(8) {
+            if let Some(last) = out.last_mut() {
+                *last &= (1u8 << (rows % 8)) - 1;
+            }
+        }
+        Ok(())
+    }
+
+    pub(crate) fn locate(&self, e: Error) -> Error {
         locate(e, self.row_group, self.column, self.meta.offset)
     }
 }

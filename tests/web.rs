@@ -74,6 +74,8 @@ extern "C" {
     fn http_async_buffer(url: &str, log: &Array) -> Promise;
     #[wasm_bindgen(js_name = logText)]
     fn log_text(log: &Array) -> String;
+    #[wasm_bindgen(js_name = scopedDetachFailures)]
+    fn scoped_detach_failures(package_url: &str, file_url: &str, string_column: u32) -> Promise;
 }
 
 type TestResult = Result<(), String>;
@@ -117,12 +119,15 @@ struct Api {
 /// tools/serve.mjs serves the project root at `/`, the corpus at
 /// `/corpus/`: the checker is `tests/js/check.mjs` beside the corpus URL.
 fn checker_url() -> Result<String, String> {
+    Ok(format!("{}/tests/js/check.mjs", root_url()?))
+}
+
+/// The project root on the test server (the corpus URL without `/corpus/`).
+fn root_url() -> Result<&'static str, String> {
     let base = base_url()?;
-    let root = base
-        .trim_end_matches('/')
+    base.trim_end_matches('/')
         .strip_suffix("/corpus")
-        .ok_or_else(|| format!("COLUMNS_CORPUS_URL {base} does not end in /corpus/ (tools/serve.mjs layout)"))?;
-    Ok(format!("{root}/tests/js/check.mjs"))
+        .ok_or_else(|| format!("COLUMNS_CORPUS_URL {base} does not end in /corpus/ (tools/serve.mjs layout)"))
 }
 
 /// Calls an exported function of the checker module.
@@ -376,4 +381,22 @@ async fn http_range_reads() -> TestResult {
         ));
     }
     Ok(())
+}
+
+/// The scoped read's views fail loudly in Chromium too: after the callback
+/// (or loop step) they were lent for, they are detached (length 0, methods
+/// throw) and the columns throw `released`, through the built package
+/// (pkg/, served by tools/serve.mjs; its own module instance).
+#[wasm_bindgen_test]
+async fn scoped_views_are_detached_when_their_scope_ends() -> TestResult {
+    let package = format!("{}/pkg/columns_wasm.js", root_url()?);
+    // movielens.default: two row groups; column 3 holds strings.
+    let file = corpus_url("real/movielens.default.cols");
+    let failures = wait(scoped_detach_failures(&package, &file, 3)).await.map_err(|e| format!("{package}: {e}"))?;
+    let failures: Array = failures.dyn_into().map_err(|_| "scopedDetachFailures gave no array")?;
+    if failures.length() == 0 {
+        Ok(())
+    } else {
+        Err(failures.iter().map(|f| js_text(&f)).collect::<Vec<_>>().join("\n"))
+    }
 }

@@ -46,7 +46,7 @@ async function main() {
     ColumnsFile: cw.ColumnsFile,
     TokenizerRegistry: cw.TokenizerRegistry,
     pools: cw.pools,
-    stream: cw.stream,
+    streamInstance: cw.streamInstance,
     floorModule,
   };
   const exists = async (url) => (await fetch(url, { method: "HEAD" })).ok;

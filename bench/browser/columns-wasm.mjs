@@ -5,7 +5,7 @@
 const ENTRY = "/pkg/columns_wasm.js";
 const POOL = "/pkg/pool.js";
 
-/** { ColumnsFile, TokenizerRegistry, pools, stream, info }; ColumnsFile is null when not built. */
+/** { ColumnsFile, TokenizerRegistry, pools, streamInstance, info }; ColumnsFile is null when not built. */
 export async function loadColumnsWasm() {
   if (!(await fetch(ENTRY, { method: "HEAD" })).ok) {
     return { ColumnsFile: null, TokenizerRegistry: null, pools: {}, info: { available: false, note: `columns-wasm not built (${ENTRY} is missing: scripts/build); benchmarking the others only` } };
@@ -19,15 +19,14 @@ export async function loadColumnsWasm() {
     if (key === "cwPoolN" && size <= 2) continue; // the same as one above on a 2-core machine
     pools[key] = await ColumnsPool.create(size);
   }
-  // The streaming hook (bench/lib/readers.mjs) gets a module instance of its
-  // own, so that its wasm memory's size after the runs is its peak.
-  let stream = null;
-  if (typeof mod.ColumnsFile.prototype.rowGroupsAsync === "function") {
-    const own = await import(`${ENTRY}?instance=stream`);
-    const exports = await own.default();
-    const memory = typeof own.wasmMemory === "function" ? own.wasmMemory() : exports?.memory;
-    stream = { ColumnsFile: own.ColumnsFile, TokenizerRegistry: own.TokenizerRegistry, memory };
-  }
+  // The streaming hooks (bench/lib/readers.mjs) make module instances of
+  // their own, so that an instance's wasm memory size after the runs is one
+  // reader's peak on one file.
+  const streamInstance = async (name) => {
+    const own = await import(`${ENTRY}?instance=${name}`);
+    await own.default();
+    return { ColumnsFile: own.ColumnsFile, TokenizerRegistry: own.TokenizerRegistry, memory: own.wasmMemory() };
+  };
   const poolSizes = Object.fromEntries(Object.entries(pools).map(([k, p]) => [k, p.size]));
-  return { ColumnsFile: mod.ColumnsFile, TokenizerRegistry: mod.TokenizerRegistry, pools, stream, info: { available: true, note: ENTRY, poolSizes, crossOriginIsolated } };
+  return { ColumnsFile: mod.ColumnsFile, TokenizerRegistry: mod.TokenizerRegistry, pools, streamInstance, info: { available: true, note: ENTRY, poolSizes, crossOriginIsolated } };
 }

@@ -8,7 +8,7 @@
 import { mulberry32, shuffle } from "../../www/js/stats.js";
 import { colsFiles, parquetFiles, expectedName, datasetPaths } from "./datasets.mjs";
 import { compareFingerprints, kindOf } from "./fingerprint.mjs";
-import { READERS, READER_ORDER, cwReaders, cwReader, cwOpenReader, cwPoolReader, cwScopedReader, cwStreamReader, hyparquetReader, pwDecodeReader, pwJsReader, pwMethod } from "./readers.mjs";
+import { READERS, READER_ORDER, cwReaders, cwReader, cwOpenReader, cwPoolReader, cwScopedReader, cwStreamReader, cwStreamScopedReader, hyparquetReader, pwDecodeReader, pwJsReader, pwMethod } from "./readers.mjs";
 import { FLOORS, isFloor, prepareFloor, floorReader } from "./floor.mjs";
 
 export { READERS, READER_ORDER, isFloor, pwMethod };
@@ -144,7 +144,7 @@ export function buildCells(libs, loaded, config) {
   for (const { dataset, cols, parquet, pqNames, kinds } of loaded) {
     const scopes = scopesOf(kinds);
     const sources = [];
-    const cwMake = { cw: cwReader, cwOpen: cwOpenReader(false), cwReuse: cwOpenReader(true), cwScoped: cwScopedReader, cwStream: cwStreamReader };
+    const cwMake = { cw: cwReader, cwOpen: cwOpenReader(false), cwReuse: cwOpenReader(true), cwScoped: cwScopedReader, cwStream: cwStreamReader, cwStreamScoped: cwStreamScopedReader };
     for (const c of cols) {
       for (const reader of cwReaders(libs)) sources.push({ reader, unit: c, make: cwMake[reader] });
       for (const [key, pool] of Object.entries(libs.pools ?? {})) {

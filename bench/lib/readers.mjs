@@ -25,7 +25,8 @@ export const READERS = {
   // Each is enabled only when the API exists in the loaded package (see
   // cwScopedReader and cwStreamReader below); nothing else needs changing.
   cwScoped: "columns-wasm, file already open, readRowGroupScoped (views valid in the callback)",
-  cwStream: "columns-wasm, from a Blob, for await rowGroupsAsync({ columns })",
+  cwStream: "columns-wasm, from a Blob, for await rowGroupsAsync({ columns }) (columns copied)",
+  cwStreamScoped: "columns-wasm, from a Blob, for await rowGroupsAsync({ columns, scoped: true }) (columns lent)",
   // ---- end of hooks
   hyparquet: "hyparquet (parquetRead, onChunk)",
   pwDecode: "parquet-wasm decode only (Arrow stays in wasm)",
@@ -41,7 +42,7 @@ export function cwReaders(libs) {
   if (!libs.ColumnsFile) return [];
   const out = ["cw", "cwOpen", "cwReuse"];
   if (typeof libs.ColumnsFile.prototype.readRowGroupScoped === "function") out.push("cwScoped");
-  if (typeof libs.ColumnsFile.fromBlob === "function" && typeof libs.ColumnsFile.prototype.rowGroupsAsync === "function") out.push("cwStream");
+  if (typeof libs.ColumnsFile.fromBlob === "function" && typeof libs.ColumnsFile.prototype.rowGroupsAsync === "function") out.push("cwStream", "cwStreamScoped");
   return out;
 }
 
@@ -133,30 +134,28 @@ export function cwPoolReader(pool, reuse = false) {
 }
 
 // ---------------------------------------------------------------- HOOKS
-// Readers for two APIs issue 9 asks for (goals 4 and 5) that the speed and
-// boundary tasks may add. They follow the issue's sketch; when the API lands
-// with another shape, adapt them here (the fingerprint check fails loudly
-// on a wrong guess, it cannot pass silently). Their parts arrive one row
-// group at a time and are fingerprinted as they arrive (inside the callback
-// or loop, where the views are valid); that time is measured and subtracted
-// from the run's (`run` returns `untimedMs`).
+// Readers for the two APIs of issue 9's goals 4 and 5. Their parts arrive
+// one row group at a time and are fingerprinted as they arrive (inside the
+// callback or loop, where lent views are valid); that time is measured and
+// subtracted from the run's (`run` returns `untimedMs`).
 
-/** Goal 4, a scoped read: `file.readRowGroupScoped(g, cb)` calls `cb` with
- *  the row group's columns as views valid only until `cb` returns. */
+/** Goal 4, the scoped read: `file.readRowGroupScoped(g, cb, { columns })`
+ *  calls `cb({ rowGroup, numRows, columns })` with the row group's columns
+ *  lent (views of the file's own buffers, valid until `cb` returns). */
 export function cwScopedReader(libs, input) {
   const file = libs.ColumnsFile.fromBytes(input.bytes, input.registry);
   const kinds = kindsOf(file.schema);
+  const groups = file.rowGroups.length;
   return {
     async run({ cols, project }) {
       const fps = cols.map((c) => new Fingerprint(kinds[c]));
       let untimedMs = 0;
-      for (let g = 0; g < file.rowGroups.length; g++) {
-        await file.readRowGroupScoped(
+      for (let g = 0; g < groups; g++) {
+        file.readRowGroupScoped(
           g,
-          (columns) => {
+          ({ columns }) => {
             const t0 = performance.now();
-            const list = Array.isArray(columns) ? columns : columns.columns;
-            cols.forEach((c, j) => feedColumn(fps[j], list[project ? j : c]));
+            cols.forEach((c, j) => feedColumn(fps[j], columns[project ? j : c]));
             untimedMs += performance.now() - t0;
           },
           project ? { columns: cols } : undefined,
@@ -169,39 +168,45 @@ export function cwScopedReader(libs, input) {
   };
 }
 
-/** Goal 5, streaming: `for await (const batch of file.rowGroupsAsync({ columns }))`
- *  over a file opened from a Blob; each batch is the next row group's
- *  columns. The platform may give this reader its own module instance
- *  (`libs.stream`: { ColumnsFile, TokenizerRegistry, memory }) so that its
- *  wasm memory size after the runs is the streaming read's peak. */
-export function cwStreamReader(libs, input) {
-  const lib = libs.stream ?? libs;
-  let registry = input.registry;
-  if (libs.stream) {
-    registry = new lib.TokenizerRegistry();
-    for (const t of input.tokenizers) registry.register(t);
-  }
-  let kinds = null;
-  return {
-    async run({ cols }) {
-      const file = await lib.ColumnsFile.fromBlob(input.blob, registry);
-      kinds ??= kindsOf(file.schema);
-      const fps = cols.map((c) => new Fingerprint(kinds[c]));
-      let untimedMs = 0;
-      for await (const batch of file.rowGroupsAsync({ columns: cols })) {
-        const t0 = performance.now();
-        const list = Array.isArray(batch) ? batch : batch.columns;
-        cols.forEach((c, j) => feedColumn(fps[j], list[j]));
-        untimedMs += performance.now() - t0;
-      }
-      file.free?.();
-      return { fps, untimedMs };
-    },
-    fingerprints: ({ fps }) => fps.map((fp) => fp.result()),
-    memoryBytes: () => (lib.memory ? lib.memory.buffer.byteLength : null),
-    release() {},
+/** Goal 5, streaming: `for await (const { columns } of file.rowGroupsAsync({ columns, scoped }))`
+ *  over a file opened from a Blob. Where the platform can make module
+ *  instances (`libs.streamInstance(name)`: a promise of { ColumnsFile,
+ *  TokenizerRegistry, memory }), each streaming reader of each file gets
+ *  its own, made on the first (warm-up) run, so that its wasm memory size
+ *  after the runs is that reader's peak on that file. */
+let instances = 0;
+function streamReader(scoped) {
+  return (libs, input) => {
+    let lib = null;
+    let registry = null;
+    let kinds = null;
+    return {
+      async run({ cols }) {
+        if (lib === null) {
+          lib = libs.streamInstance ? await libs.streamInstance(`stream${++instances}`) : libs;
+          registry = lib === libs ? input.registry : new lib.TokenizerRegistry();
+          if (lib !== libs) for (const t of input.tokenizers) registry.register(t);
+        }
+        const file = await lib.ColumnsFile.fromBlob(input.blob, registry);
+        kinds ??= kindsOf(file.schema);
+        const fps = cols.map((c) => new Fingerprint(kinds[c]));
+        let untimedMs = 0;
+        for await (const { columns } of file.rowGroupsAsync({ columns: cols, scoped })) {
+          const t0 = performance.now();
+          cols.forEach((c, j) => feedColumn(fps[j], columns[j]));
+          untimedMs += performance.now() - t0;
+        }
+        file.free();
+        return { fps, untimedMs };
+      },
+      fingerprints: ({ fps }) => fps.map((fp) => fp.result()),
+      memoryBytes: () => (lib?.memory ? lib.memory.buffer.byteLength : null),
+      release() {},
+    };
   };
 }
+export const cwStreamReader = streamReader(false);
+export const cwStreamScopedReader = streamReader(true);
 // ---------------------------------------------------------------- end of hooks
 
 // ---------------------------------------------------------------- Parquet readers

@@ -1,12 +1,14 @@
-// The hook readers (scoped read, streaming) exist before the APIs they call:
-// this runs them against a stand-in file with the issue's sketched API, so
-// they are known to work, to subtract their in-callback checking time, and
-// to fail when the values are wrong.
+// The hook readers (scoped read, streaming) against a stand-in file with the
+// package's API shape (readRowGroupScoped's callback and rowGroupsAsync's
+// steps get { rowGroup, numRows, columns }; lent columns are emptied when
+// their scope ends), so they are known to read inside the scope, to
+// subtract their in-callback checking time, and to fail when the values
+// are wrong.
 //   node --test bench/lib/readers.test.mjs    (bench/run runs it first)
 
 import test from "node:test";
 import assert from "node:assert/strict";
-import { cwReaders, cwScopedReader, cwStreamReader } from "./readers.mjs";
+import { cwReaders, cwScopedReader, cwStreamReader, cwStreamScopedReader } from "./readers.mjs";
 import { fingerprintJson, compareFingerprints } from "./fingerprint.mjs";
 
 // Two row groups of (int32, string); the second string column value of row 2 is null.
@@ -35,15 +37,21 @@ class StandIn {
     return new StandIn();
   }
   schema = SCHEMA;
+  free() {}
   rowGroups = GROUPS.map((g) => ({ numRows: g[0].length }));
   // Views valid only inside the callback: emptied after it returns.
-  async readRowGroupScoped(g, cb, opts) {
+  readRowGroupScoped(g, cb, opts) {
     const cols = (opts?.columns ?? [0, 1]).map((c) => column(SCHEMA[c].type, GROUPS[g][c]));
-    cb(cols);
+    const out = cb({ rowGroup: g, numRows: GROUPS[g][0].length, columns: cols });
     for (const c of cols) c.values = null;
+    return out;
   }
-  async *rowGroupsAsync({ columns }) {
-    for (const g of GROUPS) yield columns.map((c) => column(SCHEMA[c].type, g[c]));
+  async *rowGroupsAsync({ columns, scoped }) {
+    for (const [g, group] of GROUPS.entries()) {
+      const cols = columns.map((c) => column(SCHEMA[c].type, group[c]));
+      yield { rowGroup: g, numRows: group[0].length, columns: cols };
+      if (scoped) for (const c of cols) c.values = null;
+    }
   }
 }
 
@@ -52,14 +60,14 @@ const input = { bytes: new Uint8Array(0), blob: null, registry: undefined, token
 const arg = { cols: [0, 1], names: ["n", "s"], kinds: ["int", "bytes"], project: false };
 
 test("the hooks switch on only when the API exists", () => {
-  assert.deepEqual(cwReaders({ ColumnsFile: StandIn }), ["cw", "cwOpen", "cwReuse", "cwScoped", "cwStream"]);
+  assert.deepEqual(cwReaders({ ColumnsFile: StandIn }), ["cw", "cwOpen", "cwReuse", "cwScoped", "cwStream", "cwStreamScoped"]);
   class Without {
     static fromBlob() {}
   }
   assert.deepEqual(cwReaders({ ColumnsFile: Without }), ["cw", "cwOpen", "cwReuse"]);
 });
 
-for (const [name, make] of [["scoped read", cwScopedReader], ["streaming", cwStreamReader]]) {
+for (const [name, make] of [["scoped read", cwScopedReader], ["streaming", cwStreamReader], ["streaming, lent", cwStreamScopedReader]]) {
   test(`${name}: every value checked inside the callback, its time subtracted`, async () => {
     const reader = make({ ColumnsFile: StandIn }, input);
     const out = await reader.run(arg);

@@ -148,7 +148,7 @@ export function markdown(doc) {
   const hook = (reader, api) => (hasReader(doc, reader) ? `measured (rows \`${reader}\` below)` : `${api} is not in this build: no rows`);
   L.push(
     `- Scoped read (issue 9 goal 4): ${hook("cwScoped", "`ColumnsFile.prototype.readRowGroupScoped`")}.`,
-    `- Streaming (goal 5): ${hook("cwStream", "`ColumnsFile.prototype.rowGroupsAsync`")}.`,
+    `- Streaming (goal 5): ${hook("cwStream", "`ColumnsFile.prototype.rowGroupsAsync`")}; lent columns: ${hook("cwStreamScoped", "`rowGroupsAsync({ scoped: true })`")}. Their "wasm memory" (every cell) is the size of a module instance of their own (per reader and file) after the runs: the streaming read's peak, the tokenizers registered included.`,
     "",
     "Both readers are in bench/lib/readers.mjs (between the HOOKS markers) and switch on when the package has the API.",
     "",

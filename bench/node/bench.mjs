@@ -43,6 +43,7 @@ const libs = {
   arrow: { tableFromIPC },
   ColumnsFile: cw.ColumnsFile,
   TokenizerRegistry: cw.TokenizerRegistry,
+  streamInstance: cw.streamInstance,
   floorModule,
 };
 const load = {

@@ -3,7 +3,7 @@
 //! JS-owned typed arrays (fresh, or recycled from columns handed back), so
 //! no view can be detached by memory growth.
 
-use js_sys::{Array, Reflect, Uint8Array};
+use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::prelude::*;
 
 use crate::column::{Column, Values};
@@ -13,8 +13,6 @@ use crate::error::Error;
 extern "C" {
     #[wasm_bindgen(typescript_type = "Column")]
     pub type JsColumn;
-    #[wasm_bindgen(constructor, js_class = "Column")]
-    pub(crate) fn new(ty: &str, length: f64, null_count: f64, values: JsValue, validity: JsValue) -> JsColumn;
     // `catch`: JS may fail to allocate the copy.
     #[wasm_bindgen(catch, static_method_of = JsColumn, js_class = "Column", js_name = fromWasm)]
     fn from_wasm(
@@ -30,9 +28,6 @@ extern "C" {
     /// `catch`: it walks what the caller handed over.
     #[wasm_bindgen(catch)]
     fn recycler(options: &JsValue) -> Result<JsValue, JsValue>;
-    pub(crate) fn adopt(column: JsColumn) -> JsColumn;
-    #[wasm_bindgen(catch, js_name = handBack)]
-    fn hand_back(reuse: &JsValue) -> Result<Array, JsValue>;
     #[wasm_bindgen(method, setter)]
     pub fn set_timings(this: &JsColumn, t: JsValue);
 
@@ -118,11 +113,6 @@ pub(crate) fn describe(v: &JsValue) -> String {
         };
     };
     format!("a {name}")
-}
-
-/// Takes back the buffers of columns handed back (see `handBack` in column.js).
-pub(crate) fn take_back(reuse: &JsValue) -> Result<Array, JsValue> {
-    hand_back(reuse).map_err(|e| with_cause("bad_argument", "the columns handed back could not be read", e))
 }
 
 /// The buffers a read may refill, from its options (see `recycler` in column.js).

@@ -2,7 +2,7 @@
 //! only; each column read fetches just that chunk's bytes.
 
 use core::ops::Range;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use js_sys::{Array, Promise, Reflect};
@@ -14,6 +14,7 @@ use super::convert::{self, describe, js_error, usage_error, with_cause, JsColumn
 use super::now;
 use super::objects::{self, ChunkHeader, Seq};
 use super::registry::{self, RegistryArg, Shared};
+use super::scoped::RowGroupBuffers;
 use super::source::{self, Fetch, Kind, Source};
 use crate::codec::Decompressor;
 use crate::error::{Error, ErrorKind};
@@ -21,101 +22,25 @@ use crate::file::{decode_footer, head_probe_range, read_prelude, tail_range, Fil
 use crate::inspect::inspect_chunk;
 use crate::read::prepare;
 
-struct Inner {
-    meta: FileMeta,
-    source: Source,
-    registry: Shared,
+pub(super) struct Inner {
+    pub(super) meta: FileMeta,
+    pub(super) source: Source,
+    pub(super) registry: Shared,
     /// Chunk headers seen so far, by chunk (row group * columns + column).
     headers: RefCell<Vec<Option<ChunkHeader>>>,
+    /// The scoped read's buffers (made by the first), and whether a
+    /// callback holds views of them now.
+    pub(super) scoped: RefCell<Option<RowGroupBuffers>>,
+    pub(super) scope_open: Cell<bool>,
 }
 
 /// A `columns` file opened for reading.
 #[wasm_bindgen]
 pub struct ColumnsFile {
-    inner: Rc<Inner>,
+    pub(super) inner: Rc<Inner>,
 }
 
-type JsResult<T> = Result<T, JsValue>;
-
-#[wasm_bindgen(typescript_custom_section)]
-const TS_TYPES: &'static str = r#"
-/** Any random-access byte source: an HTTP resource, a file handle, ...
- *  `slice` must give exactly `end - start` bytes (an ArrayBuffer or any
- *  typed array), or a promise of them. */
-export interface AsyncBuffer {
-  byteLength: number;
-  slice(start: number, end: number): Promise<ArrayBuffer | ArrayBufferView> | ArrayBuffer | ArrayBufferView;
-}
-/** The bytes of a whole file or a tokenizer.json. */
-export type Bytes = ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
-/** Thrown by every call that fails: `kind` is one of the core error kinds.
- *  `toJSON()` gives a plain object (errors cross postMessage that way). */
-export interface ColumnsError extends Error {
-  name: "ColumnsError";
-  toJSON(): { name: string; message: string; kind: string; rowGroup: number | null; column: number | null; offset: number | null };
-  kind: "truncated" | "bad_magic" | "unsupported_version" | "corrupt_footer" | "corrupt_chunk"
-      | "unsupported_codec" | "unsupported_encoding" | "unknown_tokenizer" | "out_of_range"
-      | "invalid_tokenizer" | "too_large" | "not_in_memory" | "bad_source" | "bad_argument" | "aborted";
-  rowGroup: number | null;
-  column: number | null;
-  offset: number | null;
-}
-export type ColumnType = "bool" | "int8" | "int16" | "int32" | "int64" | "uint8" | "uint16" | "uint32"
-  | "uint64" | "float32" | "float64" | "bytes" | "string";
-/** A value as `Column.toArray()` gives it. */
-export type Value = number | bigint | boolean | string | Uint8Array | null;
-export interface SchemaColumn { name: string; type: ColumnType; nullable: boolean; }
-export interface TokenizerRef { digest: string; resolved: boolean; }
-export interface ChunkMeta {
-  encoding: string; codec: string; encodingTag: number; codecTag: number;
-  byteOffset: number; byteLength: number;
-  /** From the chunk's own header: null until that chunk has been read (Blob and AsyncBuffer files). */
-  rawLength: number | null; blockCount: number | null;
-  nullCount: number; min: Value; max: Value; minRaw: Uint8Array; maxRaw: Uint8Array;
-  minLen: number; maxLen: number; tokenizer: number; tokenizerDigest: string | null;
-}
-export interface RowGroupMeta { numRows: number; byteOffset: number; columns: ChunkMeta[]; }
-export interface Region { kind: "header" | "chunk" | "footer" | "tail"; start: number; end: number; rowGroup?: number; column?: number; }
-export interface Timings { readMs?: number; decompressMs: number; decodeMs: number; copyMs: number; totalMs: number; fromMemory: boolean; }
-/** `signal`: an AbortSignal that stops the open or read: it rejects at
- *  once with a ColumnsError of kind "aborted" (its `cause` is the signal's
- *  reason), and the file stays usable. Synchronous reads ignore it. */
-export interface AbortOptions { signal?: AbortSignal | null; }
-/** `reuse`: columns you are done with. The read refills their buffers
- *  instead of allocating new memory, and empties them (their `values`
- *  become null), so keep no reference to their arrays. */
-export interface ReadOptions extends AbortOptions {
-  reuse?: Column | Column[] | null;
-  /** Bool columns come bit-packed (Arrow's layout, `Column.boolBits` true)
-   *  instead of one byte per value. */
-  boolBits?: boolean;
-}
-export interface Column {
-  type: ColumnType; length: number; nullCount: number;
-  values: Int8Array | Int16Array | Int32Array | BigInt64Array | Uint8Array | Uint16Array | Uint32Array
-    | BigUint64Array | Float32Array | Float64Array | { offsets: Uint32Array; data: Uint8Array };
-  validity: Uint8Array | null;
-  /** true when a bool column's `values` are bit-packed (read with `{ boolBits: true }`). */
-  boolBits: boolean;
-  timings: Timings | null;
-  isValid(row: number): boolean;
-  toArray(): Value[];
-  /** A bool column's values bit-packed (LSB first): `values` itself when
-   *  `boolBits`, else a packed copy. */
-  boolBitmap(): Uint8Array;
-  /** Keeps this column's buffers out of `{ reuse }` for good (views on them stay valid). */
-  pin(): this;
-}
-export interface ChunkReport {
-  encoding: string; codec: string; nullBitmapLength: number; rawLength: number; dataLength: number;
-  blocks: { rawLength: number; storedLength: number; offset: number }[];
-  detail: Record<string, unknown> | null;
-  decoded: { nullCount: number; min: Value; max: Value; minRaw: Uint8Array; maxRaw: Uint8Array; minLen: number; maxLen: number } | null;
-  checks: { field: string; agrees: boolean }[];
-  knownWriterBug: boolean;
-  error: ColumnsError | null;
-}
-"#;
+pub(super) type JsResult<T> = Result<T, JsValue>;
 
 #[wasm_bindgen]
 impl ColumnsFile {
@@ -433,7 +358,7 @@ impl ColumnsFile {
 const MAX_HEADER_LEN: u64 = 64 << 20;
 
 /// An empty `Vec` with room for `n`, or `too_large`.
-fn try_vec<T>(n: usize) -> JsResult<Vec<T>> {
+pub(super) fn try_vec<T>(n: usize) -> JsResult<Vec<T>> {
     let mut v = Vec::new();
     match v.try_reserve_exact(n) {
         Ok(()) => Ok(v),
@@ -482,7 +407,7 @@ fn source_len(source: &JsValue, property: &str, usage: &str) -> JsResult<u64> {
 const MAX_SAFE_INTEGER: f64 = 9_007_199_254_740_991.0;
 
 /// The `signal` of an options object: undefined, or an AbortSignal.
-fn signal_of(options: &JsValue) -> JsResult<JsValue> {
+pub(super) fn signal_of(options: &JsValue) -> JsResult<JsValue> {
     if options.is_undefined() || options.is_null() {
         return Ok(JsValue::UNDEFINED);
     }
@@ -504,7 +429,7 @@ fn signal_of(options: &JsValue) -> JsResult<JsValue> {
 }
 
 /// A read's options: the buffers it may refill, and its abort signal.
-fn read_options(options: &JsValue) -> JsResult<(JsValue, JsValue)> {
+pub(super) fn read_options(options: &JsValue) -> JsResult<(JsValue, JsValue)> {
     let signal = signal_of(options)?;
     Ok((convert::reuse_of(options)?, signal))
 }
@@ -566,7 +491,10 @@ impl ColumnsFile {
         let chunks = meta.row_groups.len() * meta.schema.len();
         let mut headers = try_vec(chunks)?;
         headers.resize(chunks, None);
-        Ok(ColumnsFile { inner: Rc::new(Inner { meta, source, registry, headers: RefCell::new(headers) }) })
+        let (scoped, scope_open) = (RefCell::new(None), Cell::new(false));
+        Ok(ColumnsFile {
+            inner: Rc::new(Inner { meta, source, registry, headers: RefCell::new(headers), scoped, scope_open }),
+        })
     }
 }
 
@@ -577,7 +505,7 @@ impl Inner {
     }
 
     /// One chunk's bytes from a `fromBytes` file, copied into wasm memory.
-    fn memory_chunk(&self, g: usize, c: usize) -> JsResult<Vec<u8>> {
+    pub(super) fn memory_chunk(&self, g: usize, c: usize) -> JsResult<Vec<u8>> {
         self.source.copy(self.meta.row_groups[g].chunks[c].range())
     }
 
@@ -633,7 +561,7 @@ impl Inner {
         self.headers.borrow().get(g * self.meta.schema.len() + c).copied().flatten()
     }
 
-    fn note_header(&self, g: usize, c: usize, bytes: &[u8]) {
+    pub(super) fn note_header(&self, g: usize, c: usize, bytes: &[u8]) {
         if bytes.len() >= 18 {
             let u = |at: usize| u32::from_le_bytes([bytes[at], bytes[at + 1], bytes[at + 2], bytes[at + 3]]);
             if let Some(h) = self.headers.borrow_mut().get_mut(g * self.meta.schema.len() + c) {
@@ -643,7 +571,16 @@ impl Inner {
     }
 
     /// Decodes a chunk's bytes and hands the column to JS, timing each stage.
-    fn decode(&self, g: usize, c: usize, bytes: &[u8], read_ms: Option<f64>, recycler: &JsValue) -> JsResult<JsColumn> {
+    /// (Out of line: three readers call it.)
+    #[inline(never)]
+    pub(super) fn decode(
+        &self,
+        g: usize,
+        c: usize,
+        bytes: &[u8],
+        read_ms: Option<f64>,
+        recycler: &JsValue,
+    ) -> JsResult<JsColumn> {
         let t0 = now();
         self.note_header(g, c, bytes);
         let reg = self.registry.borrow();
@@ -675,7 +612,7 @@ impl Inner {
     }
 
     /// A (row group, column) pair from JS values, checked.
-    fn coords(&self, row_group: &JsValue, column: &JsValue) -> JsResult<(usize, usize)> {
+    pub(super) fn coords(&self, row_group: &JsValue, column: &JsValue) -> JsResult<(usize, usize)> {
         let g = index(row_group, "row group", self.meta.row_groups.len(), "")?;
         let c = index(column, "column", self.meta.schema.len(), "")?;
         match (g, c) {
@@ -709,13 +646,13 @@ extern "C" {
 }
 
 /// A whole number that fits in u32, as a JS number.
-fn whole(v: &JsValue) -> Option<u32> {
+pub(super) fn whole(v: &JsValue) -> Option<u32> {
     v.as_f64().filter(|&v| v >= 0.0 && v.fract() == 0.0 && v <= u32::MAX as f64).map(|v| v as u32)
 }
 
 /// An index argument: `bad_argument` when it is not a number at all, else
 /// an `out_of_range` core error (the inner result) when no such item exists.
-fn index(v: &JsValue, what: &str, count: usize, place: &str) -> JsResult<Result<usize, Error>> {
+pub(super) fn index(v: &JsValue, what: &str, count: usize, place: &str) -> JsResult<Result<usize, Error>> {
     let Some(n) = v.as_f64() else {
         return Err(usage_error("bad_argument", &format!("{what}{place} must be a number; got {}", describe(v))));
     };
@@ -727,11 +664,20 @@ fn index(v: &JsValue, what: &str, count: usize, place: &str) -> JsResult<Result<
 }
 
 /// An optional list of indexes, checked: `undefined`/`null` for all `count`.
-fn indices(v: &JsValue, count: usize, what: &str) -> JsResult<Vec<usize>> {
+pub(super) fn indices(v: &JsValue, count: usize, what: &str) -> JsResult<Vec<usize>> {
+    let mut out = Vec::new();
+    indices_into(v, count, what, &mut out)?;
+    Ok(out)
+}
+
+/// [`indices`] into `out`, replacing what it held (allocating only when it
+/// has room for fewer).
+pub(super) fn indices_into(v: &JsValue, count: usize, what: &str, out: &mut Vec<usize>) -> JsResult<()> {
+    out.clear();
     if v.is_undefined() || v.is_null() {
-        let mut all = try_vec(count)?;
-        all.extend(0..count);
-        return Ok(all);
+        out.try_reserve_exact(count).map_err(|_| no_room())?;
+        out.extend(0..count);
+        return Ok(());
     }
     let bad = |m: String| usage_error("bad_argument", &m);
     if !is_array(v).map_err(|e| with_cause("bad_argument", &format!("the {what} list cannot be read"), e))? {
@@ -750,11 +696,11 @@ fn indices(v: &JsValue, count: usize, what: &str) -> JsResult<Vec<usize>> {
             convert::number(len)
         )));
     }
-    let mut out = try_vec(len as usize)?;
+    out.try_reserve_exact(len as usize).map_err(|_| no_room())?;
     for i in 0..len as u32 {
         let x = Reflect::get_u32(v, i)
             .map_err(|e| with_cause("bad_argument", &format!("the {what} list cannot be read at {i}"), e))?;
         out.push(index(&x, what, count, &format!(" (position {i} of the list)"))?.map_err(|e| js_error(&e))?);
     }
-    Ok(out)
+    Ok(())
 }

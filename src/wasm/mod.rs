@@ -6,6 +6,7 @@ mod convert;
 mod file;
 mod objects;
 mod registry;
+mod scoped;
 mod source;
 
 pub use file::ColumnsFile;
@@ -29,26 +30,6 @@ extern "C" {
 /// Milliseconds from `performance.now()` (0 where there is none).
 pub(crate) fn now() -> f64 {
     PERFORMANCE.with(|p| p.as_ref().map_or(0.0, web_sys::Performance::now))
-}
-
-/// Wraps buffers a worker decoded (and transferred) in a `Column`, so
-/// columns read through the worker pool behave like any other.
-#[wasm_bindgen(js_name = columnFromParts, skip_typescript)]
-pub fn column_from_parts(
-    ty: &str,
-    length: f64,
-    null_count: f64,
-    values: JsValue,
-    validity: JsValue,
-) -> convert::JsColumn {
-    convert::adopt(convert::JsColumn::new(ty, length, null_count, values, validity))
-}
-
-/// Takes back the buffers of columns a caller is done with (emptying the
-/// columns), for the worker pool to send to the worker that refills them.
-#[wasm_bindgen(js_name = handBack, skip_typescript)]
-pub fn hand_back(reuse: &JsValue) -> Result<js_sys::Array, JsValue> {
-    convert::take_back(reuse)
 }
 
 /// The module's WebAssembly.Memory, to watch its size (it should not keep

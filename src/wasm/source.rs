@@ -79,6 +79,14 @@ pub(crate) fn view_len(view: &View) -> u64 {
 /// Copies `len` bytes at `at` of a view made here into a new `Vec`,
 /// reserving fallibly: a size wasm memory cannot hold is `too_large`.
 pub(crate) fn copy_out(view: &View, at: u64, len: u64) -> Result<Vec<u8>, JsValue> {
+    let mut out = Vec::new();
+    copy_into(view, at, len, &mut out)?;
+    Ok(out)
+}
+
+/// [`copy_out`] into `out`, replacing what it held: allocates only when
+/// `out` has room for fewer than `len` bytes.
+pub(crate) fn copy_into(view: &View, at: u64, len: u64, out: &mut Vec<u8>) -> Result<(), JsValue> {
     let too_large = || usage_error("too_large", &format!("{len} bytes do not fit in wasm memory"));
     let n = usize::try_from(len).map_err(|_| too_large())?;
     if at.checked_add(len).is_none_or(|end| end > view_len(view)) {
@@ -87,14 +95,14 @@ pub(crate) fn copy_out(view: &View, at: u64, len: u64) -> Result<Vec<u8>, JsValu
             &format!("{len} bytes at {at} are outside the {} bytes given", view_len(view)),
         ));
     }
-    let mut out: Vec<u8> = Vec::new();
+    out.clear();
     out.try_reserve_exact(n).map_err(|_| too_large())?;
     if n > 0 {
         view.subarray_f64(at as f64, (at + len) as f64).copy_to_uninit(&mut out.spare_capacity_mut()[..n]);
         // SAFETY: copy_to_uninit initialized exactly the first n bytes.
         unsafe { out.set_len(n) };
     }
-    Ok(out)
+    Ok(())
 }
 
 pub(crate) enum Kind {
@@ -293,6 +301,14 @@ pub(crate) struct Part {
     pub read_ms: f64,
 }
 
+/// [`Part`] with the bytes still where the source put them (a view of the
+/// request's buffer, which it keeps alive), not yet in wasm memory.
+pub(crate) struct PartView {
+    pub index: usize,
+    pub view: View,
+    pub read_ms: f64,
+}
+
 /// Fetches ranges by the plan, handing each range's bytes out as its
 /// request arrives (in request order), so a caller can decode and drop
 /// them before the next ones arrive. Holds the requests in flight (at most
@@ -311,12 +327,24 @@ pub(crate) struct Fetch<'s> {
 
 impl<'s> Fetch<'s> {
     pub fn new(source: &'s Source, ranges: &'s [Range<u64>], signal: JsValue) -> Self {
+        Self::with_limits(source, ranges, signal, plan::MAX_REQUEST, Window::default())
+    }
+
+    /// A fetch whose requests are at most `max_request` bytes (unless one
+    /// range is longer) and whose requests in flight stay within `window`.
+    pub fn with_limits(
+        source: &'s Source,
+        ranges: &'s [Range<u64>],
+        signal: JsValue,
+        max_request: u64,
+        window: Window,
+    ) -> Self {
         Fetch {
             source,
             ranges,
             signal,
-            plan: plan::requests(ranges, plan::MAX_REQUEST).peekable(),
-            window: Window::default(),
+            plan: plan::requests(ranges, max_request).peekable(),
+            window,
             in_flight: Vec::new(),
             current: None,
             next_part: 0,
@@ -325,14 +353,23 @@ impl<'s> Fetch<'s> {
 
     /// The next range's bytes, or `None` when every range was handed out.
     pub async fn next(&mut self) -> Result<Option<Part>, JsValue> {
+        let Some(part) = self.next_view().await? else { return Ok(None) };
+        let bytes = copy_out(&part.view, 0, view_len(&part.view))?;
+        Ok(Some(Part { index: part.index, bytes, read_ms: part.read_ms }))
+    }
+
+    /// The next range's bytes as a view of its request's buffer, or `None`
+    /// when every range was handed out.
+    pub async fn next_view(&mut self) -> Result<Option<PartView>, JsValue> {
         loop {
             if let Some((request, view, read_ms)) = &self.current {
                 if self.next_part < request.parts.end {
                     let index = self.next_part;
                     self.next_part += 1;
                     let range = &self.ranges[index];
-                    let bytes = copy_out(view, range.start - request.range.start, range.end - range.start)?;
-                    return Ok(Some(Part { index, bytes, read_ms: *read_ms }));
+                    let at = (range.start - request.range.start) as f64;
+                    let view = view.subarray_f64(at, at + (range.end - range.start) as f64);
+                    return Ok(Some(PartView { index, view, read_ms: *read_ms }));
                 }
                 self.window.done(request.len());
                 self.current = None;

@@ -278,6 +278,13 @@ function firstValue(type, v) {
   return String(v);
 }
 
+/** A float64 of the corpus JSON ("0x" and its 16 hex digits of IEEE bits) as a number. */
+function float64(bits) {
+  const view = new DataView(new ArrayBuffer(8));
+  view.setBigUint64(0, BigInt(bits));
+  return view.getFloat64(0);
+}
+
 /** Runs the README's API tour against a range-serving server and checks each line it prints. */
 async function tour() {
   const server = await serve(dirOf("node-esm"));
@@ -298,6 +305,10 @@ async function tour() {
       },
       `check: 1 ${json.schema[2].type} ${rg3.num_rows}`,
       `check: ${json.row_groups.length * json.schema.length} true`,
+      // The scoped read's sum of column 2 (float64, stored as its bits): per row group, then of those.
+      String(json.row_groups.reduce((sum, rg) => sum + rg.values[2].reduce((s, bits) => s + float64(bits), 0), 0)),
+      "check: released 0",
+      ...json.row_groups.map((rg, g) => `${g} ${rg.num_rows} ${inspect([3, 4].map((c) => rg.values[c].filter((v) => v === null).length))}`),
       ...`${inspect(tok.tokenizers.map((digest) => ({ digest, resolved: true })))} ${tok.row_groups[0].values[1][0]}`.split("\n"),
       (line) => (line.startsWith(`${bad.error} `) ? null : `expected a line starting "${bad.error} "`),
     ];

@@ -31,6 +31,7 @@ export const ERROR_KINDS = Object.freeze([
   "truncated", "bad_magic", "unsupported_version", "corrupt_footer", "corrupt_chunk",
   "unsupported_codec", "unsupported_encoding", "unknown_tokenizer", "out_of_range",
   "invalid_tokenizer", "too_large", "not_in_memory", "bad_source", "bad_argument", "aborted",
+  "busy", "released",
 ]);
 
 const TOKENIZED = 7; // encoding tag

@@ -231,6 +231,51 @@ export const cases = [
   ["readColumnAsync(0, 0, { signal: {} })", ["bad_argument"], ({ file }) => file.readColumnAsync(0, 0, { signal: {} })],
   ["readColumnsAsync(null, null, { signal: throwing getter })", ["bad_argument"], ({ file }) => file.readColumnsAsync(null, null, { get signal() { throw new Error("signal"); } })],
 
+  // The scoped read and streaming: the same checks on their arguments.
+  ["readRowGroupScoped(0, cb, { columns: new Array(1e8) })", ["bad_argument"], sync(({ file }) => file.readRowGroupScoped(0, () => {}, { columns: new Array(1e8) }))],
+  ["readRowGroupScoped(NaN, cb)", ["out_of_range"], sync(({ file }) => file.readRowGroupScoped(NaN, () => {}))],
+  ['readRowGroupScoped("0", cb)', ["bad_argument"], sync(({ file }) => file.readRowGroupScoped("0", () => {}))],
+  ['readRowGroupScoped(0, "cb")', ["bad_argument"], sync(({ file }) => file.readRowGroupScoped(0, "cb"))],
+  ["readRowGroupScoped(0, cb, { columns: throwing getter })", ["bad_argument"], sync(({ file }) => file.readRowGroupScoped(0, () => {}, { get columns() { throw new Error("columns"); } }))],
+  ["readRowGroupScoped(0, cb, { columns: [0, 1] with a throwing index getter })", ["bad_argument"], sync(({ file }) => {
+    const a = [0, 1];
+    Object.defineProperty(a, 1, { get() { throw new Error("getter"); } });
+    return file.readRowGroupScoped(0, () => {}, { columns: a });
+  })],
+  ["readRowGroupScoped(0, cb, { columns: a getter that reads the file scoped })", ["bad_argument", "busy"], sync(({ file }) => {
+    const a = [0];
+    Object.defineProperty(a, 0, { get: () => file.readRowGroupScoped(1, () => 0) });
+    return file.readRowGroupScoped(0, () => {}, { columns: a });
+  })],
+  ["readRowGroupScoped inside its own callback", ["busy"], sync(({ file }) => file.readRowGroupScoped(0, () => file.readRowGroupScoped(1, () => {})))],
+  ["readRowGroupScopedAsync(0, cb, { signal: {} })", ["bad_argument"], ({ file }) => file.readRowGroupScopedAsync(0, () => {}, { signal: {} })],
+  ["rowGroupsAsync({ columns: new Array(1e8) })", ["bad_argument"], ({ file }) => file.rowGroupsAsync({ columns: new Array(1e8) }).next()],
+  ["rowGroupsAsync({ rowGroups: [0, , 1] }) (a hole)", ["bad_argument"], ({ file }) => file.rowGroupsAsync({ rowGroups: [0, , 1] }).next()], // eslint-disable-line no-sparse-arrays
+  ...[["NaN", NaN], ["-1", -1], ["0.5", 0.5], ["Infinity", Infinity], ['"1"', "1"], ["1n", 1n]].map(([what, v]) => [
+    `rowGroupsAsync({ readAhead: ${what} })`, ["bad_argument"], ({ file }) => file.rowGroupsAsync({ readAhead: v }).next(),
+  ]),
+  ["rowGroupsAsync({ scoped: throwing getter })", ["bad_argument"], ({ file }) => file.rowGroupsAsync({ get scoped() { throw new Error("scoped"); } }).next()],
+  ["rowGroupsAsync({ signal: {} })", ["bad_argument"], ({ file }) => file.rowGroupsAsync({ signal: {} }).next()],
+  ["rowGroupsAsync(), slice() gives one byte too few at the second row group", ["truncated"], async ({ api, good }) => {
+    let calls = 0;
+    const f = await api.ColumnsFile.fromAsyncBuffer(sourceWith(good.bytes, (s, e, b) => b.slice(s, ++calls > 3 ? e - 1 : e)));
+    for await (const _ of f.rowGroupsAsync({ readAhead: 1 })) {
+      // the first row group reads; the next request comes back short
+    }
+  }],
+  ["rowGroupsAsync(), slice() never settles, aborted by { signal }; then the file streams", "ok", async ({ api, good }) => {
+    let hang = false;
+    const f = await api.ColumnsFile.fromAsyncBuffer(sourceWith(good.bytes, (s, e, b) => (hang ? new Promise(() => {}) : b.slice(s, e))));
+    hang = true;
+    const ac = new AbortController();
+    setTimeout(() => ac.abort(), 20);
+    const kind = await f.rowGroupsAsync({ signal: ac.signal, scoped: true }).next().then(() => "resolved", (e) => e.kind);
+    hang = false;
+    let n = 0;
+    for await (const _ of f.rowGroupsAsync()) n++;
+    return [kind, n];
+  }, ([kind, n]) => kind === "aborted" && n === 4],
+
   // fromBytes: any ArrayBuffer or view, nothing else; the bytes stay in JS.
   ...[["null", null], ["undefined", undefined], ['"abc"', "abc"], ["123", 123], ["{}", {}], ["[65, 66, 67, 68]", [65, 66, 67, 68]]].map(([what, v]) => [
     `fromBytes(${what})`, ["bad_argument"], sync(({ api }) => api.ColumnsFile.fromBytes(v)),
@@ -394,6 +439,42 @@ export const cases = [
       kind === "aborted" && grew < 128 * MiB && requests.every(([s, e]) => e - s <= 32 * MiB) &&
       stats.maxOutstandingBytes <= 64 * MiB && stats.maxOutstanding <= 8,
   ]),
+  // Streaming: a 6 GiB file (750 row groups of 8 MB decoded), lent, 40 row
+  // groups then break; a 160 MB file to the end, copied, readAhead 16 MiB.
+  ["rowGroupsAsync({ scoped: true }) over a 6 GiB AsyncBuffer: 40 row groups, then break", "ok", async ({ api }) => {
+    const big = bigFile(6 * GiB);
+    const src = bigSource(big);
+    const f = await api.ColumnsFile.fromAsyncBuffer(src);
+    const opened = src.stats.requests.length;
+    const before = api.wasmMemory().buffer.byteLength;
+    let n = 0;
+    for await (const { rowGroup, columns } of f.rowGroupsAsync({ scoped: true })) {
+      checkBigColumn(big, rowGroup, columns[0]);
+      if (++n === 40) break;
+    }
+    const grew = api.wasmMemory().buffer.byteLength - before;
+    const asked = src.stats.requests.length;
+    await new Promise((r) => setTimeout(r, 20));
+    const requests = src.stats.requests.slice(opened);
+    return { n, grew, requests, later: src.stats.requests.length - asked, stats: { ...src.stats } };
+  }, ({ n, grew, requests, later, stats }) =>
+    n === 40 && later === 0 && grew < 3 * 8 * BIG_ROWS && requests.every(([s, e]) => e - s <= 32 * MiB) &&
+    requests.length <= 40 / 4 + 2 && stats.maxOutstandingBytes <= 64 * MiB],
+  ["rowGroupsAsync({ readAhead: 16 MiB }) of a 160 MB file, to the end", "ok", async ({ api }) => {
+    const big = bigFile(160e6);
+    const src = bigSource(big);
+    const f = await api.ColumnsFile.fromAsyncBuffer(src);
+    const opened = src.stats.requests.length;
+    let n = 0;
+    for await (const { rowGroup, columns } of f.rowGroupsAsync({ readAhead: 16 * MiB })) {
+      if (rowGroup !== n++) throw new Error(`row group ${rowGroup} came ${n}th`);
+      checkBigColumn(big, rowGroup, columns[0]);
+    }
+    const requests = src.stats.requests.slice(opened);
+    const fetched = requests.reduce((t, [s, e]) => t + e - s, 0);
+    return { n, groups: big.groups, requests, fetched, stats: src.stats };
+  }, ({ n, groups, requests, fetched, stats }) =>
+    n === groups && requests.every(([s, e]) => e - s <= 16 * MiB) && fetched === groups * CHUNK_LEN && stats.maxOutstandingBytes <= 16 * MiB],
   ["readColumnsAsync() of a 160 MB file, to the end", "ok", async ({ api }) => {
     const big = bigFile(160e6);
     const src = bigSource(big);

@@ -39,6 +39,39 @@ async function openUrl(url) {
 }
 
 {
+  const file = ColumnsFile.fromBytes(await readFile("data.cols"));
+  const rowGroups = file.rowGroups.length;
+  let sum = 0;
+  for (let g = 0; g < rowGroups; g++) {
+    sum += file.readRowGroupScoped(g, ({ columns: [prices] }) => {
+      let s = 0;
+      for (const x of prices.values) s += x; // a Float64Array over the module's memory
+      return s;
+    }, { columns: [2] });
+  }
+  console.log(sum);
+  // check: a lent column kept past its callback fails loudly
+  let kept, values;
+  file.readRowGroupScoped(3, ({ columns }) => {
+    kept = columns[0];
+    values = kept.values;
+  });
+  try {
+    kept.toArray();
+  } catch (e) {
+    console.log("check:", e.kind, values.length);
+  }
+}
+
+{
+  const blob = new Blob([await readFile("data.cols")]); // in a page: a File
+  const file = await ColumnsFile.fromBlob(blob);
+  for await (const { rowGroup, numRows, columns } of file.rowGroupsAsync({ columns: [3, 4], readAhead: 16 << 20 })) {
+    console.log(rowGroup, numRows, columns.map((col) => col.nullCount));
+  }
+}
+
+{
   const registry = new TokenizerRegistry();
   registry.register(await readFile("gpt2-tokenizer.json")); // returns its SHA-256 (hex)
   const tokenized = ColumnsFile.fromBytes(await readFile("tokenized.cols"), registry);

@@ -16,7 +16,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const project = path.resolve(here, "../../..");
 const pkgDir = path.join(here, "node_modules/columns-wasm");
 // Exported for the package's own pool module, not for users.
-const INTERNAL = new Set(["__internal", "__wrap", "__destroy_into_raw", "__handle", "arrays", "fromWasm"]);
+const INTERNAL = new Set(["__internal", "__wrap", "__destroy_into_raw", "__handle", "arrays", "fromWasm", "__scopedRead", "__endScope", "__rowGroups"]);
 
 const problems = [];
 
@@ -101,6 +101,15 @@ checkModule("columns-wasm/pool", path.join(pkgDir, "pool.d.ts"), poolApi);
   const col = api.ColumnsFile.fromBytes(fs.readFileSync(path.join(here, "data.cols"))).readColumn(0, 0);
   const actual = new Set([...Object.keys(col), ...runtimeMembers(api.Column).inst]);
   same("Column", members(types.get("ColumnOf")).inst, actual);
+}
+
+// ScopedColumn: lent by a scoped read; declared as ScopedColumnOf<T>.
+{
+  const file = api.ColumnsFile.fromBytes(fs.readFileSync(path.join(here, "data.cols")));
+  const col = file.readRowGroupScoped(0, ({ columns }) => columns[0]);
+  const actual = new Set([...Object.keys(col), ...runtimeMembers(api.ScopedColumn).inst]);
+  same("ScopedColumn", members(types.get("ScopedColumnOf")).inst, actual);
+  file.free();
 }
 
 // Every kind the sources can throw is declared.

@@ -1,7 +1,7 @@
 // What the declarations must allow and refuse. Every @ts-expect-error line
 // must be an error: were a type `any` (or too loose), the directive would be
 // unused and tsc would fail. Compiled only (the test does not run it).
-import init, { Column, ColumnsError, ColumnsFile, TokenizerRegistry, initSync, wasmMemory, type ErrorKind } from "columns-wasm";
+import init, { Column, ColumnsError, ColumnsFile, ScopedColumn, TokenizerRegistry, initSync, wasmMemory, type ErrorKind, type RowGroupBatch } from "columns-wasm";
 import { ColumnsPool } from "columns-wasm/pool";
 
 export async function allowed(bytes: Uint8Array, buffer: ArrayBuffer, blob: Blob, view: DataView): Promise<void> {
@@ -41,7 +41,35 @@ export async function allowed(bytes: Uint8Array, buffer: ArrayBuffer, blob: Blob
     const s: string | null = col.toArray()[0];
     void offsets, data, s;
   }
-  const kinds: ErrorKind[] = ["not_initialized", "freed", "bad_argument", "internal", "aborted", "load_failed", "truncated"];
+  const kinds: ErrorKind[] = ["not_initialized", "freed", "bad_argument", "internal", "aborted", "load_failed", "truncated", "busy", "released"];
+  // Lent columns: a scoped read's result is its callback's.
+  const rows: number = file.readRowGroupScoped(
+    0,
+    ({ rowGroup, numRows, columns }) => {
+      const lent = columns[0];
+      if (lent.type === "float64") {
+        const v: Float64Array = lent.values;
+        void v;
+      }
+      const copy: Column = lent.copy();
+      const gone: boolean = lent.released;
+      const isScoped: boolean = lent instanceof ScopedColumn;
+      void copy, gone, isScoped, rowGroup;
+      return numRows;
+    },
+    { columns: [0, 1] },
+  );
+  const type: string = await file.readRowGroupScopedAsync(1, async ({ columns }) => columns[0].type, { signal: null });
+  for await (const { rowGroup, columns: copied } of file.rowGroupsAsync({ columns: [0], readAhead: 1 << 20, rowGroups: [2, 1] })) {
+    const kept: Column = copied[0];
+    void kept, rowGroup;
+  }
+  for await (const batch of file.rowGroupsAsync({ scoped: true, signal: AbortSignal.timeout(1000) })) {
+    const lent: RowGroupBatch<ScopedColumn> = batch;
+    void lent;
+    break;
+  }
+  void rows, type;
   const unknownValue: unknown = columns[0];
   if (unknownValue instanceof Column) void unknownValue.length;
   try {
@@ -59,6 +87,25 @@ export async function allowed(bytes: Uint8Array, buffer: ArrayBuffer, blob: Blob
   const fromPool: Column[] = await pooled.readColumns(null, null, { reuse: columns });
   file.free();
   void pages, kinds, err, fromPool;
+}
+
+export async function refusedLent(file: ColumnsFile): Promise<void> {
+  file.readRowGroupScoped(0, ({ columns }) => {
+    // @ts-expect-error a lent column is not a Column (no pin(); released with its scope)
+    const c: Column = columns[0];
+    void c;
+  });
+  // @ts-expect-error the batch has rowGroup, numRows and columns only
+  file.readRowGroupScoped(0, (batch) => batch.values);
+  // @ts-expect-error a callback is needed
+  file.readRowGroupScoped(0);
+  // @ts-expect-error readAhead is a number of bytes
+  file.rowGroupsAsync({ readAhead: "64 MiB" });
+  for await (const { columns } of file.rowGroupsAsync({ scoped: true })) {
+    // @ts-expect-error lent when scoped
+    const c: Column = columns[0];
+    void c;
+  }
 }
 
 export function refused(file: ColumnsFile, col: Column, e: ColumnsError): void {

@@ -1,0 +1,246 @@
+// Columns lent, not copied: views of decoded values that stay in the
+// module's memory, valid while one callback (readRowGroupScoped) or one
+// loop iteration (rowGroupsAsync with { scoped: true }) runs, because the
+// reader decodes the next row group into the same buffers.
+//
+// Using a lent column after its scope has ended fails loudly: its getters
+// throw a `released` ColumnsError, and every view made of the module's
+// memory is detached when a scope ends (WebAssembly.Memory grow(0) gives
+// the memory a new ArrayBuffer and detaches the old one, per the JS API),
+// so a typed array kept from inside the scope has length 0 and its methods
+// throw, instead of showing the next row group's values. The package's own
+// cached views of the memory (wasm-bindgen's) check for detachment and are
+// remade. Memory growth detaches views too, so a column remakes its views
+// when it finds them detached while its scope is still open.
+
+import { Column, ColumnsError } from "./column.js";
+
+const ARRAYS = {
+  bool: Uint8Array,
+  int8: Int8Array,
+  int16: Int16Array,
+  int32: Int32Array,
+  int64: BigInt64Array,
+  uint8: Uint8Array,
+  uint16: Uint16Array,
+  uint32: Uint32Array,
+  uint64: BigUint64Array,
+  float32: Float32Array,
+  float64: Float64Array,
+};
+
+const RELEASED =
+  "this column was lent by a scoped read whose callback (or loop iteration) has ended, and its buffers now hold " +
+  "other values; copy what you need to keep inside it (column.copy())";
+
+/** One callback's (or loop iteration's) loan of the module's memory. */
+export class Scope {
+  constructor(memory) {
+    this.memory = memory;
+    this.live = true;
+  }
+
+  /** Ends the loan: its columns refuse access from now on, and every view
+   *  of the module's memory made so far is detached. */
+  end() {
+    if (!this.live) return;
+    this.live = false;
+    this.memory.grow(0);
+  }
+}
+
+/** Entries per column in a description from Rust (src/wasm/scoped.rs):
+ *  type, length, nullCount, then pointer and length of values, offsets and
+ *  validity. The description starts with the row count. */
+const FIELDS = 9;
+
+/** The lent columns a description names, in the order asked for. */
+export function scopedColumns(scope, desc) {
+  const out = [];
+  for (let k = 1; k + FIELDS <= desc.length; k += FIELDS) out.push(new ScopedColumn(scope, desc.slice(k, k + FIELDS)));
+  return out;
+}
+
+/** A decoded column chunk lent for one scope: the same fields and methods
+ *  as a Column, over the module's memory. */
+export class ScopedColumn {
+  #scope;
+  #at;
+  #buffer = null;
+  #values = null;
+  #validity = null;
+
+  constructor(scope, desc) {
+    this.#scope = scope;
+    /** Column type name: "int64", "string", ... */
+    this.type = desc[0];
+    /** Number of rows. */
+    this.length = desc[1];
+    /** Number of null rows. */
+    this.nullCount = desc[2];
+    this.#at = desc.slice(3);
+    /** Bools are one byte per row in a lent column. */
+    this.boolBits = false;
+    this.timings = null;
+  }
+
+  /** Whether its scope has ended (every other access then throws). */
+  get released() {
+    return !this.#scope.live;
+  }
+
+  /** Typed array, or { offsets, data } for string and bytes: views of the
+   *  module's memory, valid until the scope ends. */
+  get values() {
+    this.#check();
+    return this.#values;
+  }
+
+  /** null when there are no nulls; else bit i (LSB first) set = row i valid. */
+  get validity() {
+    this.#check();
+    return this.#validity;
+  }
+
+  /** A Column with copies of the values, in JavaScript memory: it outlives the scope. */
+  copy() {
+    this.#check();
+    const v = this.#values;
+    const [values, offsets] = ArrayBuffer.isView(v) ? [v, null] : [v.data, v.offsets];
+    return Column.fromWasm(this.type, this.length, this.nullCount, values, offsets, this.#validity, null);
+  }
+
+  #check() {
+    if (!this.#scope.live) throw new ColumnsError(RELEASED, "released");
+    // Views are made on first use, and remade when memory growth detached them.
+    if (this.#buffer === null || this.#buffer.byteLength === 0) this.#view();
+  }
+
+  #view() {
+    const buffer = this.#scope.memory.buffer;
+    const [values, count, offsets, offsetsLength, validity, validityLength] = this.#at;
+    this.#values =
+      this.type === "string" || this.type === "bytes"
+        ? { offsets: new Uint32Array(buffer, offsets, offsetsLength), data: new Uint8Array(buffer, values, count) }
+        : new ARRAYS[this.type](buffer, values, count);
+    this.#validity = this.nullCount > 0 ? new Uint8Array(buffer, validity, validityLength) : null;
+    this.#buffer = buffer;
+  }
+}
+// The same methods as a Column (they read the fields through the getters above).
+for (const name of ["isValid", "toArray", "boolBitmap"]) ScopedColumn.prototype[name] = Column.prototype[name];
+
+const DONE = Object.freeze({ value: undefined, done: true });
+const ignore = () => {};
+
+/**
+ * The async iterator `rowGroupsAsync` returns. `start(deliver)` starts the
+ * reading (src/wasm/scoped.rs), which calls `deliver(rowGroup, numRows,
+ * columns)` with each row group and waits for the promise it returns: true
+ * when the next is asked for, false when the loop ended early. The reading
+ * ends (and its buffers go) when every row group was delivered, on an
+ * error, or on `return()` (a `break` out of `for await`).
+ */
+export class RowGroupStream {
+  #start;
+  #scoped;
+  #memory;
+  #driver = null;
+  #pending = null;
+  #ack = null;
+  #scope = null;
+  #done = false;
+  #queue = Promise.resolve();
+
+  constructor(start, scoped, memory) {
+    this.#start = start;
+    this.#scoped = scoped;
+    this.#memory = memory;
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  /** The next row group: `{ rowGroup, numRows, columns }`. */
+  next() {
+    return this.#serial(() => this.#next());
+  }
+
+  /** Stops reading (what `break` calls): nothing more is fetched, and the
+   *  stream's memory is released when the promise resolves. */
+  return(value) {
+    return this.#serial(() => this.#return(value));
+  }
+
+  // Calls run one after the other, as the iterator protocol queues them.
+  #serial(f) {
+    const p = this.#queue.then(f);
+    this.#queue = p.then(ignore, ignore);
+    return p;
+  }
+
+  async #next() {
+    if (this.#done) return DONE;
+    this.#release();
+    const batch = new Promise((resolve, reject) => (this.#pending = { resolve, reject }));
+    if (this.#driver === null) {
+      try {
+        this.#driver = this.#start((g, rows, columns) => this.#deliver(g, rows, columns));
+      } catch (e) {
+        this.#done = true;
+        this.#pending = null;
+        throw e;
+      }
+      this.#driver.then(
+        () => this.#finish(null),
+        (e) => this.#finish(e),
+      );
+    } else {
+      this.#go(true);
+    }
+    return batch;
+  }
+
+  #deliver(rowGroup, numRows, columns) {
+    if (this.#scoped) {
+      this.#scope = new Scope(this.#memory);
+      columns = scopedColumns(this.#scope, columns);
+    }
+    const p = this.#pending;
+    this.#pending = null;
+    p?.resolve({ value: { rowGroup, numRows, columns }, done: false });
+    return new Promise((resolve) => (this.#ack = resolve));
+  }
+
+  #go(on) {
+    const ack = this.#ack;
+    this.#ack = null;
+    ack?.(on);
+  }
+
+  #release() {
+    this.#scope?.end();
+    this.#scope = null;
+  }
+
+  #finish(error) {
+    this.#done = true;
+    this.#release();
+    const p = this.#pending;
+    this.#pending = null;
+    if (p) error === null ? p.resolve(DONE) : p.reject(error);
+  }
+
+  async #return(value) {
+    if (!this.#done) {
+      this.#done = true;
+      this.#release();
+      if (this.#driver !== null) {
+        this.#go(false);
+        await this.#driver.catch(ignore);
+      }
+    }
+    return { value, done: true };
+  }
+}

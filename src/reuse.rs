@@ -1,0 +1,197 @@
+//! Reading chunks into buffers kept from the previous read of the same
+//! column, for a reader that lends out views of decoded values instead of
+//! copies (the scoped read).
+//!
+//! A chunk's block table, its decompressed stream, Plain and Delta values
+//! decompressed straight into their storage, values spread over null rows
+//! and the validity bitmap all go into buffers kept here: they grow to the
+//! largest chunk seen and are then reused, so reading again allocates
+//! nothing for them. The decoders of the other encodings return values
+//! they allocate themselves; those take the place of the kept values, which
+//! are dropped first so the allocator can hand the same memory back.
+
+use std::borrow::Cow;
+
+use crate::chunk::Block;
+use crate::codec::{Codec, Decompressor};
+use crate::column::{Column, Values};
+use crate::error::{try_room, Error, ErrorKind, Result};
+use crate::file::FileMeta;
+use crate::read::{prepare_reusing, PreparedChunk, Stream};
+use crate::tokenizer::Registry;
+
+/// What every column read shares: decompression state, the stream of the
+/// chunk being decoded, its block table.
+#[derive(Default)]
+pub struct Scratch {
+    dec: Decompressor,
+    stream: Vec<u8>,
+    blocks: Vec<Block>,
+}
+
+/// One column's kept buffers: its last decoded chunk, and spare storage
+/// for the next one.
+#[derive(Default)]
+pub struct ColumnBuffers {
+    column: Option<Column>,
+    /// Dense values of a chunk with nulls whose stream decompresses
+    /// straight into them, before they are spread over the rows.
+    dense: Option<Values>,
+    /// The validity bitmap of an earlier chunk, while the last had no nulls.
+    validity: Option<Vec<u8>>,
+}
+
+impl ColumnBuffers {
+    /// The last chunk read into these buffers (`None` before the first, or
+    /// after a read failed).
+    pub fn column(&self) -> Option<&Column> {
+        self.column.as_ref()
+    }
+}
+
+impl Scratch {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Checks a chunk's bytes (exactly its range, as for
+    /// [`crate::read::prepare`]) and decodes them into `out`, replacing the
+    /// column it held.
+    pub fn read(
+        &mut self,
+        meta: &FileMeta,
+        row_group: usize,
+        column: usize,
+        bytes: &[u8],
+        registry: &Registry,
+        out: &mut ColumnBuffers,
+    ) -> Result<()> {
+        let blocks = core::mem::take(&mut self.blocks);
+        let p = prepare_reusing(meta, row_group, column, bytes, registry, blocks)?;
+        let done = self.decode(&p, out);
+        self.blocks = p.chunk.blocks;
+        done
+    }
+
+    fn decode(&mut self, p: &PreparedChunk<'_>, out: &mut ColumnBuffers) -> Result<()> {
+        let (kept, validity) = match out.column.take() {
+            Some(c) => (Some(c.values), c.validity.or(out.validity.take())),
+            None => (None, out.validity.take()),
+        };
+        let (ty, rows) = (p.ty, p.rows as usize);
+        let n = rows - p.null_count;
+        let nulls = p.null_count > 0;
+        let typed = p.stream_is_typed();
+        // Where the values of every row go when they are spread over nulls:
+        // the kept fixed-width values. Anything else kept is dropped now,
+        // before a decoder allocates its replacement.
+        let (dense, into) = if typed {
+            let (storage, into) = if nulls { (out.dense.take(), kept) } else { (kept, None) };
+            let mut v = Values::reusing(ty, n, storage, false)?.ok_or_else(internal)?;
+            if let Some(b) = v.fixed_bytes_mut() {
+                p.chunk.decompress_into(&mut self.dec, b).map_err(|e| p.locate(e))?;
+            }
+            (p.decode_dense(Stream::Typed(v))?, into)
+        } else {
+            out.dense = None;
+            let into = kept.filter(|_| nulls && !ty.is_variable());
+            let stream = match p.chunk.codec {
+                // Borrowed as it is.
+                Codec::None => p.chunk.decompress(&mut self.dec).map_err(|e| p.locate(e))?,
+                _ => {
+                    let raw = p.chunk.raw_length as usize;
+                    // Every byte is written by the blocks (they tile the stream).
+                    self.stream.truncate(raw);
+                    let more = raw - self.stream.len();
+                    try_room(&mut self.stream, more, "decompressed stream")?;
+                    self.stream.resize(raw, 0);
+                    p.chunk.decompress_into(&mut self.dec, &mut self.stream).map_err(|e| p.locate(e))?;
+                    Cow::Borrowed(&self.stream[..])
+                }
+            };
+            (p.decode_dense(Stream::Bytes(stream))?, into)
+        };
+        let column = if nulls {
+            let (values, dense) = dense.spread_reusing(ty, rows, p.chunk.null_bitmap, into)?;
+            if typed {
+                out.dense = dense;
+            }
+            let mut bitmap = validity.unwrap_or_default();
+            p.validity_into(&mut bitmap)?;
+            Column { ty, values, validity: Some(bitmap), null_count: p.null_count }
+        } else {
+            out.validity = validity;
+            Column { ty, values: dense, validity: None, null_count: 0 }
+        };
+        out.column = Some(column);
+        Ok(())
+    }
+}
+
+#[cold]
+fn internal() -> Error {
+    Error::new(ErrorKind::CorruptChunk, "internal: a typed stream of a type without a fixed width")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::read::read_column;
+
+    /// Every chunk of every corpus file, read into kept buffers in an order
+    /// that makes them grow, shrink and change between nulls and none, gives
+    /// what a fresh read gives (values, validity and errors alike).
+    #[test]
+    fn reading_into_kept_buffers_gives_what_a_fresh_read_gives() {
+        let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("corpus");
+        let mut registry = Registry::new();
+        for t in std::fs::read_dir(root.join("tokenizers")).unwrap() {
+            let path = t.unwrap().path();
+            if path.extension().is_some_and(|e| e == "json") {
+                let _ = registry.register(&std::fs::read(path).unwrap());
+            }
+        }
+        let mut checked = 0;
+        for dir in ["valid", "real", "invalid"] {
+            for f in std::fs::read_dir(root.join(dir)).unwrap() {
+                let path = f.unwrap().path();
+                if path.extension().is_none_or(|e| e != "cols") {
+                    continue;
+                }
+                let bytes = std::fs::read(&path).unwrap();
+                let Ok(meta) = FileMeta::from_bytes(&bytes) else { continue };
+                let mut scratch = Scratch::new();
+                let mut kept: Vec<ColumnBuffers> = meta.schema.iter().map(|_| ColumnBuffers::default()).collect();
+                let groups = meta.row_groups.len();
+                // Forward, backward, then forward again: each buffer is
+                // reused by chunks both larger and smaller than its last.
+                let order = (0..groups).chain((0..groups).rev()).chain(0..groups);
+                for g in order {
+                    for (c, out) in kept.iter_mut().enumerate() {
+                        let chunk = meta.chunk_bytes(&bytes, g, c).unwrap();
+                        let fresh = read_column(&meta, g, c, chunk, &registry);
+                        let got = scratch.read(&meta, g, c, chunk, &registry, out);
+                        match (fresh, got) {
+                            (Ok(want), Ok(())) => {
+                                assert!(out.column().is_some_and(|got| same(got, &want)), "{}: {g}/{c}", path.display())
+                            }
+                            (Err(want), Err(got)) => assert_eq!(got, want, "{}: {g}/{c}", path.display()),
+                            (want, got) => panic!("{}: {g}/{c}: fresh {want:?}, kept {got:?}", path.display()),
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert!(checked > 1000, "only {checked} chunk reads checked");
+    }
+
+    /// Equal to the bit (NaN included).
+    fn same(a: &Column, b: &Column) -> bool {
+        let bytes = |v: &Values| match v {
+            Values::Bytes { offsets, data } => (offsets.clone(), data.clone()),
+            v => (Vec::new(), v.fixed_bytes().unwrap_or_default().to_vec()),
+        };
+        a.ty == b.ty && a.null_count == b.null_count && a.validity == b.validity && bytes(&a.values) == bytes(&b.values)
+    }
+}

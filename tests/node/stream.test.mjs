@@ -1,0 +1,236 @@
+// Streaming over row groups (rowGroupsAsync): exact values, copied or lent,
+// from every kind of source; fetching ahead within readAhead; `break`
+// stopping the fetching; errors and aborts rejecting the iteration.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { columnJson, memoryAsyncBuffer } from "../js/check.mjs";
+import { corpusDir, corpusFile, findPairs, loadApi, loadTokenizers, readPair, tokenizerDir } from "./corpus.mjs";
+
+const api = loadApi();
+const { Column, ColumnsError, ColumnsFile, ScopedColumn, TokenizerRegistry, wasmMemory } = api;
+const registry = new TokenizerRegistry();
+for (const t of loadTokenizers(api, tokenizerDir)) registry.register(t);
+
+const readable = findPairs(corpusDir)
+  .pairs.map(readPair)
+  .filter(({ expected }) => !expected.error);
+
+const opens = {
+  bytes: (bytes) => ColumnsFile.fromBytes(bytes, registry),
+  blob: (bytes) => ColumnsFile.fromBlob(new Blob([bytes]), registry),
+  asyncBuffer: (bytes) => ColumnsFile.fromAsyncBuffer(memoryAsyncBuffer(bytes), registry),
+};
+
+for (const scoped of [false, true]) {
+  test(`every readable corpus file from a Blob, ${scoped ? "lent" : "copied"} columns: every row group in order, exact values`, async () => {
+    let checked = 0;
+    for (const { bytes, expected, name } of readable) {
+      const file = await opens.blob(bytes);
+      let g = 0;
+      for await (const { rowGroup, numRows, columns } of file.rowGroupsAsync({ scoped })) {
+        assert.equal(rowGroup, g, name);
+        assert.equal(numRows, expected.row_groups[g].num_rows, name);
+        columns.forEach((col, c) => {
+          assert.ok(scoped ? col instanceof ScopedColumn : col instanceof Column);
+          assert.deepEqual(columnJson(col, expected.schema[c].type, `${name} ${g}/${c}`), expected.row_groups[g].values[c], `${name} ${g}/${c}`);
+          checked++;
+        });
+        g++;
+      }
+      assert.equal(g, (expected.row_groups ?? []).length, name);
+      file.free();
+    }
+    assert.ok(checked > 300, `only ${checked} columns checked`);
+  });
+}
+
+test("rowGroups and columns: those asked for, in that order (repeats included), from memory, a Blob and an AsyncBuffer", async () => {
+  const { bytes, expected } = corpusFile("valid/nulls");
+  for (const [how, open] of Object.entries(opens)) {
+    for (const scoped of [false, true]) {
+      const file = await open(bytes);
+      const seen = [];
+      for await (const { rowGroup, columns } of file.rowGroupsAsync({ rowGroups: [3, 1, 3], columns: [4, 0, 4], scoped })) {
+        seen.push(rowGroup);
+        assert.deepEqual(
+          columns.map((col) => columnJson(col, col.type)),
+          [4, 0, 4].map((c) => expected.row_groups[rowGroup].values[c]),
+          `${how} ${rowGroup}`,
+        );
+      }
+      assert.deepEqual(seen, [3, 1, 3], how);
+      file.free();
+    }
+  }
+});
+
+test("lent columns are released at the next step, and when the loop ends or breaks", async () => {
+  const { bytes } = corpusFile("real/movielens.default");
+  const file = await opens.blob(bytes);
+  const lent = [];
+  const views = [];
+  for await (const { columns } of file.rowGroupsAsync({ scoped: true })) {
+    for (const c of lent) assert.throws(() => c.values, (e) => e instanceof ColumnsError && e.kind === "released");
+    for (const v of views) assert.equal(v.length, 0, "a view of the previous row group still has a length");
+    lent.push(columns[3]);
+    views.push(columns[3].values.data);
+    assert.ok(views.at(-1).length > 0);
+  }
+  assert.equal(lent.length, 2);
+  assert.throws(() => lent[1].toArray(), (e) => e.kind === "released");
+  assert.equal(views[1].length, 0);
+  for await (const { columns } of file.rowGroupsAsync({ scoped: true })) {
+    lent.push(columns[0]);
+    break;
+  }
+  assert.throws(() => lent[2].values, (e) => e.kind === "released");
+  file.free();
+});
+
+/** An AsyncBuffer that records each request and holds every answer until
+ *  `release()` is called for it (or answers at once with `auto`). */
+function recordingSource(bytes) {
+  const requests = [];
+  return {
+    requests,
+    byteLength: bytes.length,
+    slice(start, end) {
+      requests.push([start, end]);
+      return Promise.resolve().then(() => bytes.slice(start, end));
+    },
+  };
+}
+
+test("readAhead bounds what is requested ahead of the row group being handed out; break stops requesting", async () => {
+  // movielens.default: 2 row groups of 6 chunks; readAhead under one chunk: one chunk per request.
+  const { bytes } = corpusFile("real/movielens.default");
+  const source = recordingSource(bytes);
+  const file = await ColumnsFile.fromAsyncBuffer(source);
+  const chunks = file.rowGroups.flatMap((rg) => rg.columns.map((c) => [c.byteOffset, c.byteOffset + c.byteLength]));
+  const opened = source.requests.length;
+  const readAhead = 1000;
+  for await (const { rowGroup } of file.rowGroupsAsync({ readAhead })) {
+    // While row group g is handed out, what was requested beyond its last
+    // chunk is at most readAhead bytes, plus one request (always allowed).
+    const last = chunks[(rowGroup + 1) * file.schema.length - 1][1];
+    const ahead = source.requests.slice(opened).filter(([s]) => s >= last);
+    assert.ok(ahead.length <= 1 || ahead.reduce((n, [s, e]) => n + e - s, 0) <= readAhead + Math.max(...ahead.map(([s, e]) => e - s)), JSON.stringify(ahead));
+  }
+  for (const [s, e] of source.requests.slice(opened)) {
+    assert.ok(e - s <= readAhead || chunks.some(([cs, ce]) => cs === s && ce === e), `request ${s}..${e} is larger than readAhead and not one chunk`);
+  }
+  // Each chunk fetched exactly once, in file order.
+  assert.deepEqual(source.requests.slice(opened), chunks);
+
+  // Default readAhead: adjacent chunks merge. A break after the first row
+  // group: nothing more is requested afterwards.
+  const source2 = recordingSource(bytes);
+  const file2 = await ColumnsFile.fromAsyncBuffer(source2);
+  const opened2 = source2.requests.length;
+  for await (const { rowGroup } of file2.rowGroupsAsync({ readAhead: 1, columns: [0] })) {
+    assert.equal(rowGroup, 0);
+    break;
+  }
+  const asked = source2.requests.length;
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal(source2.requests.length, asked, "requests made after the loop broke");
+  assert.ok(asked - opened2 <= 2, `${asked - opened2} requests for one chunk (plus at most one ahead)`);
+  file.free();
+  file2.free();
+});
+
+test("an error in a row group rejects that step, with the ColumnsError and its place; the iteration then ends", async () => {
+  const { bytes, expected } = corpusFile("valid/tokenized_raw_counts");
+  const file = ColumnsFile.fromBytes(bytes); // no registry: column 1 cannot be read
+  const it = file.rowGroupsAsync({ columns: [0, 1] });
+  await assert.rejects(it.next(), (e) => e instanceof ColumnsError && e.kind === "unknown_tokenizer" && e.rowGroup === 0 && e.column === 1);
+  assert.deepEqual(await it.next(), { value: undefined, done: true });
+  // Without that column, every row group reads.
+  let n = 0;
+  for await (const { columns } of file.rowGroupsAsync({ columns: [0] })) assert.deepEqual(columnJson(columns[0], "int32"), expected.row_groups[n++].values[0]);
+  assert.equal(n, 2);
+  file.free();
+});
+
+test("bad options and a freed file reject the first step; a source that fails rejects with bad_source", async () => {
+  const { bytes } = corpusFile("valid/nulls");
+  const file = ColumnsFile.fromBytes(bytes);
+  const first = (options) => file.rowGroupsAsync(options).next();
+  const kind = (k, re) => (e) => e instanceof ColumnsError && e.kind === k && re.test(e.message);
+  await assert.rejects(first(7), kind("bad_argument", /options must be an object/));
+  await assert.rejects(first({ columns: [9] }), kind("out_of_range", /column 9/));
+  await assert.rejects(first({ rowGroups: [4] }), kind("out_of_range", /row group 4/));
+  await assert.rejects(first({ readAhead: 0 }), kind("bad_argument", /readAhead/));
+  await assert.rejects(first({ signal: "no" }), kind("bad_argument", /signal/));
+  const it = file.rowGroupsAsync();
+  file.free();
+  await assert.rejects(it.next(), kind("freed", /freed/));
+
+  let gone = false;
+  const failing = await ColumnsFile.fromAsyncBuffer({
+    byteLength: bytes.length,
+    slice: (s, e) => (gone ? Promise.reject(new Error("disk gone")) : bytes.slice(s, e)),
+  });
+  gone = true;
+  await assert.rejects(
+    (async () => {
+      for await (const _ of failing.rowGroupsAsync()) {
+        // nothing
+      }
+    })(),
+    (e) => e.kind === "bad_source" && e.cause?.message === "disk gone",
+  );
+  failing.free();
+});
+
+test("abort: a signal aborted while the loop body runs rejects the next step with `aborted`", async () => {
+  const { bytes } = corpusFile("real/movielens.default");
+  const file = await opens.blob(bytes);
+  const controller = new AbortController();
+  const seen = [];
+  await assert.rejects(
+    (async () => {
+      for await (const { rowGroup } of file.rowGroupsAsync({ signal: controller.signal })) {
+        seen.push(rowGroup);
+        controller.abort(new Error("user"));
+      }
+    })(),
+    (e) => e instanceof ColumnsError && e.kind === "aborted" && e.cause?.message === "user",
+  );
+  assert.deepEqual(seen, [0]);
+  // The file is still usable.
+  let n = 0;
+  for await (const _ of file.rowGroupsAsync({ columns: [0] })) n++;
+  assert.equal(n, 2);
+  file.free();
+});
+
+test("the iterator protocol: next() calls queue, return() ends it, and a finished iterator stays done", async () => {
+  const { bytes } = corpusFile("valid/nulls");
+  const file = ColumnsFile.fromBytes(bytes);
+  const it = file.rowGroupsAsync({ columns: [0] });
+  assert.equal(it[Symbol.asyncIterator](), it);
+  const steps = await Promise.all([it.next(), it.next(), it.next()]);
+  assert.deepEqual(steps.map((s) => s.value.rowGroup), [0, 1, 2]);
+  assert.deepEqual(await it.return(5), { value: 5, done: true });
+  assert.deepEqual(await it.next(), { value: undefined, done: true });
+  // return() before any next(): nothing is read.
+  const unused = file.rowGroupsAsync();
+  assert.deepEqual(await unused.return(), { value: undefined, done: true });
+  assert.deepEqual(await unused.next(), { value: undefined, done: true });
+  file.free();
+});
+
+test("streaming every row group many times: wasm memory stays the same size, copied or lent", async () => {
+  const { bytes } = corpusFile("real/movielens.tokenized");
+  const file = await opens.blob(bytes);
+  const memory = wasmMemory();
+  const sizes = [];
+  for (let i = 0; i < 20; i++) {
+    for await (const { columns } of file.rowGroupsAsync({ scoped: i % 2 === 1 })) assert.equal(columns.length, file.schema.length);
+    sizes.push(memory.buffer.byteLength);
+  }
+  assert.ok(sizes.slice(2).every((s) => s === sizes[2]), `memory grew: ${sizes.map((s) => s >> 10).join(" ")} KiB`);
+  file.free();
+});
