@@ -109,14 +109,17 @@ fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>, rows: usize) -> Res
         let (start, len) = entries.span(e);
         (start as u32, len as u32)
     }));
+    let uniform = spans.first().map(|f| f.1).filter(|&l| spans.iter().all(|s| s.1 == l));
     // Unpacked once for both passes: unpacking twice in blocks cost more.
     let mut idx = try_vec::<u32>(indices.count(), "Dict indices")?;
     idx.resize(indices.count(), 0);
     indices.unpack(&mut idx);
+    if let Some(l @ 0..=8) = uniform {
+        return uniform_strings(entries, &spans, indices, &idx, l as usize, rows);
+    }
     // The output's exact size: n times the length when every entry has the
-    // same one (codes of a fixed width are common), else the sum over the
-    // indices. Indices are checked in the copy loop either way.
-    let uniform = spans.first().map(|f| f.1).filter(|&l| spans.iter().all(|s| s.1 == l));
+    // same one, else the sum over the indices. Indices are checked in the
+    // copy loop either way.
     let total = match uniform {
         Some(l) => l as u64 * idx.len() as u64,
         None => idx.iter().map(|&i| spans.get(i as usize).map_or(0, |s| s.1) as u64).sum(),
@@ -126,7 +129,14 @@ fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>, rows: usize) -> Res
     data.resize(total + SLACK_32, 0);
     let mut offsets = offsets_vec(idx.len(), rows)?;
     offsets.resize(idx.len() + 1, 0);
-    let src = entries.data;
+    // The entries with zero padding after them, so that every value,
+    // those near the end of a small dictionary too, is one fixed 32-byte
+    // move (a sized copy per value is a memcpy call natively and a
+    // memory.copy in wasm: birdstrikes' "Time of day", five short entries,
+    // 3.7 -> 1.7 ns a value natively, 9.2 -> 2.6 in wasm).
+    let mut src = try_vec::<u8>(entries.data.len() + SLACK_32, "dictionary")?;
+    src.extend_from_slice(entries.data);
+    src.resize(entries.data.len() + SLACK_32, 0);
     let (mut w, mut outside) = (0usize, false);
     for (o, &i) in offsets[1..].iter_mut().zip(&idx) {
         let e = spans.get(i as usize);
@@ -135,7 +145,7 @@ fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>, rows: usize) -> Res
         let (s, l) = (s as usize, l as usize);
         // With uniform lengths an index outside the dictionary must not
         // write past the exact-size output: the copy checks its bounds.
-        copy_value(&mut data, w, src, s, l);
+        copy_value(&mut data, w, &src, s, l);
         w += l;
         *o = w as u32;
     }
@@ -144,6 +154,55 @@ fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>, rows: usize) -> Res
     }
     check_filled(w, total)?;
     data.truncate(total);
+    Ok(Values::Bytes { offsets, data })
+}
+
+/// Entries that all have the same length `l <= 8` (codes of a fixed width
+/// are common: airports, states): each value is one fixed 8-byte store of
+/// its entry, zero padded in a table, `l` bytes past the last (the bytes
+/// past the value are overwritten by the next one, or land in the slack),
+/// and the offsets are multiples of `l`: no sized copy, no pass to size the
+/// output. Indices are checked against the table as they are used. On
+/// flights-3m's airport codes: 1.64 -> 1.10 ns a value natively; the Dict
+/// decode stage of the file in Chromium 22.7 -> 16.4 ms.
+fn uniform_strings(
+    entries: &OffsetBytes<'_>,
+    spans: &[(u32, u32)],
+    indices: &MsbBits<'_>,
+    idx: &[u32],
+    l: usize,
+    rows: usize,
+) -> Result<Values> {
+    const W: usize = 8;
+    let n = idx.len();
+    let total = offsets_for(l as u64 * n as u64)?;
+    let mut table = try_vec::<[u8; W]>(spans.len(), "dictionary")?;
+    table.extend(spans.iter().map(|&(s, _)| {
+        let mut e = [0u8; W];
+        if let Some(v) = entries.data.get(s as usize..s as usize + l) {
+            e[..l].copy_from_slice(v);
+        }
+        e
+    }));
+    let mut data = try_vec::<u8>(total + W, "string data")?;
+    data.resize(total + W, 0);
+    let (mut w, mut outside) = (0usize, false);
+    for &i in idx {
+        let e = table.get(i as usize);
+        outside |= e.is_none();
+        if let Some(d) = data.get_mut(w..w + W) {
+            d.copy_from_slice(&e.copied().unwrap_or([0; W]));
+        }
+        w += l;
+    }
+    if outside {
+        return Err(bad_index(indices, entries.count));
+    }
+    check_filled(w, total)?;
+    data.truncate(total);
+    let mut offsets = offsets_vec(n, rows)?;
+    // n * l fits in u32 (offsets_for above), so every k * l does.
+    super::push_multiples(&mut offsets, n, l);
     Ok(Values::Bytes { offsets, data })
 }
 

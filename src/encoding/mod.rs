@@ -209,6 +209,14 @@ pub(crate) fn offsets_vec(n: usize, rows: usize) -> Result<Vec<u32>> {
     Ok(offsets)
 }
 
+/// Offsets of `n` values of `l` bytes each, after the 0 `offsets` starts
+/// with (`offsets_vec`): `l, 2l, ..., nl`. The caller checked that `nl`
+/// fits in u32. One copy for every decoder of one-length values.
+#[inline(never)]
+pub(crate) fn push_multiples(offsets: &mut Vec<u32>, n: usize, l: usize) {
+    offsets.extend((1..n + 1).map(|k| (k * l) as u32));
+}
+
 /// A reader over an encoded stream: short reads are corrupt chunks.
 pub(crate) fn stream_reader(stream: &[u8]) -> Reader<'_> {
     Reader::new(stream, ErrorKind::CorruptChunk, "encoded stream")

@@ -36,6 +36,9 @@ pub(super) fn decode(ty: ColumnType, n: usize, rows: usize, stream: &[u8]) -> Re
 /// lines just read: 0.3 ms of comparison.cols' 6.9 in Chromium).
 pub(super) fn strings_in_place(mut stream: Vec<u8>, n: usize, rows: usize) -> Result<Values> {
     offsets_for(prefixed_payload(&stream, n, "Plain stream")? as u64)?;
+    if let Some(l) = uniform_length(&stream, n) {
+        return uniform_in_place(stream, n, l, rows);
+    }
     let mut offsets = super::offsets_vec(n, rows)?;
     let (mut i, mut w) = (0usize, 0usize);
     walk_prefixed(&mut stream, n, "Plain stream", |buf, start, len| {
@@ -59,6 +62,52 @@ pub(super) fn strings_in_place(mut stream: Vec<u8>, n: usize, rows: usize) -> Re
     })?;
     // The walk consumed the whole stream: w is its length minus the prefixes.
     stream.truncate(w);
+    Ok(Values::Bytes { offsets, data: stream })
+}
+
+/// The length `l <= 16` of every value, when all `n` have it (codes of a
+/// fixed width are common: airports, zip codes, dates): the stream is then
+/// exactly `n` records of `4 + l` bytes whose prefixes all say `l`. Any
+/// other stream takes the general walk, which names what is wrong.
+fn uniform_length(stream: &[u8], n: usize) -> Option<usize> {
+    let first = stream.get(..4)?;
+    let l = u32::from_le_bytes([first[0], first[1], first[2], first[3]]) as usize;
+    let stride = 4 + l;
+    if l > 16 || n.checked_mul(stride) != Some(stream.len()) {
+        return None;
+    }
+    let mut differ = 0u32;
+    for r in stream.chunks_exact(stride) {
+        differ |= u32::from_le_bytes([r[0], r[1], r[2], r[3]]) ^ l as u32;
+    }
+    (differ == 0).then_some(l)
+}
+
+/// Plain strings of one length `l <= 16`, in place: value k moves from
+/// `k(4 + l) + 4` to `kl` as one fixed 16-byte move (the bytes past it are
+/// overwritten by the next value or cut off), and the offsets are multiples
+/// of `l`: no length read per value, so no chain of dependent loads. From
+/// value 2 on a 16-byte store at `kl` ends before value k + 1 starts
+/// (`kl + 16 <= (k + 1)(4 + l) + 4`); the first two and the last ones,
+/// whose 16-byte load would pass the end, move exactly. flights-3m's
+/// airport codes: 1.73 -> 1.03 ns a value natively.
+fn uniform_in_place(mut stream: Vec<u8>, n: usize, l: usize, rows: usize) -> Result<Values> {
+    let stride = 4 + l;
+    for k in 0..n {
+        let (src, dst) = (k * stride + 4, k * l);
+        match stream.get(src..src + 16) {
+            Some(v) if k >= 2 => {
+                let mut t = [0u8; 16];
+                t.copy_from_slice(v);
+                stream[dst..dst + 16].copy_from_slice(&t);
+            }
+            _ => stream.copy_within(src..src + l, dst),
+        }
+    }
+    stream.truncate(n * l);
+    let mut offsets = super::offsets_vec(n, rows)?;
+    // n * l fits in u32: the caller checked the payload with offsets_for.
+    super::push_multiples(&mut offsets, n, l);
     Ok(Values::Bytes { offsets, data: stream })
 }
 
@@ -94,14 +143,17 @@ mod tests {
         };
         let mut checked_errors = 0;
         for case in 0..3000 {
-            let n = next(40) as usize;
+            // A third of the streams hold values of one length (the
+            // uniform path, up to 16 bytes, and past it).
+            let n = next(if case % 3 == 1 { 200 } else { 40 }) as usize;
+            let one = next(20) as usize;
             let mut stream = Vec::new();
             for _ in 0..n {
-                let len = next(40) as usize;
+                let len = if case % 3 == 1 { one } else { next(40) as usize };
                 stream.extend_from_slice(&(len as u32).to_le_bytes());
                 stream.extend((0..len).map(|_| next(256) as u8));
             }
-            if case % 3 == 0 && !stream.is_empty() {
+            if (case % 3 == 0 || case % 6 == 1) && !stream.is_empty() {
                 let at = next(stream.len() as u64) as usize;
                 stream[at] = next(256) as u8;
             }
