@@ -153,7 +153,7 @@ impl Values {
     }
 
     /// Read-only view of `fixed_bytes_mut`.
-    pub(crate) fn fixed_bytes(&self) -> Option<&[u8]> {
+    pub fn fixed_bytes(&self) -> Option<&[u8]> {
         fn b<T: Pod>(v: &[T]) -> &[u8] {
             // SAFETY: as in `bytes_of_mut`; reading any Pod's bytes is sound.
             unsafe { core::slice::from_raw_parts(v.as_ptr().cast::<u8>(), core::mem::size_of_val(v)) }
