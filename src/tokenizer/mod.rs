@@ -22,16 +22,22 @@ impl Digest {
     }
 
     pub fn to_hex(&self) -> String {
-        self.0.iter().map(|b| format!("{b:02x}")).collect()
+        // By table, not `format!`: no formatting code in the wasm for this.
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        self.0.iter().flat_map(|b| [HEX[(b >> 4) as usize] as char, HEX[(b & 15) as usize] as char]).collect()
     }
 
+    /// A digest from 64 hex digits (either case); `None` for anything else.
     pub fn from_hex(s: &str) -> Option<Digest> {
-        if s.len() != 64 || !s.is_ascii() {
+        let s = s.as_bytes();
+        if s.len() != 64 {
             return None;
         }
+        // Byte by byte, not `&str` slices: no char-boundary panic path.
+        let digit = |c: u8| (c as char).to_digit(16).map(|d| d as u8);
         let mut d = [0u8; 32];
-        for (i, out) in d.iter_mut().enumerate() {
-            *out = u8::from_str_radix(&s[2 * i..2 * i + 2], 16).ok()?;
+        for (out, pair) in d.iter_mut().zip(s.chunks_exact(2)) {
+            *out = digit(pair[0])? << 4 | digit(pair[1])?;
         }
         Some(Digest(d))
     }
@@ -252,5 +258,20 @@ mod tests {
             Digest::of(&vec![b'a'; 1_000_000]).to_hex(),
             "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0"
         );
+    }
+
+    #[test]
+    fn hex_digests_are_64_digits_of_either_case() {
+        let d = Digest::of(b"abc");
+        let hex = d.to_hex();
+        assert_eq!(Digest::from_hex(&hex.to_ascii_uppercase()), Some(d));
+        assert_eq!(Digest::from_hex(&hex[..62]), None);
+        assert_eq!(Digest::from_hex(&format!("{hex}00")), None);
+        // A sign or a non-digit in any pair, or a multi-byte character, is not hex.
+        for bad in ["+a", "-1", "0g", " 1", "é"] {
+            let s = format!("{}{bad}", &hex[..64 - bad.len()]);
+            assert_eq!(s.len(), 64);
+            assert_eq!(Digest::from_hex(&s), None, "{s}");
+        }
     }
 }

@@ -75,8 +75,7 @@ impl TokenizerRegistry {
             ));
         };
         // A digest is 64 hex digits: anything longer is not one (and is not copied).
-        Ok(s.length() == 64
-            && Digest::from_hex(&String::from(s).to_ascii_lowercase()).is_some_and(|d| self.inner.borrow().has(&d)))
+        Ok(s.length() == 64 && Digest::from_hex(&String::from(s)).is_some_and(|d| self.inner.borrow().has(&d)))
     }
 
     /// Hex digests of every registered tokenizer, in registration order.
