@@ -8,14 +8,13 @@ use std::rc::Rc;
 use js_sys::{Array, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::future_to_promise;
 
 use super::convert::{self, describe, js_error, usage_error, with_cause, JsColumn};
-use super::now;
 use super::objects::{self, ChunkHeader, Seq};
 use super::registry::{self, RegistryArg, Shared};
 use super::scoped::RowGroupBuffers;
 use super::source::{self, Fetch, Kind, Source};
+use super::{now, promise};
 use crate::codec::Decompressor;
 use crate::error::{Error, ErrorKind};
 use crate::file::{decode_footer, head_probe_range, read_prelude, tail_range, FileMeta, Prelude};
@@ -73,35 +72,40 @@ impl ColumnsFile {
     }
 
     /// Opens a `Blob` or `File`, reading only its tail, header and footer.
-    #[wasm_bindgen(js_name = fromBlob, unchecked_return_type = "ColumnsFile")]
-    pub async fn from_blob(
+    #[wasm_bindgen(js_name = fromBlob, unchecked_return_type = "Promise<ColumnsFile>")]
+    pub fn from_blob(
         #[wasm_bindgen(unchecked_param_type = "Blob")] blob: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "TokenizerRegistry | null")] registry: Option<RegistryArg>,
         #[wasm_bindgen(unchecked_optional_param_type = "AbortOptions")] options: Option<JsValue>,
-    ) -> JsResult<ColumnsFile> {
-        let registry = registry::from_arg(registry)?;
-        let signal = signal_of(&options.unwrap_or_default())?;
-        let len = source_len(&blob, "size", "fromBlob needs a Blob or File")?;
-        let kind = match blob.dyn_into::<web_sys::Blob>() {
-            Ok(blob) => Kind::Blob(blob),
-            Err(like) => Kind::BlobLike(like),
-        };
-        open(Source::new(kind, len), registry, signal).await
+    ) -> Promise {
+        // Not an `async fn`: wasm-bindgen would give each its own promise glue.
+        promise(async move {
+            let registry = registry::from_arg(registry)?;
+            let signal = signal_of(&options.unwrap_or_default())?;
+            let len = source_len(&blob, "size", "fromBlob needs a Blob or File")?;
+            let kind = match blob.dyn_into::<web_sys::Blob>() {
+                Ok(blob) => Kind::Blob(blob),
+                Err(like) => Kind::BlobLike(like),
+            };
+            open(Source::new(kind, len), registry, signal).await.map(JsValue::from)
+        })
     }
 
     /// Opens any `{ byteLength, slice(start, end) }` source, reading only
     /// its tail, header and footer.
-    #[wasm_bindgen(js_name = fromAsyncBuffer, unchecked_return_type = "ColumnsFile")]
-    pub async fn from_async_buffer(
+    #[wasm_bindgen(js_name = fromAsyncBuffer, unchecked_return_type = "Promise<ColumnsFile>")]
+    pub fn from_async_buffer(
         #[wasm_bindgen(unchecked_param_type = "AsyncBuffer")] source: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "TokenizerRegistry | null")] registry: Option<RegistryArg>,
         #[wasm_bindgen(unchecked_optional_param_type = "AbortOptions")] options: Option<JsValue>,
-    ) -> JsResult<ColumnsFile> {
-        let registry = registry::from_arg(registry)?;
-        let signal = signal_of(&options.unwrap_or_default())?;
-        let len =
-            source_len(&source, "byteLength", "fromAsyncBuffer needs a { byteLength, slice(start, end) } object")?;
-        open(Source::new(Kind::Async(source), len), registry, signal).await
+    ) -> Promise {
+        promise(async move {
+            let registry = registry::from_arg(registry)?;
+            let signal = signal_of(&options.unwrap_or_default())?;
+            let len =
+                source_len(&source, "byteLength", "fromAsyncBuffer needs a { byteLength, slice(start, end) } object")?;
+            open(Source::new(Kind::Async(source), len), registry, signal).await.map(JsValue::from)
+        })
     }
 
     /// Format version: 1 or 2.
@@ -256,7 +260,7 @@ impl ColumnsFile {
         // Taken now, so the columns handed back are released synchronously.
         let opts = read_options(&options.unwrap_or_default());
         let coords = inner.coords(&row_group, &column);
-        future_to_promise(async move {
+        promise(async move {
             let (recycler, signal) = opts?;
             let (g, c) = coords?;
             let t0 = now();
@@ -285,7 +289,7 @@ impl ColumnsFile {
         let inner = self.inner.clone();
         let picks = inner.selection(&row_groups.unwrap_or_default(), &columns.unwrap_or_default())?;
         let (recycler, signal) = read_options(&options.unwrap_or_default())?;
-        Ok(future_to_promise(async move { inner.read_picks(&picks, &recycler, &signal).await.map(JsValue::from) }))
+        Ok(promise(async move { inner.read_picks(&picks, &recycler, &signal).await.map(JsValue::from) }))
     }
 
     /// Describes one chunk: its blocks, what its encoding did, and whether
@@ -312,7 +316,7 @@ impl ColumnsFile {
         let inner = self.inner.clone();
         let signal = signal_of(&options.unwrap_or_default());
         let coords = inner.coords(&row_group, &column);
-        future_to_promise(async move {
+        promise(async move {
             let signal = signal?;
             let (g, c) = coords?;
             let bytes = inner.fetch_chunk(g, c, &signal).await?;
@@ -329,7 +333,7 @@ impl ColumnsFile {
     ) -> Promise {
         let inner = self.inner.clone();
         let signal = signal_of(&options.unwrap_or_default());
-        future_to_promise(async move {
+        promise(async move {
             let signal = signal?;
             let cols = inner.meta.schema.len();
             let mut picks = try_vec::<usize>(inner.meta.row_groups.len() * cols)?;

@@ -32,6 +32,18 @@ pub(crate) fn now() -> f64 {
     PERFORMANCE.with(|p| p.as_ref().map_or(0.0, web_sys::Performance::now))
 }
 
+/// A promise of an async entry point's result. Every entry's future goes
+/// through this one boxed type, so `future_to_promise`'s polling and
+/// settling code is in the module once, not once per entry point.
+pub(crate) fn promise(f: impl core::future::Future<Output = Result<JsValue, JsValue>> + 'static) -> js_sys::Promise {
+    spawn(Box::pin(f))
+}
+
+#[inline(never)]
+fn spawn(f: core::pin::Pin<Box<dyn core::future::Future<Output = Result<JsValue, JsValue>>>>) -> js_sys::Promise {
+    wasm_bindgen_futures::future_to_promise(f)
+}
+
 /// The module's WebAssembly.Memory, to watch its size (it should not keep
 /// growing across repeated reads).
 #[wasm_bindgen(js_name = wasmMemory)]

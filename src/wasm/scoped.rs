@@ -17,7 +17,7 @@ use std::rc::Rc;
 
 use js_sys::{Array, Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::JsFuture;
 
 use super::convert::{self, describe, js_error, usage_error, with_cause};
 use super::file::{index, indices_into, signal_of, try_vec, ColumnsFile, Inner, JsResult};
@@ -241,7 +241,7 @@ impl ColumnsFile {
         for &g in &st.groups {
             ranges.extend(st.order.iter().map(|&c| inner.meta.row_groups[g].chunks[c].range()));
         }
-        Ok(future_to_promise(async move {
+        Ok(super::promise(async move {
             let mut fetch = Fetch::with_limits(&inner.source, &ranges, signal.clone(), max_request, window);
             let mut parts: Vec<PartView> = try_vec(st.order.len())?;
             for i in 0..st.groups.len() {
