@@ -20,6 +20,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import * as esbuild from "esbuild";
+import { shortenNames } from "./names.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const [glueDir, outDir] = process.argv.slice(2).map((p) => path.resolve(root, p));
@@ -32,7 +33,9 @@ for (const f of [glue, path.join(glueDir, "columns_wasm_bg.wasm")]) {
 
 fs.rmSync(outDir, { recursive: true, force: true });
 fs.mkdirSync(outDir, { recursive: true });
-fs.copyFileSync(path.join(glueDir, "columns_wasm_bg.wasm"), path.join(outDir, "columns_wasm_bg.wasm"));
+// The .wasm and its glue with short import and trampoline names (names.mjs).
+const short = shortenNames(fs.readFileSync(path.join(glueDir, "columns_wasm_bg.wasm")), fs.readFileSync(glue, "utf8"));
+fs.writeFileSync(path.join(outDir, "columns_wasm_bg.wasm"), short.wasm);
 
 // The glue imports its copy of js/column.js from snippets/; point that at
 // js/column.js itself, so a bundle holds one Column and one ColumnsError class.
@@ -41,6 +44,9 @@ const resolveGlue = {
   setup(build) {
     build.onResolve({ filter: /^columns-wasm-glue$/ }, () => ({ path: glue }));
     build.onResolve({ filter: /\/snippets\/[^/]+\/js\/column\.js$/ }, () => ({ path: path.join(js, "column.js") }));
+    build.onLoad({ filter: /\/columns_wasm\.js$/ }, (args) =>
+      args.path === glue ? { contents: short.glue, loader: "js", resolveDir: glueDir } : undefined,
+    );
   },
 };
 const bundle = (entry, outfile, options) =>
