@@ -1,13 +1,14 @@
 // Shortens the names the wasm and its glue share. wasm-bindgen names each
 // import after its function plus a 16-hex-digit hash
-// (`__wbg_subarray_17bf932578402c1d`) and each closure trampoline export
-// likewise; every name is written twice, once in the .wasm and once in the
-// glue, and the hashes do not compress: about 2 KB gzip of what a browser
-// downloads. Here each becomes a short name in both, consistently. A name
-// is renamed only where the glue uses it in exactly the expected places
-// (an import: once, as the key of its function; an export: as
-// `wasm.NAME`, the glue's own same-named wrapper being a local function),
-// so a glue this does not understand is left as it is.
+// (`__wbg_subarray_17bf932578402c1d`), each closure trampoline export
+// likewise, and every import's module by its path; every name is written
+// once in the .wasm and once in the glue, and the hashes do not compress:
+// about 3 KB gzip of what a browser downloads. Here each becomes a short
+// name in both, consistently. A name is renamed only where the glue uses
+// it in exactly the expected places (a module: once, as a key of the
+// import object; an import: once, as the key of its function; an export:
+// as `wasm.NAME`, the glue's own same-named wrappers being local
+// functions), so a glue this does not understand is left as it is.
 //   shortenNames(wasmBytes, glueText) -> { wasm, glue }
 
 const IMPORT_SECTION = 2;
@@ -94,6 +95,8 @@ export function shortenNames(wasm, glue) {
   if (!(b[0] === 0 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d)) throw new Error("not a wasm module");
   const importNames = shortNames("i");
   const exportNames = shortNames("x");
+  const moduleNames = shortNames("m");
+  const modules = new Map();
   const parts = [b.subarray(0, 8)];
   let text = glue;
   const at = { i: 8 };
@@ -113,7 +116,15 @@ export function shortenNames(wasm, glue) {
     out.push(...u32(n));
     for (let k = 0; k < n; k++) {
       if (id === IMPORT_SECTION) {
-        const module = readName(b, at);
+        let module = readName(b, at);
+        // A module is named once in the glue, as the key of its import object.
+        if (!modules.has(module)) {
+          const key = new RegExp(`"${escape(module)}": import`, "g");
+          const short = count(text, key) === 1 ? moduleNames.next().value : module;
+          text = text.replace(key, `"${short}": import`);
+          modules.set(module, short);
+        }
+        module = modules.get(module);
         const field = readName(b, at);
         const descStart = at.i;
         skipImportDesc(b, at);
@@ -131,9 +142,10 @@ export function shortenNames(wasm, glue) {
         at.i++; // kind
         readU32(b, at);
         let short = field;
-        // Only the hashed closure trampolines, used by the glue as `wasm.NAME(`.
+        // Those the glue calls as `wasm.NAME` (its other mentions are its
+        // own local wrappers); the memory keeps its name.
         const uses = new RegExp(`\\bwasm\\.${escape(field)}\\b`, "g");
-        if (/_h[0-9a-f]{16}$/.test(field) && count(text, uses) > 0) {
+        if (field !== "memory" && field.length > 2 && count(text, uses) > 0) {
           short = exportNames.next().value;
           text = text.replace(uses, `wasm.${short}`);
         }
