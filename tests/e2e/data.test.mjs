@@ -98,6 +98,19 @@ test("the grid shows every row with file-wide row numbers, and scrolling stays r
     const s = document.querySelector("[data-testid=data-grid] .grid-scroll");
     s.scrollTop = s.scrollHeight;
   });
+  // The scroll is rendered on the next frame: wait for the file's last row
+  // (or, on a timeout, say what the grid's last row shows instead).
+  const last = await page
+    .waitForFunction(
+      (want) => {
+        const shown = [...document.querySelectorAll("[data-testid=data-grid] .grid-row:not([hidden])")];
+        return shown.length > 0 && shown.at(-1).dataset.fileRow === String(want);
+      },
+      ROWS - 1,
+      { timeout: 30_000 },
+    )
+    .then(() => null, () => page.$$eval("[data-testid=data-grid] .grid-row:not([hidden])", (rs) => rs.at(-1)?.outerHTML ?? "no rows"));
+  assert.equal(last, null, `the grid's last row is not the file's last: ${last}`);
   rows = await visibleRows();
   assert.equal(rows.at(-1).id, ROWS - 1);
   assert.equal(rows.at(-1).cells[4].text, v.destination[ROWS - 1]);

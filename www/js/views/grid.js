@@ -145,7 +145,10 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       })
       .catch((e) => {
         if (gen !== generation) return;
-        entry.error = e;
+        // A fetch cancelled with other work (Stop) is asked again when
+        // next in sight; any other error stays, shown in its cells.
+        if (e?.kind === "cancelled") blocks.delete(b);
+        else entry.error = e;
         schedule();
       });
     blocks.set(b, entry);
