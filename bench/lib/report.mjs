@@ -144,7 +144,7 @@ export function markdown(doc) {
   if (failed.length) L.push("");
 
   // ------------------------------------------------ hooks
-  L.push("## Hooks for readers not built yet", "");
+  L.push("## Scoped and streaming readers", "");
   const hook = (reader, api) => (hasReader(doc, reader) ? `measured (rows \`${reader}\` below)` : `${api} is not in this build: no rows`);
   L.push(
     `- Scoped read (issue 9 goal 4): ${hook("cwScoped", "`ColumnsFile.prototype.readRowGroupScoped`")}.`,
