@@ -2,7 +2,8 @@
 //! the middle. Value = prefix + middle + suffix.
 
 use super::{
-    check_filled, copy_value, each_prefixed, offsets_for, offsets_vec, prefixed_payload, stream_reader, SLACK, SLACK_32,
+    check_filled, copy_value, each_prefixed, offsets_for, offsets_vec, plain, prefixed_payload, stream_reader, SLACK,
+    SLACK_32,
 };
 use crate::column::Values;
 use crate::error::{try_vec, Result};
@@ -25,6 +26,12 @@ pub(crate) fn affixes(stream: &[u8]) -> Result<Affixes<'_>> {
 pub(super) fn decode(n: usize, rows: usize, stream: &[u8]) -> Result<Values> {
     let Affixes { prefix, suffix } = affixes(stream)?;
     let body = &stream[8 + prefix.len() + suffix.len()..];
+    if prefix.is_empty() && suffix.is_empty() {
+        // Copied once, then decoded in place as an owned body is.
+        let mut owned = try_vec::<u8>(body.len(), "Affix body")?;
+        owned.extend_from_slice(body);
+        return plain::prefixed_in_place(owned, n, rows, "Affix body");
+    }
     // Lengths take 4 bytes each and the rest is middles, so the output size
     // is known before the one checking pass.
     let middles = prefixed_payload(body, n, "Affix body")?;
@@ -44,6 +51,20 @@ pub(super) fn decode(n: usize, rows: usize, stream: &[u8]) -> Result<Values> {
     check_filled(w, total)?;
     data.truncate(total);
     Ok(Values::Bytes { offsets, data })
+}
+
+/// Like [`decode`], for a stream the caller owns. Without affixes the body
+/// is Plain's string layout, each value exactly its middle: it is then
+/// decoded in place as Plain is (no zeroed output buffer, no second pass
+/// over the data), with the same checks and the same errors.
+pub(super) fn decode_owned(n: usize, rows: usize, mut stream: Vec<u8>) -> Result<Values> {
+    let Affixes { prefix, suffix } = affixes(&stream)?;
+    if !(prefix.is_empty() && suffix.is_empty()) {
+        return decode(n, rows, &stream);
+    }
+    // The two zero affix lengths.
+    stream.drain(..8);
+    plain::prefixed_in_place(stream, n, rows, "Affix body")
 }
 
 /// A prefix or suffix, kept zero-padded to SLACK bytes when it is that
@@ -134,7 +155,15 @@ mod tests {
             }
             let s = damage(&mut rng, s);
             let count = if rng.below(12) == 0 { n ^ 1 } else { n };
-            match (reference(&s, count), decode(count, count, &s)) {
+            let got = decode(count, count, &s);
+            // The owned stream's path (in place without affixes) agrees
+            // with the borrowed one, errors included.
+            match (&got, decode_owned(count, count, s.clone())) {
+                (Ok(a), Ok(b)) => assert_same(&flatten(&b), &flatten(a), &format!("case {case}: owned")),
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "case {case}: owned"),
+                _ => panic!("case {case}: the owned stream's decode disagrees"),
+            }
+            match (reference(&s, count), got) {
                 (Some(want), Ok(got)) => {
                     assert_same(&flatten(&got), &want, &format!("case {case}: {count} values"));
                     ok += 1;

@@ -117,8 +117,9 @@ pub fn decode(
     }
 }
 
-/// Like [`decode`], for a stream the caller owns: Plain strings and bytes
-/// then decode in place, the stream's buffer becoming the data buffer.
+/// Like [`decode`], for a stream the caller owns: Plain strings and bytes,
+/// and Affix ones without affixes, then decode in place, the stream's
+/// buffer becoming the data buffer.
 pub fn decode_owned(
     encoding: Encoding,
     ty: ColumnType,
@@ -129,6 +130,9 @@ pub fn decode_owned(
 ) -> Result<Values> {
     if encoding == Encoding::Plain && ty.is_variable() {
         return plain::strings_in_place(stream, n, rows);
+    }
+    if encoding == Encoding::Affix && ty.is_variable() {
+        return affix::decode_owned(n, rows, stream);
     }
     decode(encoding, ty, n, rows, &stream, tokenizer)
 }

@@ -34,14 +34,20 @@ pub(super) fn decode(ty: ColumnType, n: usize, rows: usize, stream: &[u8]) -> Re
 /// moves left over the length prefixes before it, so the stream's buffer
 /// becomes the data buffer (no second buffer, and the writes land on cache
 /// lines just read: 0.3 ms of comparison.cols' 6.9 in Chromium).
-pub(super) fn strings_in_place(mut stream: Vec<u8>, n: usize, rows: usize) -> Result<Values> {
-    offsets_for(prefixed_payload(&stream, n, "Plain stream")? as u64)?;
+pub(super) fn strings_in_place(stream: Vec<u8>, n: usize, rows: usize) -> Result<Values> {
+    prefixed_in_place(stream, n, rows, "Plain stream")
+}
+
+/// [`strings_in_place`] for any stream of `n` length-prefixed values, its
+/// errors naming it `what` (Affix without affixes has this layout too).
+pub(super) fn prefixed_in_place(mut stream: Vec<u8>, n: usize, rows: usize, what: &str) -> Result<Values> {
+    offsets_for(prefixed_payload(&stream, n, what)? as u64)?;
     if let Some(l) = uniform_length(&stream, n) {
         return uniform_in_place(stream, n, l, rows);
     }
     let mut offsets = super::offsets_vec(n, rows)?;
     let (mut i, mut w) = (0usize, 0usize);
-    walk_prefixed(&mut stream, n, "Plain stream", |buf, start, len| {
+    walk_prefixed(&mut stream, n, what, |buf, start, len| {
         // Value i starts at start = w + 4(i + 1). From i = 7 on, a fixed
         // 32-byte store at w ends at or before start, so it never reaches
         // bytes not yet read; the bytes past the value are overwritten later.
