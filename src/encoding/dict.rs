@@ -76,8 +76,10 @@ fn bad_index(indices: &MsbBits<'_>, size: usize) -> crate::error::Error {
 }
 
 /// Copies each index's `W`-byte entry to the output, in order, through a
-/// table of entries as `[u8; W]`. Every index is checked against the table
-/// as it is used; false if one was outside it.
+/// table of entries as `[u8; W]`, looked up as the indices are unpacked (no
+/// buffer of indices between: on flights-3m's int16 columns 0.81 -> 0.53 ns
+/// a value natively, 1.10 -> 0.74 in wasm32). Every index is checked
+/// against the table as it is used; false if one was outside it.
 fn gather<const W: usize>(flat: &[u8], indices: &MsbBits<'_>, out: &mut [u8]) -> Result<bool> {
     let mut table = try_vec::<[u8; W]>(flat.len() / W, "dictionary")?;
     table.extend(flat.chunks_exact(W).map(|c| {
@@ -85,16 +87,12 @@ fn gather<const W: usize>(flat: &[u8], indices: &MsbBits<'_>, out: &mut [u8]) ->
         e.copy_from_slice(c);
         e
     }));
+    let (out, _) = out.as_chunks_mut::<W>();
     let mut outside = false;
-    let mut out = out.chunks_exact_mut(W);
-    indices.for_each_block(|idx| {
-        // The block's indices lead the zip: an exhausted block must not
-        // take (and drop) the next output slot.
-        for (&i, o) in idx.iter().zip(&mut out) {
-            let e = table.get(i as usize);
-            outside |= e.is_none();
-            o.copy_from_slice(&e.copied().unwrap_or([0; W]));
-        }
+    indices.map_all(out, |i| {
+        let e = table.get(i as usize);
+        outside |= e.is_none();
+        e.copied().unwrap_or([0; W])
     });
     Ok(!outside)
 }
