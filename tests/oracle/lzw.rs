@@ -119,40 +119,43 @@ pub fn expected(input: &[u8], n: usize) -> Result<Vec<u8>, ()> {
 /// end code ends (`None` when the data ends first).
 pub fn split(input: &[u8]) -> (Vec<u16>, Option<usize>) {
     let (mut codes, mut bit) = (Vec::new(), 0usize);
-    let (mut width, mut hi) = (9usize, END as u32);
+    let (mut width, mut hi) = (9u32, END as u32);
     loop {
-        if bit + width > input.len() * 8 {
+        if bit + width as usize > input.len() * 8 {
             return (codes, None);
         }
         let mut c = 0u16;
-        for k in 0..width {
+        for k in 0..width as usize {
             let b = bit + k;
             c |= ((input[b / 8] >> (b % 8) & 1) as u16) << k;
         }
-        bit += width;
+        bit += width as usize;
         if c == END {
             return (codes, Some(bit));
         }
         codes.push(c);
-        if c == CLEAR {
-            (width, hi) = (9, END as u32);
-        } else {
-            hi += 1;
-            if hi >= 1 << width {
-                if width == 12 {
-                    hi -= 1;
-                } else {
-                    width += 1;
-                }
-            }
-        }
+        (width, hi) = next_width(c, width, hi);
+    }
+}
+
+/// The code width and highest code after code `c` (Go's reader: 9 bits
+/// after a clear; every other code advances the next free code, and the
+/// width grows when that reaches the next power of two, up to 12 bits,
+/// where the table stays full).
+fn next_width(c: u16, width: u32, hi: u32) -> (u32, u32) {
+    if c == CLEAR {
+        return (9, END as u32);
+    }
+    let hi = hi + 1;
+    match (hi >= 1 << width, width == 12) {
+        (false, _) => (width, hi),
+        (true, true) => (width, hi - 1),
+        (true, false) => (width + 1, hi),
     }
 }
 
 /// Packs codes LSB first, each at the width a decoder expects after the
-/// codes before it (Go's reader: 9 bits after a clear; every other code
-/// advances the next free code, and the width grows when that reaches the
-/// next power of two, up to 12 bits, where the table stays full).
+/// codes before it ([`next_width`]).
 pub fn pack(codes: &[u16]) -> Vec<u8> {
     let (mut out, mut acc, mut n) = (Vec::new(), 0u64, 0u32);
     let (mut width, mut hi) = (9u32, END as u32);
@@ -164,18 +167,7 @@ pub fn pack(codes: &[u16]) -> Vec<u8> {
             acc >>= 8;
             n -= 8;
         }
-        if c == CLEAR {
-            (width, hi) = (9, END as u32);
-        } else {
-            hi += 1;
-            if hi >= 1 << width {
-                if width == 12 {
-                    hi -= 1;
-                } else {
-                    width += 1;
-                }
-            }
-        }
+        (width, hi) = next_width(c, width, hi);
     }
     if n > 0 {
         out.push(acc as u8);
