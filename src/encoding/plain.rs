@@ -1,7 +1,7 @@
 //! Plain: fixed-width values back to back; string and bytes as a uint32
 //! length then the bytes, per value.
 
-use super::{count_mismatch, offsets_for, prefixed_payload, walk_prefixed, SLACK_32};
+use super::{count_mismatch, offsets_for, prefixed_payload, Prefixed, SLACK_32};
 use crate::column::Values;
 use crate::error::{corrupt_chunk, Result};
 use crate::types::ColumnType;
@@ -46,8 +46,11 @@ pub(super) fn prefixed_in_place(mut stream: Vec<u8>, n: usize, rows: usize, what
         return uniform_in_place(stream, n, l, rows);
     }
     let mut offsets = super::offsets_vec(n, rows)?;
-    let (mut i, mut w) = (0usize, 0usize);
-    walk_prefixed(&mut stream, n, what, |buf, start, len| {
+    let mut walk = Prefixed::new(what);
+    let mut w = 0usize;
+    for i in 0..n {
+        let (start, len) = walk.next(&stream, i)?;
+        let buf = &mut stream[..];
         // Value i starts at start = w + 4(i + 1). From i = 7 on, a fixed
         // 32-byte store at w ends at or before start, so it never reaches
         // bytes not yet read; the bytes past the value are overwritten later.
@@ -63,9 +66,9 @@ pub(super) fn prefixed_in_place(mut stream: Vec<u8>, n: usize, rows: usize, what
             buf.copy_within(start..start + len, w);
         }
         w += len;
-        i += 1;
         offsets.push(w as u32);
-    })?;
+    }
+    walk.finish(&stream)?;
     // The walk consumed the whole stream: w is its length minus the prefixes.
     stream.truncate(w);
     Ok(Values::Bytes { offsets, data: stream })
