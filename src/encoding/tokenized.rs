@@ -347,9 +347,9 @@ fn varint(s: &[u8], p: &mut usize, k: usize) -> Result<u64> {
 /// id the vocab does not define (the escape id among them).
 #[inline(always)]
 fn token_span(starts: &[u32], id: u16) -> (usize, usize) {
-    let i = id as usize;
-    match (starts.get(i), starts.get(i + 1)) {
-        (Some(&a), Some(&b)) => (a as usize, b.wrapping_sub(a) as usize),
+    // One bounds check for both ends.
+    match starts.get(id as usize..id as usize + 2) {
+        Some(&[a, b]) => (a as usize, b.wrapping_sub(a) as usize),
         _ => (0, 0),
     }
 }
