@@ -240,19 +240,18 @@ impl<'a> TokenizedLayout<'a> {
                 let bits = MsbBits::new(self.id_stream, t, w)?;
                 let max = self.table_entry(0);
                 let mut ids = try_vec::<u16>(t, "token ids")?;
-                let mut over = None;
-                bits.for_each_block(|b| {
-                    for &id in b {
-                        if id > max as u32 && over.is_none() {
-                            over = Some(id);
-                        }
-                        ids.push(id as u16);
-                    }
+                ids.resize(t, 0);
+                // Unpacked straight into the ids (no buffer between), the
+                // largest kept to be checked once.
+                let mut largest = 0u32;
+                bits.map_all(&mut ids, |id| {
+                    largest = largest.max(id);
+                    id as u16
                 });
-                match over {
-                    Some(id) => Err(corrupt_chunk(format!("Bits id {id} exceeds the declared largest id {max}"))),
-                    None => Ok(ids),
+                if largest > max as u32 {
+                    return Err(corrupt_chunk(format!("Bits id {largest} exceeds the declared largest id {max}")));
                 }
+                Ok(ids)
             }
         }
     }
