@@ -194,9 +194,10 @@ impl<'a> TokenizedLayout<'a> {
                     v
                 };
                 let mut ids = try_vec::<u16>(t, "token ids")?;
+                ids.resize(t, 0);
                 let s = self.id_stream;
                 let mut p = 0usize;
-                for k in 0..t {
+                for (k, slot) in ids.iter_mut().enumerate() {
                     // Up to three varint bytes without a branch on how many
                     // (a test of the first byte mispredicted about half the
                     // time on real titles, where many indices take two).
@@ -216,7 +217,7 @@ impl<'a> TokenizedLayout<'a> {
                         _ => varint(s, &mut p, k)?,
                     };
                     match table.get(idx as usize) {
-                        Some(&id) => ids.push(id),
+                        Some(&id) => *slot = id,
                         None => {
                             return Err(corrupt_chunk(format!(
                                 "Remap index {idx} of token {k} is outside the {}-entry table",
