@@ -113,6 +113,56 @@ impl<'a> MsbBits<'a> {
         map_runs(&pad, bit % 8, w, run, tail, &mut f);
     }
 
+    pub fn width(&self) -> u32 {
+        self.width
+    }
+
+    /// Calls `f(window, k)` for each run of values in order: the run's `k`
+    /// values are the top `width` bits of `window`, of `window << width`,
+    /// and so on. Inlined, for a decoder that consumes them in a loop of
+    /// its own, whose state then stays in locals.
+    #[inline(always)]
+    pub fn for_each_run(&self, mut f: impl FnMut(u64, usize)) {
+        let w = self.width as usize;
+        if w == 0 {
+            if self.count > 0 {
+                f(0, self.count);
+            }
+            return;
+        }
+        let run = 57 / w;
+        let span = (run * w) as u64;
+        let fast = match self.data.len().checked_sub(8) {
+            Some(last) => ((last as u64 * 8 + 7) / span + 1).min((self.count / run) as u64) as usize,
+            None => 0,
+        };
+        let mut bit = 0u64;
+        for _ in 0..fast {
+            let at = (bit / 8) as usize;
+            let window = match self.data.get(at..at + 8) {
+                Some(b) => be_u64([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]) << (bit % 8),
+                None => 0,
+            };
+            f(window, run);
+            bit += span;
+        }
+        let rest = self.data.get((bit / 8) as usize..).unwrap_or_default();
+        let mut pad = [0u8; 24];
+        let k = rest.len().min(16);
+        pad[..k].copy_from_slice(&rest[..k]);
+        let (mut left, mut bit) = (self.count - fast * run, bit % 8);
+        while left > 0 {
+            let at = (bit / 8) as usize;
+            let window = match pad.get(at..at + 8) {
+                Some(b) => be_u64([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]) << (bit % 8),
+                None => 0,
+            };
+            f(window, left.min(run));
+            left -= left.min(run);
+            bit += span;
+        }
+    }
+
     /// Calls `f` with each block of up to `BLOCK` values in order, unpacked
     /// into a buffer small enough to stay in the L1 cache.
     #[inline]
