@@ -194,12 +194,13 @@ impl Values {
     }
 
     /// Builds fixed-width values from back-to-back little-endian bytes
-    /// (`bytes.len()` a multiple of the width; the caller checked it).
-    pub(crate) fn from_le_bytes(ty: ColumnType, bytes: &[u8]) -> Result<Values> {
+    /// (`bytes.len()` a multiple of the width; the caller checked it), in
+    /// `kept`'s storage when it can hold them (see [`Values::reusing`]).
+    pub(crate) fn from_le_bytes(ty: ColumnType, bytes: &[u8], kept: Option<Values>) -> Result<Values> {
         let w = ty
             .width()
             .ok_or_else(|| Error::new(ErrorKind::CorruptChunk, "variable-length type given fixed-width bytes"))?;
-        let mut v = Values::zeroed(ty, bytes.len() / w)?
+        let mut v = Values::reusing(ty, bytes.len() / w, kept, false)?
             .ok_or_else(|| Error::new(ErrorKind::CorruptChunk, "no fixed width"))?;
         if let Some(out) = v.fixed_bytes_mut() {
             out.copy_from_slice(&bytes[..out.len()]);
@@ -436,7 +437,7 @@ mod tests {
             let dense = match ty.width() {
                 Some(_) => {
                     let flat: Vec<u8> = values.concat();
-                    Values::from_le_bytes(ty, &flat).unwrap()
+                    Values::from_le_bytes(ty, &flat, None).unwrap()
                 }
                 None => {
                     let mut offsets = vec![0u32];
