@@ -168,13 +168,9 @@ pub struct Work {
 }
 
 /// Empties `v` and makes room in it for `n` elements: its own storage
-/// when that is large enough, else a fresh allocation (the old one freed
-/// first, and nothing copied). `too_large` where it cannot be had.
+/// when that is large enough, else grown. `too_large` where it cannot be had.
 pub(crate) fn refill<T>(v: &mut Vec<T>, n: usize, what: &str) -> Result<()> {
     v.clear();
-    if v.capacity() < n {
-        *v = Vec::new();
-    }
     try_room(v, n, what)
 }
 
