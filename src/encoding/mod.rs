@@ -190,8 +190,7 @@ pub(crate) fn string_storage(kept: Option<Values>) -> (Vec<u32>, Vec<u8>) {
 /// `n` fixed-width values of `ty` in `kept`'s storage when it can hold
 /// them (their contents left for the decoder to overwrite), else zeroed.
 pub(crate) fn fixed_storage(ty: ColumnType, n: usize, kept: Option<Values>) -> Result<Values> {
-    Values::reusing(ty, n, kept, false)?
-        .ok_or_else(|| corrupt_chunk(format!("internal: fixed-width storage for {ty} values")))
+    Values::reusing(ty, n, kept, false)?.ok_or_else(|| corrupt_chunk("internal: fixed-width storage for strings"))
 }
 
 /// Finishes values that were decompressed straight into typed storage:
