@@ -2,7 +2,7 @@
 //! files and reports, per column, where the time goes (decompressing the
 //! blocks vs decoding the stream) with its encoding and codec.
 //!
-//!   cargo run --release --example bench [-- --runs 15 --warmup 3 --json --tokenizer JSON FILE...]
+//!   cargo run --release --example bench [-- --runs 15 --warmup 3 --json --cold --tokenizer JSON FILE...]
 //!
 //! Files default to the real set (`../shared/bench/real`) and
 //! `../shared/bench/comparison.cols` when ../shared is there (a note says so
@@ -34,6 +34,19 @@ fn stats(mut v: Vec<f64>) -> Stats {
     Stats { min: v[0], median, max: v[n - 1] }
 }
 
+/// More than the last-level cache of any machine this runs on.
+const EVICT: usize = 64 << 20;
+
+/// With `--cold`, every run starts as the browser benchmark's runs do (other
+/// readers ran in between, in shuffled order): nothing of this file or its
+/// output left in the caches. Writing a buffer larger than the caches does it.
+fn evict_caches(buf: &mut [u8], run: usize) {
+    for (i, b) in buf.iter_mut().enumerate().step_by(64) {
+        *b = (i ^ run) as u8;
+    }
+    std::hint::black_box(&buf);
+}
+
 fn decoded_bytes(c: &Column) -> usize {
     let v = match &c.values {
         Values::Bool(v) | Values::Uint8(v) => v.len(),
@@ -53,7 +66,12 @@ fn decoded_bytes(c: &Column) -> usize {
 
 fn main() {
     let mut registry = common::conformance::load_tokenizers(&common::corpus().join("tokenizers"));
+    let mut cold = false;
     let BenchArgs { runs, warmup, json, files } = BenchArgs::parse(|a, rest| {
+        if a == "--cold" {
+            cold = true;
+            return true;
+        }
         if a != "--tokenizer" {
             return false;
         }
@@ -74,7 +92,9 @@ fn main() {
         let mut file_t = Vec::new();
         let mut sizes = vec![(0usize, 0usize, 0usize); chunks.len()];
         let mut dec = Decompressor::new();
+        let mut evict = if cold { vec![0u8; EVICT] } else { Vec::new() };
         for run in 0..warmup + runs {
+            evict_caches(&mut evict, run);
             let t_file = Instant::now();
             for (k, &(g, c)) in chunks.iter().enumerate() {
                 let chunk = meta.chunk_bytes(&bytes, g, c).unwrap();

@@ -4,6 +4,7 @@
 // writes bench/results/browser.json and browser.md (or RESULTS_DIR).
 //   node bench/browser/run.mjs http://127.0.0.1:PORT/
 // env: RUNS, WARMUP, SEED, FILES, READERS, SCOPES, FLOORS (passed to the page),
+// V8_FLAGS (extra --js-flags),
 // NATIVE_JSON (bench/native.mjs's output, added to the report), BENCH_COMMIT.
 // The static server (tools/serve.mjs) must already be listening; bench/run starts it.
 
@@ -35,7 +36,7 @@ const loadavg = () => os.loadavg().map((v) => v.toFixed(2)).join(" ");
 const loadBefore = loadavg();
 const browser = await chromium.launch({
   executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--headless", "--js-flags=--expose-gc", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  args: ["--no-sandbox", "--headless", `--js-flags=--expose-gc ${process.env.V8_FLAGS ?? ""}`.trim(), "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
 let exitCode = 0;
 try {
@@ -61,6 +62,7 @@ try {
     commit: process.env.BENCH_COMMIT ?? "unknown",
     driver: `Node ${process.version}, playwright-core ${require("playwright-core/package.json").version}`,
     loadavg: `before ${loadBefore}, after ${loadavg()} (1/5/15 min)`,
+    ...(process.env.V8_FLAGS ? { v8Flags: process.env.V8_FLAGS } : {}),
   };
   if (process.env.NATIVE_JSON && fs.existsSync(process.env.NATIVE_JSON)) {
     doc.native = JSON.parse(fs.readFileSync(process.env.NATIVE_JSON, "utf8"));

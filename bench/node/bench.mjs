@@ -73,6 +73,7 @@ const environment = {
   libraries: libraryVersions(),
   commit: process.env.BENCH_COMMIT ?? "unknown",
   loadavg: `before ${loadBefore}, after ${loadavg()} (1/5/15 min)`,
+  ...(process.env.V8_FLAGS ? { v8Flags: process.env.V8_FLAGS } : {}),
 };
 const doc = results(cells, { platform: "node", environment, config, columnsWasm: cw.info, order, native, extra: { floor: floorInfo } });
 
