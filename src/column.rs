@@ -199,21 +199,6 @@ impl Values {
         Ok(self)
     }
 
-    /// Builds fixed-width values from back-to-back little-endian bytes
-    /// (`bytes.len()` a multiple of the width; the caller checked it), in
-    /// `kept`'s storage when it can hold them (see [`Values::reusing`]).
-    pub(crate) fn from_le_bytes(ty: ColumnType, bytes: &[u8], kept: Option<Values>) -> Result<Values> {
-        let w = ty
-            .width()
-            .ok_or_else(|| Error::new(ErrorKind::CorruptChunk, "variable-length type given fixed-width bytes"))?;
-        let mut v = Values::reusing(ty, bytes.len() / w, kept, false)?
-            .ok_or_else(|| Error::new(ErrorKind::CorruptChunk, "no fixed width"))?;
-        if let Some(out) = v.fixed_bytes_mut() {
-            out.copy_from_slice(&bytes[..out.len()]);
-        }
-        v.finish_le(w)
-    }
-
     /// Spreads `n` dense values over `rows` rows, leaving null rows zero
     /// (fixed width) or empty (bytes). `nulls` is the file's null bitmap
     /// (bit set = null), already checked to cover `rows` and to hold
@@ -443,7 +428,11 @@ mod tests {
             let dense = match ty.width() {
                 Some(_) => {
                     let flat: Vec<u8> = values.concat();
-                    Values::from_le_bytes(ty, &flat, None).unwrap()
+                    {
+                        let mut v = crate::encoding::fixed_storage(ty, n, None).unwrap();
+                        v.fixed_bytes_mut().unwrap().copy_from_slice(&flat);
+                        v
+                    }
                 }
                 None => {
                     let mut offsets = vec![0u32];

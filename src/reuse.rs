@@ -15,8 +15,8 @@ use std::borrow::Cow;
 use crate::chunk::Block;
 use crate::codec::{Codec, Decompressor};
 use crate::column::{Column, Values};
-use crate::encoding::Work;
-use crate::error::{try_room, Error, ErrorKind, Result};
+use crate::encoding::{fixed_storage, Work};
+use crate::error::{try_room, Result};
 use crate::file::FileMeta;
 use crate::read::{prepare_reusing, PreparedChunk, Stream};
 use crate::tokenizer::Registry;
@@ -89,7 +89,7 @@ impl Scratch {
         let spread_fixed = nulls && !ty.is_variable();
         let (storage, into) = if spread_fixed { (out.dense.take(), kept) } else { (kept, None) };
         let dense = if p.stream_is_typed() {
-            let mut v = Values::reusing(ty, n, storage, false)?.ok_or_else(internal)?;
+            let mut v = fixed_storage(ty, n, storage)?;
             if let Some(b) = v.fixed_bytes_mut() {
                 p.chunk.decompress_into(&mut self.dec, b).map_err(|e| p.locate(e))?;
             }
@@ -126,9 +126,4 @@ impl Scratch {
         out.column = Some(column);
         Ok(())
     }
-}
-
-#[cold]
-fn internal() -> Error {
-    Error::new(ErrorKind::CorruptChunk, "internal: a typed stream of a type without a fixed width")
 }

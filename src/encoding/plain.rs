@@ -26,7 +26,15 @@ pub(super) fn decode(
             if stream.len() / w != n {
                 return Err(count_mismatch("Plain stream", stream.len() / w, n));
             }
-            Values::from_le_bytes(ty, &stream, kept)
+            // Exactly n values of w bytes: the stream is their storage's bytes.
+            let mut v = super::fixed_storage(ty, n, kept)?;
+            if let Some(out) = v.fixed_bytes_mut() {
+                let len = out.len();
+                if let Some(src) = stream.get(..len) {
+                    out.copy_from_slice(src);
+                }
+            }
+            v.finish_le(w)
         }
         None => prefixed(stream, 0, n, rows, kept, "Plain stream"),
     }
