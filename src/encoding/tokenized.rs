@@ -201,9 +201,10 @@ impl<'a> TokenizedLayout<'a> {
                 refill(table, self.table_len(), "id table")?;
                 table.extend(self.table.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])));
                 refill(ids, t, "token ids")?;
+                ids.resize(t, 0);
                 let s = self.id_stream;
                 let mut p = 0usize;
-                for k in 0..t {
+                for (k, slot) in ids.iter_mut().enumerate() {
                     // Up to three varint bytes without a branch on how many
                     // (a test of the first byte mispredicted about half the
                     // time on real titles, where many indices take two).
@@ -223,7 +224,7 @@ impl<'a> TokenizedLayout<'a> {
                         _ => varint(s, &mut p, k)?,
                     };
                     match table.get(idx as usize) {
-                        Some(&id) => ids.push(id),
+                        Some(&id) => *slot = id,
                         None => {
                             return Err(corrupt_chunk(format!(
                                 "Remap index {idx} of token {k} is outside the {}-entry table",
@@ -247,19 +248,18 @@ impl<'a> TokenizedLayout<'a> {
                 let bits = MsbBits::new(self.id_stream, t, w)?;
                 let max = self.table_entry(0);
                 refill(ids, t, "token ids")?;
-                let mut over = None;
-                bits.for_each_block(|b| {
-                    for &id in b {
-                        if id > max as u32 && over.is_none() {
-                            over = Some(id);
-                        }
-                        ids.push(id as u16);
-                    }
+                ids.resize(t, 0);
+                // Unpacked straight into the ids (no buffer between), the
+                // largest kept to be checked once.
+                let mut largest = 0u32;
+                bits.map_all(ids, |id| {
+                    largest = largest.max(id);
+                    id as u16
                 });
-                match over {
-                    Some(id) => Err(corrupt_chunk(format!("Bits id {id} exceeds the declared largest id {max}"))),
-                    None => Ok(()),
+                if largest > max as u32 {
+                    return Err(corrupt_chunk(format!("Bits id {largest} exceeds the declared largest id {max}")));
                 }
+                Ok(())
             }
         }
     }
@@ -364,9 +364,9 @@ fn varint(s: &[u8], p: &mut usize, k: usize) -> Result<u64> {
 /// id the vocab does not define (the escape id among them).
 #[inline(always)]
 fn token_span(starts: &[u32], id: u16) -> (usize, usize) {
-    let i = id as usize;
-    match (starts.get(i), starts.get(i + 1)) {
-        (Some(&a), Some(&b)) => (a as usize, b.wrapping_sub(a) as usize),
+    // One bounds check for both ends.
+    match starts.get(id as usize..id as usize + 2) {
+        Some(&[a, b]) => (a as usize, b.wrapping_sub(a) as usize),
         _ => (0, 0),
     }
 }
