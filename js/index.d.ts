@@ -393,8 +393,9 @@ export class ColumnsFile {
   readColumnsAsync(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: ReadOptions): Promise<Column[]>;
   /** Calls `callback` with row group `rowGroup`'s columns lent, not copied:
    *  views of buffers the file keeps and reuses (nothing is copied out of
-   *  the module and no ArrayBuffer is allocated; after the first call,
-   *  Plain and Delta columns allocate nothing in the module either), valid
+   *  the module and no ArrayBuffer is allocated; once the buffers have
+   *  grown to fit the largest row group read, nothing is allocated in the
+   *  module either, whatever the encoding), valid
    *  until the callback returns; its result is returned. A callback that
    *  returns a promise is refused (use the Async form). One scoped read per
    *  file at a time (`busy`); `free()` inside the callback waits until it

@@ -140,18 +140,28 @@ impl<'a> PreparedChunk<'a> {
 
     /// The stream's values for the non-null rows only (the first half of
     /// [`decode`](Self::decode), public so benchmarks can time it alone).
+    pub fn decode_dense(&self, stream: Stream<'_>) -> Result<Values> {
+        self.decode_dense_into(stream, None, &mut encoding::Work::default())
+    }
+
+    /// [`decode_dense`](Self::decode_dense) into `kept`'s storage, with
+    /// `work` for the decoder's own buffers (see [`encoding::decode_into`]).
     /// Out of line: every reader of chunks calls the decoders through here
     /// (src/reuse.rs too), so they exist once in the wasm module.
     #[inline(never)]
-    pub fn decode_dense(&self, stream: Stream<'_>) -> Result<Values> {
+    pub fn decode_dense_into(
+        &self,
+        stream: Stream<'_>,
+        kept: Option<Values>,
+        work: &mut encoding::Work,
+    ) -> Result<Values> {
         let rows = self.rows as usize;
         let n = rows - self.null_count;
         let tok = self.tokenizer.as_deref();
         match stream {
-            Stream::Bytes(Cow::Owned(bytes)) => {
-                encoding::decode_owned(self.chunk.encoding, self.ty, n, rows, bytes, tok)
+            Stream::Bytes(bytes) => {
+                encoding::decode_into(self.chunk.encoding, self.ty, n, rows, bytes, tok, kept, work)
             }
-            Stream::Bytes(bytes) => encoding::decode(self.chunk.encoding, self.ty, n, rows, &bytes, tok),
             Stream::Typed(values) => encoding::finish_typed(self.chunk.encoding, values),
         }
         .map_err(|e| self.locate(e))

@@ -2,31 +2,33 @@
 //! column, for a reader that lends out views of decoded values instead of
 //! copies (the scoped read).
 //!
-//! A chunk's block table, its decompressed stream, Plain and Delta values
-//! decompressed straight into their storage, values spread over null rows
-//! and the validity bitmap all go into buffers kept here: they grow to the
-//! largest chunk seen and are then reused, so reading again allocates
-//! nothing for them. The decoders of the other encodings return values
-//! they allocate themselves; those take the place of the kept values, which
-//! are dropped first so the allocator can hand the same memory back.
+//! A chunk's block table, its decompressed stream (or Plain and Delta
+//! values decompressed straight into their storage), every decoder's
+//! output and its own buffers (Dict's indices and entry table, Tokenized's
+//! boundaries and ids), values spread over null rows and the validity
+//! bitmap all go into buffers kept here: they grow to the largest chunk
+//! seen and are then reused, so reading the same chunks again allocates
+//! nothing (`tests/reuse_alloc.rs` counts it for every corpus chunk).
 
 use std::borrow::Cow;
 
 use crate::chunk::Block;
 use crate::codec::{Codec, Decompressor};
 use crate::column::{Column, Values};
-use crate::error::{try_room, Error, ErrorKind, Result};
+use crate::encoding::{fixed_storage, Work};
+use crate::error::{try_room, Result};
 use crate::file::FileMeta;
 use crate::read::{prepare_reusing, PreparedChunk, Stream};
 use crate::tokenizer::Registry;
 
 /// What every column read shares: decompression state, the stream of the
-/// chunk being decoded, its block table.
+/// chunk being decoded, its block table, the decoders' own buffers.
 #[derive(Default)]
 pub struct Scratch {
     dec: Decompressor,
     stream: Vec<u8>,
     blocks: Vec<Block>,
+    work: Work,
 }
 
 /// One column's kept buffers: its last decoded chunk, and spare storage
@@ -34,8 +36,8 @@ pub struct Scratch {
 #[derive(Default)]
 pub struct ColumnBuffers {
     column: Option<Column>,
-    /// Dense values of a chunk with nulls whose stream decompresses
-    /// straight into them, before they are spread over the rows.
+    /// Dense fixed-width values of a chunk with nulls, before they are
+    /// spread over the rows.
     dense: Option<Values>,
     /// The validity bitmap of an earlier chunk, while the last had no nulls.
     validity: Option<Vec<u8>>,
@@ -81,20 +83,18 @@ impl Scratch {
         let (ty, rows) = (p.ty, p.rows as usize);
         let n = rows - p.null_count;
         let nulls = p.null_count > 0;
-        let typed = p.stream_is_typed();
-        // Where the values of every row go when they are spread over nulls:
-        // the kept fixed-width values. Anything else kept is dropped now,
-        // before a decoder allocates its replacement.
-        let (dense, into) = if typed {
-            let (storage, into) = if nulls { (out.dense.take(), kept) } else { (kept, None) };
-            let mut v = Values::reusing(ty, n, storage, false)?.ok_or_else(internal)?;
+        // Fixed-width values with nulls are decoded into the kept dense
+        // values, then spread into the kept column's; anything else is
+        // decoded into the kept column's values (strings spread in place).
+        let spread_fixed = nulls && !ty.is_variable();
+        let (storage, into) = if spread_fixed { (out.dense.take(), kept) } else { (kept, None) };
+        let dense = if p.stream_is_typed() {
+            let mut v = fixed_storage(ty, n, storage)?;
             if let Some(b) = v.fixed_bytes_mut() {
                 p.chunk.decompress_into(&mut self.dec, b).map_err(|e| p.locate(e))?;
             }
-            (p.decode_dense(Stream::Typed(v))?, into)
+            p.decode_dense(Stream::Typed(v))?
         } else {
-            out.dense = None;
-            let into = kept.filter(|_| nulls && !ty.is_variable());
             let stream = match p.chunk.codec {
                 // Borrowed as it is.
                 Codec::None => p.chunk.decompress(&mut self.dec).map_err(|e| p.locate(e))?,
@@ -109,11 +109,11 @@ impl Scratch {
                     Cow::Borrowed(&self.stream[..])
                 }
             };
-            (p.decode_dense(Stream::Bytes(stream))?, into)
+            p.decode_dense_into(Stream::Bytes(stream), storage, &mut self.work)?
         };
         let column = if nulls {
             let (values, dense) = dense.spread_reusing(ty, rows, p.chunk.null_bitmap, into)?;
-            if typed {
+            if spread_fixed {
                 out.dense = dense;
             }
             let mut bitmap = validity.unwrap_or_default();
@@ -126,9 +126,4 @@ impl Scratch {
         out.column = Some(column);
         Ok(())
     }
-}
-
-#[cold]
-fn internal() -> Error {
-    Error::new(ErrorKind::CorruptChunk, "internal: a typed stream of a type without a fixed width")
 }

@@ -1,12 +1,14 @@
 //! Affix: a shared prefix and suffix, then per value a uint32 length and
 //! the middle. Value = prefix + middle + suffix.
 
+use std::borrow::Cow;
+
 use super::{
-    check_filled, copy_value, offsets_for, offsets_vec, plain, prefixed_payload, stream_reader, Prefixed, SLACK,
-    SLACK_32,
+    check_filled, copy_value, offsets_for, offsets_in, plain, prefixed_payload, refill, stream_reader, string_storage,
+    Prefixed, SLACK, SLACK_32,
 };
 use crate::column::Values;
-use crate::error::{try_vec, Result};
+use crate::error::Result;
 
 /// The affixes of a chunk, for inspection.
 pub struct Affixes<'a> {
@@ -23,22 +25,26 @@ pub(crate) fn affixes(stream: &[u8]) -> Result<Affixes<'_>> {
     Ok(Affixes { prefix, suffix })
 }
 
-pub(super) fn decode(n: usize, rows: usize, stream: &[u8]) -> Result<Values> {
-    let Affixes { prefix, suffix } = affixes(stream)?;
-    let body = &stream[8 + prefix.len() + suffix.len()..];
+/// Decodes `n` values into `kept`'s storage (see `encoding::decode_into`).
+/// Without affixes the body is Plain's string layout, each value exactly
+/// its middle: it is decoded as Plain strings are (in place when the
+/// stream is owned: no zeroed output buffer, no second pass over the
+/// data), with the same checks and the same errors.
+pub(super) fn decode(n: usize, rows: usize, stream: Cow<'_, [u8]>, kept: Option<Values>) -> Result<Values> {
+    let Affixes { prefix, suffix } = affixes(&stream)?;
     if prefix.is_empty() && suffix.is_empty() {
-        // Copied once, then decoded in place as an owned body is.
-        let mut owned = try_vec::<u8>(body.len(), "Affix body")?;
-        owned.extend_from_slice(body);
-        return plain::prefixed_in_place(owned, n, rows, "Affix body");
+        // After the two zero affix lengths.
+        return plain::prefixed(stream, 8, n, rows, kept, "Affix body");
     }
+    let body = &stream[8 + prefix.len() + suffix.len()..];
     // Lengths take 4 bytes each and the rest is middles, so the output size
     // is known before the one checking pass.
     let middles = prefixed_payload(body, n, "Affix body")?;
     let total = offsets_for(middles as u64 + n as u64 * (prefix.len() + suffix.len()) as u64)?;
-    let mut data = try_vec::<u8>(total + SLACK_32, "string data")?;
+    let (offsets, mut data) = string_storage(kept);
+    refill(&mut data, total + SLACK_32, "string data")?;
     data.resize(total + SLACK_32, 0);
-    let mut offsets = offsets_vec(n, rows)?;
+    let mut offsets = offsets_in(offsets, n, rows)?;
     let (pre, suf) = (Piece::new(prefix), Piece::new(suffix));
     let (p, s) = (prefix.len(), suffix.len());
     let out = &mut data[..];
@@ -56,20 +62,6 @@ pub(super) fn decode(n: usize, rows: usize, stream: &[u8]) -> Result<Values> {
     check_filled(w, total)?;
     data.truncate(total);
     Ok(Values::Bytes { offsets, data })
-}
-
-/// Like [`decode`], for a stream the caller owns. Without affixes the body
-/// is Plain's string layout, each value exactly its middle: it is then
-/// decoded in place as Plain is (no zeroed output buffer, no second pass
-/// over the data), with the same checks and the same errors.
-pub(super) fn decode_owned(n: usize, rows: usize, mut stream: Vec<u8>) -> Result<Values> {
-    let Affixes { prefix, suffix } = affixes(&stream)?;
-    if !(prefix.is_empty() && suffix.is_empty()) {
-        return decode(n, rows, &stream);
-    }
-    // The two zero affix lengths.
-    stream.drain(..8);
-    plain::prefixed_in_place(stream, n, rows, "Affix body")
 }
 
 /// A prefix or suffix, kept zero-padded to SLACK bytes when it is that
@@ -160,10 +152,10 @@ mod tests {
             }
             let s = damage(&mut rng, s);
             let count = if rng.below(12) == 0 { n ^ 1 } else { n };
-            let got = decode(count, count, &s);
+            let got = decode(count, count, Cow::Borrowed(&s), None);
             // The owned stream's path (in place without affixes) agrees
             // with the borrowed one, errors included.
-            match (&got, decode_owned(count, count, s.clone())) {
+            match (&got, decode(count, count, Cow::Owned(s.clone()), None)) {
                 (Ok(a), Ok(b)) => assert_same(&flatten(&b), &flatten(a), &format!("case {case}: owned")),
                 (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "case {case}: owned"),
                 _ => panic!("case {case}: the owned stream's decode disagrees"),

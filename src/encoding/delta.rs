@@ -6,16 +6,14 @@ use crate::column::Values;
 use crate::error::{corrupt_chunk, Result};
 use crate::types::ColumnType;
 
-pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8]) -> Result<Values> {
+pub(super) fn decode(ty: ColumnType, n: usize, stream: &[u8], kept: Option<Values>) -> Result<Values> {
     if !stream.len().is_multiple_of(8) {
         return Err(corrupt_chunk(format!("Delta stream of {} bytes is not a multiple of 8", stream.len())));
     }
     if stream.len() / 8 != n {
         return Err(count_mismatch("Delta stream", stream.len() / 8, n));
     }
-    let Some(mut out) = Values::zeroed(ty, n)? else {
-        return Err(corrupt_chunk(format!("Delta encoding cannot hold {ty} values")));
-    };
+    let mut out = super::fixed_storage(ty, n, kept)?;
     let bytes = out.fixed_bytes_mut().unwrap_or_default();
     match ty.width() {
         Some(1) => narrow::<1>(stream, bytes),

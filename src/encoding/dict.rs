@@ -4,9 +4,12 @@
 
 use super::bits::MsbBits;
 use super::offset_bytes::OffsetBytes;
-use super::{check_filled, copy_value, count_mismatch, offsets_for, offsets_vec, stream_reader, SLACK_32};
+use super::{
+    check_filled, copy_value, count_mismatch, offsets_for, offsets_in, refill, stream_reader, string_storage, Work,
+    SLACK_32,
+};
 use crate::column::Values;
-use crate::error::{corrupt_chunk, try_vec, Result};
+use crate::error::{corrupt_chunk, Result};
 use crate::types::ColumnType;
 
 /// The dictionary header of a chunk, for inspection and decoding.
@@ -25,7 +28,14 @@ pub(crate) fn header(stream: &[u8]) -> Result<DictHeader> {
     })
 }
 
-pub(super) fn decode(ty: ColumnType, n: usize, rows: usize, stream: &[u8]) -> Result<Values> {
+pub(super) fn decode(
+    ty: ColumnType,
+    n: usize,
+    rows: usize,
+    stream: &[u8],
+    kept: Option<Values>,
+    work: &mut Work,
+) -> Result<Values> {
     let h = header(stream)?;
     if h.count != n {
         return Err(count_mismatch("Dict stream", h.count, n));
@@ -51,22 +61,20 @@ pub(super) fn decode(ty: ColumnType, n: usize, rows: usize, stream: &[u8]) -> Re
             }
             // Every entry is w bytes, so the entries lie back to back.
             let flat = entries.data;
-            let Some(mut out) = Values::zeroed(ty, n)? else {
-                return Err(corrupt_chunk(format!("Dict of {ty} has no fixed width")));
-            };
+            let mut out = super::fixed_storage(ty, n, kept)?;
             let bytes = out.fixed_bytes_mut().unwrap_or_default();
             let ok = match w {
-                1 => gather::<1>(flat, &indices, bytes)?,
-                2 => gather::<2>(flat, &indices, bytes)?,
-                4 => gather::<4>(flat, &indices, bytes)?,
-                _ => gather::<8>(flat, &indices, bytes)?,
+                1 => gather::<1>(flat, &indices, bytes, &mut work.bytes)?,
+                2 => gather::<2>(flat, &indices, bytes, &mut work.bytes)?,
+                4 => gather::<4>(flat, &indices, bytes, &mut work.bytes)?,
+                _ => gather::<8>(flat, &indices, bytes, &mut work.bytes)?,
             };
             if !ok {
                 return Err(bad_index(&indices, h.size));
             }
             out.finish_le(w)
         }
-        None => strings(&entries, &indices, rows),
+        None => strings(&entries, &indices, rows, kept, work),
     }
 }
 
@@ -79,14 +87,14 @@ fn bad_index(indices: &MsbBits<'_>, size: usize) -> crate::error::Error {
 /// table of entries as `[u8; W]`, looked up as the indices are unpacked (no
 /// buffer of indices between: on flights-3m's int16 columns 0.81 -> 0.53 ns
 /// a value natively, 1.10 -> 0.74 in wasm32). Every index is checked
-/// against the table as it is used; false if one was outside it.
-fn gather<const W: usize>(flat: &[u8], indices: &MsbBits<'_>, out: &mut [u8]) -> Result<bool> {
-    let mut table = try_vec::<[u8; W]>(flat.len() / W, "dictionary")?;
-    table.extend(flat.chunks_exact(W).map(|c| {
-        let mut e = [0u8; W];
-        e.copy_from_slice(c);
-        e
-    }));
+/// against the table as it is used; false if one was outside it. The
+/// table is a copy of the entries in `copy` (kept storage, so a reader
+/// that keeps it allocates nothing): looked up where they lie in the
+/// stream, flights-3m's int16 columns ran a third slower in wasm32.
+fn gather<const W: usize>(flat: &[u8], indices: &MsbBits<'_>, out: &mut [u8], copy: &mut Vec<u8>) -> Result<bool> {
+    refill(copy, flat.len(), "dictionary")?;
+    copy.extend_from_slice(flat);
+    let (table, _) = copy.as_chunks::<W>();
     let (out, _) = out.as_chunks_mut::<W>();
     let mut outside = false;
     indices.map_all(out, |i| {
@@ -101,20 +109,28 @@ fn gather<const W: usize>(flat: &[u8], indices: &MsbBits<'_>, out: &mut [u8]) ->
 /// lengths, then each value is copied as one fixed SLACK-byte move when it
 /// is that short (the bytes past it land in the slack and are overwritten
 /// by the next value), else as a sized copy.
-fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>, rows: usize) -> Result<Values> {
-    let mut spans = try_vec::<(u32, u32)>(entries.count, "dictionary")?;
+fn strings(
+    entries: &OffsetBytes<'_>,
+    indices: &MsbBits<'_>,
+    rows: usize,
+    kept: Option<Values>,
+    work: &mut Work,
+) -> Result<Values> {
+    let Work { u32s: idx, spans, bytes: src, words: table, .. } = work;
+    refill(spans, entries.count, "dictionary")?;
     spans.extend((0..entries.count).map(|e| {
         let (start, len) = entries.span(e);
         (start as u32, len as u32)
     }));
     let uniform = spans.first().map(|f| f.1).filter(|&l| spans.iter().all(|s| s.1 == l));
+    let (offsets, mut data) = string_storage(kept);
     if let Some(l @ 0..=8) = uniform {
-        return uniform_strings(entries, &spans, indices, l as usize, rows);
+        return uniform_strings(entries, spans, indices, l as usize, rows, (offsets, data), table);
     }
     // Unpacked once for both passes: unpacking twice in blocks cost more.
-    let mut idx = try_vec::<u32>(indices.count(), "Dict indices")?;
+    refill(idx, indices.count(), "Dict indices")?;
     idx.resize(indices.count(), 0);
-    indices.unpack(&mut idx);
+    indices.unpack(idx);
     // The output's exact size: n times the length when every entry has the
     // same one, else the sum over the indices. Indices are checked in the
     // copy loop either way.
@@ -123,27 +139,27 @@ fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>, rows: usize) -> Res
         None => idx.iter().map(|&i| spans.get(i as usize).map_or(0, |s| s.1) as u64).sum(),
     };
     let total = offsets_for(total)?;
-    let mut data = try_vec::<u8>(total + SLACK_32, "string data")?;
+    refill(&mut data, total + SLACK_32, "string data")?;
     data.resize(total + SLACK_32, 0);
-    let mut offsets = offsets_vec(idx.len(), rows)?;
+    let mut offsets = offsets_in(offsets, idx.len(), rows)?;
     offsets.resize(idx.len() + 1, 0);
     // The entries with zero padding after them, so that every value,
     // those near the end of a small dictionary too, is one fixed 32-byte
     // move (a sized copy per value is a memcpy call natively and a
     // memory.copy in wasm: birdstrikes' "Time of day", five short entries,
     // 3.7 -> 1.7 ns a value natively, 9.2 -> 2.6 in wasm).
-    let mut src = try_vec::<u8>(entries.data.len() + SLACK_32, "dictionary")?;
+    refill(src, entries.data.len() + SLACK_32, "dictionary")?;
     src.extend_from_slice(entries.data);
     src.resize(entries.data.len() + SLACK_32, 0);
     let (mut w, mut outside) = (0usize, false);
-    for (o, &i) in offsets[1..].iter_mut().zip(&idx) {
+    for (o, &i) in offsets[1..].iter_mut().zip(idx.iter()) {
         let e = spans.get(i as usize);
         outside |= e.is_none();
         let (s, l) = e.copied().unwrap_or((0, 0));
         let (s, l) = (s as usize, l as usize);
         // With uniform lengths an index outside the dictionary must not
         // write past the exact-size output: the copy checks its bounds.
-        copy_value(&mut data, w, &src, s, l);
+        copy_value(&mut data, w, src, s, l);
         w += l;
         *o = w as u32;
     }
@@ -166,17 +182,20 @@ fn strings(entries: &OffsetBytes<'_>, indices: &MsbBits<'_>, rows: usize) -> Res
 /// taken straight from `MsbBits::for_each` in this loop (no buffer of
 /// indices, no closure state in memory, 8-bit indices read as bytes):
 /// 1.01 -> 0.61 natively, 1.43 -> 0.93 in wasm32.
+#[allow(clippy::too_many_arguments)]
 fn uniform_strings(
     entries: &OffsetBytes<'_>,
     spans: &[(u32, u32)],
     indices: &MsbBits<'_>,
     l: usize,
     rows: usize,
+    (offsets, mut data): (Vec<u32>, Vec<u8>),
+    table: &mut Vec<[u8; 8]>,
 ) -> Result<Values> {
     const W: usize = 8;
     let n = indices.count();
     let total = offsets_for(l as u64 * n as u64)?;
-    let mut table = try_vec::<[u8; W]>(spans.len(), "dictionary")?;
+    refill(table, spans.len(), "dictionary")?;
     table.extend(spans.iter().map(|&(s, _)| {
         let mut e = [0u8; W];
         if let Some(v) = entries.data.get(s as usize..s as usize + l) {
@@ -184,7 +203,7 @@ fn uniform_strings(
         }
         e
     }));
-    let mut data = try_vec::<u8>(total + W, "string data")?;
+    refill(&mut data, total + W, "string data")?;
     data.resize(total + W, 0);
     let (mut w, mut outside) = (0usize, false);
     indices.for_each(|i| {
@@ -200,7 +219,7 @@ fn uniform_strings(
     }
     check_filled(w, total)?;
     data.truncate(total);
-    let mut offsets = offsets_vec(n, rows)?;
+    let mut offsets = offsets_in(offsets, n, rows)?;
     // n * l fits in u32 (offsets_for above), so every k * l does.
     super::push_multiples(&mut offsets, n, l);
     Ok(Values::Bytes { offsets, data })
@@ -317,7 +336,7 @@ mod tests {
             let clean = stream(&mut rng, ty, n, d);
             let s = damage(&mut rng, clean);
             let count = if rng.below(12) == 0 { n ^ 1 } else { n };
-            match (reference(ty, count, &s), decode(ty, count, count, &s)) {
+            match (reference(ty, count, &s), decode(ty, count, count, &s, None, &mut Work::default())) {
                 (Some(want), Ok(got)) => {
                     assert_same(&flatten(&got), &want, &format!("case {case}: {ty} n {count} d {d}"));
                     ok += 1;

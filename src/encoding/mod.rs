@@ -13,9 +13,11 @@ mod rle_bitpack;
 mod testkit;
 pub(crate) mod tokenized;
 
+use std::borrow::Cow;
+
 use crate::bytes::Reader;
 use crate::column::Values;
-use crate::error::{corrupt_chunk, Error, ErrorKind, Result};
+use crate::error::{corrupt_chunk, try_room, Error, ErrorKind, Result};
 use crate::tokenizer::Tokenizer;
 use crate::types::ColumnType;
 
@@ -100,21 +102,7 @@ pub fn decode(
     stream: &[u8],
     tokenizer: Option<&Tokenizer>,
 ) -> Result<Values> {
-    if !encoding.serves(ty) {
-        return Err(corrupt_chunk(format!("{} encoding cannot hold {ty} values", encoding.name())));
-    }
-    match encoding {
-        Encoding::Plain => plain::decode(ty, n, rows, stream),
-        Encoding::RleBitpack => rle_bitpack::decode(n, stream),
-        Encoding::Delta => delta::decode(ty, n, stream),
-        Encoding::Dict => dict::decode(ty, n, rows, stream),
-        Encoding::OffsetBytes => offset_bytes::decode(n, rows, stream),
-        Encoding::Affix => affix::decode(n, rows, stream),
-        Encoding::Tokenized => match tokenizer {
-            Some(t) => tokenized::decode(n, rows, stream, t),
-            None => Err(corrupt_chunk("a Tokenized chunk needs a tokenizer")),
-        },
-    }
+    decode_into(encoding, ty, n, rows, Cow::Borrowed(stream), tokenizer, None, &mut Work::default())
 }
 
 /// Like [`decode`], for a stream the caller owns: Plain strings and bytes,
@@ -128,13 +116,81 @@ pub fn decode_owned(
     stream: Vec<u8>,
     tokenizer: Option<&Tokenizer>,
 ) -> Result<Values> {
-    if encoding == Encoding::Plain && ty.is_variable() {
-        return plain::strings_in_place(stream, n, rows);
+    decode_into(encoding, ty, n, rows, Cow::Owned(stream), tokenizer, None, &mut Work::default())
+}
+
+/// The one entry to every decoder: [`decode`] (a borrowed stream) or
+/// [`decode_owned`] (an owned one, decoded in place where the layout
+/// allows), writing into `kept`'s storage when it holds values of this
+/// kind (grown only when it has less room than the chunk needs) and using
+/// `work` for what a decoder needs besides its output. A reader that keeps
+/// both from chunk to chunk allocates nothing once they have grown; one
+/// that passes `None` and a fresh `Work` allocates exactly what it keeps.
+#[allow(clippy::too_many_arguments)]
+pub fn decode_into(
+    encoding: Encoding,
+    ty: ColumnType,
+    n: usize,
+    rows: usize,
+    stream: Cow<'_, [u8]>,
+    tokenizer: Option<&Tokenizer>,
+    kept: Option<Values>,
+    work: &mut Work,
+) -> Result<Values> {
+    if !encoding.serves(ty) {
+        return Err(corrupt_chunk(format!("{} encoding cannot hold {ty} values", encoding.name())));
     }
-    if encoding == Encoding::Affix && ty.is_variable() {
-        return affix::decode_owned(n, rows, stream);
+    match encoding {
+        Encoding::Plain => plain::decode(ty, n, rows, stream, kept),
+        Encoding::RleBitpack => rle_bitpack::decode(n, &stream, kept),
+        Encoding::Delta => delta::decode(ty, n, &stream, kept),
+        Encoding::Dict => dict::decode(ty, n, rows, &stream, kept, work),
+        Encoding::OffsetBytes => offset_bytes::decode(n, rows, &stream, kept),
+        Encoding::Affix => affix::decode(n, rows, stream, kept),
+        Encoding::Tokenized => match tokenizer {
+            Some(t) => tokenized::decode(n, rows, &stream, t, kept, work),
+            None => Err(corrupt_chunk("a Tokenized chunk needs a tokenizer")),
+        },
     }
-    decode(encoding, ty, n, rows, &stream, tokenizer)
+}
+
+/// What decoders need besides their output (Dict's unpacked indices and
+/// entry table, Tokenized's value starts and token ids), kept by a reader
+/// from chunk to chunk so that decoding again allocates nothing.
+#[derive(Default)]
+pub struct Work {
+    pub(crate) u32s: Vec<u32>,
+    pub(crate) u16s: Vec<u16>,
+    pub(crate) u16s_b: Vec<u16>,
+    pub(crate) spans: Vec<(u32, u32)>,
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) words: Vec<[u8; 8]>,
+}
+
+/// Empties `v` and makes room in it for `n` elements: its own storage
+/// when that is large enough, else grown. `too_large` where it cannot be had.
+pub(crate) fn refill<T>(v: &mut Vec<T>, n: usize, what: &str) -> Result<()> {
+    v.clear();
+    try_room(v, n, what)
+}
+
+/// The offsets and data buffers of kept string values, emptied (new ones
+/// when `kept` holds none).
+pub(crate) fn string_storage(kept: Option<Values>) -> (Vec<u32>, Vec<u8>) {
+    match kept {
+        Some(Values::Bytes { mut offsets, mut data }) => {
+            offsets.clear();
+            data.clear();
+            (offsets, data)
+        }
+        _ => (Vec::new(), Vec::new()),
+    }
+}
+
+/// `n` fixed-width values of `ty` in `kept`'s storage when it can hold
+/// them (their contents left for the decoder to overwrite), else zeroed.
+pub(crate) fn fixed_storage(ty: ColumnType, n: usize, kept: Option<Values>) -> Result<Values> {
+    Values::reusing(ty, n, kept, false)?.ok_or_else(|| corrupt_chunk("internal: fixed-width storage for strings"))
 }
 
 /// Finishes values that were decompressed straight into typed storage:
@@ -216,16 +272,17 @@ impl<'w> Prefixed<'w> {
     }
 }
 
-/// String offsets for `n` values, starting with the 0 before the first,
-/// with room for `rows + 1` entries (see [`decode`]).
-pub(crate) fn offsets_vec(n: usize, rows: usize) -> Result<Vec<u32>> {
-    let mut offsets = crate::error::try_vec::<u32>(rows.max(n) + 1, "string offsets")?;
+/// String offsets for `n` values in `offsets`' storage (see [`refill`]),
+/// starting with the 0 before the first, with room for `rows + 1` entries
+/// (see [`decode`]).
+pub(crate) fn offsets_in(mut offsets: Vec<u32>, n: usize, rows: usize) -> Result<Vec<u32>> {
+    refill(&mut offsets, rows.max(n) + 1, "string offsets")?;
     offsets.push(0);
     Ok(offsets)
 }
 
 /// Offsets of `n` values of `l` bytes each, after the 0 `offsets` starts
-/// with (`offsets_vec`): `l, 2l, ..., nl`. The caller checked that `nl`
+/// with (`offsets_in`): `l, 2l, ..., nl`. The caller checked that `nl`
 /// fits in u32. One copy for every decoder of one-length values.
 #[inline(never)]
 pub(crate) fn push_multiples(offsets: &mut Vec<u32>, n: usize, l: usize) {

@@ -5,7 +5,7 @@
 use super::{count_mismatch, stream_reader};
 use crate::bytes::le_u32;
 use crate::column::Values;
-use crate::error::{corrupt_chunk, try_vec, Result};
+use crate::error::{corrupt_chunk, Result};
 
 /// The parsed layout, borrowed: Dict reuses it for its entries.
 pub(crate) struct OffsetBytes<'a> {
@@ -59,19 +59,20 @@ impl<'a> OffsetBytes<'a> {
     }
 }
 
-pub(super) fn decode(n: usize, rows: usize, stream: &[u8]) -> Result<Values> {
+pub(super) fn decode(n: usize, rows: usize, stream: &[u8], kept: Option<Values>) -> Result<Values> {
     let ob = OffsetBytes::parse(stream)?;
     if ob.count != n {
         return Err(count_mismatch("OffsetBytes stream", ob.count, n));
     }
+    let (offsets, mut data) = super::string_storage(kept);
     // The starts, checked by parse, are the offsets.
-    let mut offsets = super::offsets_vec(n, rows)?;
+    let mut offsets = super::offsets_in(offsets, n, rows)?;
     let later = ob.starts.get(4..).unwrap_or_default();
     offsets.extend(later.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
     if n > 0 {
         offsets.push(ob.data.len() as u32);
     }
-    let mut data = try_vec::<u8>(ob.data.len(), "string data")?;
+    super::refill(&mut data, ob.data.len(), "string data")?;
     data.extend_from_slice(ob.data);
     Ok(Values::Bytes { offsets, data })
 }
@@ -126,7 +127,7 @@ mod tests {
             values.iter().for_each(|v| s.extend_from_slice(v));
             let s = damage(&mut rng, s);
             let count = if rng.below(12) == 0 { n ^ 1 } else { n };
-            match (reference(&s, count), decode(count, count, &s)) {
+            match (reference(&s, count), decode(count, count, &s, None)) {
                 (Some(want), Ok(got)) => {
                     assert_same(&flatten(&got), &want, &format!("case {case}: {count} values"));
                     ok += 1;

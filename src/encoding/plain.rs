@@ -1,12 +1,20 @@
 //! Plain: fixed-width values back to back; string and bytes as a uint32
 //! length then the bytes, per value.
 
-use super::{count_mismatch, offsets_for, prefixed_payload, Prefixed, SLACK_32};
+use std::borrow::Cow;
+
+use super::{count_mismatch, offsets_for, prefixed_payload, refill, Prefixed, SLACK_32};
 use crate::column::Values;
 use crate::error::{corrupt_chunk, Result};
 use crate::types::ColumnType;
 
-pub(super) fn decode(ty: ColumnType, n: usize, rows: usize, stream: &[u8]) -> Result<Values> {
+pub(super) fn decode(
+    ty: ColumnType,
+    n: usize,
+    rows: usize,
+    stream: Cow<'_, [u8]>,
+    kept: Option<Values>,
+) -> Result<Values> {
     match ty.width() {
         Some(w) => {
             if !stream.len().is_multiple_of(w) {
@@ -18,34 +26,59 @@ pub(super) fn decode(ty: ColumnType, n: usize, rows: usize, stream: &[u8]) -> Re
             if stream.len() / w != n {
                 return Err(count_mismatch("Plain stream", stream.len() / w, n));
             }
-            Values::from_le_bytes(ty, stream)
+            // Exactly n values of w bytes: the stream is their storage's bytes.
+            let mut v = super::fixed_storage(ty, n, kept)?;
+            if let Some(out) = v.fixed_bytes_mut() {
+                let len = out.len();
+                if let Some(src) = stream.get(..len) {
+                    out.copy_from_slice(src);
+                }
+            }
+            v.finish_le(w)
         }
-        // Borrowed (uncompressed) bytes are copied once, then decoded in place
-        // like a decompressed stream: one decoder for Plain strings.
-        None => {
-            let mut owned = crate::error::try_vec::<u8>(stream.len(), "Plain stream")?;
-            owned.extend_from_slice(stream);
-            strings_in_place(owned, n, rows)
-        }
+        None => prefixed(stream, 0, n, rows, kept, "Plain stream"),
     }
 }
 
-/// Plain strings from a stream the caller owns, decoded in place: each value
-/// moves left over the length prefixes before it, so the stream's buffer
-/// becomes the data buffer (no second buffer, and the writes land on cache
-/// lines just read: 0.3 ms of comparison.cols' 6.9 in Chromium).
-pub(super) fn strings_in_place(stream: Vec<u8>, n: usize, rows: usize) -> Result<Values> {
-    prefixed_in_place(stream, n, rows, "Plain stream")
+/// `n` length-prefixed values from `stream[skip..]`, its errors naming it
+/// `what` (Plain strings; Affix without affixes has this layout too),
+/// decoded in place: an owned stream's buffer becomes the data buffer; a
+/// borrowed one (uncompressed, or a reader's kept stream) is copied once
+/// into `kept`'s data buffer first. One decoder either way.
+pub(super) fn prefixed(
+    stream: Cow<'_, [u8]>,
+    skip: usize,
+    n: usize,
+    rows: usize,
+    kept: Option<Values>,
+    what: &str,
+) -> Result<Values> {
+    let (offsets, mut data) = super::string_storage(kept);
+    let data = match stream {
+        Cow::Owned(mut owned) => {
+            owned.drain(..skip.min(owned.len()));
+            owned
+        }
+        Cow::Borrowed(b) => {
+            let body = b.get(skip..).unwrap_or_default();
+            refill(&mut data, body.len(), what)?;
+            data.extend_from_slice(body);
+            data
+        }
+    };
+    prefixed_in_place(data, offsets, n, rows, what)
 }
 
-/// [`strings_in_place`] for any stream of `n` length-prefixed values, its
-/// errors naming it `what` (Affix without affixes has this layout too).
-pub(super) fn prefixed_in_place(mut stream: Vec<u8>, n: usize, rows: usize, what: &str) -> Result<Values> {
+/// [`prefixed`]'s decoder: each value moves left over the length prefixes
+/// before it, so the stream's buffer becomes the data buffer (no second
+/// buffer, and the writes land on cache lines just read: 0.3 ms of
+/// comparison.cols' 6.9 in Chromium). `offsets` is storage to reuse.
+fn prefixed_in_place(mut stream: Vec<u8>, offsets: Vec<u32>, n: usize, rows: usize, what: &str) -> Result<Values> {
     offsets_for(prefixed_payload(&stream, n, what)? as u64)?;
     if let Some(l) = uniform_length(&stream, n) {
-        return uniform_in_place(stream, n, l, rows);
+        return uniform_in_place(stream, offsets, n, l, rows);
     }
-    let mut offsets = super::offsets_vec(n, rows)?;
+    let mut offsets = super::offsets_in(offsets, n, rows)?;
     let mut walk = Prefixed::new(what);
     let mut w = 0usize;
     for i in 0..n {
@@ -100,7 +133,7 @@ fn uniform_length(stream: &[u8], n: usize) -> Option<usize> {
 /// (`kl + 16 <= (k + 1)(4 + l) + 4`); the first two and the last ones,
 /// whose 16-byte load would pass the end, move exactly. flights-3m's
 /// airport codes: 1.73 -> 1.03 ns a value natively.
-fn uniform_in_place(mut stream: Vec<u8>, n: usize, l: usize, rows: usize) -> Result<Values> {
+fn uniform_in_place(mut stream: Vec<u8>, offsets: Vec<u32>, n: usize, l: usize, rows: usize) -> Result<Values> {
     let stride = 4 + l;
     for k in 0..n {
         let (src, dst) = (k * stride + 4, k * l);
@@ -114,7 +147,7 @@ fn uniform_in_place(mut stream: Vec<u8>, n: usize, l: usize, rows: usize) -> Res
         }
     }
     stream.truncate(n * l);
-    let mut offsets = super::offsets_vec(n, rows)?;
+    let mut offsets = super::offsets_in(offsets, n, rows)?;
     // n * l fits in u32: the caller checked the payload with offsets_for.
     super::push_multiples(&mut offsets, n, l);
     Ok(Values::Bytes { offsets, data: stream })
@@ -167,7 +200,7 @@ mod tests {
                 stream[at] = next(256) as u8;
             }
             let count = if case % 5 == 0 { n + next(3) as usize } else { n };
-            match (reference(&stream, count), decode(ColumnType::String, count, count, &stream)) {
+            match (reference(&stream, count), decode(ColumnType::String, count, count, Cow::Borrowed(&stream), None)) {
                 (Some(want), Ok(Values::Bytes { offsets, data })) => {
                     assert_eq!(offsets.len(), want.len() + 1, "case {case}");
                     for (i, v) in want.iter().enumerate() {

@@ -3,13 +3,14 @@
 
 use super::bits::MsbBits;
 use crate::column::Values;
-use crate::error::{try_vec, Result};
+use crate::error::Result;
+use crate::types::ColumnType;
 
-pub(super) fn decode(n: usize, stream: &[u8]) -> Result<Values> {
+pub(super) fn decode(n: usize, stream: &[u8], kept: Option<Values>) -> Result<Values> {
     // Checks that the stream is exactly ceil(n / 8) bytes.
     MsbBits::new(stream, n, 1)?;
-    let mut out = try_vec::<u8>(n, "bool values")?;
-    out.resize(n, 0);
+    let mut values = super::fixed_storage(ColumnType::Bool, n, kept)?;
+    let out = values.fixed_bytes_mut().unwrap_or_default();
     // Eight values per byte, spread to eight bytes by one multiply (the byte
     // copied into every lane), a mask (lane j keeps bit 7 - j), then each
     // lane's bit carried to 0 or 1. The last byte's padding bits are not
@@ -26,7 +27,7 @@ pub(super) fn decode(n: usize, stream: &[u8]) -> Result<Values> {
     if let Some(&b) = stream.get(n / 8) {
         rest.copy_from_slice(&spread(b)[..rest.len()]);
     }
-    Ok(Values::Bool(out))
+    Ok(values)
 }
 
 #[cfg(test)]
@@ -43,7 +44,7 @@ mod tests {
             let n = if rng.below(4) == 0 { rng.below(5000) } else { rng.below(40) };
             let clean = rng.bytes(n.div_ceil(8));
             let s = damage(&mut rng, clean);
-            match (read_msb(&s, n, 1), decode(n, &s)) {
+            match (read_msb(&s, n, 1), decode(n, &s, None)) {
                 (Some(want), Ok(Values::Bool(got))) => {
                     let want: Vec<u8> = want.iter().map(|&v| v as u8).collect();
                     assert_eq!(got, want, "case {case}: {n} values");

@@ -7,10 +7,12 @@
 //! ```
 
 use super::bits::MsbBits;
-use super::{check_filled, count_mismatch, offsets_for, offsets_vec, stream_reader, SLACK};
+use super::{
+    check_filled, count_mismatch, offsets_for, offsets_in, refill, stream_reader, string_storage, Work, SLACK,
+};
 use crate::bytes::{bits_needed, le_u32};
 use crate::column::Values;
-use crate::error::{corrupt_chunk, try_vec, Result};
+use crate::error::{corrupt_chunk, Result};
 use crate::tokenizer::Tokenizer;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -122,8 +124,15 @@ impl<'a> TokenizedLayout<'a> {
     /// Token index where each value starts, plus T at the end: V + 1 entries,
     /// checked never to decrease and to end exactly at T.
     pub fn value_starts(&self) -> Result<Vec<u32>> {
+        let mut starts = Vec::new();
+        self.value_starts_into(&mut starts)?;
+        Ok(starts)
+    }
+
+    /// [`value_starts`](Self::value_starts) into `starts`' storage.
+    pub(crate) fn value_starts_into(&self, starts: &mut Vec<u32>) -> Result<()> {
         let (v, t) = (self.values, self.tokens as u64);
-        let mut starts = try_vec::<u32>(v + 1, "token boundaries")?;
+        refill(starts, v + 1, "token boundaries")?;
         let b = |i: usize| le_u32(self.boundary_stream, 4 * i);
         let mut pos = 0u64;
         let mut count = 0i64;
@@ -161,11 +170,12 @@ impl<'a> TokenizedLayout<'a> {
             return Err(corrupt_chunk(format!("{t} tokens but no values")));
         }
         starts.push(t as u32);
-        Ok(starts)
+        Ok(())
     }
 
-    /// The id stream resolved to ids, checked against its representation.
-    fn ids(&self) -> Result<Vec<u16>> {
+    /// The id stream resolved to ids, checked against its representation,
+    /// into `ids`' storage (`table`: storage for a Remap table).
+    fn ids_into(&self, ids: &mut Vec<u16>, table: &mut Vec<u16>) -> Result<()> {
         let t = self.tokens;
         match self.representation {
             IdRepresentation::Raw => {
@@ -179,21 +189,18 @@ impl<'a> TokenizedLayout<'a> {
                         self.id_stream.len()
                     )));
                 }
-                let mut ids = try_vec::<u16>(t, "token ids")?;
+                refill(ids, t, "token ids")?;
                 ids.extend(self.id_stream.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])));
-                Ok(ids)
+                Ok(())
             }
             IdRepresentation::Remap => {
                 // Every varint takes at least a byte, which bounds T here.
                 if t > self.id_stream.len() {
                     return Err(corrupt_chunk(format!("{t} Remap ids cannot fit in {} bytes", self.id_stream.len())));
                 }
-                let table: Vec<u16> = {
-                    let mut v = try_vec::<u16>(self.table_len(), "id table")?;
-                    v.extend(self.table.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])));
-                    v
-                };
-                let mut ids = try_vec::<u16>(t, "token ids")?;
+                refill(table, self.table_len(), "id table")?;
+                table.extend(self.table.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])));
+                refill(ids, t, "token ids")?;
                 ids.resize(t, 0);
                 let s = self.id_stream;
                 let mut p = 0usize;
@@ -232,7 +239,7 @@ impl<'a> TokenizedLayout<'a> {
                         s.len()
                     )));
                 }
-                Ok(ids)
+                Ok(())
             }
             IdRepresentation::Bits => {
                 let w = self.bits_width().ok_or_else(|| {
@@ -240,31 +247,40 @@ impl<'a> TokenizedLayout<'a> {
                 })?;
                 let bits = MsbBits::new(self.id_stream, t, w)?;
                 let max = self.table_entry(0);
-                let mut ids = try_vec::<u16>(t, "token ids")?;
+                refill(ids, t, "token ids")?;
                 ids.resize(t, 0);
                 // Unpacked straight into the ids (no buffer between), the
                 // largest kept to be checked once.
                 let mut largest = 0u32;
-                bits.map_all(&mut ids, |id| {
+                bits.map_all(ids, |id| {
                     largest = largest.max(id);
                     id as u16
                 });
                 if largest > max as u32 {
                     return Err(corrupt_chunk(format!("Bits id {largest} exceeds the declared largest id {max}")));
                 }
-                Ok(ids)
+                Ok(())
             }
         }
     }
 }
 
-pub(super) fn decode(n: usize, rows: usize, stream: &[u8], tok: &Tokenizer) -> Result<Values> {
+pub(super) fn decode(
+    n: usize,
+    rows: usize,
+    stream: &[u8],
+    tok: &Tokenizer,
+    kept: Option<Values>,
+    work: &mut Work,
+) -> Result<Values> {
     let layout = TokenizedLayout::parse(stream)?;
     if layout.values != n {
         return Err(count_mismatch("Tokenized stream", layout.values, n));
     }
-    let starts = layout.value_starts()?;
-    let ids = layout.ids()?;
+    let Work { u32s: starts, u16s: ids, u16s_b: id_table, .. } = work;
+    layout.value_starts_into(starts)?;
+    layout.ids_into(ids, id_table)?;
+    let (starts, ids) = (&starts[..], &ids[..]);
     let escape = tok.escape_id();
     let (table, bytes) = tok.spans();
 
@@ -294,9 +310,10 @@ pub(super) fn decode(n: usize, rows: usize, stream: &[u8], tok: &Tokenizer) -> R
     // Pass 2: each value's tokens, a token as one fixed SLACK-byte move
     // when short (the tokenizer's bytes carry SLACK bytes of padding too),
     // else as a sized copy; escapes take their bytes in order.
-    let mut data = try_vec::<u8>(total + SLACK, "string data")?;
+    let (offsets, mut data) = string_storage(kept);
+    refill(&mut data, total + SLACK, "string data")?;
     data.resize(total + SLACK, 0);
-    let mut offsets = offsets_vec(n, rows)?;
+    let mut offsets = offsets_in(offsets, n, rows)?;
     let mut esc = layout.escape_bytes.iter().copied();
     let mut w = 0usize;
     for v in starts.windows(2) {
@@ -610,7 +627,7 @@ mod tests {
             layouts[rep as usize * 3 + bounds as usize] += 1;
             let s = damage(&mut rng, write(rep, bounds, &values, &escapes));
             let count = if rng.below(15) == 0 { v ^ 1 } else { v };
-            match (reference(&s, count, &vocab), decode(count, count, &s, &tok)) {
+            match (reference(&s, count, &vocab), decode(count, count, &s, &tok, None, &mut Work::default())) {
                 (Some(want), Ok(got)) => {
                     assert_same(&flatten(&got), &want, &format!("case {case}: layout {rep}/{bounds}, {v} values"));
                     ok += 1;
