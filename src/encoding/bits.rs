@@ -113,51 +113,11 @@ impl<'a> MsbBits<'a> {
         map_runs(&pad, bit % 8, w, run, tail, &mut f);
     }
 
-    /// Calls `f` with each value in order. Inlined, for a decoder that
-    /// consumes the values in a loop of its own, whose state then stays in
-    /// locals (a closure's captured state is kept in memory in wasm when
-    /// the loop is not inlined). Values of 8 bits are the bytes themselves
-    /// (no shifts: flights-3m's airport codes).
-    #[inline(always)]
-    pub fn for_each(&self, mut f: impl FnMut(u32)) {
-        let w = self.width as usize;
-        if w == 8 {
-            // `new` checked that the data is exactly `count` bytes.
-            self.data.iter().for_each(|&b| f(b as u32));
-            return;
-        }
-        if w == 0 {
-            (0..self.count).for_each(|_| f(0));
-            return;
-        }
-        let run = 57 / w;
-        let span = (run * w) as u64;
-        let fast = match self.data.len().checked_sub(8) {
-            Some(last) => ((last as u64 * 8 + 7) / span + 1).min((self.count / run) as u64) as usize,
-            None => 0,
-        };
-        let bit = fast as u64 * span;
-        let rest = self.data.get((bit / 8) as usize..).unwrap_or_default();
-        let mut pad = [0u8; 24];
-        let k = rest.len().min(16);
-        pad[..k].copy_from_slice(&rest[..k]);
-        // The runs whose load fits in the data, then the rest from a
-        // zero-padded copy (as `unpack_from`).
-        for (d, mut bit, mut left) in [(self.data, 0, fast * run), (&pad[..], bit % 8, self.count - fast * run)] {
-            while left > 0 {
-                let at = (bit / 8) as usize;
-                let mut window = match d.get(at..at + 8) {
-                    Some(b) => be_u64([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]) << (bit % 8),
-                    None => 0,
-                };
-                for _ in 0..left.min(run) {
-                    f((window >> (64 - w)) as u32);
-                    window <<= w;
-                }
-                left -= left.min(run);
-                bit += span;
-            }
-        }
+    /// The values as they lie when each is a byte (width 8): no unpacking
+    /// needed (flights-3m's airport codes).
+    pub fn bytes(&self) -> Option<&'a [u8]> {
+        // `new` checked that the data is exactly `count` bytes.
+        (self.width == 8).then_some(self.data)
     }
 
     /// Calls `f` with each block of up to `BLOCK` values in order, unpacked
