@@ -427,12 +427,9 @@ mod tests {
                 (0..n).map(|_| (0..ty.width().unwrap_or(next(20))).map(|_| next(256) as u8).collect()).collect();
             let dense = match ty.width() {
                 Some(_) => {
-                    let flat: Vec<u8> = values.concat();
-                    {
-                        let mut v = crate::encoding::fixed_storage(ty, n, None).unwrap();
-                        v.fixed_bytes_mut().unwrap().copy_from_slice(&flat);
-                        v
-                    }
+                    let mut v = crate::encoding::fixed_storage(ty, n, None).unwrap();
+                    v.fixed_bytes_mut().unwrap().copy_from_slice(&values.concat());
+                    v
                 }
                 None => {
                     let mut offsets = vec![0u32];
