@@ -204,34 +204,50 @@ impl<'a> TokenizedLayout<'a> {
                 ids.resize(t, 0);
                 let s = self.id_stream;
                 let mut p = 0usize;
-                for (k, slot) in ids.iter_mut().enumerate() {
-                    // Up to three varint bytes without a branch on how many
-                    // (a test of the first byte mispredicted about half the
-                    // time on real titles, where many indices take two).
-                    let idx = match s.get(p..p + 4) {
-                        Some(b)
-                            if {
-                                let x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                                x & 0x80_8080 != 0x80_8080
-                            } =>
-                        {
-                            let x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                            let c0 = x >> 7 & 1;
-                            let c1 = x >> 15 & c0;
-                            p += (1 + c0 + c1) as usize;
-                            ((x & 0x7f) | ((x >> 1 & 0x3f80) * c0) | ((x >> 2 & 0x1f_c000) * c1)) as u64
+                let mut k = 0usize;
+                while k < t {
+                    let mut one = None;
+                    if let Some(b) = s.get(p..p + 8) {
+                        let x = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+                        // Each varint's end (the bit after its terminator;
+                        // 65 past the word's last) from the terminator bits:
+                        // four varints of up to three bytes from one load, no
+                        // chain from one length to the next load but one per
+                        // four (one at a time, that chain bound the loop).
+                        let m = !x & 0x8080_8080_8080_8080;
+                        let next = |m: u64| m & m.wrapping_sub(1);
+                        let (m1, m2) = (next(m), next(next(m)));
+                        let ends = [m, m1, m2, next(m2)].map(|m| m.trailing_zeros() + 1);
+                        if let Some(out) = ids.get_mut(k..k + 4) {
+                            let (mut start, mut long) = (0, ends[3] > 64);
+                            let mut idx = [0u64; 4];
+                            for (i, &end) in idx.iter_mut().zip(&ends) {
+                                long |= end - start > 24;
+                                *i = short_varint(x.wrapping_shr(start));
+                                start = end;
+                            }
+                            if !long {
+                                for (j, (slot, &i)) in out.iter_mut().zip(&idx).enumerate() {
+                                    *slot = remap(table, i, k + j)?;
+                                }
+                                k += 4;
+                                p += (start / 8) as usize;
+                                continue;
+                            }
                         }
-                        _ => varint(s, &mut p, k)?,
-                    };
-                    match table.get(idx as usize) {
-                        Some(&id) => *slot = id,
-                        None => {
-                            return Err(corrupt_chunk(format!(
-                                "Remap index {idx} of token {k} is outside the {}-entry table",
-                                table.len()
-                            )));
+                        if ends[0] <= 24 {
+                            one = Some(short_varint(x));
+                            p += (ends[0] / 8) as usize;
                         }
                     }
+                    let i = match one {
+                        Some(i) => i,
+                        None => varint(s, &mut p, k)?,
+                    };
+                    if let Some(slot) = ids.get_mut(k) {
+                        *slot = remap(table, i, k)?;
+                    }
+                    k += 1;
                 }
                 if p != s.len() {
                     return Err(corrupt_chunk(format!(
@@ -340,6 +356,31 @@ pub(super) fn decode(
     check_filled(w, total)?;
     data.truncate(total);
     Ok(Values::Bytes { offsets, data })
+}
+
+/// The varint of at most three bytes at the bottom of `x` (little-endian),
+/// continuation bits taken as they are: bytes past the terminator drop out.
+#[inline(always)]
+fn short_varint(x: u64) -> u64 {
+    let c0 = x >> 7 & 1;
+    let c1 = x >> 15 & c0;
+    (x & 0x7f) | ((x >> 1 & 0x3f80) * c0) | ((x >> 2 & 0x1f_c000) * c1)
+}
+
+/// The id at Remap index `idx` of token `k`.
+#[inline(always)]
+fn remap(table: &[u16], idx: u64, k: usize) -> Result<u16> {
+    // Through try_from: on wasm32 a 35-bit index must not wrap into range.
+    match usize::try_from(idx).ok().and_then(|i| table.get(i)) {
+        Some(&id) => Ok(id),
+        None => Err(remap_range(idx, k, table.len())),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn remap_range(idx: u64, k: usize, len: usize) -> crate::error::Error {
+    corrupt_chunk(format!("Remap index {idx} of token {k} is outside the {len}-entry table"))
 }
 
 /// The LEB128 varint at `s[*p..]`, at most 5 bytes, moving `p` past it.
