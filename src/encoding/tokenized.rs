@@ -242,7 +242,11 @@ impl<'a> TokenizedLayout<'a> {
                     }
                     let i = match one {
                         Some(i) => i,
-                        None => varint(s, &mut p, k)?,
+                        None => {
+                            let (i, end) = varint(s, p, k)?;
+                            p = end;
+                            i
+                        }
                     };
                     if let Some(slot) = ids.get_mut(k) {
                         *slot = remap(table, i, k)?;
@@ -300,18 +304,16 @@ pub(super) fn decode(
     let escape = tok.escape_id();
     let (table, bytes) = tok.spans();
 
-    // Pass 1: every id known, escapes counted, output sized exactly.
+    // Pass 1: every id known, escapes counted, output sized exactly (the
+    // error built apart, so no token index or id lives in memory here).
     let (mut total, mut escapes) = (0u64, 0usize);
-    for (k, &id) in ids.iter().enumerate() {
+    for &id in ids {
         let len = token_len(table, id);
         if len == 0 {
             if id as u32 != escape {
-                return Err(corrupt_chunk(format!(
-                    "token {k} has id {id}, which the tokenizer does not define (escape id {escape})"
-                )));
+                return Err(undefined_id(ids, table, escape));
             }
             escapes += 1;
-            total += 1;
         }
         total += len as u64;
     }
@@ -321,7 +323,7 @@ pub(super) fn decode(
             layout.escapes
         )));
     }
-    let total = offsets_for(total)?;
+    let total = offsets_for(total + escapes as u64)?;
 
     // Pass 2: each value's tokens, a token as one fixed SLACK-byte move
     // when short (the tokenizer's bytes carry SLACK bytes of padding too),
@@ -358,6 +360,19 @@ pub(super) fn decode(
     Ok(Values::Bytes { offsets, data })
 }
 
+/// The error for the first token whose id has no bytes and is not the
+/// escape id.
+#[cold]
+#[inline(never)]
+fn undefined_id(ids: &[u16], table: &[u32], escape: u32) -> crate::error::Error {
+    match ids.iter().enumerate().find(|&(_, &id)| token_len(table, id) == 0 && id as u32 != escape) {
+        Some((k, id)) => {
+            corrupt_chunk(format!("token {k} has id {id}, which the tokenizer does not define (escape id {escape})"))
+        }
+        None => corrupt_chunk("internal: an undefined id was counted but not found"),
+    }
+}
+
 /// The varint of at most three bytes at the bottom of `x` (little-endian),
 /// continuation bits taken as they are: bytes past the terminator drop out.
 #[inline(always)]
@@ -383,16 +398,19 @@ fn remap_range(idx: u64, k: usize, len: usize) -> crate::error::Error {
     corrupt_chunk(format!("Remap index {idx} of token {k} is outside the {len}-entry table"))
 }
 
-/// The LEB128 varint at `s[*p..]`, at most 5 bytes, moving `p` past it.
-fn varint(s: &[u8], p: &mut usize, k: usize) -> Result<u64> {
+/// The LEB128 varint at `s[p..]`, at most 5 bytes, and the byte after it
+/// (returned, not written through a reference: a position whose address
+/// is taken lives in memory in wasm).
+#[inline(never)]
+fn varint(s: &[u8], mut p: usize, k: usize) -> Result<(u64, usize)> {
     let mut idx = 0u64;
     let mut shift = 0;
     loop {
-        let b = *s.get(*p).ok_or_else(|| corrupt_chunk(format!("Remap id stream ends inside token {k}")))?;
-        *p += 1;
+        let b = *s.get(p).ok_or_else(|| corrupt_chunk(format!("Remap id stream ends inside token {k}")))?;
+        p += 1;
         idx |= ((b & 0x7f) as u64) << shift;
         if b & 0x80 == 0 {
-            return Ok(idx);
+            return Ok((idx, p));
         }
         shift += 7;
         if shift > 28 {
