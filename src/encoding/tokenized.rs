@@ -297,25 +297,36 @@ pub(super) fn decode(
     if layout.values != n {
         return Err(count_mismatch("Tokenized stream", layout.values, n));
     }
-    let Work { u32s: starts, u16s: ids, u16s_b: id_table, .. } = work;
+    let Work { u32s: starts, u32s_b: at, u16s: ids, u16s_b: id_table, .. } = work;
     layout.value_starts_into(starts)?;
     layout.ids_into(ids, id_table)?;
     let (starts, ids) = (&starts[..], &ids[..]);
     let escape = tok.escape_id();
     let (table, bytes) = tok.spans();
 
-    // Pass 1: every id known, escapes counted, output sized exactly (the
-    // error built apart, so no token index or id lives in memory here).
+    // Pass 1: every id known, escapes counted, output sized exactly, and
+    // where each token's bytes begin (T + 1 entries) so that the values'
+    // ends are read off them: no loop over each value's tokens, whose
+    // varying count cost a mispredicted branch per value. The error is
+    // built apart, so no token index or id lives in memory here.
+    refill(at, ids.len() + 1, "token positions")?;
+    at.resize(ids.len() + 1, 0);
     let (mut total, mut escapes) = (0u64, 0usize);
-    for &id in ids {
+    for (&id, a) in ids.iter().zip(at.iter_mut()) {
+        // Truncated only past 4 GiB, which `offsets_for` refuses below.
+        *a = total as u32;
         let len = token_len(table, id);
         if len == 0 {
             if id as u32 != escape {
                 return Err(undefined_id(ids, table, escape));
             }
             escapes += 1;
+            total += 1;
         }
         total += len as u64;
+    }
+    if let Some(last) = at.last_mut() {
+        *last = total as u32;
     }
     if escapes != layout.escapes {
         return Err(corrupt_chunk(format!(
@@ -323,37 +334,35 @@ pub(super) fn decode(
             layout.escapes
         )));
     }
-    let total = offsets_for(total + escapes as u64)?;
-
-    // Pass 2: each value's tokens, a token as one fixed SLACK-byte move
-    // when short (the tokenizer's bytes carry SLACK bytes of padding too),
-    // else as a sized copy; escapes take their bytes in order.
+    let total = offsets_for(total)?;
     let (offsets, mut data) = string_storage(kept);
+    let mut offsets = offsets_in(offsets, n, rows)?;
+    // `value_starts` checked every start to be at most T.
+    offsets.extend(starts.iter().skip(1).map(|&s| at.get(s as usize).copied().unwrap_or(0)));
+
+    // Pass 2: every token in order, one fixed SLACK-byte move when short
+    // (the tokenizer's bytes carry SLACK bytes of padding too), else a
+    // sized copy; escapes take their bytes in order.
     refill(&mut data, total + SLACK, "string data")?;
     data.resize(total + SLACK, 0);
-    let mut offsets = offsets_in(offsets, n, rows)?;
     let mut esc = layout.escape_bytes.iter().copied();
     let mut w = 0usize;
-    for v in starts.windows(2) {
-        let value = ids.get(v[0] as usize..v[1] as usize).unwrap_or_default();
-        for &id in value {
-            let (s, l) = token_span(table, id);
-            if l == 0 {
-                if let Some(d) = data.get_mut(w) {
-                    *d = esc.next().unwrap_or(0);
-                }
-                w += 1;
-            } else if l <= SLACK && s + SLACK <= bytes.len() && w + SLACK <= data.len() {
-                data[w..w + SLACK].copy_from_slice(&bytes[s..s + SLACK]);
-                w += l;
-            } else {
-                if let (Some(d), Some(b)) = (data.get_mut(w..w + l), bytes.get(s..s + l)) {
-                    d.copy_from_slice(b);
-                }
-                w += l;
+    for &id in ids {
+        let (s, l) = token_span(table, id);
+        if l == 0 {
+            if let Some(d) = data.get_mut(w) {
+                *d = esc.next().unwrap_or(0);
             }
+            w += 1;
+        } else if l <= SLACK && s + SLACK <= bytes.len() && w + SLACK <= data.len() {
+            data[w..w + SLACK].copy_from_slice(&bytes[s..s + SLACK]);
+            w += l;
+        } else {
+            if let (Some(d), Some(b)) = (data.get_mut(w..w + l), bytes.get(s..s + l)) {
+                d.copy_from_slice(b);
+            }
+            w += l;
         }
-        offsets.push(w as u32);
     }
     check_filled(w, total)?;
     data.truncate(total);
