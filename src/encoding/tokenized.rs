@@ -207,8 +207,10 @@ impl<'a> TokenizedLayout<'a> {
                 let mut k = 0usize;
                 while k < t {
                     let mut one = None;
-                    if let Some(b) = s.get(p..p + 8) {
-                        let x = u64::from_le_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]);
+                    if let Some(&b) = s.get(p..).and_then(|s| s.first_chunk::<8>()) {
+                        // As one 8-byte array: from separate bytes, LLVM kept
+                        // byte loads that wasm does one by one.
+                        let x = u64::from_le_bytes(b);
                         // Each varint's end (the bit after its terminator;
                         // 65 past the word's last) from the terminator bits:
                         // four varints of up to three bytes from one load, no
