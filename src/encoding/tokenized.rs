@@ -206,7 +206,6 @@ impl<'a> TokenizedLayout<'a> {
                 let mut p = 0usize;
                 let mut k = 0usize;
                 while k < t {
-                    let mut one = None;
                     if let Some(&b) = s.get(p..).and_then(|s| s.first_chunk::<8>()) {
                         // As one 8-byte array: from separate bytes, LLVM kept
                         // byte loads that wasm does one by one.
@@ -237,19 +236,10 @@ impl<'a> TokenizedLayout<'a> {
                                 continue;
                             }
                         }
-                        if ends[0] <= 24 {
-                            one = Some(short_varint(x));
-                            p += (ends[0] / 8) as usize;
-                        }
                     }
-                    let i = match one {
-                        Some(i) => i,
-                        None => {
-                            let (i, end) = varint(s, p, k)?;
-                            p = end;
-                            i
-                        }
-                    };
+                    // Near the end, or a varint of four bytes or more.
+                    let (i, end) = varint(s, p, k)?;
+                    p = end;
                     if let Some(slot) = ids.get_mut(k) {
                         *slot = remap(table, i, k)?;
                     }
@@ -340,7 +330,9 @@ pub(super) fn decode(
     let (offsets, mut data) = string_storage(kept);
     let mut offsets = offsets_in(offsets, n, rows)?;
     // `value_starts` checked every start to be at most T.
-    offsets.extend(starts.iter().skip(1).map(|&s| at.get(s as usize).copied().unwrap_or(0)));
+    for &s in starts.get(1..).unwrap_or_default() {
+        offsets.push(at.get(s as usize).copied().unwrap_or(0));
+    }
 
     // Pass 2: every token in order, one fixed SLACK-byte move when short
     // (the tokenizer's bytes carry SLACK bytes of padding too), else a
@@ -412,7 +404,6 @@ fn remap_range(idx: u64, k: usize, len: usize) -> crate::error::Error {
 /// The LEB128 varint at `s[p..]`, at most 5 bytes, and the byte after it
 /// (returned, not written through a reference: a position whose address
 /// is taken lives in memory in wasm).
-#[inline(never)]
 fn varint(s: &[u8], mut p: usize, k: usize) -> Result<(u64, usize)> {
     let mut idx = 0u64;
     let mut shift = 0;
