@@ -261,13 +261,12 @@ impl<'a> TokenizedLayout<'a> {
                 let max = self.table_entry(0);
                 refill(ids, t, "token ids")?;
                 ids.resize(t, 0);
-                // Unpacked straight into the ids (no buffer between), the
-                // largest kept to be checked once.
-                let mut largest = 0u32;
-                bits.map_all(ids, |id| {
-                    largest = largest.max(id);
-                    id as u16
-                });
+                // Unpacked straight into the ids (no buffer between; the
+                // width is that of a u16, so nothing is cut off), then the
+                // largest checked once, in a pass of its own: a running
+                // largest in the unpacker's closure lived in memory in wasm.
+                bits.map_all(ids, |id| id as u16);
+                let largest = ids.iter().copied().max().unwrap_or(0) as u32;
                 if largest > max as u32 {
                     return Err(corrupt_chunk(format!("Bits id {largest} exceeds the declared largest id {max}")));
                 }
