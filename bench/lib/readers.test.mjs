@@ -60,11 +60,11 @@ const input = { bytes: new Uint8Array(0), blob: null, registry: undefined, token
 const arg = { cols: [0, 1], names: ["n", "s"], kinds: ["int", "bytes"], project: false };
 
 test("the hooks switch on only when the API exists", () => {
-  assert.deepEqual(cwReaders({ ColumnsFile: StandIn }), ["cw", "cwOpen", "cwReuse", "cwScoped", "cwStream", "cwStreamScoped"]);
+  assert.deepEqual(cwReaders({ ColumnsFile: StandIn }), ["cw", "cwOpen", "cwReuse", "cwReuseHot", "cwScoped", "cwStream", "cwStreamScoped"]);
   class Without {
     static fromBlob() {}
   }
-  assert.deepEqual(cwReaders({ ColumnsFile: Without }), ["cw", "cwOpen", "cwReuse"]);
+  assert.deepEqual(cwReaders({ ColumnsFile: Without }), ["cw", "cwOpen", "cwReuse", "cwReuseHot"]);
 });
 
 for (const [name, make] of [["scoped read", cwScopedReader], ["streaming", cwStreamReader], ["streaming, lent", cwStreamScopedReader]]) {

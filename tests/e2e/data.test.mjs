@@ -149,6 +149,9 @@ test("sorting the whole file by a column, in the worker", async () => {
     assert.equal(row.cells[1].text, String(v.delay[want[k]]));
   });
   assert.equal(await page.getAttribute("[data-testid=data-grid-header][data-col='1']", "aria-sort"), "descending");
+  // The order is in the page's link.
+  assert.match(page.url(), /[?&]sort=1(&|$)/);
+  assert.match(page.url(), /[?&]desc=1(&|$)/);
   await shot(page, "31-data-sorted");
 });
 
@@ -338,7 +341,7 @@ test("the other views open on flights-3m without a long main-thread task", async
   }
 });
 
-test("column profiles over every row group, and the URL keeps tab, column and row", async () => {
+test("column profiles over every row group, and the URL keeps tab, column, row and order", async () => {
   const v = data.values;
   await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=detail&col=3&rg=5`);
   await page.waitForSelector("[data-testid=profile][data-state=done]", { timeout: 120_000 });
@@ -377,6 +380,16 @@ test("column profiles over every row group, and the URL keeps tab, column and ro
   assert.equal(await page.getAttribute("[data-testid=data-grid] .grid-cell.selected", "data-col"), "4");
   await page.click("[data-testid=data-grid] .grid-cell[data-row='2500001'][data-col='2']");
   await page.waitForFunction(() => /row=2500001/.test(location.search) && /col=2/.test(location.search));
+
+  // A sorted view's link: the same order, and its row found where the
+  // order puts it.
+  const want = byDelayDesc(v.delay, new Uint32Array(ROWS).map((_, i) => i));
+  const id = want[1000];
+  await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=data&col=1&sort=1&desc=1&row=${id}`);
+  await page.waitForFunction(() => /sorted by delay descending/.test(document.querySelector("[data-testid=data-status]")?.textContent || ""), null, { timeout: 120_000 });
+  await page.waitForFunction((id) => document.querySelector("[data-testid=data-grid] .grid-cell.selected")?.closest(".grid-row")?.dataset.fileRow === String(id), id, { timeout: 60_000 });
+  assert.equal(await page.getAttribute("[data-testid=data-grid] .grid-cell.selected", "data-row"), "1000");
+  assert.equal(await page.getAttribute("[data-testid=data-grid-header][data-col='1']", "aria-sort"), "descending");
 });
 
 test("SQL over the file with DuckDB-Wasm, loaded only when the tab opens", async () => {

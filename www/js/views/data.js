@@ -169,6 +169,8 @@ export function createData(ctx, el) {
     progress.hidden = true;
     delete el.dataset.busy;
     applied = { filters: nextFilters, sort: nextSort };
+    // The order is part of a shared link (filters are not: they hold typed text).
+    ctx.setUrlState({ sort: nextSort ? nextSort.c : null, desc: nextSort?.desc ? 1 : null });
     total = res.total;
     status.textContent = `${describe()} · computed in ${fmtMs(res.ms)} in the worker`;
     status.dataset.total = String(total);
@@ -394,12 +396,18 @@ export function createData(ctx, el) {
       status.dataset.total = String(total);
       grid.setSource(source());
     },
-    activate(state) {
-      if (state?.row !== undefined && state.row !== null && ctx.file.numRows) {
-        const r = Math.min(ctx.file.numRows - 1, Math.max(0, state.row));
-        const c = Math.max(0, cols.indexOf(state.col ?? cols[0]));
-        setTimeout(() => grid.scrollToRow(r, c), 0);
-      }
+    /** Restores a link's place: its sort (a column index, `desc`), then
+     *  its file row, found in the sorted view. */
+    async activate(state) {
+      const n = ctx.file.numRows;
+      if (!n) return;
+      const sortCol = state?.sort;
+      if (Number.isInteger(sortCol) && sortCol >= 0 && sortCol < ctx.file.schema.length) await compute([], { c: sortCol, desc: !!state.desc });
+      if (state?.row === undefined || state.row === null) return;
+      const r = Math.min(n - 1, Math.max(0, state.row));
+      const c = Math.max(0, cols.indexOf(state.col ?? cols[0]));
+      const index = applied.sort ? (await ctx.call("locate", { row: r }, "Finding the row")).index : r;
+      if (index >= 0) setTimeout(() => grid.scrollToRow(index, c), 0);
     },
     grid,
   };
