@@ -300,7 +300,7 @@ pub(super) fn decode(
     // ends are read off them: no loop over each value's tokens, whose
     // varying count cost a mispredicted branch per value. The error is
     // built apart, so no token index or id lives in memory here.
-    refill(at, ids.len() + 1, "token positions")?;
+    refill(at, ids.len() + 1, "token boundaries")?;
     at.resize(ids.len() + 1, 0);
     let (mut total, mut escapes) = (0u64, 0usize);
     for (&id, a) in ids.iter().zip(at.iter_mut()) {
@@ -367,12 +367,10 @@ pub(super) fn decode(
 #[cold]
 #[inline(never)]
 fn undefined_id(ids: &[u16], table: &[u32], escape: u32) -> crate::error::Error {
-    match ids.iter().enumerate().find(|&(_, &id)| token_len(table, id) == 0 && id as u32 != escape) {
-        Some((k, id)) => {
-            corrupt_chunk(format!("token {k} has id {id}, which the tokenizer does not define (escape id {escape})"))
-        }
-        None => corrupt_chunk("internal: an undefined id was counted but not found"),
-    }
+    // The caller saw one, so the search finds it.
+    let (k, id) =
+        ids.iter().enumerate().find(|&(_, &id)| token_len(table, id) == 0 && id as u32 != escape).unwrap_or((0, &0));
+    corrupt_chunk(format!("token {k} has id {id}, which the tokenizer does not define (escape id {escape})"))
 }
 
 /// The varint of at most three bytes at the bottom of `x` (little-endian),
