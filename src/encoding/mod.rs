@@ -155,11 +155,12 @@ pub fn decode_into(
 }
 
 /// What decoders need besides their output (Dict's unpacked indices and
-/// entry table, Tokenized's value starts and token ids), kept by a reader
+/// entry table, Tokenized's value starts, token ids and token ends), kept by a reader
 /// from chunk to chunk so that decoding again allocates nothing.
 #[derive(Default)]
 pub struct Work {
     pub(crate) u32s: Vec<u32>,
+    pub(crate) u32s_b: Vec<u32>,
     pub(crate) u16s: Vec<u16>,
     pub(crate) u16s_b: Vec<u16>,
     pub(crate) spans: Vec<(u32, u32)>,

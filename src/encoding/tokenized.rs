@@ -204,34 +204,46 @@ impl<'a> TokenizedLayout<'a> {
                 ids.resize(t, 0);
                 let s = self.id_stream;
                 let mut p = 0usize;
-                for (k, slot) in ids.iter_mut().enumerate() {
-                    // Up to three varint bytes without a branch on how many
-                    // (a test of the first byte mispredicted about half the
-                    // time on real titles, where many indices take two).
-                    let idx = match s.get(p..p + 4) {
-                        Some(b)
-                            if {
-                                let x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                                x & 0x80_8080 != 0x80_8080
-                            } =>
-                        {
-                            let x = u32::from_le_bytes([b[0], b[1], b[2], b[3]]);
-                            let c0 = x >> 7 & 1;
-                            let c1 = x >> 15 & c0;
-                            p += (1 + c0 + c1) as usize;
-                            ((x & 0x7f) | ((x >> 1 & 0x3f80) * c0) | ((x >> 2 & 0x1f_c000) * c1)) as u64
-                        }
-                        _ => varint(s, &mut p, k)?,
-                    };
-                    match table.get(idx as usize) {
-                        Some(&id) => *slot = id,
-                        None => {
-                            return Err(corrupt_chunk(format!(
-                                "Remap index {idx} of token {k} is outside the {}-entry table",
-                                table.len()
-                            )));
+                let mut k = 0usize;
+                while k < t {
+                    if let Some(&b) = s.get(p..).and_then(|s| s.first_chunk::<8>()) {
+                        // As one 8-byte array: from separate bytes, LLVM kept
+                        // byte loads that wasm does one by one.
+                        let x = u64::from_le_bytes(b);
+                        // Each varint's end (the bit after its terminator;
+                        // 65 past the word's last) from the terminator bits:
+                        // four varints of up to three bytes from one load, no
+                        // chain from one length to the next load but one per
+                        // four (one at a time, that chain bound the loop).
+                        let m = !x & 0x8080_8080_8080_8080;
+                        let next = |m: u64| m & m.wrapping_sub(1);
+                        let (m1, m2) = (next(m), next(next(m)));
+                        let ends = [m, m1, m2, next(m2)].map(|m| m.trailing_zeros() + 1);
+                        if let Some(out) = ids.get_mut(k..k + 4) {
+                            let (mut start, mut long) = (0, ends[3] > 64);
+                            let mut idx = [0u64; 4];
+                            for (i, &end) in idx.iter_mut().zip(&ends) {
+                                long |= end - start > 24;
+                                *i = short_varint(x.wrapping_shr(start));
+                                start = end;
+                            }
+                            if !long {
+                                for (j, (slot, &i)) in out.iter_mut().zip(&idx).enumerate() {
+                                    *slot = remap(table, i, k + j)?;
+                                }
+                                k += 4;
+                                p += (start / 8) as usize;
+                                continue;
+                            }
                         }
                     }
+                    // Near the end, or a varint of four bytes or more.
+                    let (i, end) = varint(s, p, k)?;
+                    p = end;
+                    if let Some(slot) = ids.get_mut(k) {
+                        *slot = remap(table, i, k)?;
+                    }
+                    k += 1;
                 }
                 if p != s.len() {
                     return Err(corrupt_chunk(format!(
@@ -249,13 +261,12 @@ impl<'a> TokenizedLayout<'a> {
                 let max = self.table_entry(0);
                 refill(ids, t, "token ids")?;
                 ids.resize(t, 0);
-                // Unpacked straight into the ids (no buffer between), the
-                // largest kept to be checked once.
-                let mut largest = 0u32;
-                bits.map_all(ids, |id| {
-                    largest = largest.max(id);
-                    id as u16
-                });
+                // Unpacked straight into the ids (no buffer between; the
+                // width is that of a u16, so nothing is cut off), then the
+                // largest checked once, in a pass of its own: a running
+                // largest in the unpacker's closure lived in memory in wasm.
+                bits.map_all(ids, |id| id as u16);
+                let largest = ids.iter().copied().max().unwrap_or(0) as u32;
                 if largest > max as u32 {
                     return Err(corrupt_chunk(format!("Bits id {largest} exceeds the declared largest id {max}")));
                 }
@@ -277,27 +288,36 @@ pub(super) fn decode(
     if layout.values != n {
         return Err(count_mismatch("Tokenized stream", layout.values, n));
     }
-    let Work { u32s: starts, u16s: ids, u16s_b: id_table, .. } = work;
+    let Work { u32s: starts, u32s_b: at, u16s: ids, u16s_b: id_table, .. } = work;
     layout.value_starts_into(starts)?;
     layout.ids_into(ids, id_table)?;
     let (starts, ids) = (&starts[..], &ids[..]);
     let escape = tok.escape_id();
     let (table, bytes) = tok.spans();
 
-    // Pass 1: every id known, escapes counted, output sized exactly.
+    // Pass 1: every id known, escapes counted, output sized exactly, and
+    // where each token's bytes begin (T + 1 entries) so that the values'
+    // ends are read off them: no loop over each value's tokens, whose
+    // varying count cost a mispredicted branch per value. The error is
+    // built apart, so no token index or id lives in memory here.
+    refill(at, ids.len() + 1, "token boundaries")?;
+    at.resize(ids.len() + 1, 0);
     let (mut total, mut escapes) = (0u64, 0usize);
-    for (k, &id) in ids.iter().enumerate() {
+    for (&id, a) in ids.iter().zip(at.iter_mut()) {
+        // Truncated only past 4 GiB, which `offsets_for` refuses below.
+        *a = total as u32;
         let len = token_len(table, id);
         if len == 0 {
             if id as u32 != escape {
-                return Err(corrupt_chunk(format!(
-                    "token {k} has id {id}, which the tokenizer does not define (escape id {escape})"
-                )));
+                return Err(undefined_id(ids, table, escape));
             }
             escapes += 1;
             total += 1;
         }
         total += len as u64;
+    }
+    if let Some(last) = at.last_mut() {
+        *last = total as u32;
     }
     if escapes != layout.escapes {
         return Err(corrupt_chunk(format!(
@@ -306,52 +326,90 @@ pub(super) fn decode(
         )));
     }
     let total = offsets_for(total)?;
-
-    // Pass 2: each value's tokens, a token as one fixed SLACK-byte move
-    // when short (the tokenizer's bytes carry SLACK bytes of padding too),
-    // else as a sized copy; escapes take their bytes in order.
     let (offsets, mut data) = string_storage(kept);
+    let mut offsets = offsets_in(offsets, n, rows)?;
+    // `value_starts` checked every start to be at most T.
+    for &s in starts.get(1..).unwrap_or_default() {
+        offsets.push(at.get(s as usize).copied().unwrap_or(0));
+    }
+
+    // Pass 2: every token in order, one fixed SLACK-byte move when short
+    // (the tokenizer's bytes carry SLACK bytes of padding too), else a
+    // sized copy; escapes take their bytes in order.
     refill(&mut data, total + SLACK, "string data")?;
     data.resize(total + SLACK, 0);
-    let mut offsets = offsets_in(offsets, n, rows)?;
     let mut esc = layout.escape_bytes.iter().copied();
     let mut w = 0usize;
-    for v in starts.windows(2) {
-        let value = ids.get(v[0] as usize..v[1] as usize).unwrap_or_default();
-        for &id in value {
-            let (s, l) = token_span(table, id);
-            if l == 0 {
-                if let Some(d) = data.get_mut(w) {
-                    *d = esc.next().unwrap_or(0);
-                }
-                w += 1;
-            } else if l <= SLACK && s + SLACK <= bytes.len() && w + SLACK <= data.len() {
-                data[w..w + SLACK].copy_from_slice(&bytes[s..s + SLACK]);
-                w += l;
-            } else {
-                if let (Some(d), Some(b)) = (data.get_mut(w..w + l), bytes.get(s..s + l)) {
-                    d.copy_from_slice(b);
-                }
-                w += l;
+    for &id in ids {
+        let (s, l) = token_span(table, id);
+        if l == 0 {
+            if let Some(d) = data.get_mut(w) {
+                *d = esc.next().unwrap_or(0);
             }
+            w += 1;
+        } else if l <= SLACK && s + SLACK <= bytes.len() && w + SLACK <= data.len() {
+            data[w..w + SLACK].copy_from_slice(&bytes[s..s + SLACK]);
+            w += l;
+        } else {
+            if let (Some(d), Some(b)) = (data.get_mut(w..w + l), bytes.get(s..s + l)) {
+                d.copy_from_slice(b);
+            }
+            w += l;
         }
-        offsets.push(w as u32);
     }
     check_filled(w, total)?;
     data.truncate(total);
     Ok(Values::Bytes { offsets, data })
 }
 
-/// The LEB128 varint at `s[*p..]`, at most 5 bytes, moving `p` past it.
-fn varint(s: &[u8], p: &mut usize, k: usize) -> Result<u64> {
+/// The error for the first token whose id has no bytes and is not the
+/// escape id.
+#[cold]
+#[inline(never)]
+fn undefined_id(ids: &[u16], table: &[u32], escape: u32) -> crate::error::Error {
+    // The caller saw one, so the search finds it.
+    let (k, id) =
+        ids.iter().enumerate().find(|&(_, &id)| token_len(table, id) == 0 && id as u32 != escape).unwrap_or((0, &0));
+    corrupt_chunk(format!("token {k} has id {id}, which the tokenizer does not define (escape id {escape})"))
+}
+
+/// The varint of at most three bytes at the bottom of `x` (little-endian),
+/// continuation bits taken as they are: bytes past the terminator drop out.
+#[inline(always)]
+fn short_varint(x: u64) -> u64 {
+    let c0 = x >> 7 & 1;
+    let c1 = x >> 15 & c0;
+    (x & 0x7f) | ((x >> 1 & 0x3f80) * c0) | ((x >> 2 & 0x1f_c000) * c1)
+}
+
+/// The id at Remap index `idx` of token `k`.
+#[inline(always)]
+fn remap(table: &[u16], idx: u64, k: usize) -> Result<u16> {
+    // Through try_from: on wasm32 a 35-bit index must not wrap into range.
+    match usize::try_from(idx).ok().and_then(|i| table.get(i)) {
+        Some(&id) => Ok(id),
+        None => Err(remap_range(idx, k, table.len())),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn remap_range(idx: u64, k: usize, len: usize) -> crate::error::Error {
+    corrupt_chunk(format!("Remap index {idx} of token {k} is outside the {len}-entry table"))
+}
+
+/// The LEB128 varint at `s[p..]`, at most 5 bytes, and the byte after it
+/// (returned, not written through a reference: a position whose address
+/// is taken lives in memory in wasm).
+fn varint(s: &[u8], mut p: usize, k: usize) -> Result<(u64, usize)> {
     let mut idx = 0u64;
     let mut shift = 0;
     loop {
-        let b = *s.get(*p).ok_or_else(|| corrupt_chunk(format!("Remap id stream ends inside token {k}")))?;
-        *p += 1;
+        let b = *s.get(p).ok_or_else(|| corrupt_chunk(format!("Remap id stream ends inside token {k}")))?;
+        p += 1;
         idx |= ((b & 0x7f) as u64) << shift;
         if b & 0x80 == 0 {
-            return Ok(idx);
+            return Ok((idx, p));
         }
         shift += 7;
         if shift > 28 {
