@@ -400,3 +400,34 @@ async fn scoped_views_are_detached_when_their_scope_ends() -> TestResult {
         Err(failures.iter().map(|f| js_text(&f)).collect::<Vec<_>>().join("\n"))
     }
 }
+
+/// Remap indices are 5-byte LEB128 varints, so up to 35 bits: on wasm32,
+/// where `usize` is 32 bits, an index of 2^32 + 1 must be refused as
+/// natively, not wrap to entry 1 of the table (the native unit tests cannot
+/// see this; it only happens with a 32-bit `usize`).
+#[wasm_bindgen_test]
+fn remap_index_beyond_32_bits_is_refused() -> TestResult {
+    use columns_wasm::{encoding, ColumnType, Encoding, ErrorKind, Tokenizer};
+    let tok = Tokenizer::from_json(br#"{"model":{"type":"BPE","vocab":{"a":0,"b":1}}}"#).map_err(|e| e.to_string())?;
+    // Remap ids, Counts boundaries; 1 value of 1 token, no escapes, a
+    // 2-entry table [0, 1].
+    let mut s = vec![1u8, 0];
+    for x in [1u32, 1, 0, 2] {
+        s.extend_from_slice(&x.to_le_bytes());
+    }
+    s.extend_from_slice(&[0, 0, 1, 0]); // table: ids 0 and 1
+    s.extend_from_slice(&1u32.to_le_bytes()); // the value's token count
+    let good = encoding::decode(Encoding::Tokenized, ColumnType::String, 1, 1, &[&s[..], &[0x01]].concat(), Some(&tok));
+    match good {
+        Ok(columns_wasm::Values::Bytes { data, .. }) if data == b"b" => {}
+        Ok(_) => return Err("index 1 should read \"b\", and read other values".into()),
+        Err(e) => return Err(format!("index 1 should read \"b\", got {e}")),
+    }
+    // 2^32 + 1 as a 5-byte varint.
+    let bad = [&s[..], &[0x81, 0x80, 0x80, 0x80, 0x10]].concat();
+    match encoding::decode(Encoding::Tokenized, ColumnType::String, 1, 1, &bad, Some(&tok)) {
+        Err(e) if e.kind == ErrorKind::CorruptChunk => Ok(()),
+        Err(e) => Err(format!("expected corrupt_chunk, got {e}")),
+        Ok(_) => Err("a 35-bit Remap index was read as a value (it wrapped into the table's range)".into()),
+    }
+}
