@@ -196,6 +196,7 @@ test("filtering over the whole file, then sorted, with the selected cell's value
   const status = await page.textContent("[data-testid=data-status]");
   console.log(`[filter] ${status}`);
   assert.match(status, new RegExp(`^${fmt(want.length)} of ${fmt(ROWS)} rows, where origin = SFO and delay > 60, sorted by delay descending`));
+  assert.equal(new URL(page.url()).searchParams.get("where"), JSON.stringify([[3, "=", "SFO"], [1, ">", "60"]]));
   const rows = await visibleRows();
   rows.forEach((row, k) => assert.equal(row.id, want[k]));
   // Select a cell with the keyboard and copy it.
@@ -341,7 +342,7 @@ test("the other views open on flights-3m without a long main-thread task", async
   }
 });
 
-test("column profiles over every row group, and the URL keeps tab, column, row and order", async () => {
+test("column profiles over every row group, and the URL keeps tab, column, row, order and filter", async () => {
   const v = data.values;
   await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=detail&col=3&rg=5`);
   await page.waitForSelector("[data-testid=profile][data-state=done]", { timeout: 120_000 });
@@ -390,6 +391,23 @@ test("column profiles over every row group, and the URL keeps tab, column, row a
   await page.waitForFunction((id) => document.querySelector("[data-testid=data-grid] .grid-cell.selected")?.closest(".grid-row")?.dataset.fileRow === String(id), id, { timeout: 60_000 });
   assert.equal(await page.getAttribute("[data-testid=data-grid] .grid-cell.selected", "data-row"), "1000");
   assert.equal(await page.getAttribute("[data-testid=data-grid-header][data-col='1']", "aria-sort"), "descending");
+
+  // A filtered view's link: the conditions as typed, parsed again, shown in
+  // the form and applied.
+  const ids = [];
+  for (let i = 0; i < ROWS; i++) if (v.origin[i] === "SFO" && v.delay[i] > 60) ids.push(i);
+  const sfo = byDelayDesc(v.delay, ids);
+  const where = encodeURIComponent(JSON.stringify([[3, "=", "SFO"], [1, ">", "60"]]));
+  await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=data&sort=1&desc=1&where=${where}`);
+  await page.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === String(n), sfo.length, { timeout: 120_000 });
+  assert.match(await page.textContent("[data-testid=data-status]"), /where origin = SFO and delay > 60, sorted by delay descending/);
+  assert.equal(await page.inputValue("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-value]"), "SFO");
+  assert.equal(await page.inputValue("[data-testid=filter-row] >> nth=1 >> [data-testid=filter-value]"), "60");
+  (await visibleRows()).forEach((row, k) => assert.equal(row.id, sfo[k]));
+  // A link whose conditions do not fit the file: said so, the rows unfiltered.
+  await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=data&where=${encodeURIComponent('[[99,"=","x"]]')}`);
+  await page.waitForFunction(() => /filter was left out: a condition names column 99/.test(document.querySelector("#toasts")?.textContent || ""), null, { timeout: 60_000 });
+  assert.equal(await page.getAttribute("[data-testid=data-status]", "data-total"), String(ROWS));
 });
 
 test("SQL over the file with DuckDB-Wasm, loaded only when the tab opens", async () => {

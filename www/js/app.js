@@ -33,8 +33,8 @@ const ctx = {
 };
 
 // ---------------------------------------------------------------- URL state
-// ?url=&tab=&rg=&col=&row=&sort=&desc= : what is open, where, and in which
-// order, so a link shows the same.
+// ?url=&tab=&rg=&col=&row=&sort=&desc=&where= : what is open, where, and
+// which view of its rows, so a link shows the same.
 
 const urlState = new URLSearchParams(location.search);
 ctx.setUrlState = (patch) => {
@@ -265,7 +265,7 @@ async function openSource(src, name, restore = null) {
   document.title = `${name} — columns inspector`;
   renderFileViews();
   showTab(ctx.tab);
-  if (ctx.tab === "data" && (Number.isInteger(want.row) || Number.isInteger(want.sort))) data.activate({ row: want.row, col: ctx.sel.c, sort: want.sort, desc: want.desc });
+  if (ctx.tab === "data" && (Number.isInteger(want.row) || Number.isInteger(want.sort) || want.where)) data.activate({ row: want.row, col: ctx.sel.c, sort: want.sort, desc: want.desc, where: want.where });
   // Raw lengths and block counts live in each chunk's 18-byte header.
   try {
     const hdr = await ctx.call("loadHeaders", {}, "Reading chunk headers");
@@ -323,7 +323,7 @@ async function handleFiles(files) {
   if (others.length > 1) toast(`Opened ${others[0].name}; one .cols file at a time (${others.length - 1} ignored).`);
   if (others.length) {
     // A local file has no address: forget any ?url= and the URL field.
-    ctx.setUrlState({ url: null, rg: null, col: null, row: null, sort: null, desc: null });
+    ctx.setUrlState({ url: null, rg: null, col: null, row: null, sort: null, desc: null, where: null });
     $("#url-input").value = "";
     await openSource({ blob: others[0] }, others[0].name);
   }
@@ -355,7 +355,7 @@ function openUrl(text, restore = null) {
     return;
   }
   const name = decodeURIComponent(url.pathname.split("/").pop() || url.host);
-  if (!restore) ctx.setUrlState({ url: t, rg: null, col: null, row: null, sort: null, desc: null });
+  if (!restore) ctx.setUrlState({ url: t, rg: null, col: null, row: null, sort: null, desc: null, where: null });
   else ctx.setUrlState({ url: t });
   return openSource({ url: url.href }, name, restore);
 }
@@ -497,7 +497,7 @@ async function main() {
   document.body.dataset.ready = "1";
   const url = urlState.get("url");
   const int = (k) => (urlState.has(k) && /^\d+$/.test(urlState.get(k)) ? Number(urlState.get(k)) : null);
-  const restore = { tab: urlState.get("tab"), rg: int("rg"), col: int("col"), row: int("row"), sort: int("sort"), desc: urlState.get("desc") === "1" };
+  const restore = { tab: urlState.get("tab"), rg: int("rg"), col: int("col"), row: int("row"), sort: int("sort"), desc: urlState.get("desc") === "1", where: urlState.get("where") };
   if (url) {
     $("#url-input").value = url;
     await openUrl(url, restore);

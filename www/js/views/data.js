@@ -169,8 +169,13 @@ export function createData(ctx, el) {
     progress.hidden = true;
     delete el.dataset.busy;
     applied = { filters: nextFilters, sort: nextSort };
-    // The order is part of a shared link (filters are not: they hold typed text).
-    ctx.setUrlState({ sort: nextSort ? nextSort.c : null, desc: nextSort?.desc ? 1 : null });
+    // The view is part of a shared link: its order, and its conditions as
+    // typed (read back through the same parsing as the form's).
+    ctx.setUrlState({
+      sort: nextSort ? nextSort.c : null,
+      desc: nextSort?.desc ? 1 : null,
+      where: nextFilters.length ? JSON.stringify(nextFilters.map((x) => [x.c, x.op, x.text])) : null,
+    });
     total = res.total;
     status.textContent = `${describe()} · computed in ${fmtMs(res.ms)} in the worker`;
     status.dataset.total = String(total);
@@ -250,6 +255,12 @@ export function createData(ctx, el) {
 
   function applyFilters(ev) {
     ev.preventDefault();
+    const parsed = parseFilters();
+    if (parsed) compute(parsed, applied.sort);
+  }
+
+  /** The form's conditions parsed, or null (each error shown by its row). */
+  function parseFilters() {
     const parsed = [];
     let ok = true;
     filters.forEach((fl, i) => {
@@ -270,7 +281,29 @@ export function createData(ctx, el) {
       errEl.hidden = true;
       parsed.push({ c: fl.c, op: fl.op, value: r.value, text: fl.text });
     });
-    if (ok) compute(parsed, applied.sort);
+    return ok ? parsed : null;
+  }
+
+  /** A link's `where` (JSON [[column, op, text], ...], untrusted): the
+   *  conditions it names, or an error sentence. */
+  function linkedFilters(where) {
+    let list;
+    try {
+      list = JSON.parse(where);
+    } catch {
+      return { error: "it is not the JSON list this page writes" };
+    }
+    const n = ctx.file.schema.length;
+    if (!Array.isArray(list) || list.length > 64) return { error: "it is not a list of at most 64 conditions" };
+    const out = [];
+    for (const item of list) {
+      const [c, op, text] = Array.isArray(item) ? item : [];
+      if (!Number.isInteger(c) || c < 0 || c >= n) return { error: `a condition names column ${String(c).slice(0, 20)}, and the file has ${n}` };
+      if (!opsFor(ctx.file.schema[c].type).some((o) => o.op === op)) return { error: `“${String(op).slice(0, 20)}” is not a comparison for ${ctx.labels[c]}` };
+      if (typeof text !== "string" || text.length > 10000) return { error: "a condition's value is not text" };
+      out.push({ c, op, text });
+    }
+    return { filters: out };
   }
 
   async function goTo(ev) {
@@ -402,7 +435,22 @@ export function createData(ctx, el) {
       const n = ctx.file.numRows;
       if (!n) return;
       const sortCol = state?.sort;
-      if (Number.isInteger(sortCol) && sortCol >= 0 && sortCol < ctx.file.schema.length) await compute([], { c: sortCol, desc: !!state.desc });
+      const sort = Number.isInteger(sortCol) && sortCol >= 0 && sortCol < ctx.file.schema.length ? { c: sortCol, desc: !!state.desc } : null;
+      let parsed = [];
+      if (state?.where) {
+        const linked = linkedFilters(state.where);
+        if (linked.error) ctx.toast(`The link's filter was left out: ${linked.error}.`, "error");
+        else {
+          filters = linked.filters;
+          drawFilters();
+          parsed = parseFilters();
+          if (!parsed) {
+            ctx.toast("The link's filter was left out: a value does not parse (see the conditions).", "error");
+            parsed = [];
+          }
+        }
+      }
+      if (sort || parsed.length) await compute(parsed, sort);
       if (state?.row === undefined || state.row === null) return;
       const r = Math.min(n - 1, Math.max(0, state.row));
       const c = Math.max(0, cols.indexOf(state.col ?? cols[0]));
