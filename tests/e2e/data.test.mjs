@@ -404,6 +404,11 @@ test("column profiles over every row group, and the URL keeps tab, column, row, 
   assert.equal(await page.inputValue("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-value]"), "SFO");
   assert.equal(await page.inputValue("[data-testid=filter-row] >> nth=1 >> [data-testid=filter-value]"), "60");
   (await visibleRows()).forEach((row, k) => assert.equal(row.id, sfo[k]));
+  // Filtered in file order, with a row: found where the filter puts it.
+  const kept = ids[200];
+  await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=data&col=1&where=${where}&row=${kept}`);
+  await page.waitForFunction((id) => document.querySelector("[data-testid=data-grid] .grid-cell.selected")?.closest(".grid-row")?.dataset.fileRow === String(id), kept, { timeout: 60_000 });
+  assert.equal(await page.getAttribute("[data-testid=data-grid] .grid-cell.selected", "data-row"), "200");
   // A link whose conditions do not fit the file: said so, the rows unfiltered.
   await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=data&where=${encodeURIComponent('[[99,"=","x"]]')}`);
   await page.waitForFunction(() => /filter was left out: a condition names column 99/.test(document.querySelector("#toasts")?.textContent || ""), null, { timeout: 60_000 });

@@ -429,8 +429,8 @@ export function createData(ctx, el) {
       status.dataset.total = String(total);
       grid.setSource(source());
     },
-    /** Restores a link's place: its sort (a column index, `desc`), then
-     *  its file row, found in the sorted view. */
+    /** Restores a link's place: its filter and sort, then its file row,
+     *  found where that view puts it. */
     async activate(state) {
       const n = ctx.file.numRows;
       if (!n) return;
@@ -454,7 +454,8 @@ export function createData(ctx, el) {
       if (state?.row === undefined || state.row === null) return;
       const r = Math.min(n - 1, Math.max(0, state.row));
       const c = Math.max(0, cols.indexOf(state.col ?? cols[0]));
-      const index = applied.sort ? (await ctx.call("locate", { row: r }, "Finding the row")).index : r;
+      const inFileOrder = !applied.sort && !applied.filters.length;
+      const index = inFileOrder ? r : (await ctx.call("locate", { row: r }, "Finding the row")).index;
       if (index >= 0) setTimeout(() => grid.scrollToRow(index, c), 0);
     },
     grid,
