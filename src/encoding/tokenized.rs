@@ -280,12 +280,19 @@ impl<'a> TokenizedLayout<'a> {
                 let bits = MsbBits::new(self.id_stream, t, w)?;
                 let max = self.table_entry(0);
                 refill(ids, t, "token ids")?;
-                ids.resize(t, 0);
-                // Unpacked straight into the ids (no buffer between; the
-                // width is that of a u16, so nothing is cut off), then the
-                // largest checked once, in a pass of its own: a running
-                // largest in the unpacker's closure lived in memory in wasm.
-                bits.map_all(ids, |id| id as u16);
+                if w == 16 {
+                    // A vocab over 2^15 ids (GPT-2's and most others): the
+                    // ids lie as big-endian u16s (`new` checked the length),
+                    // read as Raw's are.
+                    ids.extend(self.id_stream.chunks_exact(2).map(|c| u16::from_be_bytes([c[0], c[1]])));
+                } else {
+                    // Unpacked straight into the ids (no buffer between; the
+                    // width is that of a u16, so nothing is cut off), then the
+                    // largest checked once, in a pass of its own: a running
+                    // largest in the unpacker's closure lived in memory in wasm.
+                    ids.resize(t, 0);
+                    bits.map_all(ids, |id| id as u16);
+                }
                 let largest = ids.iter().copied().max().unwrap_or(0) as u32;
                 if largest > max as u32 {
                     return Err(corrupt_chunk(format!("Bits id {largest} exceeds the declared largest id {max}")));
@@ -417,7 +424,7 @@ fn two_byte_indices(s: &[u8], t: usize, ids: &mut [u16]) -> bool {
         // 0xff in the lanes that continue, and in those the lane before
         // continues into.
         let cont = (x >> 7 & ONES) * 0xff;
-        let into = cont << 8 | (prev >> 7) * 0xff;
+        let into = (cont << 8) | ((prev >> 7) * 0xff);
         long |= cont & into;
         let bits = x & 0x7f7f_7f7f_7f7f_7f7f;
         let low = (bits << 8 | (prev & 0x7f)) & into | bits & !into;
@@ -521,8 +528,7 @@ mod tests {
     /// A BPE tokenizer.json of ASCII tokens (each character is its own
     /// byte in the byte-level alphabet), with ids left undefined here and
     /// there, and the bytes of each id.
-    fn tokenizer(rng: &mut Rng, big: bool) -> (Tokenizer, Vec<Option<Vec<u8>>>) {
-        let size = if big { 20_000 } else { 1 + rng.below(600) };
+    fn tokenizer(rng: &mut Rng, size: usize) -> (Tokenizer, Vec<Option<Vec<u8>>>) {
         let mut vocab = vec![None; size];
         let mut json = String::from(r#"{"model":{"type":"BPE","vocab":{"#);
         let mut first = true;
@@ -728,9 +734,18 @@ mod tests {
         let mut layouts = [0usize; 9];
         for case in 0..3000 {
             // Now and then a vocab and values with over 16,384 distinct
-            // ids, so Remap indices take three varint bytes.
+            // ids, so Remap indices take three varint bytes; or ids over
+            // 2^15, so Bits ids take 16 bits.
             let big = case % 150 == 0;
-            let (tok, vocab) = tokenizer(&mut rng, big);
+            let wide = big && case % 300 == 0;
+            let size = if wide {
+                40_000
+            } else if big {
+                20_000
+            } else {
+                1 + rng.below(600)
+            };
+            let (tok, vocab) = tokenizer(&mut rng, size);
             let defined: Vec<u16> = (0..vocab.len()).filter(|&i| vocab[i].is_some()).map(|i| i as u16).collect();
             let escape = vocab.len() as u16;
             let v = if big {
@@ -748,7 +763,7 @@ mod tests {
                         .map(|_| {
                             if big {
                                 next_id += 1;
-                                defined[next_id % defined.len()]
+                                defined[next_id * 7 % defined.len()]
                             } else if rng.below(15) == 0 {
                                 escapes.push(rng.next() as u8);
                                 escape
@@ -761,7 +776,14 @@ mod tests {
                         .collect()
                 })
                 .collect();
-            let (rep, bounds) = (if big { 1 } else { rng.below(3) as u8 }, rng.below(3) as u8);
+            let rep = if wide {
+                2
+            } else if big {
+                1
+            } else {
+                rng.below(3) as u8
+            };
+            let bounds = rng.below(3) as u8;
             layouts[rep as usize * 3 + bounds as usize] += 1;
             // Half the streams as a writer makes them (Remap varints of at
             // most two bytes below 2^14 table entries: the eight-byte path),
