@@ -528,7 +528,8 @@ fn token_len(starts: &[u32], id: u16) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encoding::testkit::{damage, pack_msb, read_msb, Rng, Verdicts};
+    use crate::encoding::testkit::{damage, flatten, pack_msb, read_msb, Rng, Verdicts};
+    use crate::error::ErrorKind;
 
     /// A BPE tokenizer.json of ASCII tokens (each character is its own
     /// byte in the byte-level alphabet), with ids left undefined here and
