@@ -291,8 +291,7 @@ fn uniform_strings(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encoding::testkit::{assert_same, damage, flatten, pack_msb, read_msb, Rng};
-    use crate::error::ErrorKind;
+    use crate::encoding::testkit::{damage, pack_msb, read_msb, Rng, Verdicts};
 
     const TYPES: [ColumnType; 6] = [
         ColumnType::Bool,
@@ -383,7 +382,7 @@ mod tests {
     #[test]
     fn decodes_as_a_plain_reading_does() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
-        let (mut ok, mut errors) = (0, 0);
+        let mut verdicts = Verdicts::default();
         for case in 0..6000 {
             let ty = TYPES[rng.below(TYPES.len())];
             let n = if rng.below(4) == 0 { rng.below(3000) } else { rng.below(70) };
@@ -399,22 +398,17 @@ mod tests {
             let clean = stream(&mut rng, ty, n, d);
             let s = damage(&mut rng, clean);
             let count = if rng.below(12) == 0 { n ^ 1 } else { n };
-            match (reference(ty, count, &s), decode(ty, count, count, &s, None, &mut Work::default())) {
-                (Some(want), Ok(got)) => {
-                    assert_same(&flatten(&got), &want, &format!("case {case}: {ty} n {count} d {d}"));
-                    ok += 1;
-                }
-                (None, Err(e)) => {
-                    assert_eq!(e.kind, ErrorKind::CorruptChunk, "case {case}: {e}");
-                    errors += 1;
-                }
-                (want, got) => panic!(
-                    "case {case}: {ty} n {count} d {d}: reference {}, decoder {:?}",
-                    if want.is_some() { "decodes" } else { "refuses" },
-                    got.map(|v| v.len())
-                ),
-            }
+            verdicts.check(
+                reference(ty, count, &s),
+                decode(ty, count, count, &s, None, &mut Work::default()),
+                &format!("case {case}: {ty} n {count} d {d}"),
+            );
         }
-        assert!(ok > 2500 && errors > 1500, "both outcomes are exercised ({ok} decoded, {errors} refused)");
+        assert!(
+            verdicts.decoded > 2500 && verdicts.refused > 1500,
+            "both outcomes are exercised ({} decoded, {} refused)",
+            verdicts.decoded,
+            verdicts.refused
+        );
     }
 }

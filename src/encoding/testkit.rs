@@ -126,3 +126,33 @@ pub fn assert_same(got: &[Vec<u8>], want: &[Vec<u8>], what: &str) {
     }
     assert_eq!(got.len(), want.len(), "{what}: value count");
 }
+
+/// A differential test's tally: how many cases decoded and how many were
+/// refused, each in agreement with the reference.
+#[derive(Default)]
+pub struct Verdicts {
+    pub decoded: usize,
+    pub refused: usize,
+}
+
+impl Verdicts {
+    /// Panics unless the decoder agrees with the reference on one case:
+    /// the same values, or both refuse (the decoder with `CorruptChunk`).
+    pub fn check(&mut self, want: Option<Vec<Vec<u8>>>, got: crate::error::Result<Values>, what: &str) {
+        match (want, got) {
+            (Some(want), Ok(got)) => {
+                assert_same(&flatten(&got), &want, what);
+                self.decoded += 1;
+            }
+            (None, Err(e)) => {
+                assert_eq!(e.kind, crate::error::ErrorKind::CorruptChunk, "{what}: {e}");
+                self.refused += 1;
+            }
+            (want, got) => panic!(
+                "{what}: reference {}, decoder {:?}",
+                if want.is_some() { "decodes" } else { "refuses" },
+                got.map(|v| v.len())
+            ),
+        }
+    }
+}

@@ -200,9 +200,35 @@ impl<'a> TokenizedLayout<'a> {
                 }
                 refill(table, self.table_len(), "id table")?;
                 table.extend(self.table.chunks_exact(2).map(|c| u16::from_le_bytes([c[0], c[1]])));
+                let s = self.id_stream;
+                // Tables of at most 2^14 entries (every one the titles make)
+                // need no varint over two bytes: those streams go eight
+                // bytes a step with no chain from one varint to the next,
+                // then through the table. Anything else, a malformed stream
+                // among them, takes the general path below, which finds
+                // its error as it always did.
+                if table.len() <= 1 << 14 {
+                    refill(ids, t.saturating_add(8), "token ids")?;
+                    ids.resize(t.saturating_add(8), 0);
+                    if two_byte_indices(s, t, ids) {
+                        ids.truncate(t);
+                        // One pass: a flag, not an early return, keeps the
+                        // loop free of exits (3% faster than a separate
+                        // pass for the largest index).
+                        let mut outside = false;
+                        for id in ids.iter_mut() {
+                            match table.get(*id as usize) {
+                                Some(&x) => *id = x,
+                                None => outside = true,
+                            }
+                        }
+                        if !outside {
+                            return Ok(());
+                        }
+                    }
+                }
                 refill(ids, t, "token ids")?;
                 ids.resize(t, 0);
-                let s = self.id_stream;
                 let mut p = 0usize;
                 let mut k = 0usize;
                 while k < t {
@@ -260,12 +286,19 @@ impl<'a> TokenizedLayout<'a> {
                 let bits = MsbBits::new(self.id_stream, t, w)?;
                 let max = self.table_entry(0);
                 refill(ids, t, "token ids")?;
-                ids.resize(t, 0);
-                // Unpacked straight into the ids (no buffer between; the
-                // width is that of a u16, so nothing is cut off), then the
-                // largest checked once, in a pass of its own: a running
-                // largest in the unpacker's closure lived in memory in wasm.
-                bits.map_all(ids, |id| id as u16);
+                if w == 16 {
+                    // A vocab over 2^15 ids (GPT-2's and most others): the
+                    // ids lie as big-endian u16s (`new` checked the length),
+                    // read as Raw's are.
+                    ids.extend(self.id_stream.chunks_exact(2).map(|c| u16::from_be_bytes([c[0], c[1]])));
+                } else {
+                    // Unpacked straight into the ids (no buffer between; the
+                    // width is that of a u16, so nothing is cut off), then the
+                    // largest checked once, in a pass of its own: a running
+                    // largest in the unpacker's closure lived in memory in wasm.
+                    ids.resize(t, 0);
+                    bits.map_all(ids, |id| id as u16);
+                }
                 let largest = ids.iter().copied().max().unwrap_or(0) as u32;
                 if largest > max as u32 {
                     return Err(corrupt_chunk(format!("Bits id {largest} exceeds the declared largest id {max}")));
@@ -373,6 +406,64 @@ fn undefined_id(ids: &[u16], table: &[u32], escape: u32) -> crate::error::Error 
     corrupt_chunk(format!("token {k} has id {id}, which the tokenizer does not define (escape id {escape})"))
 }
 
+/// Exactly `t` LEB128 varints of at most two bytes each, written to
+/// `ids[..t]` as they are (not through the table); false for any other
+/// stream. `ids` must hold `t + 8` (each step writes 8 slots).
+///
+/// Eight stream bytes a step, and nothing carried from one step to the
+/// next but the output position and the word's last byte: each byte's lane
+/// holds the value of the varint it would end (its own 7 bits, above those
+/// of the byte before when that one continues into it), stored at the slot
+/// of its rank among the word's terminators. A continuation byte writes its
+/// varint's slot first and the terminator after it overwrites that, in
+/// this word or the next.
+fn two_byte_indices(s: &[u8], t: usize, ids: &mut [u16]) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const EVEN: u64 = 0x00ff_00ff_00ff_00ff;
+    let (mut k, mut prev, mut long) = (0usize, 0u64, 0u64);
+    let words = s.chunks_exact(8);
+    let tail = words.remainder();
+    // `real`: the word's bytes from the stream (the rest, zeros, count no
+    // terminators).
+    let mut step = |x: u64, real: u32, k: &mut usize| -> bool {
+        let Some(out) = ids.get_mut(*k..).and_then(|o| o.first_chunk_mut::<8>()) else { return false };
+        // 0xff in the lanes that continue, and in those the lane before
+        // continues into.
+        let cont = (x >> 7 & ONES) * 0xff;
+        let into = (cont << 8) | ((prev >> 7) * 0xff);
+        long |= cont & into;
+        let bits = x & 0x7f7f_7f7f_7f7f_7f7f;
+        let low = (bits << 8 | (prev & 0x7f)) & into | bits & !into;
+        let high = bits & into;
+        let even = (low & EVEN) | (high & EVEN) << 7;
+        let odd = (low >> 8 & EVEN) | (high >> 8 & EVEN) << 7;
+        let ends = !x >> 7 & ONES;
+        // Byte i of `rank`: the terminators before lane i (at most 7).
+        let rank = ends.wrapping_mul(ONES) << 8;
+        for i in 0..4 {
+            out[(rank >> (16 * i) & 7) as usize] = (even >> (16 * i)) as u16;
+            out[(rank >> (16 * i + 8) & 7) as usize] = (odd >> (16 * i)) as u16;
+        }
+        let ends = ends & u64::MAX >> (64 - 8 * real);
+        *k += (ends.wrapping_mul(ONES) >> 56) as usize;
+        prev = x >> 56;
+        true
+    };
+    for w in words {
+        if !step(u64::from_le_bytes(w.try_into().unwrap_or_default()), 8, &mut k) {
+            return false;
+        }
+    }
+    if !tail.is_empty() {
+        let mut b = [0u8; 8];
+        b[..tail.len()].copy_from_slice(tail);
+        if !step(u64::from_le_bytes(b), tail.len() as u32, &mut k) {
+            return false;
+        }
+    }
+    long == 0 && s.last().is_none_or(|&b| b < 0x80) && k == t
+}
+
 /// The varint of at most three bytes at the bottom of `x` (little-endian),
 /// continuation bits taken as they are: bytes past the terminator drop out.
 #[inline(always)]
@@ -437,14 +528,13 @@ fn token_len(starts: &[u32], id: u16) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encoding::testkit::{assert_same, damage, flatten, pack_msb, read_msb, Rng};
+    use crate::encoding::testkit::{damage, flatten, pack_msb, read_msb, Rng, Verdicts};
     use crate::error::ErrorKind;
 
     /// A BPE tokenizer.json of ASCII tokens (each character is its own
     /// byte in the byte-level alphabet), with ids left undefined here and
     /// there, and the bytes of each id.
-    fn tokenizer(rng: &mut Rng, big: bool) -> (Tokenizer, Vec<Option<Vec<u8>>>) {
-        let size = if big { 20_000 } else { 1 + rng.below(600) };
+    fn tokenizer(rng: &mut Rng, size: usize) -> (Tokenizer, Vec<Option<Vec<u8>>>) {
         let mut vocab = vec![None; size];
         let mut json = String::from(r#"{"model":{"type":"BPE","vocab":{"#);
         let mut first = true;
@@ -468,8 +558,9 @@ mod tests {
         (Tokenizer::from_json(json.as_bytes()).unwrap(), vocab)
     }
 
-    /// A payload in layout (`rep`, `bounds`) for per-value ids and escapes.
-    fn write(rep: u8, bounds: u8, values: &[Vec<u16>], escapes: &[u8]) -> Vec<u8> {
+    /// A payload in layout (`rep`, `bounds`) for per-value ids and escapes
+    /// (`overlong`: Remap varints now and then longer than they need be).
+    fn write(rep: u8, bounds: u8, values: &[Vec<u16>], escapes: &[u8], overlong: bool) -> Vec<u8> {
         let flat: Vec<u16> = values.iter().flatten().copied().collect();
         let (mut table, mut ids) = (Vec::<u16>::new(), Vec::new());
         match rep {
@@ -485,7 +576,8 @@ mod tests {
                     let mut x = index[i];
                     // Now and then a longer encoding than needed (1 to 5
                     // bytes in all): readers take any LEB128 of 5 bytes or less.
-                    let mut pad: u32 = [0, 0, 0, 0, 0, 0, 1, 2, 3, 4][(k * 7 + flat.len()) % 10];
+                    let mut pad: u32 =
+                        if overlong { [0, 0, 0, 0, 0, 0, 1, 2, 3, 4][(k * 7 + flat.len()) % 10] } else { 0 };
                     while x >= 0x80 || pad > 0 {
                         ids.push(x as u8 | 0x80);
                         x >>= 7;
@@ -644,13 +736,22 @@ mod tests {
     #[test]
     fn decodes_as_a_plain_reading_does() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
-        let (mut ok, mut errors) = (0, 0);
+        let mut verdicts = Verdicts::default();
         let mut layouts = [0usize; 9];
         for case in 0..3000 {
             // Now and then a vocab and values with over 16,384 distinct
-            // ids, so Remap indices take three varint bytes.
+            // ids, so Remap indices take three varint bytes; or ids over
+            // 2^15, so Bits ids take 16 bits.
             let big = case % 150 == 0;
-            let (tok, vocab) = tokenizer(&mut rng, big);
+            let wide = big && case % 300 == 0;
+            let size = if wide {
+                40_000
+            } else if big {
+                20_000
+            } else {
+                1 + rng.below(600)
+            };
+            let (tok, vocab) = tokenizer(&mut rng, size);
             let defined: Vec<u16> = (0..vocab.len()).filter(|&i| vocab[i].is_some()).map(|i| i as u16).collect();
             let escape = vocab.len() as u16;
             let v = if big {
@@ -668,7 +769,7 @@ mod tests {
                         .map(|_| {
                             if big {
                                 next_id += 1;
-                                defined[next_id % defined.len()]
+                                defined[next_id * 7 % defined.len()]
                             } else if rng.below(15) == 0 {
                                 escapes.push(rng.next() as u8);
                                 escape
@@ -681,27 +782,109 @@ mod tests {
                         .collect()
                 })
                 .collect();
-            let (rep, bounds) = (if big { 1 } else { rng.below(3) as u8 }, rng.below(3) as u8);
+            let rep = if wide {
+                2
+            } else if big {
+                1
+            } else {
+                rng.below(3) as u8
+            };
+            let bounds = rng.below(3) as u8;
             layouts[rep as usize * 3 + bounds as usize] += 1;
-            let s = damage(&mut rng, write(rep, bounds, &values, &escapes));
+            // Half the streams as a writer makes them (Remap varints of at
+            // most two bytes below 2^14 table entries: the eight-byte path),
+            // half with over-long varints (the general path).
+            let overlong = rng.below(2) == 0;
+            let s = damage(&mut rng, write(rep, bounds, &values, &escapes, overlong));
             let count = if rng.below(15) == 0 { v ^ 1 } else { v };
-            match (reference(&s, count, &vocab), decode(count, count, &s, &tok, None, &mut Work::default())) {
-                (Some(want), Ok(got)) => {
-                    assert_same(&flatten(&got), &want, &format!("case {case}: layout {rep}/{bounds}, {v} values"));
-                    ok += 1;
+            verdicts.check(
+                reference(&s, count, &vocab),
+                decode(count, count, &s, &tok, None, &mut Work::default()),
+                &format!("case {case}: layout {rep}/{bounds}, {v} values"),
+            );
+        }
+        assert!(
+            verdicts.decoded > 900 && verdicts.refused > 900,
+            "both outcomes are exercised ({} decoded, {} refused)",
+            verdicts.decoded,
+            verdicts.refused
+        );
+        assert!(layouts.iter().all(|&n| n > 200), "every layout is tried: {layouts:?}");
+    }
+
+    /// The eight-byte path takes exactly the streams of `t` varints of at
+    /// most two bytes, and reads them as a varint at a time does.
+    #[test]
+    fn two_byte_indices_read_as_one_at_a_time() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        let (mut taken, mut left) = (0, 0);
+        for case in 0..20_000 {
+            let t = rng.below(40);
+            let mut s = Vec::new();
+            for _ in 0..t {
+                let x = if rng.below(2) == 0 { rng.below(128) } else { rng.below(1 << 14) };
+                if x >= 0x80 {
+                    s.push(x as u8 | 0x80);
                 }
-                (None, Err(e)) => {
-                    assert_eq!(e.kind, ErrorKind::CorruptChunk, "case {case}: {e}");
-                    errors += 1;
+                s.push((x >> (7 * (x >= 0x80) as u32)) as u8 & 0x7f);
+            }
+            for _ in 0..rng.below(3) {
+                if !s.is_empty() {
+                    let i = rng.below(s.len());
+                    s[i] = rng.next() as u8;
                 }
-                (want, got) => panic!(
-                    "case {case}: layout {rep}/{bounds}, {v} values: reference {}, decoder {:?}",
-                    if want.is_some() { "decodes" } else { "refuses" },
-                    got.map(|v| v.len())
-                ),
+            }
+            let count = if rng.below(10) == 0 { t ^ 1 } else { t };
+            // One varint at a time: `count` of them, of at most two bytes,
+            // ending where the stream does.
+            let (mut want, mut p) = (Vec::new(), 0);
+            while p < s.len() && want.len() <= count {
+                match s[p..].iter().position(|&b| b < 0x80) {
+                    Some(n) if n <= 1 => {
+                        want.push(s[p..=p + n].iter().rev().fold(0u16, |v, &b| v << 7 | (b & 0x7f) as u16));
+                        p += n + 1;
+                    }
+                    _ => break,
+                }
+            }
+            let want = (p == s.len() && want.len() == count).then_some(want);
+            let mut ids = vec![0u16; count + 8];
+            let got = two_byte_indices(&s, count, &mut ids).then(|| ids[..count].to_vec());
+            assert_eq!(got, want, "case {case}: {s:02x?}");
+            if want.is_some() {
+                taken += 1
+            } else {
+                left += 1
             }
         }
-        assert!(ok > 900 && errors > 900, "both outcomes are exercised ({ok} decoded, {errors} refused)");
-        assert!(layouts.iter().all(|&n| n > 200), "every layout is tried: {layouts:?}");
+        assert!(taken > 5000 && left > 5000, "{taken} taken, {left} left");
+    }
+
+    /// A Remap index one past the table is refused on the eight-byte path
+    /// as on the general one, whether its varint takes one byte or two.
+    #[test]
+    fn remap_index_past_the_table_is_refused() {
+        let tok = Tokenizer::from_json(br#"{"model":{"type":"BPE","vocab":{"a":0,"b":1}}}"#).unwrap();
+        let stream = |ids: &[u8], tokens: u32| {
+            let mut s = vec![1u8, 0];
+            for x in [1u32, tokens, 0, 2] {
+                s.extend_from_slice(&x.to_le_bytes());
+            }
+            s.extend_from_slice(&[0, 0, 1, 0]); // table: ids 0 and 1
+            s.extend_from_slice(&tokens.to_le_bytes()); // the value's token count
+            s.extend_from_slice(ids);
+            s
+        };
+        let good = decode(1, 1, &stream(&[1, 0, 1, 1, 0, 1, 1, 0, 0, 1], 10), &tok, None, &mut Work::default());
+        assert_eq!(flatten(&good.unwrap()), vec![b"babbabbaab".to_vec()]);
+        for ids in [&[1, 0, 1, 2, 0, 1, 1, 0, 0, 1][..], &[1, 0, 1, 0x80, 0x01, 0, 1, 1, 0, 0, 1]] {
+            match decode(1, 1, &stream(ids, 10), &tok, None, &mut Work::default()) {
+                Err(e) => {
+                    assert_eq!(e.kind, ErrorKind::CorruptChunk);
+                    assert!(e.to_string().contains("of token 3 is outside the 2-entry table"), "{e}");
+                }
+                Ok(v) => panic!("{ids:?} decoded as {:?}", flatten(&v)),
+            }
+        }
     }
 }
