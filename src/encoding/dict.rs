@@ -5,8 +5,7 @@
 use super::bits::MsbBits;
 use super::offset_bytes::OffsetBytes;
 use super::{
-    check_filled, count_mismatch, offsets_for, offsets_in, refill, stream_reader, string_storage, Work,
-    SLACK_32,
+    check_filled, count_mismatch, offsets_for, offsets_in, refill, stream_reader, string_storage, Work, SLACK_32,
 };
 use crate::column::Values;
 use crate::error::{corrupt_chunk, Result};
