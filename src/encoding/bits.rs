@@ -57,6 +57,14 @@ impl<'a> MsbBits<'a> {
             out.fill(0);
             return;
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        let (first, out) = {
+            let done = lanes::unpack(self.data, w, first, out);
+            (first + done, &mut out[done..])
+        };
+        if out.is_empty() {
+            return;
+        }
         let run = 57 / w;
         let span = (run * w) as u64;
         // Bit positions in u64: a stream over 512 MiB has more bits than a
@@ -83,16 +91,34 @@ impl<'a> MsbBits<'a> {
     }
 
     /// Stores `f(value)` for every value in `out`, which must hold exactly
-    /// `count` (else nothing is stored): a lookup fused with the unpacking,
-    /// with no buffer of values between. The same runs as
-    /// [`unpack_from`](Self::unpack_from); kept apart from it so that its
-    /// callers' code stays as it was (sharing one generic body slowed
-    /// Tokenized Bits ids by a tenth natively).
-    pub fn map_all<T>(&self, out: &mut [T], mut f: impl FnMut(u32) -> T) {
-        let w = self.width as usize;
+    /// `count` (else nothing is stored).
+    pub fn map_all<T>(&self, out: &mut [T], f: impl FnMut(u32) -> T) {
         if out.len() != self.count {
             return;
         }
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        self.map_blocks(out, f);
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+        self.map_fused(out, f);
+    }
+
+    /// [`map_all`](Self::map_all) in wasm: blocks unpacked by the lanes,
+    /// then looked up. Faster there than the lookup fused with the runs:
+    /// flights-3m's Dict int16 columns 0.78 -> 0.51 ns a value in Node.
+    #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+    fn map_blocks<T>(&self, out: &mut [T], mut f: impl FnMut(u32) -> T) {
+        let mut at = out.iter_mut();
+        self.for_each_block(|b| at.by_ref().zip(b).for_each(|(o, &v)| *o = f(v)));
+    }
+
+    /// [`map_all`](Self::map_all) natively: a lookup fused with the
+    /// unpacking, with no buffer of values between. The same runs as
+    /// [`unpack_from`](Self::unpack_from); kept apart from it so that its
+    /// callers' code stays as it was (sharing one generic body slowed
+    /// Tokenized Bits ids by a tenth natively).
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    fn map_fused<T>(&self, out: &mut [T], mut f: impl FnMut(u32) -> T) {
+        let w = self.width as usize;
         if w == 0 {
             out.iter_mut().for_each(|o| *o = f(0));
             return;
@@ -169,6 +195,7 @@ fn unpack_runs(d: &[u8], bit: u64, w: usize, run: usize, out: &mut [u32]) {
 
 /// [`unpack_runs`] storing `f` of each value. Not inlined: one copy per
 /// entry width serves both calls (0.7 KB gzip less than two, no slower).
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(never)]
 fn map_runs<T>(d: &[u8], bit: u64, w: usize, run: usize, out: &mut [T], f: &mut impl FnMut(u32) -> T) {
     let mut bit = bit;
@@ -186,6 +213,76 @@ fn map_runs<T>(d: &[u8], bit: u64, w: usize, run: usize, out: &mut [T], f: &mut 
     }
 }
 
+/// Unpacking eight values at a time with SIMD128, for widths up to 16: the
+/// eight take exactly `w` bytes, so every group starts on a byte and its
+/// values lie at the same places in it, and one 16-byte load holds them
+/// all. A swizzle puts the (up to) three bytes each value touches into its
+/// own 32-bit lane, most significant first; a multiply shifts each lane
+/// left by its value's offset in its first byte, and one shift right by
+/// `32 - w` leaves the value. No per-value shift amount (Chromium's code
+/// for the runs reloaded the variable one for every value), no per-value
+/// load or branch: unpacking 65,536 values in Node, 0.12 ns a value at
+/// every width from 2 to 13, against 0.34-0.87 for the runs.
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod lanes {
+    use core::arch::wasm32::{i32x4_mul, i8x16_swizzle, u32x4, u32x4_shr, v128, v128_load, v128_store};
+
+    /// The widest values the lanes unpack: three bytes hold a value of 16
+    /// bits at any offset in its first byte, and eight of them 16 bytes.
+    pub const MAX_WIDTH: usize = 16;
+
+    /// Unpacks values `first..` into `out` in groups of eight, while a
+    /// group's 16-byte load lies inside `data` (the packed values; `first +
+    /// out.len()` of them, checked by the caller): the values unpacked, a
+    /// multiple of 8 (none when `first` is not, or `w` is not 1..=16).
+    pub fn unpack(data: &[u8], w: usize, first: usize, out: &mut [u32]) -> usize {
+        if !(1..=MAX_WIDTH).contains(&w) || !first.is_multiple_of(8) {
+            return 0;
+        }
+        let [pick_lo, pick_hi, scale_lo, scale_hi] = vectors(w);
+        let shift = (32 - w) as u32;
+        // first / 8 groups of w bytes before (no overflow: first <= the
+        // count, so they lie inside `data`).
+        let mut at = first / 8 * w;
+        let mut done = 0;
+        for group in out.chunks_exact_mut(8) {
+            let Some(bytes) = data.get(at..at + 16) else { break };
+            // SAFETY (the load and both stores): `bytes` is 16 bytes and
+            // `group` 8 u32s; wasm loads and stores need no alignment.
+            let v = unsafe { v128_load(bytes.as_ptr().cast::<v128>()) };
+            let lo = u32x4_shr(i32x4_mul(i8x16_swizzle(v, pick_lo), scale_lo), shift);
+            let hi = u32x4_shr(i32x4_mul(i8x16_swizzle(v, pick_hi), scale_hi), shift);
+            unsafe {
+                v128_store(group.as_mut_ptr().cast::<v128>(), lo);
+                v128_store(group.as_mut_ptr().add(4).cast::<v128>(), hi);
+            }
+            at += w;
+            done += 8;
+        }
+        done
+    }
+
+    /// The swizzles and multipliers for width `w`: lane k of the two halves
+    /// is value k of a group, at bit k * w. Out of line on purpose: built
+    /// inline, V8 (TurboFan) rebuilt the four vectors inside the loop on
+    /// every group, which made the lanes slower than the runs; loaded
+    /// from memory after the call they stay in registers.
+    #[inline(never)]
+    fn vectors(w: usize) -> [v128; 4] {
+        let bit = |k: usize| (k * w) as u32;
+        // The bytes from the value's first one on, the first in the top
+        // byte (indices past 15 give zeros; those bytes are shifted out).
+        let pick = |k: usize| (bit(k) / 8) * 0x0101_0101 + 0x0001_0203;
+        let scale = |k: usize| 1u32 << (bit(k) % 8);
+        [
+            u32x4(pick(0), pick(1), pick(2), pick(3)),
+            u32x4(pick(4), pick(5), pick(6), pick(7)),
+            u32x4(scale(0), scale(1), scale(2), scale(3)),
+            u32x4(scale(4), scale(5), scale(6), scale(7)),
+        ]
+    }
+}
+
 /// A big-endian u64. Wasm has no byte swap instruction, so there it is one
 /// SIMD shuffle (3 instructions in V8) rather than the ~20 scalar ones the
 /// compiler would emit.
@@ -200,4 +297,39 @@ fn be_u64(b: [u8; 8]) -> u64 {
     }
     #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
     u64::from_be_bytes(b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoding::testkit::{read_msb, Rng};
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    /// Every width 0 to 32, counts across runs, lane groups and the padded
+    /// tail, ranges starting anywhere (on and off a group of eight): the
+    /// same values as a bit-at-a-time reading, from `unpack_from`,
+    /// `map_all` and `first_at_least`. Runs in wasm32 too (the SIMD lanes
+    /// exist only there): `wasm-bindgen-test-runner`, see scripts/test.
+    #[test]
+    fn unpacks_as_a_plain_reading_does() {
+        let mut rng = Rng(0x6a09_e667_f3bc_c908);
+        for case in 0..3000 {
+            let w = rng.below(33) as u32;
+            let n = if rng.below(4) == 0 { rng.below(3000) } else { rng.below(100) };
+            let data = rng.bytes(MsbBits::byte_len(n, w).unwrap());
+            let want = read_msb(&data, n, w).unwrap();
+            let bits = MsbBits::new(&data, n, w).unwrap();
+            let first = if rng.below(2) == 0 { rng.below(n + 1) & !7 } else { rng.below(n + 1) };
+            let len = rng.below(n - first + 1);
+            let mut got = vec![u32::MAX; len];
+            bits.unpack_from(first, &mut got);
+            assert_eq!(got, want[first..first + len], "case {case}: {n} values of {w} bits, {first}..+{len}");
+            let mut mapped = vec![0u64; n];
+            bits.map_all(&mut mapped, |v| v as u64 + 1);
+            assert!(mapped.iter().zip(&want).all(|(&m, &v)| m == v as u64 + 1), "case {case}: map_all");
+            let limit = rng.below(1 << w.min(20)) as u32;
+            assert_eq!(bits.first_at_least(limit), want.iter().copied().find(|&v| v >= limit), "case {case}");
+        }
+    }
 }

@@ -291,6 +291,9 @@ fn uniform_strings(
 mod tests {
     use super::*;
     use crate::encoding::testkit::{damage, pack_msb, read_msb, Rng, Verdicts};
+    // Runs in wasm32 too, where the indices are unpacked by SIMD lanes.
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
 
     const TYPES: [ColumnType; 6] = [
         ColumnType::Bool,
