@@ -60,11 +60,11 @@ impl<'a> MsbBits<'a> {
         #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
         let (first, out) = {
             let done = lanes::unpack(self.data, w, first, out);
+            if done == out.len() {
+                return;
+            }
             (first + done, &mut out[done..])
         };
-        if out.is_empty() {
-            return;
-        }
         let run = 57 / w;
         let span = (run * w) as u64;
         // Bit positions in u64: a stream over 512 MiB has more bits than a
