@@ -1164,7 +1164,11 @@ mod tests {
                 let second = first_symbol(lens, bits >> l1);
                 match second {
                     Some((s2, l2)) if s2 < 256 && l1 + l2 <= LITLEN_BITS => {
-                        assert_eq!(e, LIT | PAIR | (s2 as u32) << 16 | (s1 as u32) << 8 | (l1 + l2), "{lens:?}: index {i}");
+                        assert_eq!(
+                            e,
+                            LIT | PAIR | (s2 as u32) << 16 | (s1 as u32) << 8 | (l1 + l2),
+                            "{lens:?}: index {i}"
+                        );
                     }
                     _ => assert_eq!(e, LIT | (s1 as u32) << 8 | l1, "{lens:?}: index {i}"),
                 }
