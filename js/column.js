@@ -42,6 +42,14 @@ export class Column {
     return new Column(type, length, nullCount, v, copy(validity), bits);
   }
 
+  /** @internal The read's stage times (`readMs` only when the chunk was
+   *  fetched), as `Timings`. */
+  setTimings(readMs, decompressMs, decodeMs, copyMs, totalMs, fromMemory) {
+    this.timings = readMs === undefined
+      ? { decompressMs, decodeMs, copyMs, totalMs, fromMemory }
+      : { readMs, decompressMs, decodeMs, copyMs, totalMs, fromMemory };
+  }
+
   /** A bool column's values bit-packed, bit i (LSB first) = row i, as
    *  Arrow lays them out: `values` itself when read with `{ boolBits: true }`,
    *  else a packed copy (one byte per 8 rows). */

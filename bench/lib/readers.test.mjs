@@ -8,7 +8,7 @@
 
 import test from "node:test";
 import assert from "node:assert/strict";
-import { cwReaders, cwScopedReader, cwStreamReader, cwStreamScopedReader } from "./readers.mjs";
+import { cwHotReader, cwReaders, cwScopedReader, cwStreamReader, cwStreamScopedReader } from "./readers.mjs";
 import { fingerprintJson, compareFingerprints } from "./fingerprint.mjs";
 
 // Two row groups of (int32, string); the second string column value of row 2 is null.
@@ -78,3 +78,26 @@ for (const [name, make] of [["scoped read", cwScopedReader], ["streaming", cwStr
     assert.match(compareFingerprints(reader.fingerprints(await reader.run(arg), arg), wrong, arg.names), /column 1 \(s\)/);
   });
 }
+
+test("the hot cell times the fourth of four back-to-back reads, each refilling the last one's buffers", async () => {
+  const calls = [];
+  class Counting extends StandIn {
+    static fromBytes() {
+      return new Counting();
+    }
+    readColumns(rowGroups, columns, options) {
+      const out = GROUPS.flatMap((g) => [0, 1].map((c) => column(SCHEMA[c].type, g[c])));
+      calls.push({ out, reuse: options?.reuse ?? null });
+      return out;
+    }
+  }
+  const reader = cwHotReader({ ColumnsFile: Counting }, input);
+  const result = await reader.run(arg);
+  assert.equal(calls.length, 4);
+  assert.equal(calls[0].reuse, null);
+  for (let k = 1; k < 4; k++) assert.equal(calls[k].reuse, calls[k - 1].out, `read ${k + 1} refills read ${k}'s buffers`);
+  assert.equal(result.out, calls[3].out, "the timed output is the last read's");
+  assert.ok(result.untimedMs >= 0);
+  const got = reader.fingerprints(result, arg);
+  assert.equal(compareFingerprints(got, expected, ["n", "s"]), null);
+});

@@ -101,7 +101,7 @@ export function markdown(doc) {
   L.push(
     "",
     "Ratios are of medians. \"vs\" = columns-wasm / the other (below 1: columns-wasm is faster); hyparquet's is hyparquet / columns-wasm. " +
-      "wasm / native, { reuse }, hot: the file already open, the read refilling the last read's buffers (no fresh JS memory) straight after the same read, over the native median (examples/bench also reads back to back and excludes opening the file): like for like, and goal 3's verdict; " +
+      "wasm / native, { reuse }, hot: the file already open, the read refilling the last read's buffers (no fresh JS memory) after the same read 3 times back to back (examples/bench's 3 warm-ups), over the native median (examples/bench also reads back to back and excludes opening the file): like for like, and goal 3's verdict; " +
       "… among other cells: the same read as the benchmark's other cells run, after a full GC and other readers' runs (cold caches and predictors, which native is never measured under); " +
       "fresh: the default read (open + fresh buffers) over native. " +
       "fresh-memory cost = (file open, fresh buffers) − (file open, { reuse }): what new JS ArrayBuffers cost beyond refilling old ones (in Chromium the first write into fresh memory), shown in ms and as a share of the open-file fresh read. " +

@@ -5,8 +5,7 @@
 use super::bits::MsbBits;
 use super::offset_bytes::OffsetBytes;
 use super::{
-    check_filled, copy_value, count_mismatch, offsets_for, offsets_in, refill, stream_reader, string_storage, Work,
-    SLACK_32,
+    check_filled, count_mismatch, offsets_for, offsets_in, refill, stream_reader, string_storage, Work, SLACK_32,
 };
 use crate::column::Values;
 use crate::error::{corrupt_chunk, Result};
@@ -151,24 +150,77 @@ fn strings(
     refill(src, entries.data.len() + SLACK_32, "dictionary")?;
     src.extend_from_slice(entries.data);
     src.resize(entries.data.len() + SLACK_32, 0);
-    let (mut w, mut outside) = (0usize, false);
-    for (o, &i) in offsets[1..].iter_mut().zip(idx.iter()) {
-        let e = spans.get(i as usize);
-        outside |= e.is_none();
-        let (s, l) = e.copied().unwrap_or((0, 0));
-        let (s, l) = (s as usize, l as usize);
-        // With uniform lengths an index outside the dictionary must not
-        // write past the exact-size output: the copy checks its bounds.
-        copy_value(&mut data, w, src, s, l);
-        w += l;
-        *o = w as u32;
-    }
-    if outside {
-        return Err(bad_index(indices, entries.count));
-    }
+    let w = match copy_values(idx, spans, src, &mut data, &mut offsets[1..]) {
+        Ok(w) => w,
+        Err(Stop::Outside) => return Err(bad_index(indices, entries.count)),
+        Err(Stop::Overrun) => return Err(corrupt_chunk("internal: a Dict value would pass the end of its buffer")),
+    };
     check_filled(w, total)?;
     data.truncate(total);
     Ok(Values::Bytes { offsets, data })
+}
+
+/// Copies the entry of each index in `idx` into `data` back to back and
+/// stores where each value ends in `offsets` (as long as `idx`): the bytes
+/// written. `src` is the entries' bytes with `SLACK_32` zero bytes after
+/// them, and `data` has `SLACK_32` bytes past the values, so every value
+/// is whole 32-byte moves (the bytes past it land where the next value
+/// goes, or in the slack) with no sized copy, and one check per value
+/// guards them all (the entries are checked once, before the loop). Safe
+/// slicing checked each move's both ends again: birdstrikes' Dict strings
+/// 1.61 -> 1.49 ns a value natively, 2.61 -> 2.07 in wasm32 (Node), and
+/// its every-column read in Chromium 0.67 -> 0.64 ms. Out of line:
+/// inlined into `strings`, natively 1.49 -> 1.69 ns a value.
+#[inline(never)]
+fn copy_values(
+    idx: &[u32],
+    spans: &[(u32, u32)],
+    src: &[u8],
+    data: &mut [u8],
+    offsets: &mut [u32],
+) -> core::result::Result<usize, Stop> {
+    // Every entry and the 32 bytes after it lie inside `src` (u64: no sum
+    // wraps).
+    if spans.iter().any(|&(s, l)| s as u64 + l as u64 + SLACK_32 as u64 > src.len() as u64) {
+        return Err(Stop::Overrun);
+    }
+    let mut w = 0usize;
+    let (dp, sp) = (data.as_mut_ptr(), src.as_ptr());
+    for (o, &i) in offsets.iter_mut().zip(idx) {
+        let &(s, l) = spans.get(i as usize).ok_or(Stop::Outside)?;
+        let (s, l) = (s as usize, l as usize);
+        // No sum wraps: w <= data.len() and l < src.len(), each at most
+        // isize::MAX.
+        if w + l + SLACK_32 > data.len() {
+            return Err(Stop::Overrun);
+        }
+        // SAFETY (both moves): `data` and `src` are distinct buffers; each
+        // move starts at a multiple of 32 below max(l, 1) into the value,
+        // so it ends at most 31 bytes past the value's end: inside `src`
+        // (checked above for every entry) and inside `data` (checked just
+        // now).
+        unsafe { core::ptr::copy_nonoverlapping(sp.add(s), dp.add(w), SLACK_32) };
+        // Longer values (rare) move on in 32-byte steps. Not one loop from
+        // k = 0: LLVM turns that into a memcpy call per value.
+        let mut k = SLACK_32;
+        while k < l {
+            unsafe { core::ptr::copy_nonoverlapping(sp.add(s + k), dp.add(w + k), SLACK_32) };
+            k += SLACK_32;
+        }
+        w += l;
+        *o = w as u32;
+    }
+    Ok(w)
+}
+
+/// Why [`copy_values`] stopped early.
+enum Stop {
+    /// An index outside the dictionary.
+    Outside,
+    /// A move would pass the end of a buffer: a logic error, since the
+    /// output was sized from the same indices and the entries lie inside
+    /// the dictionary.
+    Overrun,
 }
 
 /// Entries that all have the same length `l <= 8` (codes of a fixed width

@@ -28,8 +28,18 @@ extern "C" {
     /// `catch`: it walks what the caller handed over.
     #[wasm_bindgen(catch)]
     fn recycler(options: &JsValue) -> Result<JsValue, JsValue>;
-    #[wasm_bindgen(method, setter)]
-    pub fn set_timings(this: &JsColumn, t: JsValue);
+    /// Sets `timings` (made in JS: one call, where building the object
+    /// from here took one per property).
+    #[wasm_bindgen(method, js_name = setTimings)]
+    pub fn set_timings(
+        this: &JsColumn,
+        read_ms: Option<f64>,
+        decompress_ms: f64,
+        decode_ms: f64,
+        copy_ms: f64,
+        total_ms: f64,
+        from_memory: bool,
+    );
 
     #[wasm_bindgen(js_name = ColumnsError)]
     type JsError;

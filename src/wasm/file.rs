@@ -595,14 +595,7 @@ impl Inner {
         let t2 = now();
         let js = convert::column(col, recycler)?;
         let t3 = now();
-        js.set_timings(objects::to_js(&objects::Timings {
-            read_ms,
-            decompress_ms: t1 - t0,
-            decode_ms: t2 - t1,
-            copy_ms: t3 - t2,
-            total_ms: t3 - t0 + read_ms.unwrap_or(0.0),
-            from_memory: self.source.is_memory(),
-        })?);
+        js.set_timings(read_ms, t1 - t0, t2 - t1, t3 - t2, t3 - t0 + read_ms.unwrap_or(0.0), self.source.is_memory());
         Ok(js)
     }
 

@@ -206,18 +206,6 @@ pub(crate) fn layout(m: &FileMeta) -> Result<JsValue, JsValue> {
 
 #[derive(Derive)]
 #[serde(rename_all = "camelCase")]
-pub(crate) struct Timings {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub read_ms: Option<f64>,
-    pub decompress_ms: f64,
-    pub decode_ms: f64,
-    pub copy_ms: f64,
-    pub total_ms: f64,
-    pub from_memory: bool,
-}
-
-#[derive(Derive)]
-#[serde(rename_all = "camelCase")]
 struct BlockReport {
     raw_length: u32,
     stored_length: u32,

@@ -203,3 +203,23 @@ test("fromBlob reads only the ends at open and one slice per column", async () =
   all.forEach((c, i) => assert.deepEqual(columnJson(c, expected.schema[i % 6].type), expected.row_groups[Math.floor(i / 6)].values[i % 6]));
   real.free();
 });
+
+test("col.timings: every stage in milliseconds, readMs only where the chunk was fetched", async () => {
+  const { bytes } = corpusFile("real/diamonds.optimized");
+  const stages = ["decompressMs", "decodeMs", "copyMs", "totalMs"];
+  const check = (t, fetched, what) => {
+    assert.deepEqual(Object.keys(t), [...(fetched ? ["readMs"] : []), ...stages, "fromMemory"], what);
+    for (const k of [...(fetched ? ["readMs"] : []), ...stages]) assert.ok(Number.isFinite(t[k]) && t[k] >= 0, `${what}: ${k} ${t[k]}`);
+    assert.equal(t.fromMemory, !fetched, what);
+    const sum = (fetched ? t.readMs : 0) + t.decompressMs + t.decodeMs + t.copyMs;
+    assert.ok(Math.abs(t.totalMs - sum) < 1e-6, `${what}: total ${t.totalMs} is the stages' sum ${sum}`);
+  };
+  const mem = ColumnsFile.fromBytes(bytes);
+  mem.readColumns().forEach((col, i) => check(col.timings, false, `fromBytes column ${i}`));
+  check(mem.readColumn(0, 1, { reuse: mem.readColumns() }).timings, false, "fromBytes with { reuse }");
+  const blob = await ColumnsFile.fromBlob(new Blob([bytes]));
+  (await blob.readColumnsAsync()).forEach((col, i) => check(col.timings, true, `fromBlob column ${i}`));
+  check((await blob.readColumnAsync(0, 0)).timings, true, "readColumnAsync");
+  mem.free();
+  blob.free();
+});
