@@ -756,6 +756,47 @@ fn empty_and_tiny_streams() {
     }
     // Fixed-code end of block only: 0b011 then seven 0 bits.
     assert_eq!(ok(&[0x03, 0x00], 0), b"");
+    // The same with the end-of-block code cut off: its zero bits are past the input.
+    assert!(err(&[0x03], 0).contains("ends"));
+}
+
+/// Go's compress/flate ends every stream with an empty fixed block, read
+/// without building the fixed tables: the tables of the block before stay
+/// in place, and a later fixed block with symbols still builds its own.
+#[test]
+fn an_empty_fixed_block_after_a_dynamic_one() {
+    // A complete code: bytes 0..254 in 8 bits, 254 and 255 in 9, end of block in 8.
+    let lit = lit_lens(|s| if s == 254 || s == 255 { 9 } else { 8 }, 257);
+    let mut w = BitWriter::default();
+    dynamic_header(&mut w, false, &lit, &[1, 1], None);
+    let lc = canonical(&lit);
+    for &sym in b"dynamic" {
+        w.code(lc[sym as usize], lit[sym as usize] as u32);
+    }
+    w.code(lc[256], lit[256] as u32);
+    w.bits(1, 1);
+    w.bits(1, 2);
+    fixed_lit(&mut w, 256);
+    let first = w.finish();
+
+    let mut w = BitWriter::default();
+    w.bits(1, 1);
+    w.bits(1, 2);
+    for &sym in b"fixed \xff" {
+        fixed_lit(&mut w, sym as u32);
+    }
+    fixed_lit(&mut w, 256);
+    let second = w.finish();
+
+    let mut dec = Decompressor::new();
+    for _ in 0..2 {
+        assert_eq!(ours(&mut dec, &first, 7).unwrap(), b"dynamic");
+        assert_eq!(miniz(&first, 7).as_deref(), Some(&b"dynamic"[..]));
+        assert_eq!(ours(&mut dec, &second, 7).unwrap(), b"fixed \xff");
+        assert_eq!(miniz(&second, 7).as_deref(), Some(&b"fixed \xff"[..]));
+    }
+    // The empty block's end code cut short.
+    assert!(ours(&mut dec, &first[..first.len() - 1], 7).is_err());
 }
 
 // ---------------------------------------------------------------------------

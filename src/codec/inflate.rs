@@ -683,6 +683,10 @@ pub(crate) fn inflate(t: &mut Tables, input: &[u8], out: &mut [u8]) -> Result<()
         }
         match header >> 1 {
             0 => stored(&mut b, out, &mut op)?,
+            // An empty fixed block (seven zero bits: end of block) ends
+            // every stream Go's compress/flate writes, most often after a
+            // dynamic block: read it without rebuilding the fixed tables.
+            1 if b.buf & 0x7f == 0 => b.consume(7),
             1 => {
                 t.load_fixed();
                 huffman(t, &mut b, out, &mut op)?;
