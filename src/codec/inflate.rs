@@ -270,6 +270,9 @@ fn build(
     // at its bit-reversed codeword. Entries left stale by a previous table
     // are all overwritten: a complete code covers every index.
     let mut code: u32 = 0;
+    // `code` bit-reversed in `len` bits, kept alongside: wasm has no
+    // bit-reverse instruction (nor has x86).
+    let mut rev: u32 = 0;
     let mut i = 0usize;
     let top = max.min(root);
     // Length codes whose extra bits also fit the primary table, to expand.
@@ -281,7 +284,6 @@ fn build(
         for _ in 0..count[len as usize] {
             let entry = with_len(base[sorted[i] as usize], len);
             i += 1;
-            let rev = code.reverse_bits() >> (32 - len);
             table[rev as usize] = entry;
             if kind == Kind::Litlen && entry & (LIT | EXC | LEN_EXTRA) == LEN_EXTRA && entry & 0xff <= root {
                 if let Some(slot) = direct.get_mut(n_direct) {
@@ -290,7 +292,9 @@ fn build(
                 }
             }
             code += 1;
+            rev = next_reversed(rev, len);
         }
+        // A codeword one bit longer reverses to the same value.
         code <<= 1;
     }
     let mut filled = 1usize << top;
@@ -369,6 +373,19 @@ fn build(
         code <<= 1;
     }
     Ok(())
+}
+
+/// The codeword after `rev` (a `len`-bit codeword, bit-reversed), bit-reversed:
+/// adding 1 to a codeword clears its trailing ones and sets the zero above
+/// them, so reversed it clears the leading ones below bit `len` and sets
+/// the highest zero. After the last codeword (all ones), 0.
+#[inline(always)]
+fn next_reversed(rev: u32, len: u32) -> u32 {
+    let zeros = rev ^ ((1u32 << len) - 1);
+    match zeros.checked_ilog2() {
+        Some(top) => rev & ((1u32 << top) - 1) | 1u32 << top,
+        None => 0,
+    }
 }
 
 /// Gives two literals whose codes fit the primary table together its
@@ -1022,6 +1039,18 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn next_reversed_is_the_next_codeword_reversed() {
+        for len in 1..=15u32 {
+            let mut rev = 0;
+            for code in 0..1u32 << len {
+                assert_eq!(rev, code.reverse_bits() >> (32 - len), "codeword {code} of {len} bits");
+                rev = next_reversed(rev, len);
+            }
+            assert_eq!(rev, 0, "after the last codeword of {len} bits");
+        }
+    }
 
     fn table_for(lens: &[u8], kind: Kind) -> core::result::Result<Vec<u32>, BuildError> {
         let mut sorted = [0u16; 288];
