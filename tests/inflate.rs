@@ -465,6 +465,56 @@ fn lit_lens(f: impl Fn(usize) -> u8, n: usize) -> Vec<u8> {
 }
 
 #[test]
+fn literal_pairs_in_the_fast_loop_and_at_the_ends() {
+    // Literals of 2 to 13 bits (two of 2 bits pair with every literal of up
+    // to 9; 'n' of 11 bits straddles the primary bits after any; 'o'..'q'
+    // take subtables), end of block and length 3 of 6 bits.
+    let mut lit = vec![0u8; 258];
+    for (c, l) in b"abcdefghijklmnopq".iter().zip([2, 2, 3, 4, 5, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 13]) {
+        lit[*c as usize] = l;
+    }
+    lit[256] = 6;
+    lit[257] = 6;
+    let dist = vec![1u8, 1];
+    let mut rng = Rng(0x1234_5678_9ABC_DEF1);
+    let letters = b"aaaaaabbbbbcccdefghijklmnopq";
+    let mut body: Vec<Sym> = Vec::new();
+    let mut want = Vec::new();
+    for _ in 0..3000 {
+        if rng.next().is_multiple_of(16) && !want.is_empty() {
+            body.push((257, Some((0, 0, 0))));
+            let b = *want.last().unwrap();
+            want.extend_from_slice(&[b, b, b]);
+        } else {
+            let c = letters[(rng.next() % letters.len() as u64) as usize];
+            body.push((c as u32, None));
+            want.push(c);
+        }
+    }
+    // The last symbols before end of block: a pair, then 'n' after 'a'.
+    for c in *b"aban" {
+        body.push((c as u32, None));
+        want.push(c);
+    }
+    let stream = dynamic_stream(&lit, &dist, &body);
+    assert_eq!(ok(&stream, want.len()), want);
+    // Claiming one byte less or more: clean errors, also when the pair
+    // would be the bytes that overflow.
+    for end in [&b"ab"[..], b"aa", b"a"] {
+        let mut body: Vec<Sym> = end.iter().map(|&c| (c as u32, None)).collect();
+        body.insert(0, (b'c' as u32, None));
+        let stream = dynamic_stream(&lit, &dist, &body);
+        let n = body.len();
+        assert_eq!(ok(&stream, n)[1..], *end);
+        assert!(err(&stream, n - 1).contains("more than the recorded"), "{end:?}");
+        assert!(err(&stream, n + 1).contains("DEFLATE data gives"), "{end:?}");
+        // Cut before the end of block: the stream ends early.
+        let e = err(&stream[..stream.len() - 1], n);
+        assert!(e.contains("ends early") || e.contains("literal/length"), "{end:?}: {e}");
+    }
+}
+
+#[test]
 fn dynamic_block_validation() {
     // A complete literal/length code: 'a', 'b', end of block and length 3
     // (symbol 257), each of length 2.
@@ -706,6 +756,47 @@ fn empty_and_tiny_streams() {
     }
     // Fixed-code end of block only: 0b011 then seven 0 bits.
     assert_eq!(ok(&[0x03, 0x00], 0), b"");
+    // The same with the end-of-block code cut off: its zero bits are past the input.
+    assert!(err(&[0x03], 0).contains("ends"));
+}
+
+/// Go's compress/flate ends every stream with an empty fixed block, read
+/// without building the fixed tables: the tables of the block before stay
+/// in place, and a later fixed block with symbols still builds its own.
+#[test]
+fn an_empty_fixed_block_after_a_dynamic_one() {
+    // A complete code: bytes 0..254 in 8 bits, 254 and 255 in 9, end of block in 8.
+    let lit = lit_lens(|s| if s == 254 || s == 255 { 9 } else { 8 }, 257);
+    let mut w = BitWriter::default();
+    dynamic_header(&mut w, false, &lit, &[1, 1], None);
+    let lc = canonical(&lit);
+    for &sym in b"dynamic" {
+        w.code(lc[sym as usize], lit[sym as usize] as u32);
+    }
+    w.code(lc[256], lit[256] as u32);
+    w.bits(1, 1);
+    w.bits(1, 2);
+    fixed_lit(&mut w, 256);
+    let first = w.finish();
+
+    let mut w = BitWriter::default();
+    w.bits(1, 1);
+    w.bits(1, 2);
+    for &sym in b"fixed \xff" {
+        fixed_lit(&mut w, sym as u32);
+    }
+    fixed_lit(&mut w, 256);
+    let second = w.finish();
+
+    let mut dec = Decompressor::new();
+    for _ in 0..2 {
+        assert_eq!(ours(&mut dec, &first, 7).unwrap(), b"dynamic");
+        assert_eq!(miniz(&first, 7).as_deref(), Some(&b"dynamic"[..]));
+        assert_eq!(ours(&mut dec, &second, 7).unwrap(), b"fixed \xff");
+        assert_eq!(miniz(&second, 7).as_deref(), Some(&b"fixed \xff"[..]));
+    }
+    // The empty block's end code cut short.
+    assert!(ours(&mut dec, &first[..first.len() - 1], 7).is_err());
 }
 
 // ---------------------------------------------------------------------------

@@ -13,11 +13,16 @@
 //!   subtables for longer codes. One `u32` entry says what the code means and
 //!   how many bits to consume, extra bits included. A length code whose
 //!   extra bits also fit the primary table is expanded there, so its entry
-//!   holds the final length. Tables are built a length at a time by
-//!   doubling (no per-code strided fill) and kept across blocks and calls.
+//!   holds the final length. Where two literal codes fit the primary bits
+//!   together, their entries hold both bytes (a literal entry always writes
+//!   two bytes and advances by one or two: no branch on it); building them
+//!   visits only those entries, so blocks with few literals pay little.
+//!   Tables are built a length at a time by doubling (no per-code strided
+//!   fill) and kept across blocks and calls.
 //! - A fast loop runs while at least `FAST_IN` input bytes and `FAST_OUT`
 //!   output bytes remain: one refill per iteration, which decodes either up
-//!   to four literals or one length/distance pair; the next entry is looked
+//!   to four literal entries (up to eight literals) or one length/distance
+//!   pair; the next entry is looked
 //!   up before a match is copied; copies go in 16- or 8-byte chunks (runs of
 //!   distance < 8 through a multiple of the distance) and may overshoot the
 //!   match into the slack. The tail of either buffer goes through a
@@ -35,14 +40,15 @@ use crate::error::{corrupt_chunk, Error, Result};
 // Table entries.
 //
 // Literal/length entry (u32):
-//   bit 31 LIT: a literal, byte in bits 16..24
+//   bit 31 LIT: one literal, byte in bits 8..16, or with PAIR (bit 24) two,
+//               the second in bits 16..24 (both codes in the primary bits)
 //   bit 30 EXC: exceptional: subtable pointer (SUB), end of block (EOB), or
 //               an invalid symbol (neither)
 //   bit 27 LEN_EXTRA (lengths only): extra bits follow the codeword
-//   bits 16..28: literal byte / length (base) / subtable start
+//   bits 16..28: length (base) / subtable start
 //   bits 8..16: length: the codeword's bits (before the extra bits);
 //               subtable pointer: the subtable's index bits
-//   bits 0..8: bits to consume: codeword (+ extra bits for a length)
+//   bits 0..8: bits to consume: codeword(s) (+ extra bits for a length)
 // Distance entry (u32):
 //   bits 16..32: distance base (0 marks an invalid code) / subtable start
 //   bit 15 DSUB: subtable pointer
@@ -58,6 +64,8 @@ const EOB: u32 = 1 << 28;
 /// A length entry whose extra bits still follow (bits 8..16 hold the
 /// codeword length to skip before them); without it the length is final.
 const LEN_EXTRA: u32 = 1 << 27;
+/// With LIT: the entry holds two literals (bit 24 of a length is its base).
+const PAIR: u32 = 1 << 24;
 const DSUB: u32 = 1 << 15;
 
 const LITLEN_BITS: u32 = 11;
@@ -111,7 +119,7 @@ fn litlen_entries(lit: u32) -> [u32; 288] {
     let mut t = [0u32; 288];
     let mut s = 0;
     while s < 256 {
-        t[s] = lit | (s as u32) << 16;
+        t[s] = lit | (s as u32) << 8;
         s += 1;
     }
     t[256] = EXC | EOB;
@@ -262,6 +270,9 @@ fn build(
     // at its bit-reversed codeword. Entries left stale by a previous table
     // are all overwritten: a complete code covers every index.
     let mut code: u32 = 0;
+    // `code` bit-reversed in `len` bits, kept alongside: wasm has no
+    // bit-reverse instruction (nor has x86).
+    let mut rev: u32 = 0;
     let mut i = 0usize;
     let top = max.min(root);
     // Length codes whose extra bits also fit the primary table, to expand.
@@ -270,11 +281,9 @@ fn build(
     for len in 1..=top {
         let half = 1usize << (len - 1);
         table.copy_within(0..half, half);
-        let add = len | len << 8;
         for _ in 0..count[len as usize] {
-            let entry = base[sorted[i] as usize] + add;
+            let entry = with_len(base[sorted[i] as usize], len);
             i += 1;
-            let rev = code.reverse_bits() >> (32 - len);
             table[rev as usize] = entry;
             if kind == Kind::Litlen && entry & (LIT | EXC | LEN_EXTRA) == LEN_EXTRA && entry & 0xff <= root {
                 if let Some(slot) = direct.get_mut(n_direct) {
@@ -283,7 +292,9 @@ fn build(
                 }
             }
             code += 1;
+            rev = next_reversed(rev, len);
         }
+        // A codeword one bit longer reverses to the same value.
         code <<= 1;
     }
     let mut filled = 1usize << top;
@@ -305,6 +316,9 @@ fn build(
             }
         }
     }
+    if kind == Kind::Litlen {
+        pair_literals(table, root, &count, &sorted[..i], base);
+    }
     if max <= root {
         return Ok(());
     }
@@ -317,7 +331,6 @@ fn build(
     let (mut sub_start, mut sub_bits) = (0usize, 0u32);
     for len in root + 1..=max {
         let extra_len = len - root;
-        let add = extra_len | extra_len << 8;
         for _ in 0..count[len as usize] {
             let p = code >> extra_len;
             if p != prefix {
@@ -345,7 +358,7 @@ fn build(
                     _ => EXC | SUB | (sub_start as u32) << 16 | bits << 8 | root,
                 };
             }
-            let entry = base[sorted[i] as usize] + add;
+            let entry = with_len(base[sorted[i] as usize], extra_len);
             i += 1;
             let sub_size = 1usize << sub_bits;
             let step = 1usize << extra_len;
@@ -360,6 +373,85 @@ fn build(
         code <<= 1;
     }
     Ok(())
+}
+
+/// The codeword after `rev` (a `len`-bit codeword, bit-reversed), bit-reversed:
+/// adding 1 to a codeword clears its trailing ones and sets the zero above
+/// them, so reversed it clears the leading ones below bit `len` and sets
+/// the highest zero. After the last codeword (all ones), 0.
+#[inline(always)]
+fn next_reversed(rev: u32, len: u32) -> u32 {
+    let zeros = rev ^ ((1u32 << len) - 1);
+    match zeros.checked_ilog2() {
+        Some(top) => rev & ((1u32 << top) - 1) | 1u32 << top,
+        None => 0,
+    }
+}
+
+/// Gives two literals whose codes fit the primary table together its
+/// entries that start with both codewords: one lookup yields both. Visits
+/// only those entries and the literals short enough to pair (none when
+/// literals are rare, which gives them long codes). Runs after the primary
+/// table is filled; its subtable pointers go at indices that start with a
+/// long code, never at these.
+fn pair_literals(table: &mut [u32], root: u32, count: &[u16; 16], sorted: &[u16], base: &[u32]) {
+    // Literals of at most `limit` bits in canonical order (so by length),
+    // as reversed codeword | length << 16 | byte << 24; `limit` leaves room
+    // for the shortest literal after them.
+    let mut short = [0u32; 256];
+    let mut n = 0;
+    let mut limit = root - 1;
+    let (mut code, mut i) = (0u32, 0usize);
+    let mut len = 1;
+    while len <= limit {
+        for _ in 0..count[len as usize] {
+            let Some(&sym) = sorted.get(i) else { return };
+            i += 1;
+            let e = base[sym as usize];
+            if e & LIT != 0 {
+                if n == 0 {
+                    limit = root - len;
+                }
+                if let Some(slot) = short.get_mut(n) {
+                    *slot = code.reverse_bits() >> (32 - len) | len << 16 | (e >> 8 & 0xff) << 24;
+                    n += 1;
+                }
+            }
+            code += 1;
+        }
+        code <<= 1;
+        len += 1;
+    }
+    let short = &short[..n];
+    let size = 1usize << root;
+    for &first in short {
+        let len1 = first >> 16 & 0xff;
+        for &second in short {
+            let len2 = second >> 16 & 0xff;
+            let len = len1 + len2;
+            if len > root {
+                break;
+            }
+            let e = LIT | PAIR | (second >> 24) << 16 | (first >> 24) << 8 | len;
+            let step = 1usize << len;
+            let mut j = (first & 0xffff | (second & 0xffff) << len1) as usize;
+            while j < size {
+                table[j] = e;
+                j += step;
+            }
+        }
+    }
+}
+
+/// A symbol's entry with its codeword length: bits to consume, and for
+/// all but literals (whose bits 8..16 are the byte) also in bits 8..16.
+#[inline(always)]
+fn with_len(base: u32, len: u32) -> u32 {
+    if base & LIT != 0 {
+        base + len
+    } else {
+        base + (len | len << 8)
+    }
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -608,6 +700,10 @@ pub(crate) fn inflate(t: &mut Tables, input: &[u8], out: &mut [u8]) -> Result<()
         }
         match header >> 1 {
             0 => stored(&mut b, out, &mut op)?,
+            // An empty fixed block (seven zero bits: end of block) ends
+            // every stream Go's compress/flate writes, most often after a
+            // dynamic block: read it without rebuilding the fixed tables.
+            1 if b.buf & 0x7f == 0 => b.consume(7),
             1 => {
                 t.load_fixed();
                 huffman(t, &mut b, out, &mut op)?;
@@ -661,6 +757,16 @@ fn stored(b: &mut Bits<'_>, out: &mut [u8], op: &mut usize) -> Result<()> {
     *op += len;
     b.pos = at + 4 + len;
     Ok(())
+}
+
+/// Stores a literal entry's byte and the byte after it (the second
+/// literal of a pair, else one the next symbol overwrites), unconditionally.
+/// Two byte stores: one 16-bit store measured slower in wasm on files with
+/// few literals. The caller guarantees the slack.
+#[inline(always)]
+fn put_literals(out: &mut [u8], op: usize, e: u32) {
+    out[op] = (e >> 8) as u8;
+    out[op + 1] = (e >> 16) as u8;
 }
 
 /// For a distance d < 8, the smallest multiple of d that is at least 8.
@@ -792,25 +898,26 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
             // to look up the next entry even where `left` is smaller.
             refill_word!(load_u64(input, pos));
             if e & LIT != 0 {
-                // Up to four primary-table literals (<= 11 bits each).
+                // Up to four primary-table entries (<= 11 bits each) of one
+                // or two literals; two bytes are stored either way.
                 consume!(e & 0xff);
-                out[op] = (e >> 16) as u8;
-                op += 1;
+                put_literals(out, op, e);
+                op += 1 + (e >> 24 & 1) as usize;
                 e = litlen[buf as usize & LITLEN_MASK];
                 if e & LIT != 0 {
                     consume!(e & 0xff);
-                    out[op] = (e >> 16) as u8;
-                    op += 1;
+                    put_literals(out, op, e);
+                    op += 1 + (e >> 24 & 1) as usize;
                     e = litlen[buf as usize & LITLEN_MASK];
                     if e & LIT != 0 {
                         consume!(e & 0xff);
-                        out[op] = (e >> 16) as u8;
-                        op += 1;
+                        put_literals(out, op, e);
+                        op += 1 + (e >> 24 & 1) as usize;
                         e = litlen[buf as usize & LITLEN_MASK];
                         if e & LIT != 0 {
                             consume!(e & 0xff);
-                            out[op] = (e >> 16) as u8;
-                            op += 1;
+                            put_literals(out, op, e);
+                            op += 1 + (e >> 24 & 1) as usize;
                             e = litlen[buf as usize & LITLEN_MASK];
                         }
                     }
@@ -823,8 +930,8 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
                     e = litlen[(e >> 16 & 0xfff) as usize + (buf & low_bits(e >> 8 & 0xff)) as usize];
                     if e & LIT != 0 {
                         consume!(e & 0xff);
-                        out[op] = (e >> 16) as u8;
-                        op += 1;
+                        put_literals(out, op, e);
+                        op += 1 + (e >> 24 & 1) as usize;
                         e = litlen[buf as usize & LITLEN_MASK];
                         continue;
                     }
@@ -874,11 +981,15 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
             if overrun!() {
                 break 'block Err(ends_early(in_len));
             }
-            if op >= out_len {
+            let n = 1 + (e >> 24 & 1) as usize;
+            if n > out_len - op {
                 break 'block Err(too_much(out_len));
             }
-            out[op] = (e >> 16) as u8;
-            op += 1;
+            out[op] = (e >> 8) as u8;
+            if n == 2 {
+                out[op + 1] = (e >> 16) as u8;
+            }
+            op += n;
             continue;
         }
         if e & EXC != 0 {
@@ -929,6 +1040,18 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
 mod tests {
     use super::*;
 
+    #[test]
+    fn next_reversed_is_the_next_codeword_reversed() {
+        for len in 1..=15u32 {
+            let mut rev = 0;
+            for code in 0..1u32 << len {
+                assert_eq!(rev, code.reverse_bits() >> (32 - len), "codeword {code} of {len} bits");
+                rev = next_reversed(rev, len);
+            }
+            assert_eq!(rev, 0, "after the last codeword of {len} bits");
+        }
+    }
+
     fn table_for(lens: &[u8], kind: Kind) -> core::result::Result<Vec<u32>, BuildError> {
         let mut sorted = [0u16; 288];
         let (mut t, root, base): (Vec<u32>, u32, &[u32]) = match kind {
@@ -949,7 +1072,7 @@ mod tests {
         assert_eq!(e & (EXC | EOB), EXC | EOB);
         assert_eq!(e & 0xff, 7);
         let rev = (0b0011_0000u32.reverse_bits() >> 24) as usize;
-        assert_eq!(t.litlen[rev], LIT | 8 | 8 << 8);
+        assert_eq!(t.litlen[rev], LIT | 8);
     }
 
     #[test]
@@ -990,7 +1113,7 @@ mod tests {
         let p = t[rev as usize & LITLEN_MASK];
         assert_eq!(p & (EXC | SUB), EXC | SUB);
         let sub = (p >> 16 & 0xfff) as usize + (rev >> LITLEN_BITS) as usize;
-        assert_eq!(t[sub], LIT | 14 << 16 | 4 | 4 << 8);
+        assert_eq!(t[sub], LIT | 14 << 8 | 4);
     }
 
     /// A complete code of `n` symbols with lengths <= 15, grown by splitting
@@ -1022,6 +1145,105 @@ mod tests {
             leaves.swap(i, j);
         }
         leaves
+    }
+
+    /// The symbol a table index starts with, by the canonical code itself
+    /// (bit by bit, not through the table): (symbol, codeword length).
+    fn first_symbol(lens: &[u8], bits: u32) -> Option<(usize, u32)> {
+        let mut next = [0u32; 17];
+        let mut count = [0u32; 16];
+        for &l in lens {
+            count[l as usize] += 1;
+        }
+        count[0] = 0;
+        for len in 1..16 {
+            next[len + 1] = (next[len] + count[len]) << 1;
+        }
+        let mut code = 0u32;
+        for len in 1..16u32 {
+            code = code << 1 | (bits >> (len - 1) & 1);
+            // Symbols of this length, in order, have codes next[len]...
+            let mut c = next[len as usize];
+            for (sym, &l) in lens.iter().enumerate() {
+                if l as u32 == len {
+                    if c == code {
+                        return Some((sym, len));
+                    }
+                    c += 1;
+                }
+            }
+        }
+        None
+    }
+
+    /// Every primary entry of a literal/length table against the code:
+    /// an index whose bits start with two literals of at most 11 bits in
+    /// all holds both (PAIR), one that starts with a literal followed by
+    /// anything else (a length, end of block, a longer code, a pair that
+    /// straddles the 11 bits) holds that literal alone, and the others no
+    /// literal at all.
+    fn check_primary(lens: &[u8], t: &[u32]) -> usize {
+        let mut pairs = 0;
+        for i in 0..1u32 << LITLEN_BITS {
+            let e = t[i as usize];
+            // Bits past the index are unknown: try zeros and ones.
+            for high in [0u32, !0 << LITLEN_BITS] {
+                let bits = i | high;
+                let Some((s1, l1)) = first_symbol(lens, bits) else { panic!("{lens:?}: index {i} decodes to nothing") };
+                if s1 >= 256 || l1 > LITLEN_BITS {
+                    assert_eq!(e & LIT, 0, "{lens:?}: index {i} starts with symbol {s1} ({l1} bits): {e:#x}");
+                    continue;
+                }
+                let second = first_symbol(lens, bits >> l1);
+                match second {
+                    Some((s2, l2)) if s2 < 256 && l1 + l2 <= LITLEN_BITS => {
+                        assert_eq!(
+                            e,
+                            LIT | PAIR | (s2 as u32) << 16 | (s1 as u32) << 8 | (l1 + l2),
+                            "{lens:?}: index {i}"
+                        );
+                    }
+                    _ => assert_eq!(e, LIT | (s1 as u32) << 8 | l1, "{lens:?}: index {i}"),
+                }
+            }
+            pairs += (e & (LIT | PAIR) == LIT | PAIR) as usize;
+        }
+        pairs
+    }
+
+    #[test]
+    fn literal_pairs_fill_exactly_the_indices_that_start_with_two_literals() {
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut pairs = 0;
+        for round in 0..300 {
+            // Few codes (short ones, so many pairs) to many (long ones,
+            // subtables); the lengths spread over literals, end of block and
+            // lengths so that a second symbol is often not a literal.
+            let n = 2 + (round * 7) % 120;
+            let code = random_complete(n, &mut seed);
+            let mut lens = [0u8; 288];
+            let mut syms: Vec<usize> = (0..286).collect();
+            for (k, &l) in code.iter().enumerate() {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                let j = k + (seed % (syms.len() - k) as u64) as usize;
+                syms.swap(k, j);
+                lens[syms[k]] = l;
+            }
+            let t = table_for(&lens[..286], Kind::Litlen).unwrap();
+            pairs += check_primary(&lens[..286], &t);
+        }
+        assert!(pairs > 10_000, "too few pairs to test: {pairs}");
+        // The fixed code: literals of 8 and 9 bits never pair.
+        let mut t = Tables::new_boxed();
+        t.load_fixed();
+        let mut lens = [0u8; 288];
+        lens[..144].fill(8);
+        lens[144..256].fill(9);
+        lens[256..280].fill(7);
+        lens[280..].fill(8);
+        assert_eq!(check_primary(&lens, &t.litlen), 0);
     }
 
     #[test]
