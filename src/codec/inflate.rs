@@ -401,7 +401,8 @@ fn pair_literals(table: &mut [u32], root: u32, count: &[u16; 16], sorted: &[u16]
     let mut short = [0u32; 256];
     let mut n = 0;
     let mut limit = root - 1;
-    let (mut code, mut i) = (0u32, 0usize);
+    // The codeword bit-reversed, as `build` walks it.
+    let (mut rev, mut i) = (0u32, 0usize);
     let mut len = 1;
     while len <= limit {
         for _ in 0..count[len as usize] {
@@ -413,13 +414,12 @@ fn pair_literals(table: &mut [u32], root: u32, count: &[u16; 16], sorted: &[u16]
                     limit = root - len;
                 }
                 if let Some(slot) = short.get_mut(n) {
-                    *slot = code.reverse_bits() >> (32 - len) | len << 16 | (e >> 8 & 0xff) << 24;
+                    *slot = rev | len << 16 | (e >> 8 & 0xff) << 24;
                     n += 1;
                 }
             }
-            code += 1;
+            rev = next_reversed(rev, len);
         }
-        code <<= 1;
         len += 1;
     }
     let short = &short[..n];
