@@ -7,12 +7,10 @@
 //! ```
 
 use super::bits::MsbBits;
-use super::{
-    check_filled, count_mismatch, offsets_for, offsets_in, refill, stream_reader, string_storage, Work, SLACK,
-};
+use super::{count_mismatch, offsets_for, offsets_in, refill, stream_reader, string_storage, Work, SLACK};
 use crate::bytes::{bits_needed, le_u32};
 use crate::column::Values;
-use crate::error::{corrupt_chunk, Result};
+use crate::error::{corrupt_chunk, try_room, Result};
 use crate::tokenizer::Tokenizer;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -328,71 +326,167 @@ pub(super) fn decode(
     let escape = tok.escape_id();
     let (table, bytes) = tok.spans();
 
-    // Pass 1: every id known, escapes counted, output sized exactly, and
-    // where each token's bytes begin (T + 1 entries) so that the values'
-    // ends are read off them: no loop over each value's tokens, whose
-    // varying count cost a mispredicted branch per value. The error is
-    // built apart, so no token index or id lives in memory here.
+    // One pass over the tokens: each token's bytes as one fixed SLACK-byte
+    // move when short (the tokenizer's bytes carry SLACK bytes of padding
+    // too), and where each token's bytes begin (T + 1 entries), so that the
+    // values' ends are read off them (no loop over each value's tokens,
+    // whose varying count cost a mispredicted branch per value). The
+    // output starts at a guess (4 bytes a token; the titles take 3.4) and
+    // grows when a token would pass its end. Anything else (an escape, a
+    // long token, an undefined id, no room) goes through `odd_token`. One
+    // pass instead of a sizing pass then a copy pass: the span of each
+    // token is looked up once.
     refill(at, ids.len() + 1, "token boundaries")?;
     at.resize(ids.len() + 1, 0);
+    let (offsets, mut data) = string_storage(kept);
+    let mut offsets = offsets_in(offsets, n, rows)?;
+    // Never past u32::MAX bytes, so no token's end passes it either.
+    let guess = ids.len().saturating_mul(4).saturating_add(SLACK).min(u32::MAX as usize);
+    refill(&mut data, guess, "string data")?;
+    data.resize(guess, 0);
+    let mut odd = Odd { esc: layout.escape_bytes.iter(), short: false };
+    let (mut k, mut w) = (0usize, 0usize);
+    loop {
+        (k, w) = copy_short(ids, at, table, bytes, &mut data, k, w);
+        let (Some(&id), Some(a)) = (ids.get(k), at.get_mut(k)) else { break };
+        *a = w as u32;
+        let (s, l) = token_span(table, id);
+        match odd_token(&mut data, w, id, s, l, bytes, escape, &mut odd) {
+            Ok(end) => w = end,
+            Err(Some(e)) => return Err(e),
+            Err(None) => return Err(sizing_error(ids, table, escape, layout.escapes)),
+        }
+        k += 1;
+    }
+    if odd.short || odd.esc.next().is_some() {
+        return Err(sizing_error(ids, table, escape, layout.escapes));
+    }
+    if let Some(last) = at.last_mut() {
+        *last = w as u32;
+    }
+    // `value_starts` checked every start to be at most T.
+    for &s in starts.get(1..).unwrap_or_default() {
+        offsets.push(at.get(s as usize).copied().unwrap_or(0));
+    }
+    data.truncate(w);
+    Ok(Values::Bytes { offsets, data })
+}
+
+/// The tokens from `ids[k..]` on, while each has 1 to SLACK bytes and
+/// `data` has room for a SLACK-byte move at `w`: each token's bytes as one
+/// fixed move, where they begin in `at`. Where it stopped (the first token
+/// not taken, or the end) and the byte after the last taken. A loop of its
+/// own over a slice: in the loop that also grows `data`, wasm32 loaded the
+/// Vec's pointer and length from memory on every token.
+#[inline(always)]
+fn copy_short(
+    ids: &[u16],
+    at: &mut [u32],
+    table: &[u32],
+    bytes: &[u8],
+    data: &mut [u8],
+    k: usize,
+    mut w: usize,
+) -> (usize, usize) {
+    // A move from `s` stays inside `bytes` when `s < s_end` (s + SLACK <=
+    // len, written so that no sum can wrap), one to `w` inside `data` when
+    // `w < w_end`.
+    let s_end = bytes.len().checked_sub(SLACK).map_or(0, |x| x + 1);
+    let w_end = data.len().checked_sub(SLACK).map_or(0, |x| x + 1);
+    let (sp, dp) = (bytes.as_ptr(), data.as_mut_ptr());
+    let (ids, at) = (ids.get(k..).unwrap_or_default(), at.get_mut(k..).unwrap_or_default());
+    for (i, (&id, a)) in ids.iter().zip(at).enumerate() {
+        let (s, l) = token_span(table, id);
+        if l.wrapping_sub(1) >= SLACK || s >= s_end || w >= w_end {
+            return (k + i, w);
+        }
+        // `data` is at most u32::MAX bytes (`decode`, `odd_token`), so `w`
+        // is too.
+        *a = w as u32;
+        // SAFETY: `bytes` and `data` are distinct buffers (one borrowed
+        // shared, one mutably); s + SLACK <= bytes.len() and w + SLACK <=
+        // data.len(), checked just now.
+        unsafe { core::ptr::copy_nonoverlapping(sp.add(s), dp.add(w), SLACK) };
+        w += l;
+    }
+    (k + ids.len(), w)
+}
+
+/// The escape bytes left to take, and whether the ids asked for more.
+struct Odd<'a> {
+    esc: core::slice::Iter<'a, u8>,
+    short: bool,
+}
+
+/// A token the copy loop's fixed move does not take (`s`, `l`: its span):
+/// an escape takes its byte, a long token a sized copy, and `data` grows
+/// (zeroed, with SLACK bytes past the token) when the token would pass its
+/// end. The byte after the token; `Err(None)` for an id the tokenizer
+/// does not define or an output past the 4 GiB that 32-bit offsets
+/// address, `Err(Some)` when the output cannot grow.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn odd_token(
+    data: &mut Vec<u8>,
+    w: usize,
+    id: u16,
+    s: usize,
+    l: usize,
+    bytes: &[u8],
+    escape: u32,
+    odd: &mut Odd,
+) -> core::result::Result<usize, Option<crate::error::Error>> {
+    if l == 0 && id as u32 != escape {
+        return Err(None);
+    }
+    let len = l.max(1);
+    let end = w.checked_add(len).filter(|&e| e <= u32::MAX as usize).ok_or(None)?;
+    if end + SLACK > data.len() {
+        // Twice the size, or what the token needs, but never past u32::MAX
+        // bytes (still past `end`); u64: no sum wraps.
+        let grown = (data.len() as u64 * 2).max(end as u64 + SLACK as u64).min(u32::MAX as u64);
+        let grown = usize::try_from(grown).map_err(|_| None)?;
+        try_room(data, grown - data.len(), "string data").map_err(Some)?;
+        data.resize(grown, 0);
+    }
+    if l == 0 {
+        let b = odd.esc.next().copied();
+        odd.short |= b.is_none();
+        *data.get_mut(w).ok_or(None)? = b.unwrap_or(0);
+    } else {
+        match (data.get_mut(w..end), bytes.get(s..s + l)) {
+            (Some(d), Some(b)) => d.copy_from_slice(b),
+            _ => return Err(None),
+        }
+    }
+    Ok(end)
+}
+
+/// The error the token ids give, found as a sizing pass would: the first
+/// undefined id, else escapes that do not match the escape bytes, else an
+/// output past 4 GiB. Called only once the copy loop met one of them.
+#[cold]
+#[inline(never)]
+fn sizing_error(ids: &[u16], table: &[u32], escape: u32, declared: usize) -> crate::error::Error {
     let (mut total, mut escapes) = (0u64, 0usize);
-    for (&id, a) in ids.iter().zip(at.iter_mut()) {
-        // Truncated only past 4 GiB, which `offsets_for` refuses below.
-        *a = total as u32;
+    for &id in ids {
         let len = token_len(table, id);
         if len == 0 {
             if id as u32 != escape {
-                return Err(undefined_id(ids, table, escape));
+                return undefined_id(ids, table, escape);
             }
             escapes += 1;
             total += 1;
         }
         total += len as u64;
     }
-    if let Some(last) = at.last_mut() {
-        *last = total as u32;
+    if escapes != declared {
+        return corrupt_chunk(format!("ids use {escapes} escapes but the stream carries {declared} escape bytes"));
     }
-    if escapes != layout.escapes {
-        return Err(corrupt_chunk(format!(
-            "ids use {escapes} escapes but the stream carries {} escape bytes",
-            layout.escapes
-        )));
+    match offsets_for(total) {
+        Err(e) => e,
+        Ok(_) => corrupt_chunk("internal: the token copy stopped with no error in its ids"),
     }
-    let total = offsets_for(total)?;
-    let (offsets, mut data) = string_storage(kept);
-    let mut offsets = offsets_in(offsets, n, rows)?;
-    // `value_starts` checked every start to be at most T.
-    for &s in starts.get(1..).unwrap_or_default() {
-        offsets.push(at.get(s as usize).copied().unwrap_or(0));
-    }
-
-    // Pass 2: every token in order, one fixed SLACK-byte move when short
-    // (the tokenizer's bytes carry SLACK bytes of padding too), else a
-    // sized copy; escapes take their bytes in order.
-    refill(&mut data, total + SLACK, "string data")?;
-    data.resize(total + SLACK, 0);
-    let mut esc = layout.escape_bytes.iter().copied();
-    let mut w = 0usize;
-    for &id in ids {
-        let (s, l) = token_span(table, id);
-        if l == 0 {
-            if let Some(d) = data.get_mut(w) {
-                *d = esc.next().unwrap_or(0);
-            }
-            w += 1;
-        } else if l <= SLACK && s + SLACK <= bytes.len() && w + SLACK <= data.len() {
-            data[w..w + SLACK].copy_from_slice(&bytes[s..s + SLACK]);
-            w += l;
-        } else {
-            if let (Some(d), Some(b)) = (data.get_mut(w..w + l), bytes.get(s..s + l)) {
-                d.copy_from_slice(b);
-            }
-            w += l;
-        }
-    }
-    check_filled(w, total)?;
-    data.truncate(total);
-    Ok(Values::Bytes { offsets, data })
 }
 
 /// The error for the first token whose id has no bytes and is not the
