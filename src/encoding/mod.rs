@@ -247,14 +247,14 @@ impl<'w> Prefixed<'w> {
     /// length or bytes run past the end.
     #[inline(always)]
     pub(crate) fn next(&mut self, b: &[u8], i: usize) -> Result<(usize, usize)> {
-        let (pos, what) = (self.pos, self.what);
+        let pos = self.pos;
         let len = match b.get(pos..pos + 4) {
             Some(b) => u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize,
-            None => return Err(corrupt_chunk(format!("{what} ends inside the length of value {i} at byte {pos}"))),
+            None => return Err(short_length(self.what, i, pos)),
         };
         let start = pos + 4;
         if len > b.len() - start {
-            return Err(corrupt_chunk(format!("{what} value {i} of {len} bytes at byte {start} runs past the stream")));
+            return Err(past_end(self.what, i, len, start));
         }
         self.pos = start + len;
         Ok((start, len))
@@ -271,6 +271,21 @@ impl<'w> Prefixed<'w> {
         }
         Ok(())
     }
+}
+
+// [`Prefixed::next`]'s errors, built out of line and from values: built
+// inline, their format arguments (the value index, the position, `what`)
+// were stored to the shadow stack on every value in wasm32.
+#[cold]
+#[inline(never)]
+fn short_length(what: &str, i: usize, pos: usize) -> Error {
+    corrupt_chunk(format!("{what} ends inside the length of value {i} at byte {pos}"))
+}
+
+#[cold]
+#[inline(never)]
+fn past_end(what: &str, i: usize, len: usize, start: usize) -> Error {
+    corrupt_chunk(format!("{what} value {i} of {len} bytes at byte {start} runs past the stream"))
 }
 
 /// String offsets for `n` values in `offsets`' storage (see [`refill`]),
