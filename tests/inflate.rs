@@ -992,12 +992,13 @@ const DIST_EXTRA: [u32; 30] =
 #[test]
 fn length_and_distance_codes_in_every_combination() {
     // The decoder's primary table joins a length code (with its extra bits)
-    // and a whole distance code into one entry where both fit; random
+    // and a whole distance code into one entry where both fit, in blocks of
+    // more than 8 KiB of input (smaller ones get a smaller table); random
     // complete codes put every length and distance code, with and without
-    // extra bits, at every codeword length, in streams that end in matches
-    // (the tail's one-symbol step) as well as literals.
+    // extra bits, at every codeword length, in streams small and large that
+    // end in matches (the tail's one-symbol step) as well as literals.
     let mut rng = Rng(0xC0DE_5EED_0000_0001);
-    let mut matches = 0;
+    let (mut matches, mut large) = (0, 0);
     for round in 0..400 {
         // Literals 'a'..='h', end of block, all 29 length symbols.
         let syms: Vec<usize> = (97..105).chain(256..286).collect();
@@ -1023,7 +1024,7 @@ fn length_and_distance_codes_in_every_combination() {
         let mut w = BitWriter::default();
         dynamic_header(&mut w, true, &lit, &dist, None);
         let mut n = 0usize;
-        let steps = 1 + rng.below(600);
+        let steps = if round % 4 == 0 { 6000 + rng.below(6000) } else { 1 + rng.below(600) };
         for step in 0..steps {
             // Those distance codes whose shortest distance is in reach.
             let usable: Vec<usize> = dsyms[..nd].iter().copied().filter(|&s| DIST_BASE[s] as usize <= n).collect();
@@ -1048,8 +1049,9 @@ fn length_and_distance_codes_in_every_combination() {
         w.code(lc[256], lit[256] as u32);
         let s = w.finish();
         ok(&s, n);
+        large += (s.len() > 8 << 10) as usize;
     }
-    assert!(matches > 50_000, "{matches}");
+    assert!(matches > 200_000 && large > 60, "{matches} matches, {large} large streams");
 }
 
 // ---------------------------------------------------------------------------

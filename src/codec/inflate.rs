@@ -10,9 +10,10 @@
 //!   are input bits); near the end of the input it is refilled byte by
 //!   byte, with zero bytes past the end, and every symbol checks that it did
 //!   not consume bits beyond the input.
-//! - Huffman codes decode through tables indexed by the next bits: an 11-bit
-//!   primary table for literals/lengths, 8 bits for distances, with
-//!   subtables for longer codes. One `u32` entry says what the code means and
+//! - Huffman codes decode through tables indexed by the next bits: a 12-bit
+//!   primary table for literals/lengths (built for 11 bits and repeated
+//!   when less than `SMALL_BLOCK` input is left: less to build for fewer
+//!   symbols), 8 bits for distances, with subtables for longer codes. One `u32` entry says what the code means and
 //!   how many bits to consume, extra bits included. A length code whose
 //!   extra bits also fit the primary table is expanded there, so its entry
 //!   holds the final length. Where two literal codes fit the primary bits
@@ -20,11 +21,11 @@
 //!   two bytes and advances by one or two: no branch on it); building them
 //!   visits only those entries, so blocks with few literals pay little.
 //!   Likewise, where a length code (extra bits included) and a whole
-//!   distance code fit the primary bits together, their entries hold both
-//!   (`combine_matches`): most matches of the real files (Go's
+//!   distance code fit the 12 primary bits together, their entries hold
+//!   both (`combine_matches`): most matches of the real files (Go's
 //!   compress/flate: short matches) then cost one dependent table lookup,
-//!   not two. Tables are built a length at a time by doubling (no per-code strided
-//!   fill) and kept across blocks and calls.
+//!   not two. Tables are built a length at a time by doubling (no per-code
+//!   strided fill) and kept across blocks and calls.
 //! - A fast loop runs while at least `FAST_IN` input bytes and `FAST_OUT`
 //!   output bytes remain: one refill per iteration, which decodes either up
 //!   to four literal entries (up to eight literals) or one length/distance
@@ -54,7 +55,8 @@ use crate::error::{corrupt_chunk, Error, Result};
 //   bit 30 EXC: exceptional: subtable pointer (SUB), end of block (EOB), or
 //               an invalid symbol (neither)
 //   bit 27 LEN_EXTRA (lengths only): extra bits follow the codeword
-//   bits 16..28: length (base) / subtable start
+//   bits 16..28: length (base) / subtable start, counted from the end of
+//               the (12-bit) primary table
 //   bits 8..16: length: the codeword's bits (before the extra bits);
 //               subtable pointer: the subtable's index bits
 //   bits 0..8: bits to consume: codeword(s) (+ extra bits for a length)
@@ -85,7 +87,12 @@ const PAIR: u32 = 1 << 24;
 const LD: u32 = 1 << 26;
 const DSUB: u32 = 1 << 15;
 
-const LITLEN_BITS: u32 = 11;
+/// The literal/length table's index bits. A block of less than
+/// `SMALL_BLOCK` input bytes gets its primary table built for
+/// `LITLEN_SMALL_BITS` (and that copied twice over), for less building.
+const LITLEN_BITS: u32 = 12;
+const LITLEN_SMALL_BITS: u32 = 11;
+const SMALL_BLOCK: usize = 8 << 10;
 const DIST_BITS: u32 = 8;
 const PRECODE_BITS: u32 = 7;
 const LITLEN_MASK: usize = (1 << LITLEN_BITS) - 1;
@@ -95,8 +102,10 @@ const PRECODE_MASK: usize = (1 << PRECODE_BITS) - 1;
 // Table sizes: the primary table plus room for subtables. A subtable of s
 // index bits exists only under a complete subtree of depth s, which holds at
 // least s + 1 codes, so subtables take at most 2^s / (s + 1) entries per
-// long code: 16/5 per code for 288 literal/length symbols (s <= 4), 128/8
-// for 32 distance symbols (s <= 7). The builder checks anyway.
+// long code: 16/5 per code for 288 literal/length symbols (s <= 4, with
+// the 11-bit primary table), 128/8 for 32 distance symbols (s <= 7). The
+// builder checks anyway. Literal/length subtables always start after the
+// 12-bit primary table, whose size the lookups add.
 const LITLEN_SIZE: usize = (1 << LITLEN_BITS) + 1024;
 const DIST_SIZE: usize = (1 << DIST_BITS) + 512;
 
@@ -364,7 +373,7 @@ fn build(
     // Longer codes: codes sharing their first `root` bits go to one
     // subtable, indexed by the bits after those. Codes are complete here.
     let mut remaining = count;
-    let mut next_free = size;
+    let mut next_free = if kind == Kind::Litlen { LITLEN_MASK + 1 } else { size };
     let mut prefix = u32::MAX;
     let (mut sub_start, mut sub_bits) = (0usize, 0u32);
     for len in root + 1..=max {
@@ -393,7 +402,7 @@ fn build(
                 let rev = (p.reverse_bits() >> (32 - root)) as usize;
                 table[rev] = match kind {
                     Kind::Dist => (sub_start as u32) << 16 | DSUB | bits << 8 | root,
-                    _ => EXC | SUB | (sub_start as u32) << 16 | bits << 8 | root,
+                    _ => EXC | SUB | ((sub_start - (LITLEN_MASK + 1)) as u32) << 16 | bits << 8 | root,
                 };
             }
             let entry = with_len(base[sorted[i] as usize], extra_len);
@@ -558,27 +567,14 @@ impl Tables {
         if self.loaded == Loaded::Fixed {
             return;
         }
-        let mut lens = [0u8; 288];
+        let lens = &mut self.lens;
         lens[..144].fill(8);
         lens[144..256].fill(9);
         lens[256..280].fill(7);
-        lens[280..].fill(8);
-        let built = (
-            build(
-                &mut self.litlen,
-                LITLEN_BITS,
-                &lens,
-                litlen_entry(),
-                Kind::Litlen,
-                &mut self.sorted,
-                &mut self.len_codes,
-            ),
-            build(&mut self.dist, DIST_BITS, &[5; 32], &DIST_ENTRY, Kind::Dist, &mut self.sorted, &mut self.dist_codes),
-        );
-        debug_assert!(built.0.is_ok() && built.1.is_ok(), "the fixed codes are complete");
-        if let (Ok(nl), Ok(nd)) = built {
-            combine_matches(&mut self.litlen, LITLEN_BITS, &self.len_codes[..nl], &self.dist_codes[..nd]);
-        }
+        lens[280..288].fill(8);
+        lens[288..].fill(5);
+        let built = self.build_codes(288, 320, LITLEN_BITS);
+        debug_assert!(built.is_ok(), "the fixed codes are complete");
         self.loaded = Loaded::Fixed;
     }
 
@@ -658,16 +654,30 @@ impl Tables {
         if lens[256] == 0 {
             return Err(corrupt_chunk(format!("DEFLATE dynamic block at input byte {start} has no end-of-block code")));
         }
+        // The primary table for fewer bits where the block is small: less
+        // to build for fewer symbols (the input left is this block's and
+        // any after it in the stream).
+        let root = if b.input.len() - b.byte_pos() < SMALL_BLOCK { LITLEN_SMALL_BITS } else { LITLEN_BITS };
+        self.build_codes(hlit, total, root).map_err(|(kind, e)| table_error(kind, e, start))
+    }
+
+    /// Builds the literal/length table from `lens[..hlit]`, its primary part
+    /// for `root` bits (repeated up to `LITLEN_BITS`), and the distance
+    /// table from `lens[hlit..total]`. Joins length and distance codes
+    /// (`combine_matches`) only in a table of all `LITLEN_BITS`: for a small
+    /// block the joining measured costlier than what it saves.
+    fn build_codes(&mut self, hlit: usize, total: usize, root: u32) -> core::result::Result<(), (Kind, BuildError)> {
+        let lens = &self.lens;
         let nl = build(
             &mut self.litlen,
-            LITLEN_BITS,
+            root,
             &lens[..hlit],
             litlen_entry(),
             Kind::Litlen,
             &mut self.sorted,
             &mut self.len_codes,
         )
-        .map_err(|e| table_error(Kind::Litlen, e, start))?;
+        .map_err(|e| (Kind::Litlen, e))?;
         let nd = build(
             &mut self.dist,
             DIST_BITS,
@@ -677,8 +687,16 @@ impl Tables {
             &mut self.sorted,
             &mut self.dist_codes,
         )
-        .map_err(|e| table_error(Kind::Dist, e, start))?;
-        combine_matches(&mut self.litlen, LITLEN_BITS, &self.len_codes[..nl], &self.dist_codes[..nd]);
+        .map_err(|e| (Kind::Dist, e))?;
+        if root == LITLEN_BITS {
+            combine_matches(&mut self.litlen, root, &self.len_codes[..nl], &self.dist_codes[..nd]);
+        }
+        // Index bits beyond `root` do not change the entry.
+        let mut filled = 1usize << root;
+        while filled <= LITLEN_MASK {
+            self.litlen.copy_within(0..filled, filled);
+            filled *= 2;
+        }
         Ok(())
     }
 }
@@ -1014,7 +1032,7 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
     let result = 'block: loop {
         // Fast loop: FAST_IN input bytes cover the word load, FAST_OUT
         // output bytes cover every write of one iteration. `e` is always the
-        // entry for the next code, looked up ahead (from >= 11 input bits)
+        // entry for the next code, looked up ahead (from >= 12 input bits)
         // so the lookup overlaps the previous match copy.
         refill!();
         let mut e = litlen[buf as usize & LITLEN_MASK];
@@ -1025,7 +1043,7 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
             // to look up the next entry even where `left` is smaller.
             refill_word!(load_u64(input, pos));
             if e & LIT != 0 {
-                // Up to four primary-table entries (<= 11 bits each) of one
+                // Up to four primary-table entries (<= 12 bits each) of one
                 // or two literals; two bytes are stored either way.
                 consume!(e & 0xff);
                 put_literals(out, op, e);
@@ -1074,7 +1092,7 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
             if e & EXC != 0 {
                 if e & SUB != 0 {
                     consume!(e & 0xff);
-                    e = litlen[(e >> 16 & 0xfff) as usize + (buf & low_bits(e >> 8 & 0xff)) as usize];
+                    e = litlen[LITLEN_MASK + 1 + (e >> 16 & 0xfff) as usize + (buf & low_bits(e >> 8 & 0xff)) as usize];
                     if e & LIT != 0 {
                         consume!(e & 0xff);
                         put_literals(out, op, e);
@@ -1123,7 +1141,7 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
         let mut e = litlen[buf as usize & LITLEN_MASK];
         if e & SUB != 0 {
             consume!(e & 0xff);
-            e = litlen[(e >> 16 & 0xfff) as usize + (buf & low_bits(e >> 8 & 0xff)) as usize];
+            e = litlen[LITLEN_MASK + 1 + (e >> 16 & 0xfff) as usize + (buf & low_bits(e >> 8 & 0xff)) as usize];
         }
         if e & LIT != 0 {
             consume!(e & 0xff);
@@ -1273,8 +1291,8 @@ mod tests {
         let rev = code.reverse_bits() >> 17;
         let p = t[rev as usize & LITLEN_MASK];
         assert_eq!(p & (EXC | SUB), EXC | SUB);
-        let sub = (p >> 16 & 0xfff) as usize + (rev >> LITLEN_BITS) as usize;
-        assert_eq!(t[sub], LIT | 14 << 8 | 4);
+        let sub = LITLEN_MASK + 1 + (p >> 16 & 0xfff) as usize + (rev >> LITLEN_BITS) as usize;
+        assert_eq!(t[sub], LIT | 14 << 8 | (15 - LITLEN_BITS));
     }
 
     /// A complete code of `n` symbols with lengths <= 15, grown by splitting
@@ -1338,12 +1356,12 @@ mod tests {
     }
 
     /// Every primary entry of a literal/length table against the code:
-    /// an index whose bits start with two literals of at most 11 bits in
+    /// an index whose bits start with two literals of at most `root` bits in
     /// all holds both (PAIR), one that starts with a literal followed by
     /// anything else (a length, end of block, a longer code, a pair that
-    /// straddles the 11 bits) holds that literal alone, and the others no
+    /// straddles the `root` bits) holds that literal alone, and the others no
     /// literal at all.
-    fn check_primary(lens: &[u8], t: &[u32]) -> usize {
+    fn check_primary(lens: &[u8], t: &[u32], root: u32) -> usize {
         let mut pairs = 0;
         for i in 0..1u32 << LITLEN_BITS {
             let e = t[i as usize];
@@ -1351,13 +1369,13 @@ mod tests {
             for high in [0u32, !0 << LITLEN_BITS] {
                 let bits = i | high;
                 let Some((s1, l1)) = first_symbol(lens, bits) else { panic!("{lens:?}: index {i} decodes to nothing") };
-                if s1 >= 256 || l1 > LITLEN_BITS {
+                if s1 >= 256 || l1 > root {
                     assert_eq!(e & LIT, 0, "{lens:?}: index {i} starts with symbol {s1} ({l1} bits): {e:#x}");
                     continue;
                 }
                 let second = first_symbol(lens, bits >> l1);
                 match second {
-                    Some((s2, l2)) if s2 < 256 && l1 + l2 <= LITLEN_BITS => {
+                    Some((s2, l2)) if s2 < 256 && l1 + l2 <= root => {
                         assert_eq!(
                             e,
                             LIT | PAIR | (s2 as u32) << 16 | (s1 as u32) << 8 | (l1 + l2),
@@ -1392,8 +1410,14 @@ mod tests {
                 syms.swap(k, j);
                 lens[syms[k]] = l;
             }
-            let t = table_for(&lens[..286], Kind::Litlen).unwrap();
-            pairs += check_primary(&lens[..286], &t);
+            // Both primary table sizes, with one distance code.
+            let mut t = Tables::new_boxed();
+            t.lens[..286].copy_from_slice(&lens[..286]);
+            t.lens[286] = 1;
+            for root in [LITLEN_SMALL_BITS, LITLEN_BITS] {
+                t.build_codes(286, 287, root).unwrap();
+                pairs += check_primary(&lens[..286], &t.litlen, root);
+            }
         }
         assert!(pairs > 10_000, "too few pairs to test: {pairs}");
         // The fixed code: literals of 8 and 9 bits never pair.
@@ -1404,7 +1428,7 @@ mod tests {
         lens[144..256].fill(9);
         lens[256..280].fill(7);
         lens[280..].fill(8);
-        assert_eq!(check_primary(&lens, &t.litlen), 0);
+        assert_eq!(check_primary(&lens, &t.litlen, LITLEN_BITS), 0);
     }
 
     /// Every primary entry of a literal/length table after
@@ -1413,7 +1437,7 @@ mod tests {
     /// symbol, all within the primary bits (the distance code within its
     /// table's primary bits too), holds both (LD), with the distance code's
     /// table index; no other index does.
-    fn check_combined(lit: &[u8], dist: &[u8], t: &[u32], d: &[u32]) -> usize {
+    fn check_combined(lit: &[u8], dist: &[u8], t: &[u32], d: &[u32], root: u32) -> usize {
         let mut combined = 0;
         for i in 0..1u32 << LITLEN_BITS {
             let e = t[i as usize];
@@ -1428,7 +1452,7 @@ mod tests {
                 });
                 let want = want.and_then(|(t1, len)| {
                     let (s2, l2) = first_symbol(dist, bits >> t1)?;
-                    (t1 + l2 <= LITLEN_BITS && l2 <= DIST_BITS && s2 < 30).then_some((t1, len, s2, l2))
+                    (root == LITLEN_BITS && t1 + l2 <= root && l2 <= DIST_BITS && s2 < 30).then_some((t1, len, s2, l2))
                 });
                 match want {
                     Some((t1, len, s2, l2)) => {
@@ -1455,7 +1479,7 @@ mod tests {
             let mut lit = [0u8; 286];
             // The first codes go to end of block and the length symbols.
             for (k, &l) in code.iter().enumerate() {
-                lit[[256 + k, k - 30][(k >= 30) as usize]] = l;
+                lit[if k < 30 { 256 + k } else { k - 30 }] = l;
             }
             let nd = 1 + round % 32;
             let mut dist = vec![0u8; 32];
@@ -1466,14 +1490,16 @@ mod tests {
                     dist[(k * 7 + round) % 32] = l;
                 }
             }
+            // Distance symbols 30 and 31 (of the fixed code) take part but
+            // never combine. Both primary table sizes (the smaller never
+            // combines).
             let mut t = Tables::new_boxed();
-            let nl =
-                build(&mut t.litlen, LITLEN_BITS, &lit, litlen_entry(), Kind::Litlen, &mut t.sorted, &mut t.len_codes)
-                    .unwrap();
-            let nd = build(&mut t.dist, DIST_BITS, &dist, &DIST_ENTRY, Kind::Dist, &mut t.sorted, &mut t.dist_codes)
-                .unwrap();
-            combine_matches(&mut t.litlen, LITLEN_BITS, &t.len_codes[..nl], &t.dist_codes[..nd]);
-            combined += check_combined(&lit, &dist, &t.litlen, &t.dist);
+            t.lens[..286].copy_from_slice(&lit);
+            t.lens[286..318].copy_from_slice(&dist);
+            for root in [LITLEN_SMALL_BITS, LITLEN_BITS] {
+                t.build_codes(286, 318, root).unwrap();
+                combined += check_combined(&lit, &dist, &t.litlen, &t.dist, root);
+            }
         }
         assert!(combined > 10_000, "too few combined entries to test: {combined}");
     }
