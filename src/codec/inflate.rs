@@ -11,9 +11,10 @@
 //!   byte, with zero bytes past the end, and every symbol checks that it did
 //!   not consume bits beyond the input.
 //! - Huffman codes decode through tables indexed by the next bits: a 12-bit
-//!   primary table for literals/lengths (built for 11 bits and repeated
-//!   when less than `SMALL_BLOCK` input is left: less to build for fewer
-//!   symbols), 8 bits for distances, with subtables for longer codes. One `u32` entry says what the code means and
+//!   primary table for literals/lengths (11 bits when less than
+//!   `SMALL_BLOCK` input is left: less to build for fewer symbols; the
+//!   decode loop is compiled for each), 8 bits for distances, with
+//!   subtables for longer codes. One `u32` entry says what the code means and
 //!   how many bits to consume, extra bits included. A length code whose
 //!   extra bits also fit the primary table is expanded there, so its entry
 //!   holds the final length. Where two literal codes fit the primary bits
@@ -87,9 +88,11 @@ const PAIR: u32 = 1 << 24;
 const LD: u32 = 1 << 26;
 const DSUB: u32 = 1 << 15;
 
-/// The literal/length table's index bits. A block of less than
-/// `SMALL_BLOCK` input bytes gets its primary table built for
-/// `LITLEN_SMALL_BITS` (and that copied twice over), for less building.
+/// The literal/length table's index bits. A block with less than
+/// `SMALL_BLOCK` input bytes left gets a primary table of
+/// `LITLEN_SMALL_BITS`, less to build (measured on birdstrikes.optimized,
+/// whose blocks are small: the 12-bit table cost 3% there, and so did
+/// repeating an 11-bit one to 12 bits).
 const LITLEN_BITS: u32 = 12;
 const LITLEN_SMALL_BITS: u32 = 11;
 const SMALL_BLOCK: usize = 8 << 10;
@@ -578,8 +581,9 @@ impl Tables {
         self.loaded = Loaded::Fixed;
     }
 
-    /// Reads a dynamic block's code lengths and builds its tables.
-    fn load_dynamic(&mut self, b: &mut Bits<'_>) -> Result<()> {
+    /// Reads a dynamic block's code lengths and builds its tables; returns
+    /// the literal/length table's primary bits.
+    fn load_dynamic(&mut self, b: &mut Bits<'_>) -> Result<u32> {
         self.loaded = Loaded::Dynamic;
         b.refill();
         let start = b.byte_pos();
@@ -658,11 +662,12 @@ impl Tables {
         // to build for fewer symbols (the input left is this block's and
         // any after it in the stream).
         let root = if b.input.len() - b.byte_pos() < SMALL_BLOCK { LITLEN_SMALL_BITS } else { LITLEN_BITS };
-        self.build_codes(hlit, total, root).map_err(|(kind, e)| table_error(kind, e, start))
+        self.build_codes(hlit, total, root).map_err(|(kind, e)| table_error(kind, e, start))?;
+        Ok(root)
     }
 
     /// Builds the literal/length table from `lens[..hlit]`, its primary part
-    /// for `root` bits (repeated up to `LITLEN_BITS`), and the distance
+    /// for `root` bits (its subtables after `LITLEN_BITS` bits), and the distance
     /// table from `lens[hlit..total]`. Joins length and distance codes
     /// (`combine_matches`) only in a table of all `LITLEN_BITS`: for a small
     /// block the joining measured costlier than what it saves.
@@ -690,12 +695,6 @@ impl Tables {
         .map_err(|e| (Kind::Dist, e))?;
         if root == LITLEN_BITS {
             combine_matches(&mut self.litlen, root, &self.len_codes[..nl], &self.dist_codes[..nd]);
-        }
-        // Index bits beyond `root` do not change the entry.
-        let mut filled = 1usize << root;
-        while filled <= LITLEN_MASK {
-            self.litlen.copy_within(0..filled, filled);
-            filled *= 2;
         }
         Ok(())
     }
@@ -825,11 +824,14 @@ pub(crate) fn inflate(t: &mut Tables, input: &[u8], out: &mut [u8]) -> Result<()
             1 if b.buf & 0x7f == 0 => b.consume(7),
             1 => {
                 t.load_fixed();
-                huffman(t, &mut b, out, &mut op)?;
+                huffman::<LITLEN_BITS>(t, &mut b, out, &mut op)?;
             }
             2 => {
-                t.load_dynamic(&mut b)?;
-                huffman(t, &mut b, out, &mut op)?;
+                if t.load_dynamic(&mut b)? == LITLEN_BITS {
+                    huffman::<LITLEN_BITS>(t, &mut b, out, &mut op)?;
+                } else {
+                    huffman::<LITLEN_SMALL_BITS>(t, &mut b, out, &mut op)?;
+                }
             }
             _ => return Err(corrupt_chunk(format!("DEFLATE block at input byte {at} has the reserved block type 3"))),
         }
@@ -981,11 +983,14 @@ unsafe fn copy_match_fast(out: &mut [u8], op: usize, d: usize, len: usize) {
 }
 
 /// Decodes one fixed or dynamic Huffman block's symbols up to and including
-/// its end-of-block code.
+/// its end-of-block code, through a literal/length table of `ROOT` primary
+/// bits (a constant: a mask in a register costs V8 more than a second copy
+/// of this function costs the package).
 ///
 /// The bit reader's state lives in plain locals here (never behind a
 /// reference) so that it stays in registers.
-fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize) -> Result<()> {
+fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize) -> Result<()> {
+    let mask: usize = (1 << ROOT) - 1;
     let litlen = &t.litlen;
     let dist = &t.dist;
     let input = bits.input;
@@ -1035,7 +1040,7 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
         // entry for the next code, looked up ahead (from >= 12 input bits)
         // so the lookup overlaps the previous match copy.
         refill!();
-        let mut e = litlen[buf as usize & LITLEN_MASK];
+        let mut e = litlen[buf as usize & mask];
         while pos + FAST_IN <= in_len && op + FAST_OUT <= out_len {
             // One refill per iteration. Right after it all 64 bits of `buf`
             // are input bits (56..=63 of them counted in `left`), so after
@@ -1048,22 +1053,22 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
                 consume!(e & 0xff);
                 put_literals(out, op, e);
                 op += 1 + (e >> 24 & 1) as usize;
-                e = litlen[buf as usize & LITLEN_MASK];
+                e = litlen[buf as usize & mask];
                 if e & LIT != 0 {
                     consume!(e & 0xff);
                     put_literals(out, op, e);
                     op += 1 + (e >> 24 & 1) as usize;
-                    e = litlen[buf as usize & LITLEN_MASK];
+                    e = litlen[buf as usize & mask];
                     if e & LIT != 0 {
                         consume!(e & 0xff);
                         put_literals(out, op, e);
                         op += 1 + (e >> 24 & 1) as usize;
-                        e = litlen[buf as usize & LITLEN_MASK];
+                        e = litlen[buf as usize & mask];
                         if e & LIT != 0 {
                             consume!(e & 0xff);
                             put_literals(out, op, e);
                             op += 1 + (e >> 24 & 1) as usize;
-                            e = litlen[buf as usize & LITLEN_MASK];
+                            e = litlen[buf as usize & mask];
                         }
                     }
                 }
@@ -1080,7 +1085,7 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
                 if d.wrapping_sub(1) >= op {
                     break 'block Err(bad_distance(d, op, at!()));
                 }
-                e = litlen[buf as usize & LITLEN_MASK];
+                e = litlen[buf as usize & mask];
                 debug_assert!(len <= 258);
                 // SAFETY: 1 <= d <= op (checked above); len <= 258 (the
                 // tables hold no longer length), so op + max(len + 15, 32)
@@ -1097,7 +1102,7 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
                         consume!(e & 0xff);
                         put_literals(out, op, e);
                         op += 1 + (e >> 24 & 1) as usize;
-                        e = litlen[buf as usize & LITLEN_MASK];
+                        e = litlen[buf as usize & mask];
                         continue;
                     }
                 }
@@ -1129,7 +1134,7 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
                 break 'block Err(bad_distance(d, op, at!()));
             }
             // Look the next code up before copying.
-            e = litlen[buf as usize & LITLEN_MASK];
+            e = litlen[buf as usize & mask];
             debug_assert!(len <= 258);
             // SAFETY: as for the combined entry above.
             unsafe { copy_match_fast(out, op, d, len) };
@@ -1138,7 +1143,7 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
 
         // One symbol with every check: near the end of the input or output.
         refill!();
-        let mut e = litlen[buf as usize & LITLEN_MASK];
+        let mut e = litlen[buf as usize & mask];
         if e & SUB != 0 {
             consume!(e & 0xff);
             e = litlen[LITLEN_MASK + 1 + (e >> 16 & 0xfff) as usize + (buf & low_bits(e >> 8 & 0xff)) as usize];
@@ -1363,10 +1368,10 @@ mod tests {
     /// literal at all.
     fn check_primary(lens: &[u8], t: &[u32], root: u32) -> usize {
         let mut pairs = 0;
-        for i in 0..1u32 << LITLEN_BITS {
+        for i in 0..1u32 << root {
             let e = t[i as usize];
             // Bits past the index are unknown: try zeros and ones.
-            for high in [0u32, !0 << LITLEN_BITS] {
+            for high in [0u32, !0 << root] {
                 let bits = i | high;
                 let Some((s1, l1)) = first_symbol(lens, bits) else { panic!("{lens:?}: index {i} decodes to nothing") };
                 if s1 >= 256 || l1 > root {
@@ -1439,10 +1444,10 @@ mod tests {
     /// table index; no other index does.
     fn check_combined(lit: &[u8], dist: &[u8], t: &[u32], d: &[u32], root: u32) -> usize {
         let mut combined = 0;
-        for i in 0..1u32 << LITLEN_BITS {
+        for i in 0..1u32 << root {
             let e = t[i as usize];
             let is_ld = e & (LD | EXC) == LD;
-            for high in [0u32, !0 << LITLEN_BITS] {
+            for high in [0u32, !0 << root] {
                 let bits = i | high;
                 let (s1, l1) = first_symbol(lit, bits).unwrap();
                 let want = (257..286).contains(&s1).then(|| {
