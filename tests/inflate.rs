@@ -962,6 +962,98 @@ fn length_extra_bits_in_every_table_position() {
     assert_eq!(ok(&s, n), vec![b'a'; n]);
 }
 
+/// Lengths of a random complete prefix code over `n` symbols (at most 15
+/// bits), grown by splitting random leaves: short and long codes mixed.
+fn random_complete(n: usize, rng: &mut Rng) -> Vec<u8> {
+    let mut leaves = vec![0u8];
+    while leaves.len() < n {
+        let i = rng.below(leaves.len());
+        if leaves[i] < 15 {
+            leaves[i] += 1;
+            leaves.push(leaves[i]);
+        }
+    }
+    for i in (1..leaves.len()).rev() {
+        leaves.swap(i, rng.below(i + 1));
+    }
+    leaves
+}
+
+const LEN_BASE: [u32; 29] =
+    [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258];
+const LEN_EXTRA: [u32; 29] = [0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0];
+const DIST_BASE: [u32; 30] = [
+    1, 2, 3, 4, 5, 7, 9, 13, 17, 25, 33, 49, 65, 97, 129, 193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145,
+    8193, 12289, 16385, 24577,
+];
+const DIST_EXTRA: [u32; 30] =
+    [0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13];
+
+#[test]
+fn length_and_distance_codes_in_every_combination() {
+    // The decoder's primary table joins a length code (with its extra bits)
+    // and a whole distance code into one entry where both fit, in blocks of
+    // more than 8 KiB of input (smaller ones get a smaller table); random
+    // complete codes put every length and distance code, with and without
+    // extra bits, at every codeword length, in streams small and large that
+    // end in matches (the tail's one-symbol step) as well as literals.
+    let mut rng = Rng(0xC0DE_5EED_0000_0001);
+    let (mut matches, mut large) = (0, 0);
+    for round in 0..400 {
+        // Literals 'a'..='h', end of block, all 29 length symbols.
+        let syms: Vec<usize> = (97..105).chain(256..286).collect();
+        let code = random_complete(syms.len(), &mut rng);
+        let mut lit = vec![0u8; 286];
+        for (&s, &l) in syms.iter().zip(&code) {
+            lit[s] = l;
+        }
+        // All 30 distance codes, or a few short ones (a single code of
+        // length 1 in some rounds).
+        let nd = [30, 30, 5, 2, 1][round % 5];
+        let mut dist = vec![0u8; 30];
+        let mut dsyms: Vec<usize> = (0..30).collect();
+        for i in (1..30).rev() {
+            dsyms.swap(i, rng.below(i + 1));
+        }
+        let dcode = if nd == 1 { vec![1] } else { random_complete(nd, &mut rng) };
+        for (&s, &l) in dsyms.iter().zip(&dcode) {
+            dist[s] = l;
+        }
+        let lc = canonical(&lit);
+        let dc = canonical(&dist);
+        let mut w = BitWriter::default();
+        dynamic_header(&mut w, true, &lit, &dist, None);
+        let mut n = 0usize;
+        let steps = if round % 4 == 0 { 6000 + rng.below(6000) } else { 1 + rng.below(600) };
+        for step in 0..steps {
+            // Those distance codes whose shortest distance is in reach.
+            let usable: Vec<usize> = dsyms[..nd].iter().copied().filter(|&s| DIST_BASE[s] as usize <= n).collect();
+            if usable.is_empty() || (rng.below(3) == 0 && step + 1 < steps) {
+                let b = 97 + rng.below(8);
+                w.code(lc[b], lit[b] as u32);
+                n += 1;
+                continue;
+            }
+            let ls = rng.below(29);
+            let lv = rng.below(1 << LEN_EXTRA[ls]) as u32;
+            w.code(lc[257 + ls], lit[257 + ls] as u32);
+            w.bits(lv, LEN_EXTRA[ls]);
+            let ds = usable[rng.below(usable.len())];
+            let room = (n - DIST_BASE[ds] as usize).min((1 << DIST_EXTRA[ds]) - 1);
+            let dv = rng.below(room + 1) as u32;
+            w.code(dc[ds], dist[ds] as u32);
+            w.bits(dv, DIST_EXTRA[ds]);
+            n += (LEN_BASE[ls] + lv) as usize;
+            matches += 1;
+        }
+        w.code(lc[256], lit[256] as u32);
+        let s = w.finish();
+        ok(&s, n);
+        large += (s.len() > 8 << 10) as usize;
+    }
+    assert!(matches > 200_000 && large > 60, "{matches} matches, {large} large streams");
+}
+
 // ---------------------------------------------------------------------------
 // Zlib and gzip framing against the reference (tests/oracle/inflate.rs)
 // ---------------------------------------------------------------------------

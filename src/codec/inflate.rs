@@ -1,5 +1,7 @@
 //! A raw DEFLATE (RFC 1951) decoder that writes straight into a caller's
-//! slice of exactly the expected length. Written for this crate; safe Rust.
+//! slice of exactly the expected length. Written for this crate; safe Rust
+//! but for the fast loop's match copies (`copy_match_fast`), which its loop
+//! condition and distance check prove in bounds.
 //!
 //! Design:
 //! - Bits come from a 64-bit buffer, least significant bit first. While at
@@ -8,8 +10,10 @@
 //!   are input bits); near the end of the input it is refilled byte by
 //!   byte, with zero bytes past the end, and every symbol checks that it did
 //!   not consume bits beyond the input.
-//! - Huffman codes decode through tables indexed by the next bits: an 11-bit
-//!   primary table for literals/lengths, 8 bits for distances, with
+//! - Huffman codes decode through tables indexed by the next bits: a 12-bit
+//!   primary table for literals/lengths (11 bits when less than
+//!   `SMALL_BLOCK` input is left: less to build for fewer symbols; the
+//!   decode loop is compiled for each), 8 bits for distances, with
 //!   subtables for longer codes. One `u32` entry says what the code means and
 //!   how many bits to consume, extra bits included. A length code whose
 //!   extra bits also fit the primary table is expanded there, so its entry
@@ -17,16 +21,23 @@
 //!   together, their entries hold both bytes (a literal entry always writes
 //!   two bytes and advances by one or two: no branch on it); building them
 //!   visits only those entries, so blocks with few literals pay little.
-//!   Tables are built a length at a time by doubling (no per-code strided
-//!   fill) and kept across blocks and calls.
+//!   Likewise, where a length code (extra bits included) and a whole
+//!   distance code fit the 12 primary bits together, their entries hold
+//!   both (`combine_matches`): most matches of the real files (Go's
+//!   compress/flate: short matches) then cost one dependent table lookup,
+//!   not two. Tables are built a length at a time by doubling (no per-code
+//!   strided fill) and kept across blocks and calls.
 //! - A fast loop runs while at least `FAST_IN` input bytes and `FAST_OUT`
 //!   output bytes remain: one refill per iteration, which decodes either up
 //!   to four literal entries (up to eight literals) or one length/distance
-//!   pair; the next entry is looked
-//!   up before a match is copied; copies go in 16- or 8-byte chunks (runs of
-//!   distance < 8 through a multiple of the distance) and may overshoot the
-//!   match into the slack. The tail of either buffer goes through a
-//!   one-symbol step with every check.
+//!   pair; the next entry is looked up before a match is copied; copies go
+//!   in 16- or 8-byte chunks (runs of distance < 8 through a multiple of the
+//!   distance; distances >= 16 two chunks at least, so no loop up to 32
+//!   bytes) and may overshoot the match into the slack. The copies are
+//!   unchecked (proved by the loop condition and the distance check): four
+//!   checks per chunk, and the output's length kept in a register for them,
+//!   cost V8 measurably in this loop. The tail of either buffer goes through
+//!   a one-symbol step with every check.
 //!
 //! Validation follows zlib: over-subscribed code lengths are errors;
 //! incomplete ones are errors except a literal/length or distance code whose
@@ -45,10 +56,16 @@ use crate::error::{corrupt_chunk, Error, Result};
 //   bit 30 EXC: exceptional: subtable pointer (SUB), end of block (EOB), or
 //               an invalid symbol (neither)
 //   bit 27 LEN_EXTRA (lengths only): extra bits follow the codeword
-//   bits 16..28: length (base) / subtable start
+//   bits 16..28: length (base) / subtable start, counted from the end of
+//               the (12-bit) primary table
 //   bits 8..16: length: the codeword's bits (before the extra bits);
 //               subtable pointer: the subtable's index bits
 //   bits 0..8: bits to consume: codeword(s) (+ extra bits for a length)
+//   With LD (bit 26; see `combine_matches`): a length code (with its extra
+//   bits) followed by a distance code: bits 17..26 the length, bits 9..17
+//   the distance code's index in the distance table, bits 5..9 the length
+//   code's bits, bits 0..5 all the bits to consume (both codes and the
+//   distance's extra bits).
 // Distance entry (u32):
 //   bits 16..32: distance base (0 marks an invalid code) / subtable start
 //   bit 15 DSUB: subtable pointer
@@ -66,9 +83,19 @@ const EOB: u32 = 1 << 28;
 const LEN_EXTRA: u32 = 1 << 27;
 /// With LIT: the entry holds two literals (bit 24 of a length is its base).
 const PAIR: u32 = 1 << 24;
+/// Without LIT and EXC: a length and a distance code in one entry (a
+/// subtable pointer's start may have this bit set, so test it with EXC).
+const LD: u32 = 1 << 26;
 const DSUB: u32 = 1 << 15;
 
-const LITLEN_BITS: u32 = 11;
+/// The literal/length table's index bits. A block with less than
+/// `SMALL_BLOCK` input bytes left gets a primary table of
+/// `LITLEN_SMALL_BITS`, less to build (measured on birdstrikes.optimized,
+/// whose blocks are small: the 12-bit table cost 3% there, and so did
+/// repeating an 11-bit one to 12 bits).
+const LITLEN_BITS: u32 = 12;
+const LITLEN_SMALL_BITS: u32 = 11;
+const SMALL_BLOCK: usize = 8 << 10;
 const DIST_BITS: u32 = 8;
 const PRECODE_BITS: u32 = 7;
 const LITLEN_MASK: usize = (1 << LITLEN_BITS) - 1;
@@ -78,15 +105,18 @@ const PRECODE_MASK: usize = (1 << PRECODE_BITS) - 1;
 // Table sizes: the primary table plus room for subtables. A subtable of s
 // index bits exists only under a complete subtree of depth s, which holds at
 // least s + 1 codes, so subtables take at most 2^s / (s + 1) entries per
-// long code: 16/5 per code for 288 literal/length symbols (s <= 4), 128/8
-// for 32 distance symbols (s <= 7). The builder checks anyway.
+// long code: 16/5 per code for 288 literal/length symbols (s <= 4, with
+// the 11-bit primary table), 128/8 for 32 distance symbols (s <= 7). The
+// builder checks anyway. Literal/length subtables always start after the
+// 12-bit primary table, whose size the lookups add.
 const LITLEN_SIZE: usize = (1 << LITLEN_BITS) + 1024;
 const DIST_SIZE: usize = (1 << DIST_BITS) + 512;
 
 /// Input bytes that must remain for one fast-loop iteration: one word load.
 const FAST_IN: usize = 8;
 /// Output bytes that must remain for one fast-loop iteration: four
-/// literals, or a 258-byte match with up to 15 bytes of chunked overshoot.
+/// literals (8 bytes stored), or a 258-byte match with up to 15 bytes of
+/// chunked overshoot (`copy_match_fast`).
 const FAST_OUT: usize = 258 + 16;
 
 const LEN_BASE: [u16; 29] =
@@ -206,7 +236,8 @@ fn build(
     base: &[u32],
     kind: Kind,
     sorted: &mut [u16; 288],
-) -> core::result::Result<(), BuildError> {
+    codes: &mut [u32],
+) -> core::result::Result<usize, BuildError> {
     // Two interleaved histograms: one counter bumped by consecutive
     // symbols would serialize on its own store.
     let mut hist = [[0u16; 16]; 2];
@@ -247,7 +278,7 @@ fn build(
         let invalid = if kind == Kind::Litlen { EXC } else { 0 };
         table[..size].fill(invalid);
         if max == 0 {
-            return Ok(());
+            return Ok(0);
         }
     }
 
@@ -278,6 +309,9 @@ fn build(
     // Length codes whose extra bits also fit the primary table, to expand.
     let mut direct = [(0u32, 0u32, 0u32); 29];
     let mut n_direct = 0;
+    // Codes for `combine_matches`: lengths (expanded) that leave room in the
+    // primary bits, distances that fit their primary table.
+    let mut n_codes = 0;
     for len in 1..=top {
         let half = 1usize << (len - 1);
         table.copy_within(0..half, half);
@@ -289,6 +323,16 @@ fn build(
                 if let Some(slot) = direct.get_mut(n_direct) {
                     *slot = (rev, len, entry);
                     n_direct += 1;
+                }
+            } else if kind == Kind::Litlen && entry & (LIT | EXC | LEN_EXTRA) == 0 && len < root {
+                if let Some(slot) = codes.get_mut(n_codes) {
+                    *slot = rev | len << 12 | (entry >> 16) << 16;
+                    n_codes += 1;
+                }
+            } else if kind == Kind::Dist && entry >> 16 != 0 {
+                if let Some(slot) = codes.get_mut(n_codes) {
+                    *slot = rev | len << 8 | (entry & 0xff) << 16;
+                    n_codes += 1;
                 }
             }
             code += 1;
@@ -310,6 +354,12 @@ fn build(
         for v in 0..1u32 << (total - len) {
             let e = ((entry >> 16 & 0x1ff) + v) << 16 | total | total << 8;
             let mut j = (rev | v << len) as usize;
+            if total < root {
+                if let Some(slot) = codes.get_mut(n_codes) {
+                    *slot = j as u32 | total << 12 | (e >> 16) << 16;
+                    n_codes += 1;
+                }
+            }
             while j < size {
                 table[j] = e;
                 j += step;
@@ -320,13 +370,13 @@ fn build(
         pair_literals(table, root, &count, &sorted[..i], base);
     }
     if max <= root {
-        return Ok(());
+        return Ok(n_codes);
     }
 
     // Longer codes: codes sharing their first `root` bits go to one
     // subtable, indexed by the bits after those. Codes are complete here.
     let mut remaining = count;
-    let mut next_free = size;
+    let mut next_free = if kind == Kind::Litlen { LITLEN_MASK + 1 } else { size };
     let mut prefix = u32::MAX;
     let (mut sub_start, mut sub_bits) = (0usize, 0u32);
     for len in root + 1..=max {
@@ -355,7 +405,7 @@ fn build(
                 let rev = (p.reverse_bits() >> (32 - root)) as usize;
                 table[rev] = match kind {
                     Kind::Dist => (sub_start as u32) << 16 | DSUB | bits << 8 | root,
-                    _ => EXC | SUB | (sub_start as u32) << 16 | bits << 8 | root,
+                    _ => EXC | SUB | ((sub_start - (LITLEN_MASK + 1)) as u32) << 16 | bits << 8 | root,
                 };
             }
             let entry = with_len(base[sorted[i] as usize], extra_len);
@@ -372,7 +422,35 @@ fn build(
         }
         code <<= 1;
     }
-    Ok(())
+    Ok(n_codes)
+}
+
+/// Gives each primary literal/length entry that starts with a length code
+/// (its extra bits included) followed by a whole distance code the decode
+/// of both (LD): the bits to consume come from this one entry, so the next
+/// code's lookup does not wait for the distance table's. `lengths` are
+/// index | bits << 12 | length << 16 (bits < `root`), `dists` (in canonical
+/// order, so by codeword length) index | codeword bits << 8 | bits with the
+/// extra bits << 16, both from `build`. Visits only the entries it fills.
+fn combine_matches(table: &mut [u32], root: u32, lengths: &[u32], dists: &[u32]) {
+    let size = 1usize << root;
+    for &l in lengths {
+        let (c1, t1) = (l & 0xfff, l >> 12 & 0xf);
+        for &d in dists {
+            let l2 = d >> 8 & 0xff;
+            if t1 + l2 > root {
+                break;
+            }
+            let c2 = d & 0xff;
+            let e = LD | (l >> 16) << 17 | c2 << 9 | t1 << 5 | (t1 + (d >> 16));
+            let step = 1usize << (t1 + l2);
+            let mut j = (c1 | c2 << t1) as usize;
+            while j < size {
+                table[j] = e;
+                j += step;
+            }
+        }
+    }
 }
 
 /// The codeword after `rev` (a `len`-bit codeword, bit-reversed), bit-reversed:
@@ -468,6 +546,9 @@ pub(crate) struct Tables {
     precode: [u32; 1 << PRECODE_BITS],
     lens: [u8; 288 + 32],
     sorted: [u16; 288],
+    /// `build`'s length and distance codes for `combine_matches`.
+    len_codes: [u32; 288],
+    dist_codes: [u32; 32],
     loaded: Loaded,
 }
 
@@ -479,6 +560,8 @@ impl Tables {
             precode: [0; 1 << PRECODE_BITS],
             lens: [0; 288 + 32],
             sorted: [0; 288],
+            len_codes: [0; 288],
+            dist_codes: [0; 32],
             loaded: Loaded::Nothing,
         })
     }
@@ -487,19 +570,20 @@ impl Tables {
         if self.loaded == Loaded::Fixed {
             return;
         }
-        let mut lens = [0u8; 288];
+        let lens = &mut self.lens;
         lens[..144].fill(8);
         lens[144..256].fill(9);
         lens[256..280].fill(7);
-        lens[280..].fill(8);
-        let ok = build(&mut self.litlen, LITLEN_BITS, &lens, litlen_entry(), Kind::Litlen, &mut self.sorted).is_ok()
-            && build(&mut self.dist, DIST_BITS, &[5; 32], &DIST_ENTRY, Kind::Dist, &mut self.sorted).is_ok();
-        debug_assert!(ok, "the fixed codes are complete");
+        lens[280..288].fill(8);
+        lens[288..].fill(5);
+        let built = self.build_codes(288, 320, LITLEN_BITS);
+        debug_assert!(built.is_ok(), "the fixed codes are complete");
         self.loaded = Loaded::Fixed;
     }
 
-    /// Reads a dynamic block's code lengths and builds its tables.
-    fn load_dynamic(&mut self, b: &mut Bits<'_>) -> Result<()> {
+    /// Reads a dynamic block's code lengths and builds its tables; returns
+    /// the literal/length table's primary bits.
+    fn load_dynamic(&mut self, b: &mut Bits<'_>) -> Result<u32> {
         self.loaded = Loaded::Dynamic;
         b.refill();
         let start = b.byte_pos();
@@ -520,7 +604,7 @@ impl Tables {
             pre[sym] = (b.buf & 7) as u8;
             b.consume(3);
         }
-        build(&mut self.precode, PRECODE_BITS, &pre, &PRECODE_ENTRY, Kind::Precode, &mut self.sorted)
+        build(&mut self.precode, PRECODE_BITS, &pre, &PRECODE_ENTRY, Kind::Precode, &mut self.sorted, &mut [])
             .map_err(|e| table_error(Kind::Precode, e, start))?;
 
         let total = hlit + hdist;
@@ -574,10 +658,44 @@ impl Tables {
         if lens[256] == 0 {
             return Err(corrupt_chunk(format!("DEFLATE dynamic block at input byte {start} has no end-of-block code")));
         }
-        build(&mut self.litlen, LITLEN_BITS, &lens[..hlit], litlen_entry(), Kind::Litlen, &mut self.sorted)
-            .map_err(|e| table_error(Kind::Litlen, e, start))?;
-        build(&mut self.dist, DIST_BITS, &lens[hlit..total], &DIST_ENTRY, Kind::Dist, &mut self.sorted)
-            .map_err(|e| table_error(Kind::Dist, e, start))?;
+        // The primary table for fewer bits where the block is small: less
+        // to build for fewer symbols (the input left is this block's and
+        // any after it in the stream).
+        let root = if b.input.len() - b.byte_pos() < SMALL_BLOCK { LITLEN_SMALL_BITS } else { LITLEN_BITS };
+        self.build_codes(hlit, total, root).map_err(|(kind, e)| table_error(kind, e, start))?;
+        Ok(root)
+    }
+
+    /// Builds the literal/length table from `lens[..hlit]`, its primary part
+    /// for `root` bits (its subtables after `LITLEN_BITS` bits), and the distance
+    /// table from `lens[hlit..total]`. Joins length and distance codes
+    /// (`combine_matches`) only in a table of all `LITLEN_BITS`: for a small
+    /// block the joining measured costlier than what it saves.
+    fn build_codes(&mut self, hlit: usize, total: usize, root: u32) -> core::result::Result<(), (Kind, BuildError)> {
+        let lens = &self.lens;
+        let nl = build(
+            &mut self.litlen,
+            root,
+            &lens[..hlit],
+            litlen_entry(),
+            Kind::Litlen,
+            &mut self.sorted,
+            &mut self.len_codes,
+        )
+        .map_err(|e| (Kind::Litlen, e))?;
+        let nd = build(
+            &mut self.dist,
+            DIST_BITS,
+            &lens[hlit..total],
+            &DIST_ENTRY,
+            Kind::Dist,
+            &mut self.sorted,
+            &mut self.dist_codes,
+        )
+        .map_err(|e| (Kind::Dist, e))?;
+        if root == LITLEN_BITS {
+            combine_matches(&mut self.litlen, root, &self.len_codes[..nl], &self.dist_codes[..nd]);
+        }
         Ok(())
     }
 }
@@ -706,11 +824,14 @@ pub(crate) fn inflate(t: &mut Tables, input: &[u8], out: &mut [u8]) -> Result<()
             1 if b.buf & 0x7f == 0 => b.consume(7),
             1 => {
                 t.load_fixed();
-                huffman(t, &mut b, out, &mut op)?;
+                huffman::<LITLEN_BITS>(t, &mut b, out, &mut op)?;
             }
             2 => {
-                t.load_dynamic(&mut b)?;
-                huffman(t, &mut b, out, &mut op)?;
+                if t.load_dynamic(&mut b)? == LITLEN_BITS {
+                    huffman::<LITLEN_BITS>(t, &mut b, out, &mut op)?;
+                } else {
+                    huffman::<LITLEN_SMALL_BITS>(t, &mut b, out, &mut op)?;
+                }
             }
             _ => return Err(corrupt_chunk(format!("DEFLATE block at input byte {at} has the reserved block type 3"))),
         }
@@ -762,7 +883,9 @@ fn stored(b: &mut Bits<'_>, out: &mut [u8], op: &mut usize) -> Result<()> {
 /// Stores a literal entry's byte and the byte after it (the second
 /// literal of a pair, else one the next symbol overwrites), unconditionally.
 /// Two byte stores: one 16-bit store measured slower in wasm on files with
-/// few literals. The caller guarantees the slack.
+/// few literals. The caller guarantees the slack. Checked: unchecked stores
+/// measured 1-2% slower in Chromium on files with many literals (faster in
+/// Node 20's older V8).
 #[inline(always)]
 fn put_literals(out: &mut [u8], op: usize, e: u32) {
     out[op] = (e >> 8) as u8;
@@ -772,38 +895,58 @@ fn put_literals(out: &mut [u8], op: usize, e: u32) {
 /// For a distance d < 8, the smallest multiple of d that is at least 8.
 static PERIOD_AT_LEAST_8: [u8; 8] = [8, 8, 8, 9, 8, 10, 12, 14];
 
+/// Copies `N` bytes from `out[from..]` to `out[to..]` (read, then written).
+///
+/// # Safety
+/// `from + N <= out.len()` and `to + N <= out.len()`.
 #[inline(always)]
-fn copy16(out: &mut [u8], from: usize, to: usize) {
-    let mut w = [0u8; 16];
-    w.copy_from_slice(&out[from..from + 16]);
-    out[to..to + 16].copy_from_slice(&w);
+unsafe fn copy_chunk<const N: usize>(out: &mut [u8], from: usize, to: usize) {
+    debug_assert!(from + N <= out.len() && to + N <= out.len());
+    let p = out.as_mut_ptr();
+    // SAFETY: both ranges lie in `out` (the caller's contract); an unaligned
+    // read and write of a byte array, the read first.
+    unsafe {
+        let w = p.add(from).cast::<[u8; N]>().read_unaligned();
+        p.add(to).cast::<[u8; N]>().write_unaligned(w);
+    }
 }
 
+/// Copies a match of `len` bytes from `d` bytes back, with LZ77 semantics
+/// (the source may overlap what is being written), in 16- or 8-byte chunks
+/// that may write past `op + len`: up to `op + max(len + 15, 32)`.
+/// Unchecked: a checked chunk costs four compares and branches, and keeps
+/// the output's length live in the decode loop, where V8 runs short of
+/// registers. The two-chunk start for d >= 16 (no loop for matches up to 32
+/// bytes) was measured in V8 too.
+///
+/// # Safety
+/// `1 <= d <= op` and `op + max(len + 15, 32) <= out.len()`.
 #[inline(always)]
-fn copy8(out: &mut [u8], from: usize, to: usize) {
-    let mut w = [0u8; 8];
-    w.copy_from_slice(&out[from..from + 8]);
-    out[to..to + 8].copy_from_slice(&w);
-}
-
-/// Copies a match of `len` bytes from `d` bytes back (1 <= d <= op), with
-/// LZ77 semantics (the source may overlap what is being written). May write
-/// up to 15 bytes past `op + len`: the caller guarantees that slack.
-#[inline(always)]
-fn copy_match_fast(out: &mut [u8], op: usize, d: usize, len: usize) {
+unsafe fn copy_match_fast(out: &mut [u8], op: usize, d: usize, len: usize) {
+    debug_assert!(d >= 1 && d <= op && op + (len + 15).max(32) <= out.len());
+    // Every chunk below starts at or after op - d >= 0 and ends at most at
+    // op + max(len + 15, 32): within `out` by the contract. The proofs of
+    // the `unsafe` blocks below.
     let end = op + len;
     let mut o = op;
     if d >= 16 {
-        loop {
-            copy16(out, o - d, o);
+        // Chunks at o < max(end, op + 32) read [o - d, o - d + 16), which
+        // lies before o: written already, as LZ77 requires.
+        // SAFETY: see above.
+        unsafe {
+            copy_chunk::<16>(out, o - d, o);
+            copy_chunk::<16>(out, o + 16 - d, o + 16);
+        }
+        o += 32;
+        while o < end {
+            // SAFETY: see above; o < end, so o + 16 <= end + 15.
+            unsafe { copy_chunk::<16>(out, o - d, o) };
             o += 16;
-            if o >= end {
-                break;
-            }
         }
     } else if d >= 8 {
         loop {
-            copy8(out, o - d, o);
+            // SAFETY: see above; o < end, so o + 8 <= end + 7.
+            unsafe { copy_chunk::<8>(out, o - d, o) };
             o += 8;
             if o >= end {
                 break;
@@ -812,7 +955,9 @@ fn copy_match_fast(out: &mut [u8], op: usize, d: usize, len: usize) {
     } else if d == 1 {
         let w = [out[op - 1]; 16];
         loop {
-            out[o..o + 16].copy_from_slice(&w);
+            debug_assert!(o + 16 <= out.len());
+            // SAFETY: see above; o < end, so o + 16 <= end + 15.
+            unsafe { out.as_mut_ptr().add(o).cast::<[u8; 16]>().write_unaligned(w) };
             o += 16;
             if o >= end {
                 break;
@@ -829,18 +974,23 @@ fn copy_match_fast(out: &mut [u8], op: usize, d: usize, len: usize) {
         }
         o += head;
         while o < end {
-            copy8(out, o - d2, o);
+            // SAFETY: see above; the loop runs only when head = d2 - d, so
+            // o >= op + d2 - d and o - d2 >= op - d >= 0; o + 8 <= end + 7.
+            unsafe { copy_chunk::<8>(out, o - d2, o) };
             o += 8;
         }
     }
 }
 
 /// Decodes one fixed or dynamic Huffman block's symbols up to and including
-/// its end-of-block code.
+/// its end-of-block code, through a literal/length table of `ROOT` primary
+/// bits (a constant: a mask in a register costs V8 more than a second copy
+/// of this function costs the package).
 ///
 /// The bit reader's state lives in plain locals here (never behind a
 /// reference) so that it stays in registers.
-fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize) -> Result<()> {
+fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize) -> Result<()> {
+    let mask: usize = (1 << ROOT) - 1;
     let litlen = &t.litlen;
     let dist = &t.dist;
     let input = bits.input;
@@ -887,10 +1037,10 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
     let result = 'block: loop {
         // Fast loop: FAST_IN input bytes cover the word load, FAST_OUT
         // output bytes cover every write of one iteration. `e` is always the
-        // entry for the next code, looked up ahead (from >= 11 input bits)
+        // entry for the next code, looked up ahead (from >= 12 input bits)
         // so the lookup overlaps the previous match copy.
         refill!();
-        let mut e = litlen[buf as usize & LITLEN_MASK];
+        let mut e = litlen[buf as usize & mask];
         while pos + FAST_IN <= in_len && op + FAST_OUT <= out_len {
             // One refill per iteration. Right after it all 64 bits of `buf`
             // are input bits (56..=63 of them counted in `left`), so after
@@ -898,41 +1048,61 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
             // to look up the next entry even where `left` is smaller.
             refill_word!(load_u64(input, pos));
             if e & LIT != 0 {
-                // Up to four primary-table entries (<= 11 bits each) of one
+                // Up to four primary-table entries (<= 12 bits each) of one
                 // or two literals; two bytes are stored either way.
                 consume!(e & 0xff);
                 put_literals(out, op, e);
                 op += 1 + (e >> 24 & 1) as usize;
-                e = litlen[buf as usize & LITLEN_MASK];
+                e = litlen[buf as usize & mask];
                 if e & LIT != 0 {
                     consume!(e & 0xff);
                     put_literals(out, op, e);
                     op += 1 + (e >> 24 & 1) as usize;
-                    e = litlen[buf as usize & LITLEN_MASK];
+                    e = litlen[buf as usize & mask];
                     if e & LIT != 0 {
                         consume!(e & 0xff);
                         put_literals(out, op, e);
                         op += 1 + (e >> 24 & 1) as usize;
-                        e = litlen[buf as usize & LITLEN_MASK];
+                        e = litlen[buf as usize & mask];
                         if e & LIT != 0 {
                             consume!(e & 0xff);
                             put_literals(out, op, e);
                             op += 1 + (e >> 24 & 1) as usize;
-                            e = litlen[buf as usize & LITLEN_MASK];
+                            e = litlen[buf as usize & mask];
                         }
                     }
                 }
                 continue;
             }
+            if e & (LD | EXC) == LD {
+                // A length and a distance in one entry: the next lookup
+                // waits only for this entry; the distance's for the copy.
+                let saved = buf >> (e >> 5 & 15);
+                consume!(e & 31);
+                let len = (e >> 17 & 0x1ff) as usize;
+                let de = dist[(e >> 9 & 0xff) as usize];
+                let d = (de >> 16) as usize + ((saved & low_bits(de & 0xff)) >> (de >> 8 & 0xff)) as usize;
+                if d.wrapping_sub(1) >= op {
+                    break 'block Err(bad_distance(d, op, at!()));
+                }
+                e = litlen[buf as usize & mask];
+                debug_assert!(len <= 258);
+                // SAFETY: 1 <= d <= op (checked above); len <= 258 (the
+                // tables hold no longer length), so op + max(len + 15, 32)
+                // <= op + FAST_OUT <= out_len.
+                unsafe { copy_match_fast(out, op, d, len) };
+                op += len;
+                continue;
+            }
             if e & EXC != 0 {
                 if e & SUB != 0 {
                     consume!(e & 0xff);
-                    e = litlen[(e >> 16 & 0xfff) as usize + (buf & low_bits(e >> 8 & 0xff)) as usize];
+                    e = litlen[LITLEN_MASK + 1 + (e >> 16 & 0xfff) as usize + (buf & low_bits(e >> 8 & 0xff)) as usize];
                     if e & LIT != 0 {
                         consume!(e & 0xff);
                         put_literals(out, op, e);
                         op += 1 + (e >> 24 & 1) as usize;
-                        e = litlen[buf as usize & LITLEN_MASK];
+                        e = litlen[buf as usize & mask];
                         continue;
                     }
                 }
@@ -964,17 +1134,19 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
                 break 'block Err(bad_distance(d, op, at!()));
             }
             // Look the next code up before copying.
-            e = litlen[buf as usize & LITLEN_MASK];
-            copy_match_fast(out, op, d, len);
+            e = litlen[buf as usize & mask];
+            debug_assert!(len <= 258);
+            // SAFETY: as for the combined entry above.
+            unsafe { copy_match_fast(out, op, d, len) };
             op += len;
         }
 
         // One symbol with every check: near the end of the input or output.
         refill!();
-        let mut e = litlen[buf as usize & LITLEN_MASK];
+        let mut e = litlen[buf as usize & mask];
         if e & SUB != 0 {
             consume!(e & 0xff);
-            e = litlen[(e >> 16 & 0xfff) as usize + (buf & low_bits(e >> 8 & 0xff)) as usize];
+            e = litlen[LITLEN_MASK + 1 + (e >> 16 & 0xfff) as usize + (buf & low_bits(e >> 8 & 0xff)) as usize];
         }
         if e & LIT != 0 {
             consume!(e & 0xff);
@@ -999,18 +1171,28 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
             }
             break 'block Err(bad_litlen(at!()));
         }
-        let saved = buf;
-        consume!(e & 0xff);
-        let len = (e >> 16 & 0x1ff) as usize + ((saved & low_bits(e & 0xff)) >> (e >> 8 & 0xff)) as usize;
-        refill!();
-        let mut e = dist[buf as usize & DIST_MASK];
-        if e & DSUB != 0 {
+        let (len, d);
+        if e & LD != 0 {
+            // At most 24 bits, in the refilled 56.
+            let saved = buf >> (e >> 5 & 15);
+            consume!(e & 31);
+            len = (e >> 17 & 0x1ff) as usize;
+            let de = dist[(e >> 9 & 0xff) as usize];
+            d = (de >> 16) as usize + ((saved & low_bits(de & 0xff)) >> (de >> 8 & 0xff)) as usize;
+        } else {
+            let saved = buf;
             consume!(e & 0xff);
-            e = dist[(e >> 16) as usize + (buf & low_bits(e >> 8 & 0x7f)) as usize];
+            len = (e >> 16 & 0x1ff) as usize + ((saved & low_bits(e & 0xff)) >> (e >> 8 & 0xff)) as usize;
+            refill!();
+            let mut e = dist[buf as usize & DIST_MASK];
+            if e & DSUB != 0 {
+                consume!(e & 0xff);
+                e = dist[(e >> 16) as usize + (buf & low_bits(e >> 8 & 0x7f)) as usize];
+            }
+            let saved = buf;
+            consume!(e & 0xff);
+            d = (e >> 16) as usize + ((saved & low_bits(e & 0xff)) >> (e >> 8 & 0xff)) as usize;
         }
-        let saved = buf;
-        consume!(e & 0xff);
-        let d = (e >> 16) as usize + ((saved & low_bits(e & 0xff)) >> (e >> 8 & 0xff)) as usize;
         if overrun!() {
             break 'block Err(ends_early(in_len));
         }
@@ -1020,8 +1202,10 @@ fn huffman(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out_pos: &mut usize)
         if len > out_len - op {
             break 'block Err(too_much(out_len));
         }
-        if op + len + 16 <= out_len {
-            copy_match_fast(out, op, d, len);
+        if op + len + 32 <= out_len {
+            // SAFETY: 1 <= d <= op (checked above), and op + max(len + 15,
+            // 32) <= op + len + 32 <= out_len.
+            unsafe { copy_match_fast(out, op, d, len) };
         } else {
             for k in op..op + len {
                 out[k] = out[k - d];
@@ -1059,7 +1243,7 @@ mod tests {
             Kind::Dist => (vec![0; DIST_SIZE], DIST_BITS, &DIST_ENTRY),
             Kind::Precode => (vec![0; 1 << PRECODE_BITS], PRECODE_BITS, &PRECODE_ENTRY),
         };
-        build(&mut t, root, lens, base, kind, &mut sorted).map(|()| t)
+        build(&mut t, root, lens, base, kind, &mut sorted, &mut [0; 288]).map(|_| t)
     }
 
     #[test]
@@ -1112,8 +1296,8 @@ mod tests {
         let rev = code.reverse_bits() >> 17;
         let p = t[rev as usize & LITLEN_MASK];
         assert_eq!(p & (EXC | SUB), EXC | SUB);
-        let sub = (p >> 16 & 0xfff) as usize + (rev >> LITLEN_BITS) as usize;
-        assert_eq!(t[sub], LIT | 14 << 8 | 4);
+        let sub = LITLEN_MASK + 1 + (p >> 16 & 0xfff) as usize + (rev >> LITLEN_BITS) as usize;
+        assert_eq!(t[sub], LIT | 14 << 8 | (15 - LITLEN_BITS));
     }
 
     /// A complete code of `n` symbols with lengths <= 15, grown by splitting
@@ -1177,26 +1361,26 @@ mod tests {
     }
 
     /// Every primary entry of a literal/length table against the code:
-    /// an index whose bits start with two literals of at most 11 bits in
+    /// an index whose bits start with two literals of at most `root` bits in
     /// all holds both (PAIR), one that starts with a literal followed by
     /// anything else (a length, end of block, a longer code, a pair that
-    /// straddles the 11 bits) holds that literal alone, and the others no
+    /// straddles the `root` bits) holds that literal alone, and the others no
     /// literal at all.
-    fn check_primary(lens: &[u8], t: &[u32]) -> usize {
+    fn check_primary(lens: &[u8], t: &[u32], root: u32) -> usize {
         let mut pairs = 0;
-        for i in 0..1u32 << LITLEN_BITS {
+        for i in 0..1u32 << root {
             let e = t[i as usize];
             // Bits past the index are unknown: try zeros and ones.
-            for high in [0u32, !0 << LITLEN_BITS] {
+            for high in [0u32, !0 << root] {
                 let bits = i | high;
                 let Some((s1, l1)) = first_symbol(lens, bits) else { panic!("{lens:?}: index {i} decodes to nothing") };
-                if s1 >= 256 || l1 > LITLEN_BITS {
+                if s1 >= 256 || l1 > root {
                     assert_eq!(e & LIT, 0, "{lens:?}: index {i} starts with symbol {s1} ({l1} bits): {e:#x}");
                     continue;
                 }
                 let second = first_symbol(lens, bits >> l1);
                 match second {
-                    Some((s2, l2)) if s2 < 256 && l1 + l2 <= LITLEN_BITS => {
+                    Some((s2, l2)) if s2 < 256 && l1 + l2 <= root => {
                         assert_eq!(
                             e,
                             LIT | PAIR | (s2 as u32) << 16 | (s1 as u32) << 8 | (l1 + l2),
@@ -1231,8 +1415,14 @@ mod tests {
                 syms.swap(k, j);
                 lens[syms[k]] = l;
             }
-            let t = table_for(&lens[..286], Kind::Litlen).unwrap();
-            pairs += check_primary(&lens[..286], &t);
+            // Both primary table sizes, with one distance code.
+            let mut t = Tables::new_boxed();
+            t.lens[..286].copy_from_slice(&lens[..286]);
+            t.lens[286] = 1;
+            for root in [LITLEN_SMALL_BITS, LITLEN_BITS] {
+                t.build_codes(286, 287, root).unwrap();
+                pairs += check_primary(&lens[..286], &t.litlen, root);
+            }
         }
         assert!(pairs > 10_000, "too few pairs to test: {pairs}");
         // The fixed code: literals of 8 and 9 bits never pair.
@@ -1243,7 +1433,80 @@ mod tests {
         lens[144..256].fill(9);
         lens[256..280].fill(7);
         lens[280..].fill(8);
-        assert_eq!(check_primary(&lens, &t.litlen), 0);
+        assert_eq!(check_primary(&lens, &t.litlen, LITLEN_BITS), 0);
+    }
+
+    /// Every primary entry of a literal/length table after
+    /// `combine_matches`, against the codes: an index that starts with a
+    /// length code, its extra bits, and a whole distance code of a valid
+    /// symbol, all within the primary bits (the distance code within its
+    /// table's primary bits too), holds both (LD), with the distance code's
+    /// table index; no other index does.
+    fn check_combined(lit: &[u8], dist: &[u8], t: &[u32], d: &[u32], root: u32) -> usize {
+        let mut combined = 0;
+        for i in 0..1u32 << root {
+            let e = t[i as usize];
+            let is_ld = e & (LD | EXC) == LD;
+            for high in [0u32, !0 << root] {
+                let bits = i | high;
+                let (s1, l1) = first_symbol(lit, bits).unwrap();
+                let want = (257..286).contains(&s1).then(|| {
+                    let t1 = l1 + LEN_EXTRA_BITS[s1 - 257] as u32;
+                    let len = LEN_BASE[s1 - 257] as u32 + (bits >> l1 & ((1 << (t1 - l1)) - 1));
+                    (t1, len)
+                });
+                let want = want.and_then(|(t1, len)| {
+                    let (s2, l2) = first_symbol(dist, bits >> t1)?;
+                    (root == LITLEN_BITS && t1 + l2 <= root && l2 <= DIST_BITS && s2 < 30).then_some((t1, len, s2, l2))
+                });
+                match want {
+                    Some((t1, len, s2, l2)) => {
+                        let idx = bits >> t1 & ((1 << l2) - 1);
+                        let total = t1 + l2 + DIST_EXTRA[s2] as u32;
+                        assert_eq!(e, LD | len << 17 | idx << 9 | t1 << 5 | total, "index {i}");
+                        assert_eq!(d[idx as usize] >> 16, DIST_BASE[s2] as u32, "index {i}");
+                    }
+                    None => assert!(!is_ld, "index {i}: {e:#x}"),
+                }
+            }
+            combined += is_ld as usize;
+        }
+        combined
+    }
+
+    #[test]
+    fn combined_entries_hold_exactly_a_length_and_a_distance_code() {
+        let mut seed = 0x0DDB_1A5E_5BAD_5EEDu64;
+        let mut combined = 0;
+        for round in 0..200 {
+            let n = 2 + (round * 13) % 120;
+            let code = random_complete(n.max(30), &mut seed);
+            let mut lit = [0u8; 286];
+            // The first codes go to end of block and the length symbols.
+            for (k, &l) in code.iter().enumerate() {
+                lit[if k < 30 { 256 + k } else { k - 30 }] = l;
+            }
+            let nd = 1 + round % 32;
+            let mut dist = vec![0u8; 32];
+            if nd == 1 {
+                dist[(round * 7) % 32] = 1;
+            } else {
+                for (k, &l) in random_complete(nd, &mut seed).iter().enumerate() {
+                    dist[(k * 7 + round) % 32] = l;
+                }
+            }
+            // Distance symbols 30 and 31 (of the fixed code) take part but
+            // never combine. Both primary table sizes (the smaller never
+            // combines).
+            let mut t = Tables::new_boxed();
+            t.lens[..286].copy_from_slice(&lit);
+            t.lens[286..318].copy_from_slice(&dist);
+            for root in [LITLEN_SMALL_BITS, LITLEN_BITS] {
+                t.build_codes(286, 318, root).unwrap();
+                combined += check_combined(&lit, &dist, &t.litlen, &t.dist, root);
+            }
+        }
+        assert!(combined > 10_000, "too few combined entries to test: {combined}");
     }
 
     #[test]
