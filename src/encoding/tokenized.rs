@@ -597,16 +597,26 @@ fn two_byte_indices(s: &[u8], t: usize, ids: &mut [u16]) -> bool {
         }
     }
     let (mut k, mut long, mut prev) = (0usize, 0u32, i8x16_splat(0));
-    // One 16-byte block (`real`: a mask of its bytes from the stream; the
-    // rest, zeros, count no terminators): false when its slots would pass
-    // `ids` (more varints than T).
-    let mut step = |v: v128, real: u32, k: &mut usize| -> bool {
+    // One loop for the whole blocks and the last, zero-padded one (one
+    // copy of the step: the package is near its size budget).
+    let mut pad = [0u8; 16];
+    for c in s.chunks(16) {
+        let b = if c.len() == 16 {
+            c
+        } else {
+            pad[..c.len()].copy_from_slice(c);
+            &pad[..]
+        };
+        // SAFETY: `b` is 16 bytes; wasm loads need no alignment.
+        let v = unsafe { v128_load(b.as_ptr().cast::<v128>()) };
         // Lane i: the byte before byte i (the previous block's last for 0).
         let before = i8x16_shuffle::<15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30>(prev, v);
         prev = v;
         let cont = i8x16_bitmask(v) as u32;
         long |= cont & i8x16_bitmask(before) as u32;
-        let ends = !cont & real;
+        // Terminators among the bytes from the stream (the padding, zeros,
+        // counts none).
+        let ends = !cont & ((1u32 << c.len()) - 1);
         let seven = i8x16_splat(0x7f);
         let (cur, bef) = (v128_and(v, seven), v128_and(before, seven));
         // 0xff in the lanes the byte before continues into.
@@ -617,31 +627,15 @@ fn two_byte_indices(s: &[u8], t: usize, ids: &mut [u16]) -> bool {
         ];
         for (c, b, i, m) in halves {
             let value = v128_bitselect(v128_or(i16x8_shl(c, 7), b), c, i);
-            let Some(out) = ids.get_mut(*k..).and_then(|o| o.first_chunk_mut::<8>()) else { return false };
+            // Past `ids`: more varints than T.
+            let Some(out) = ids.get_mut(k..).and_then(|o| o.first_chunk_mut::<8>()) else { return false };
             // SAFETY: `pack[m]` is 16 bytes (m < 256: eight bits) and `out`
             // eight u16s, 16 bytes; wasm loads and stores need no alignment.
             unsafe {
                 let p = v128_load(pack[m as usize & 0xff].as_ptr().cast::<v128>());
                 v128_store(out.as_mut_ptr().cast::<v128>(), i8x16_swizzle(value, p));
             }
-            *k += m.count_ones() as usize;
-        }
-        true
-    };
-    let blocks = s.chunks_exact(16);
-    let tail = blocks.remainder();
-    for b in blocks {
-        // SAFETY: `b` is 16 bytes; wasm loads need no alignment.
-        if !step(unsafe { v128_load(b.as_ptr().cast::<v128>()) }, 0xffff, &mut k) {
-            return false;
-        }
-    }
-    if !tail.is_empty() {
-        let mut b = [0u8; 16];
-        b[..tail.len()].copy_from_slice(tail);
-        // SAFETY: as above.
-        if !step(unsafe { v128_load(b.as_ptr().cast::<v128>()) }, (1 << tail.len()) - 1, &mut k) {
-            return false;
+            k += m.count_ones() as usize;
         }
     }
     long == 0 && s.last().is_none_or(|&b| b < 0x80) && k == t
