@@ -487,13 +487,13 @@ fn sizing_error(ids: &[u16], table: &[u32], escape: u32, declared: usize) -> cra
         }
         total += len as u64;
     }
-    if escapes != declared {
-        return corrupt_chunk(format!("ids use {escapes} escapes but the stream carries {declared} escape bytes"));
+    if escapes == declared {
+        if let Err(e) = offsets_for(total) {
+            return e;
+        }
     }
-    match offsets_for(total) {
-        Err(e) => e,
-        Ok(_) => corrupt_chunk("internal: the token copy stopped with no error in its ids"),
-    }
+    // The counts differ here: the copy stops only for one of the three.
+    corrupt_chunk(format!("ids use {escapes} escapes but the stream carries {declared} escape bytes"))
 }
 
 /// The error for the first token whose id has no bytes and is not the
