@@ -131,14 +131,11 @@ impl<'a> TokenizedLayout<'a> {
     pub(crate) fn value_starts_into(&self, starts: &mut Vec<u32>) -> Result<()> {
         let (v, t) = (self.values, self.tokens as u64);
         refill(starts, v + 1, "token boundaries")?;
-        // Written into a slice, not pushed: a push's length lived in
-        // memory in wasm, loaded and stored on every value.
-        starts.resize(v + 1, 0);
         let b = |i: usize| le_u32(self.boundary_stream, 4 * i);
         let mut pos = 0u64;
         let mut count = 0i64;
-        for (i, start) in starts.iter_mut().take(v).enumerate() {
-            *start = pos as u32;
+        for i in 0..v {
+            starts.push(pos as u32);
             match self.boundaries {
                 Boundaries::Counts => pos += b(i) as u64,
                 Boundaries::Offsets => {
@@ -148,7 +145,7 @@ impl<'a> TokenizedLayout<'a> {
                             "token offset {o} of value {i} is out of order or past {t} tokens"
                         )));
                     }
-                    *start = o as u32;
+                    *starts.last_mut().unwrap_or(&mut 0) = o as u32;
                     pos = o;
                 }
                 Boundaries::Deltas => {
@@ -170,9 +167,7 @@ impl<'a> TokenizedLayout<'a> {
         if v == 0 && t != 0 {
             return Err(corrupt_chunk(format!("{t} tokens but no values")));
         }
-        if let Some(last) = starts.last_mut() {
-            *last = t as u32;
-        }
+        starts.push(t as u32);
         Ok(())
     }
 
@@ -369,11 +364,9 @@ pub(super) fn decode(
     if let Some(last) = at.last_mut() {
         *last = w as u32;
     }
-    // `value_starts` checked every start to be at most T. The ends written
-    // into a slice, not pushed (as in `value_starts_into`).
-    offsets.resize(n + 1, 0);
-    for (o, &s) in offsets.iter_mut().skip(1).zip(starts.get(1..).unwrap_or_default()) {
-        *o = at.get(s as usize).copied().unwrap_or(0);
+    // `value_starts` checked every start to be at most T.
+    for &s in starts.get(1..).unwrap_or_default() {
+        offsets.push(at.get(s as usize).copied().unwrap_or(0));
     }
     data.truncate(w);
     Ok(Values::Bytes { offsets, data })
