@@ -1033,6 +1033,24 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
             pos - (left as usize).div_ceil(8)
         };
     }
+    // The end of both match paths of the fast loop: the distance checked,
+    // the next code looked up (into `$e`) before the copy, the copy. The
+    // loop's label and `e` are named by the caller (declared after this).
+    macro_rules! copy_match {
+        ($block:lifetime, $e:ident, $d:expr, $len:expr) => {{
+            let (d, len) = ($d, $len);
+            if d.wrapping_sub(1) >= op {
+                break $block Err(bad_distance(d, op, at!()));
+            }
+            $e = litlen[buf as usize & mask];
+            debug_assert!(len <= 258);
+            // SAFETY: 1 <= d <= op (checked above); len <= 258 (the tables
+            // hold no longer length), so op + max(len + 15, 32) <= op +
+            // FAST_OUT <= out_len.
+            unsafe { copy_match_fast(out, op, d, len) };
+            op += len;
+        }};
+    }
 
     let result = 'block: loop {
         // Fast loop: FAST_IN input bytes cover the word load, FAST_OUT
@@ -1082,16 +1100,7 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
                 let len = (e >> 17 & 0x1ff) as usize;
                 let de = dist[(e >> 9 & 0xff) as usize];
                 let d = (de >> 16) as usize + ((saved & low_bits(de & 0xff)) >> (de >> 8 & 0xff)) as usize;
-                if d.wrapping_sub(1) >= op {
-                    break 'block Err(bad_distance(d, op, at!()));
-                }
-                e = litlen[buf as usize & mask];
-                debug_assert!(len <= 258);
-                // SAFETY: 1 <= d <= op (checked above); len <= 258 (the
-                // tables hold no longer length), so op + max(len + 15, 32)
-                // <= op + FAST_OUT <= out_len.
-                unsafe { copy_match_fast(out, op, d, len) };
-                op += len;
+                copy_match!('block, e, d, len);
                 continue;
             }
             if e & EXC != 0 {
@@ -1130,15 +1139,7 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
             let saved = buf;
             consume!(de & 0xff);
             let d = (de >> 16) as usize + ((saved & low_bits(de & 0xff)) >> (de >> 8 & 0xff)) as usize;
-            if d.wrapping_sub(1) >= op {
-                break 'block Err(bad_distance(d, op, at!()));
-            }
-            // Look the next code up before copying.
-            e = litlen[buf as usize & mask];
-            debug_assert!(len <= 258);
-            // SAFETY: as for the combined entry above.
-            unsafe { copy_match_fast(out, op, d, len) };
-            op += len;
+            copy_match!('block, e, d, len);
         }
 
         // One symbol with every check: near the end of the input or output.
