@@ -28,6 +28,7 @@ pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsValue> {
 pub(crate) struct Bytes<'a>(pub &'a [u8]);
 
 impl Serialize for Bytes<'_> {
+    #[inline(never)]
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_bytes(self.0)
     }
@@ -53,6 +54,7 @@ where
 struct Big(Option<i64>);
 
 impl Serialize for Big {
+    #[inline(never)]
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         match self.0 {
             Some(v) => s.serialize_i128(v as i128),
@@ -65,6 +67,7 @@ impl Serialize for Big {
 struct Stat(ColumnType, Option<Scalar>);
 
 impl Serialize for Stat {
+    #[inline(never)]
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let ty = self.0;
         match &self.1 {
