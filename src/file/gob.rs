@@ -97,6 +97,7 @@ struct Decoder<'a> {
 }
 
 impl<'a> Decoder<'a> {
+    #[inline(never)]
     fn err(&self, what: &str) -> crate::error::Error {
         corrupt_footer(format!("gob: {what} at footer byte {}", self.pos))
     }
@@ -107,6 +108,8 @@ impl<'a> Decoder<'a> {
         Ok(b)
     }
 
+    // Read at every field, count and length of the footer: one copy, not one per site.
+    #[inline(never)]
     fn uint(&mut self) -> Result<u64> {
         let b = self.byte()?;
         if b < 0x80 {
