@@ -123,11 +123,13 @@ impl<'a> Decoder<'a> {
         Ok(bytes.iter().fold(0u64, |acc, &x| (acc << 8) | x as u64))
     }
 
+    #[inline(never)]
     fn int(&mut self) -> Result<i64> {
         let u = self.uint()?;
         Ok(if u & 1 != 0 { !(u >> 1) as i64 } else { (u >> 1) as i64 })
     }
 
+    #[inline(never)]
     fn take(&mut self, n: usize) -> Result<&'a [u8]> {
         if n > self.buf.len() - self.pos {
             return Err(self.err(&format!("length {n} exceeds the {} bytes left", self.buf.len() - self.pos)));
@@ -137,6 +139,7 @@ impl<'a> Decoder<'a> {
         Ok(s)
     }
 
+    #[inline(never)]
     fn bytes(&mut self) -> Result<&'a [u8]> {
         let n = self.uint()?;
         let n = usize::try_from(n).map_err(|_| self.err("byte length overflows"))?;
@@ -145,6 +148,7 @@ impl<'a> Decoder<'a> {
 
     /// An element count, bounded by the bytes left: every gob element takes
     /// at least one byte, so a larger count is a lie, not an allocation.
+    #[inline(never)]
     fn count(&mut self) -> Result<usize> {
         let n = self.uint()?;
         if n > (self.buf.len() - self.pos) as u64 {
@@ -169,6 +173,7 @@ impl<'a> Decoder<'a> {
         }
     }
 
+    #[inline(never)]
     fn string(&mut self) -> Result<Rc<str>> {
         let b = self.bytes()?;
         let s = core::str::from_utf8(b).map_err(|_| self.err("type or field name is not UTF-8"))?;
