@@ -159,6 +159,12 @@ impl<'a> Decoder<'a> {
 
     /// Walks a struct body: (field delta, value) pairs ended by a 0 delta.
     fn each_field(&mut self, mut f: impl FnMut(&mut Self, usize) -> Result<()>) -> Result<()> {
+        self.fields(&mut f)
+    }
+
+    // One loop for every struct kind: the closures above are the only per-kind code.
+    #[inline(never)]
+    fn fields(&mut self, f: &mut dyn FnMut(&mut Self, usize) -> Result<()>) -> Result<()> {
         let mut field: i64 = -1;
         loop {
             let delta = self.uint()?;
