@@ -577,7 +577,8 @@ fn two_byte_indices(s: &[u8], t: usize, ids: &mut [u16]) -> bool {
     };
     // pack[m]: the byte indices that bring the u16 lanes set in `m` to the
     // front, in order (the rest zeros: those slots are overwritten later
-    // or lie past T).
+    // or lie past T). Built here, once per chunk, rather than a static:
+    // 4 KB more in the .wasm, against 2,048 small steps per chunk.
     let mut pack = [[0u8; 16]; 256];
     for (m, p) in pack.iter_mut().enumerate() {
         let mut j = 0;

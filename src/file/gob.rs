@@ -162,7 +162,8 @@ impl<'a> Decoder<'a> {
         self.fields(&mut f)
     }
 
-    // One loop for every struct kind: the closures above are the only per-kind code.
+    // One loop for every struct kind (out of line, over `dyn`): the closures
+    // given to `each_field` are then the only per-kind code in the .wasm.
     #[inline(never)]
     fn fields(&mut self, f: &mut dyn FnMut(&mut Self, usize) -> Result<()>) -> Result<()> {
         let mut field: i64 = -1;
