@@ -11,11 +11,11 @@
 //! piece: a new entry is the previous code's string plus the first byte of
 //! the next, and the next string is written right after it. So the table
 //! holds, per code, where its string starts and how long it is, and
-//! decoding a code is a forward copy from earlier output (one 16-byte move
-//! for most strings). Output goes to a buffer that starts with the 256
-//! literal bytes, so literals are strings like any other (no branch on
-//! which kind a code is), and ends with slack for the 16-byte moves; the
-//! block is then copied out of it once.
+//! decoding a code is a forward copy from earlier output, 16 bytes at a
+//! time (one move for most strings). Output goes to a buffer that starts
+//! with the 256 literal bytes, so literals are strings like any other (no
+//! branch on which kind a code is), and ends with slack for the 16-byte
+//! moves; the block is then copied out of it once.
 
 use crate::error::{corrupt_chunk, Error, ErrorKind, Result};
 
@@ -23,8 +23,9 @@ const CLEAR: usize = 256;
 const END: usize = 257;
 const MAX_WIDTH: u32 = 12;
 const TABLE: usize = 1 << MAX_WIDTH;
-/// Strings this short are copied as one fixed-size move.
-const SHORT: usize = 16;
+/// Strings are copied in moves of this many bytes; the buffer has this
+/// much slack past the output for the last move's excess.
+const MOVE: usize = 16;
 /// Where the output starts in the buffer: after the literal bytes.
 const BASE: usize = 256;
 
@@ -46,9 +47,11 @@ impl LzwState {
         if self.table.is_empty() {
             self.table = (0..=TABLE as u64).map(|c| c | 1 << 32).collect();
         }
-        let t = &mut self.table[..=TABLE];
+        let Some(table) = self.table.first_chunk_mut::<{ TABLE + 1 }>() else {
+            return Err(corrupt_chunk("LZW table of the wrong size"));
+        };
         // Buffer positions are u32 in the table.
-        let size = BASE + out.len() + SHORT;
+        let size = BASE + out.len() + MOVE;
         if size > u32::MAX as usize {
             return Err(Error::new(ErrorKind::TooLarge, format!("an LZW block of {} bytes", out.len())));
         }
@@ -61,98 +64,123 @@ impl LzwState {
             buf.resize(size, 0);
         }
         let end = BASE + out.len();
-        let (mut bits, mut nbits, mut pos) = (0u64, 0u32, 0usize);
-        // `hi` is the code the next code defines; it stays at TABLE once
-        // the table is full (so codes up to 4095 are all defined), and
-        // `limit` is where the width grows.
-        let (mut width, mut limit, mut hi) = (9u32, 512usize, END);
-        // The entry the next code defines: the last string plus one byte
-        // (after a clear code, a dummy for slot END, which no code reads).
-        let mut next = 1u64 << 32;
-        let mut o = BASE;
-        loop {
-            if nbits < width {
-                // Four bytes at a time while they last, then one.
-                if let Some(b) = input.get(pos..pos + 4) {
-                    bits |= (u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64) << nbits;
-                    nbits += 32;
-                    pos += 4;
-                } else {
-                    while nbits < width {
-                        let Some(&b) = input.get(pos) else {
-                            return Err(corrupt_chunk(format!(
-                                "LZW data ends without an end code after {} bytes",
-                                o - BASE
-                            )));
-                        };
-                        bits |= (b as u64) << nbits;
-                        nbits += 8;
-                        pos += 1;
-                    }
-                }
-            }
-            let code = (bits & ((1 << width) - 1)) as usize;
-            bits >>= width;
-            nbits -= width;
-            // One test for both control codes.
-            if code.wrapping_sub(CLEAR) < 2 {
-                if code == END {
-                    break;
-                }
-                (width, limit, hi, next) = (9, 512, END, 1 << 32);
-                continue;
-            }
-            // A code is a literal, a known string, or (the KwKwK case) the
-            // entry about to be defined: the last string plus its own first
-            // byte.
-            if code > hi {
-                return Err(bad_code(code, hi, pos));
-            }
-            // Every entry's string lies in the buffer in one piece: the last
-            // string and, right after it, the first byte of this one. So the
-            // entry is defined before the lookup, and KwKwK needs no lookup
-            // of its own.
-            t[hi] = next;
-            let e = t[code];
-            let (from, n) = (e as u32 as usize, (e >> 32) as usize);
-            if n > end - o {
-                return Err(too_long(out.len()));
-            }
-            if n <= SHORT {
-                // Bytes past the string come from earlier output or from
-                // bytes not yet written, and land where later codes write
-                // (or in the slack).
-                let mut v = [0u8; SHORT];
-                v.copy_from_slice(&buf[from..from + SHORT]);
-                buf[o..o + SHORT].copy_from_slice(&v);
-            } else {
-                buf.copy_within(from..from + n, o);
-            }
-            if code == hi {
-                // KwKwK: its last byte, at `o`, was not yet written when
-                // copied; it repeats the first.
-                buf[o + n - 1] = buf[from];
-            }
-            next = o as u64 | (n as u64 + 1) << 32;
-            o += n;
-            hi += (hi < TABLE) as usize;
-            if hi >= limit {
-                // At 4096 the width stays 12 and `limit` goes out of reach.
-                width = (width + 1).min(MAX_WIDTH);
-                limit <<= 1;
-            }
-        }
+        let (o, consumed) = decode(table, &mut buf[..size], input)?;
         if o != end {
             return Err(corrupt_chunk(format!("LZW data gives {} bytes, the block records {}", o - BASE, out.len())));
         }
-        // Whole bytes still in the bit buffer were read ahead, not consumed.
-        let consumed = pos - (nbits / 8) as usize;
         if consumed != input.len() {
             return Err(corrupt_chunk(format!("LZW end code after {consumed} of the block's {} bytes", input.len())));
         }
         out.copy_from_slice(&buf[BASE..end]);
         Ok(())
     }
+}
+
+/// The code loop: decodes `input` into `buf` (the literal bytes, then the
+/// output, then `MOVE` bytes of slack) and returns where the output ends
+/// and how many input bytes the codes took. Its own function, out of line,
+/// so that in wasm the loop's values live in registers of a small frame.
+#[inline(never)]
+fn decode(t: &mut [u64; TABLE + 1], buf: &mut [u8], input: &[u8]) -> Result<(usize, usize)> {
+    let Some(end) = buf.len().checked_sub(MOVE).filter(|&e| e >= BASE) else {
+        return Err(corrupt_chunk("LZW buffer without room for the literals and slack"));
+    };
+    let (mut bits, mut nbits, mut pos) = (0u64, 0u32, 0usize);
+    // The code width is the number of ones in `mask`; `hi` is the last code
+    // defined (it stays at TABLE once the table is full, so codes up to
+    // 4095 are all defined and the writes go to the spare slot).
+    let (mut mask, mut hi) = (511usize, END);
+    let mut o = BASE;
+    loop {
+        if nbits < MAX_WIDTH {
+            // Four bytes at a time while they last, then one.
+            if let Some(b) = input.get(pos..pos + 4) {
+                bits |= (u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64) << nbits;
+                nbits += 32;
+                pos += 4;
+            } else {
+                while nbits < mask.trailing_ones() {
+                    let Some(&b) = input.get(pos) else {
+                        return Err(no_end_code(o - BASE));
+                    };
+                    bits |= (b as u64) << nbits;
+                    nbits += 8;
+                    pos += 1;
+                }
+            }
+        }
+        let width = mask.trailing_ones();
+        let code = bits as usize & mask;
+        bits >>= width;
+        nbits -= width;
+        // One test for both control codes.
+        if code.wrapping_sub(CLEAR) < 2 {
+            if code == END {
+                break;
+            }
+            (mask, hi) = (511, END);
+            continue;
+        }
+        // A code is a literal, a known string, or (the KwKwK case) the
+        // last code defined, whose final byte is the first byte of this
+        // string and so not yet written.
+        if code > hi {
+            return Err(bad_code(code, hi, pos));
+        }
+        let e = t[code];
+        let (from, n) = (e as u32 as usize, (e >> 32) as usize);
+        if n > end - o {
+            return Err(too_long(end - BASE));
+        }
+        // Every entry's string lies before the output position (a table
+        // entry is written only for a string already placed); checked, as
+        // the moves below rely on it.
+        if from > o {
+            return Err(bad_entry(code, from, o));
+        }
+        // Forward 16-byte moves. Bytes past the string come from earlier
+        // output or from bytes not yet written, and land where later codes
+        // write (or in the slack). A move that reads bytes an earlier move
+        // of the same string wrote reads them already written, as the
+        // string's own bytes lie before `o`.
+        let mut k = 0;
+        loop {
+            // SAFETY: k < n here (k = 0 on the first move; n >= 1 for
+            // every entry, and were it 0 the bounds below still hold with
+            // n + 15 in place of k + 16). From the two checks above,
+            // from <= o and o + n <= end = buf.len() - MOVE, so the move
+            // reads from + k .. from + k + 16 <= o + n + 15 < buf.len() and
+            // writes o + k .. o + k + 16 <= o + n + 15 < buf.len(); no sum
+            // wraps, as each is bounded by buf.len().
+            debug_assert!(from + k + MOVE <= buf.len() && o + k + MOVE <= buf.len());
+            unsafe {
+                let p = buf.as_mut_ptr();
+                let v = core::ptr::read_unaligned(p.add(from + k) as *const [u8; MOVE]);
+                core::ptr::write_unaligned(p.add(o + k) as *mut [u8; MOVE], v);
+            }
+            k += MOVE;
+            if k >= n {
+                break;
+            }
+        }
+        if code == hi {
+            // KwKwK: its last byte, at `o`, was not yet written when copied
+            // (by the first move, at least); it repeats the first.
+            buf[o + n - 1] = buf[from];
+        }
+        // The next entry: this string plus the first byte of the next one,
+        // which lands right after it. Defined now rather than when the next
+        // code is read, so that the KwKwK case is an ordinary lookup.
+        hi += (hi < TABLE) as usize;
+        t[hi] = o as u64 | (n as u64 + 1) << 32;
+        o += n;
+        if hi > mask {
+            // At 4096 the mask stays 4095 (width 12).
+            mask = (mask << 1 | 1) & (TABLE - 1);
+        }
+    }
+    // Whole bytes still in the bit buffer were read ahead, not consumed.
+    Ok((o, pos - (nbits / 8) as usize))
 }
 
 // The loop's errors, out of line: built inline, their arguments were
@@ -167,6 +195,18 @@ fn bad_code(code: usize, hi: usize, pos: usize) -> Error {
 #[inline(never)]
 fn too_long(len: usize) -> Error {
     corrupt_chunk(format!("LZW data decompresses to more than the recorded {len} bytes"))
+}
+
+#[cold]
+#[inline(never)]
+fn no_end_code(written: usize) -> Error {
+    corrupt_chunk(format!("LZW data ends without an end code after {written} bytes"))
+}
+
+#[cold]
+#[inline(never)]
+fn bad_entry(code: usize, from: usize, o: usize) -> Error {
+    corrupt_chunk(format!("LZW code {code} names a string at {from}, past the output at {o}"))
 }
 
 #[cfg(test)]
