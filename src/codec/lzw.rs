@@ -85,6 +85,10 @@ fn decode(t: &mut [u64; TABLE + 1], buf: &mut [u8], input: &[u8]) -> Result<(usi
     let Some(end) = buf.len().checked_sub(MOVE).filter(|&e| e >= BASE) else {
         return Err(corrupt_chunk("LZW buffer without room for the literals and slack"));
     };
+    // The control codes' entries are longer than any output, so that the
+    // length check below, needed anyway, takes them out of the common path.
+    t[CLEAR] = CONTROL;
+    t[END] = CONTROL;
     let (mut bits, mut nbits, mut pos) = (0u64, 0u32, 0usize);
     // The code width is the number of ones in `mask`; `hi` is the last code
     // defined (it stays at TABLE once the table is full, so codes up to
@@ -113,74 +117,95 @@ fn decode(t: &mut [u64; TABLE + 1], buf: &mut [u8], input: &[u8]) -> Result<(usi
         let code = bits as usize & mask;
         bits >>= width;
         nbits -= width;
-        // One test for both control codes.
-        if code.wrapping_sub(CLEAR) < 2 {
-            if code == END {
-                break;
+        // A code is a literal, a known string, or (the KwKwK case) the last
+        // code defined, whose final byte, at `o`, is the first byte of its
+        // own string and not yet written: it is written here, before the
+        // moves read it.
+        if code >= hi {
+            if code > hi {
+                return Err(bad_code(code, hi, pos));
             }
-            (mask, hi) = (511, END);
-            continue;
-        }
-        // A code is a literal, a known string, or (the KwKwK case) the
-        // last code defined, whose final byte is the first byte of this
-        // string and so not yet written.
-        if code > hi {
-            return Err(bad_code(code, hi, pos));
+            let e = t[code];
+            let (from, n) = (e as u32 as usize, (e >> 32) as usize);
+            // (Not so for the end code right after a clear code; the checks
+            // below judge the entry.)
+            if from < o && n <= end - o {
+                buf[o] = buf[from];
+            }
         }
         let e = t[code];
         let (from, n) = (e as u32 as usize, (e >> 32) as usize);
         if n > end - o {
+            if code == END {
+                break;
+            }
+            if code == CLEAR {
+                (mask, hi) = (511, END);
+                continue;
+            }
             return Err(too_long(end - BASE));
         }
-        // Every entry's string lies before the output position (a table
-        // entry is written only for a string already placed); checked, as
-        // the moves below rely on it.
+        // Every entry's string lies before the output position (an entry
+        // is written only for a string already placed); checked, as the
+        // moves rely on it.
         if from > o {
             return Err(bad_entry(code, from, o));
         }
-        // Forward 16-byte moves. Bytes past the string come from earlier
-        // output or from bytes not yet written, and land where later codes
-        // write (or in the slack). A move that reads bytes an earlier move
-        // of the same string wrote reads them already written, as the
-        // string's own bytes lie before `o`.
-        let mut k = 0;
-        loop {
-            // SAFETY: k < n here (k = 0 on the first move; n >= 1 for
-            // every entry, and were it 0 the bounds below still hold with
-            // n + 15 in place of k + 16). From the two checks above,
-            // from <= o and o + n <= end = buf.len() - MOVE, so the move
-            // reads from + k .. from + k + 16 <= o + n + 15 < buf.len() and
-            // writes o + k .. o + k + 16 <= o + n + 15 < buf.len(); no sum
-            // wraps, as each is bounded by buf.len().
-            debug_assert!(from + k + MOVE <= buf.len() && o + k + MOVE <= buf.len());
-            unsafe {
-                let p = buf.as_mut_ptr();
-                let v = core::ptr::read_unaligned(p.add(from + k) as *const [u8; MOVE]);
-                core::ptr::write_unaligned(p.add(o + k) as *mut [u8; MOVE], v);
+        // Forward 16-byte moves, one for most strings. Bytes past the
+        // string come from earlier output or from bytes not yet written,
+        // and land where later codes write (or in the slack). A move that
+        // reads bytes an earlier move of the same string wrote reads them
+        // already written, as the string's own bytes lie before `o` (or
+        // at `o`, written above).
+        let p = buf.as_mut_ptr();
+        // SAFETY (both moves): from the two checks above, from <= o and
+        // o + n <= end = buf.len() - MOVE, and a move at offset k < n (k = 0
+        // for the first, which holds for n = 0 too as o <= end) reads
+        // from + k .. from + k + MOVE <= o + n - 1 + MOVE < buf.len() and
+        // writes o + k .. o + k + MOVE, bounded alike; no sum wraps, as
+        // each is below buf.len().
+        debug_assert!(from <= o && o + n + MOVE <= buf.len());
+        unsafe { move16(p, from, o) };
+        if n > MOVE {
+            let mut k = MOVE;
+            while k < n {
+                unsafe { move16(p, from + k, o + k) };
+                k += MOVE;
             }
-            k += MOVE;
-            if k >= n {
-                break;
-            }
-        }
-        if code == hi {
-            // KwKwK: its last byte, at `o`, was not yet written when copied
-            // (by the first move, at least); it repeats the first.
-            buf[o + n - 1] = buf[from];
         }
         // The next entry: this string plus the first byte of the next one,
         // which lands right after it. Defined now rather than when the next
         // code is read, so that the KwKwK case is an ordinary lookup.
-        hi += (hi < TABLE) as usize;
+        hi += 1;
+        if hi > mask {
+            if mask == TABLE - 1 {
+                hi = TABLE;
+            } else {
+                mask = mask << 1 | 1;
+            }
+        }
         t[hi] = o as u64 | (n as u64 + 1) << 32;
         o += n;
-        if hi > mask {
-            // At 4096 the mask stays 4095 (width 12).
-            mask = (mask << 1 | 1) & (TABLE - 1);
-        }
     }
     // Whole bytes still in the bit buffer were read ahead, not consumed.
     Ok((o, pos - (nbits / 8) as usize))
+}
+
+/// The control codes' table entry: at 0, and too long for any block.
+const CONTROL: u64 = (u32::MAX as u64) << 32;
+
+/// Copies `MOVE` bytes from `p + from` to `p + to` as one load and one
+/// store (the ranges may overlap; the load comes first).
+///
+/// # Safety
+/// Both ranges lie in one allocation that `p` points into.
+#[inline(always)]
+unsafe fn move16(p: *mut u8, from: usize, to: usize) {
+    // SAFETY: the caller's.
+    unsafe {
+        let v = core::ptr::read_unaligned(p.add(from) as *const [u8; MOVE]);
+        core::ptr::write_unaligned(p.add(to) as *mut [u8; MOVE], v);
+    }
 }
 
 // The loop's errors, out of line: built inline, their arguments were
