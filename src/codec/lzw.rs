@@ -48,7 +48,7 @@ impl LzwState {
             self.table = (0..=TABLE as u64).map(|c| c | 1 << 32).collect();
         }
         let Some(table) = self.table.first_chunk_mut::<{ TABLE + 1 }>() else {
-            return Err(corrupt_chunk("LZW table of the wrong size"));
+            return Err(broken());
         };
         // Buffer positions are u32 in the table.
         let size = BASE + out.len() + MOVE;
@@ -83,7 +83,7 @@ impl LzwState {
 #[inline(never)]
 fn decode(t: &mut [u64; TABLE + 1], buf: &mut [u8], input: &[u8]) -> Result<(usize, usize)> {
     let Some(end) = buf.len().checked_sub(MOVE).filter(|&e| e >= BASE) else {
-        return Err(corrupt_chunk("LZW buffer without room for the literals and slack"));
+        return Err(broken());
     };
     // The control codes' entries are longer than any output, so that the
     // length check below, needed anyway, takes them out of the common path.
@@ -97,19 +97,21 @@ fn decode(t: &mut [u64; TABLE + 1], buf: &mut [u8], input: &[u8]) -> Result<(usi
     let mut o = BASE;
     loop {
         if nbits < MAX_WIDTH {
-            // Four bytes at a time while they last, then one.
+            // Four bytes at a time while they last, then what is left.
             if let Some(b) = input.get(pos..pos + 4) {
                 bits |= (u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64) << nbits;
                 nbits += 32;
                 pos += 4;
             } else {
-                while nbits < mask.trailing_ones() {
-                    let Some(&b) = input.get(pos) else {
-                        return Err(no_end_code(o - BASE));
-                    };
+                // (No memcpy here: a call in the loop makes V8 keep the
+                // loop's values on the stack.)
+                for &b in input.get(pos..).unwrap_or_default() {
                     bits |= (b as u64) << nbits;
                     nbits += 8;
                     pos += 1;
+                }
+                if nbits < mask.trailing_ones() {
+                    return Err(no_end_code(o - BASE));
                 }
             }
         }
@@ -121,20 +123,21 @@ fn decode(t: &mut [u64; TABLE + 1], buf: &mut [u8], input: &[u8]) -> Result<(usi
         // code defined, whose final byte, at `o`, is the first byte of its
         // own string and not yet written: it is written here, before the
         // moves read it.
+        // (`code` is below 4096: the mask makes the index check moot.)
+        let e = t[code & (TABLE - 1)];
+        let (from, n) = (e as u32 as usize, (e >> 32) as usize);
         if code >= hi {
             if code > hi {
                 return Err(bad_code(code, hi, pos));
             }
-            let e = t[code];
-            let (from, n) = (e as u32 as usize, (e >> 32) as usize);
             // (Not so for the end code right after a clear code; the checks
             // below judge the entry.)
             if from < o && n <= end - o {
-                buf[o] = buf[from];
+                if let (Some(&b), true) = (buf.get(from), o < buf.len()) {
+                    buf[o] = b;
+                }
             }
         }
-        let e = t[code];
-        let (from, n) = (e as u32 as usize, (e >> 32) as usize);
         if n > end - o {
             if code == END {
                 break;
@@ -149,7 +152,7 @@ fn decode(t: &mut [u64; TABLE + 1], buf: &mut [u8], input: &[u8]) -> Result<(usi
         // is written only for a string already placed); checked, as the
         // moves rely on it.
         if from > o {
-            return Err(bad_entry(code, from, o));
+            return Err(broken());
         }
         // Forward 16-byte moves, one for most strings. Bytes past the
         // string come from earlier output or from bytes not yet written,
@@ -228,10 +231,12 @@ fn no_end_code(written: usize) -> Error {
     corrupt_chunk(format!("LZW data ends without an end code after {written} bytes"))
 }
 
+/// What no input can cause: a table or buffer of the wrong size, or a table
+/// entry past the output. Checked all the same, as the moves rely on them.
 #[cold]
 #[inline(never)]
-fn bad_entry(code: usize, from: usize, o: usize) -> Error {
-    corrupt_chunk(format!("LZW code {code} names a string at {from}, past the output at {o}"))
+fn broken() -> Error {
+    corrupt_chunk("LZW decoder state out of bounds")
 }
 
 #[cfg(test)]
