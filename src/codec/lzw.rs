@@ -132,10 +132,13 @@ fn decode(t: &mut [u64; TABLE + 1], buf: &mut [u8], input: &[u8]) -> Result<(usi
             if code > hi {
                 return Err(bad_code(code, hi, pos));
             }
-            // (Or the end code right after a clear code, whose dummy entry
-            // writes a byte of slack; the checks below judge the entry.)
-            if let (Some(&b), true) = (buf.get(from), o < buf.len()) {
-                buf[o] = b;
+            // (Not so for the end code right after a clear code; the checks
+            // below judge the entry. The test on the entry also measured
+            // faster in Chromium than none.)
+            if from < o && n <= end - o {
+                if let (Some(&b), true) = (buf.get(from), o < buf.len()) {
+                    buf[o] = b;
+                }
             }
         }
         if n > end - o {
