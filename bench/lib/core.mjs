@@ -8,7 +8,7 @@
 import { mulberry32, shuffle } from "../../www/js/stats.js";
 import { colsFiles, parquetFiles, expectedName, datasetPaths } from "./datasets.mjs";
 import { compareFingerprints, kindOf } from "./fingerprint.mjs";
-import { READERS, READER_ORDER, cwReaders, cwReader, cwOpenReader, cwHotReader, cwPoolReader, cwScopedReader, cwStreamReader, cwStreamScopedReader, hyparquetReader, pwDecodeReader, pwJsReader, pwMethod } from "./readers.mjs";
+import { READERS, READER_ORDER, cwReaders, cwReader, cwOpenReader, cwHotReader, cwLoopReader, cwPoolReader, cwScopedReader, cwStreamReader, cwStreamScopedReader, hyparquetReader, pwDecodeReader, pwJsReader, pwMethod } from "./readers.mjs";
 import { FLOORS, isFloor, prepareFloor, floorReader } from "./floor.mjs";
 
 export { READERS, READER_ORDER, isFloor, pwMethod };
@@ -144,7 +144,7 @@ export function buildCells(libs, loaded, config) {
   for (const { dataset, cols, parquet, pqNames, kinds } of loaded) {
     const scopes = scopesOf(kinds);
     const sources = [];
-    const cwMake = { cw: cwReader, cwOpen: cwOpenReader(false), cwReuse: cwOpenReader(true), cwReuseHot: cwHotReader, cwScoped: cwScopedReader, cwStream: cwStreamReader, cwStreamScoped: cwStreamScopedReader };
+    const cwMake = { cw: cwReader, cwOpen: cwOpenReader(false), cwReuse: cwOpenReader(true), cwReuseHot: cwHotReader, cwReuseLoop: cwLoopReader, cwScoped: cwScopedReader, cwStream: cwStreamReader, cwStreamScoped: cwStreamScopedReader };
     for (const c of cols) {
       for (const reader of cwReaders(libs)) sources.push({ reader, unit: c, make: cwMake[reader] });
       for (const [key, pool] of Object.entries(libs.pools ?? {})) {
@@ -341,7 +341,7 @@ export const GOALS = {
   pw: { title: "2: no slower than parquet-wasm's decode-only time on zstd Parquet", applies: "optimized and tokenized files of the real set", limit: 1 },
   floor: { title: "2: within 1.3× of the inflate floor (our inflater, in the same page or process)", applies: "default files of the real set", limit: 1.3 },
   hyparquet: { title: "2: at least 5× hyparquet (zstd)", applies: "optimized and tokenized files of the real set over 1 MB (10^6 bytes of .cols)", limit: 5 },
-  native: { title: "3: wasm within 1.5× of native (file open, { reuse }: no fresh-memory cost; hot, as the native loop)", applies: "every file of the real set", limit: 1.5 },
+  native: { title: "3: wasm within 1.5× of native (file open, { reuse }: no fresh-memory cost; timed in the native benchmark's loop)", applies: "every file of the real set", limit: 1.5 },
 };
 
 /**
@@ -372,6 +372,7 @@ export function summary(doc) {
       cwOpen: med("cwOpen", id),
       cwReuse: med("cwReuse", id),
       cwReuseHot: med("cwReuseHot", id),
+      cwReuseLoop: med("cwReuseLoop", id),
       pool2Reuse: med("cwPool2Reuse", id),
       native: nativeMs,
       nativeError: nativeRow && nativeMs === null ? nativeRow.error ?? "no median" : null,
@@ -380,7 +381,7 @@ export function summary(doc) {
       pwDecode: { zstd: pq("pwDecode", "zstd"), snappy: pq("pwDecode", "snappy"), none: pq("pwDecode", "none") },
       pwJs: { zstd: pq("pwJs", "zstd"), snappy: pq("pwJs", "snappy"), none: pq("pwJs", "none") },
       hyparquet: { zstd: pq("hyparquet", "zstd"), snappy: pq("hyparquet", "snappy"), none: pq("hyparquet", "none") },
-      stages: { fresh: cellOf("cw", id)?.stages ?? null, reuse: cellOf("cwReuse", id)?.stages ?? null, hot: cellOf("cwReuseHot", id)?.stages ?? null },
+      stages: { fresh: cellOf("cw", id)?.stages ?? null, reuse: cellOf("cwReuse", id)?.stages ?? null, hot: cellOf("cwReuseHot", id)?.stages ?? null, loop: cellOf("cwReuseLoop", id)?.stages ?? null },
       nativeStages: nativeRow?.columns ? { decompressMs: sum(nativeRow.columns.map((c) => c.decompressMs)), decodeMs: sum(nativeRow.columns.map((c) => c.decodeMs)) } : null,
       checks: all.filter((c) => c.file === id || (c.codec && c.dataset === any.dataset)).map((c) => ({ reader: c.reader, file: c.file, ok: !c.error, runs: c.check?.runs ?? 0 })),
     };
@@ -394,6 +395,7 @@ export function summary(doc) {
       floor: r(row.cw, row.floor),
       nativeReuse: r(row.cwReuse, row.native),
       nativeHot: r(row.cwReuseHot, row.native),
+      nativeLoop: r(row.cwReuseLoop, row.native),
       nativeFresh: r(row.cw, row.native),
     };
     const optimized = variant === "optimized" || variant === "tokenized";
@@ -402,7 +404,7 @@ export function summary(doc) {
       pw: verdict(real && optimized, row.ratios.pwZstd, (v) => v <= GOALS.pw.limit),
       floor: verdict(real && variant === "default", row.ratios.floor, (v) => v <= GOALS.floor.limit),
       hyparquet: verdict(real && optimized && row.bytes > 1e6, row.ratios.hyparquet, (v) => v >= GOALS.hyparquet.limit),
-      native: verdict(real, row.ratios.nativeHot, (v) => v <= GOALS.native.limit),
+      native: verdict(real, row.ratios.nativeLoop, (v) => v <= GOALS.native.limit),
     };
     return row;
   });

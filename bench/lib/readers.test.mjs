@@ -8,7 +8,7 @@
 
 import test from "node:test";
 import assert from "node:assert/strict";
-import { cwHotReader, cwReaders, cwScopedReader, cwStreamReader, cwStreamScopedReader } from "./readers.mjs";
+import { cwHotReader, cwLoopReader, cwReaders, cwScopedReader, cwStreamReader, cwStreamScopedReader } from "./readers.mjs";
 import { fingerprintJson, compareFingerprints } from "./fingerprint.mjs";
 
 // Two row groups of (int32, string); the second string column value of row 2 is null.
@@ -60,11 +60,11 @@ const input = { bytes: new Uint8Array(0), blob: null, registry: undefined, token
 const arg = { cols: [0, 1], names: ["n", "s"], kinds: ["int", "bytes"], project: false };
 
 test("the hooks switch on only when the API exists", () => {
-  assert.deepEqual(cwReaders({ ColumnsFile: StandIn }), ["cw", "cwOpen", "cwReuse", "cwReuseHot", "cwScoped", "cwStream", "cwStreamScoped"]);
+  assert.deepEqual(cwReaders({ ColumnsFile: StandIn }), ["cw", "cwOpen", "cwReuse", "cwReuseHot", "cwReuseLoop", "cwScoped", "cwStream", "cwStreamScoped"]);
   class Without {
     static fromBlob() {}
   }
-  assert.deepEqual(cwReaders({ ColumnsFile: Without }), ["cw", "cwOpen", "cwReuse", "cwReuseHot"]);
+  assert.deepEqual(cwReaders({ ColumnsFile: Without }), ["cw", "cwOpen", "cwReuse", "cwReuseHot", "cwReuseLoop"]);
 });
 
 for (const [name, make] of [["scoped read", cwScopedReader], ["streaming", cwStreamReader], ["streaming, lent", cwStreamScopedReader]]) {
@@ -100,4 +100,31 @@ test("the hot cell times the fourth of four back-to-back reads, each refilling t
   assert.ok(result.untimedMs >= 0);
   const got = reader.fingerprints(result, arg);
   assert.equal(compareFingerprints(got, expected, ["n", "s"]), null);
+});
+
+test("the loop cell reads 3 + 15 times back to back and counts only the median read", async () => {
+  const calls = [];
+  // Read k (1-based) takes k ms of busy time, so the timed reads 4..18 take
+  // 4..18 ms and their median is read 11's 11 ms.
+  class Slow extends StandIn {
+    static fromBytes() {
+      return new Slow();
+    }
+    readColumns(rowGroups, columns, options) {
+      const until = performance.now() + calls.length + 1;
+      while (performance.now() < until);
+      const out = GROUPS.flatMap((g) => [0, 1].map((c) => column(SCHEMA[c].type, g[c])));
+      calls.push({ out, reuse: options?.reuse ?? null });
+      return out;
+    }
+  }
+  const reader = cwLoopReader({ ColumnsFile: Slow }, input);
+  const t0 = performance.now();
+  const result = await reader.run(arg);
+  const counted = performance.now() - t0 - result.untimedMs;
+  assert.equal(calls.length, 18);
+  for (let k = 1; k < 18; k++) assert.equal(calls[k].reuse, calls[k - 1].out, `read ${k + 1} refills read ${k}'s buffers`);
+  assert.equal(result.out, calls[17].out, "the checked output is the last read's");
+  assert.ok(counted >= 11 && counted < 12.5, `counted ${counted} ms, want the median read's 11`);
+  assert.equal(compareFingerprints(reader.fingerprints(result, arg), expected, ["n", "s"]), null);
 });
