@@ -31,9 +31,10 @@
 //!   output bytes remain: one refill per iteration, which decodes either up
 //!   to four literal entries (up to eight literals) or one length/distance
 //!   pair; the next entry is looked up before a match is copied; copies go
-//!   in 16- or 8-byte chunks (runs of distance < 8 through a multiple of the
-//!   distance; distances >= 16 two chunks at least, so no loop up to 32
-//!   bytes) and may overshoot the match into the slack. The copies are
+//!   in 16-byte stores (distances 16 and >= 32: chunks copied from d back,
+//!   two at least, so no loop up to 32 bytes; shorter ones: the first d
+//!   bytes held in registers, stored at every multiple of d) and may
+//!   overshoot the match into the slack. The copies are
 //!   unchecked (proved by the loop condition and the distance check): four
 //!   checks per chunk, and the output's length kept in a register for them,
 //!   cost V8 measurably in this loop. The tail of either buffer goes through
