@@ -76,10 +76,11 @@ fn gen(kind: usize, n: usize, rng: &mut Rng) -> Vec<u8> {
                 v.extend(std::iter::repeat_n(b, run.min(n - v.len())));
             }
         }
-        // short periods 2..20 (overlapping copies), with occasional breaks
+        // short periods 2..40 (overlapping copies: every match copy path
+        // below 32), with occasional breaks
         5 => {
             while v.len() < n {
-                let period = 2 + rng.below(19);
+                let period = 2 + rng.below(39);
                 let pat: Vec<u8> = (0..period).map(|_| rng.next() as u8).collect();
                 let reps = 1 + rng.below(100);
                 for i in 0..period * reps {

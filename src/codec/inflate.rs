@@ -31,9 +31,10 @@
 //!   output bytes remain: one refill per iteration, which decodes either up
 //!   to four literal entries (up to eight literals) or one length/distance
 //!   pair; the next entry is looked up before a match is copied; copies go
-//!   in 16- or 8-byte chunks (runs of distance < 8 through a multiple of the
-//!   distance; distances >= 16 two chunks at least, so no loop up to 32
-//!   bytes) and may overshoot the match into the slack. The copies are
+//!   in 16-byte stores (distances 16 and >= 32: chunks copied from d back,
+//!   two at least, so no loop up to 32 bytes; shorter ones: the first d
+//!   bytes held in registers, stored at every multiple of d) and may
+//!   overshoot the match into the slack. The copies are
 //!   unchecked (proved by the loop condition and the distance check): four
 //!   checks per chunk, and the output's length kept in a register for them,
 //!   cost V8 measurably in this loop. The tail of either buffer goes through
@@ -892,9 +893,6 @@ fn put_literals(out: &mut [u8], op: usize, e: u32) {
     out[op + 1] = (e >> 16) as u8;
 }
 
-/// For a distance d < 8, the smallest multiple of d that is at least 8.
-static PERIOD_AT_LEAST_8: [u8; 8] = [8, 8, 8, 9, 8, 10, 12, 14];
-
 /// Copies `N` bytes from `out[from..]` to `out[to..]` (read, then written).
 ///
 /// # Safety
@@ -929,7 +927,36 @@ unsafe fn copy_match_fast(out: &mut [u8], op: usize, d: usize, len: usize) {
     // the `unsafe` blocks below.
     let end = op + len;
     let mut o = op;
-    if d >= 16 {
+    if d > 16 && d < 32 {
+        // The match is its first d bytes over and over: two 16-byte loads
+        // of them (the 32 - d bytes after them are stale and get
+        // overwritten), stored at every multiple of d, the second only
+        // while the match goes on past the first. Chunks copied from d
+        // back would read, in part, the chunk stored just before (see
+        // below for d < 16).
+        // SAFETY: the loads read [op - d, op - d + 32), within [op - d,
+        // op + 16); each first store at o < end writes [o, o + 16), each
+        // second one, when o + 16 < end, [o + 16, o + 32), and o + 32 <=
+        // end + 15.
+        let p = out.as_mut_ptr();
+        let (v0, v1) = unsafe {
+            (p.add(op - d).cast::<[u8; 16]>().read_unaligned(), p.add(op - d + 16).cast::<[u8; 16]>().read_unaligned())
+        };
+        loop {
+            debug_assert!(o + 16 <= out.len());
+            // SAFETY: see above.
+            unsafe { p.add(o).cast::<[u8; 16]>().write_unaligned(v0) };
+            if o + 16 < end {
+                debug_assert!(o + 32 <= out.len());
+                // SAFETY: see above.
+                unsafe { p.add(o + 16).cast::<[u8; 16]>().write_unaligned(v1) };
+            }
+            o += d;
+            if o >= end {
+                break;
+            }
+        }
+    } else if d >= 16 {
         // Chunks at o < max(end, op + 32) read [o - d, o - d + 16), which
         // lies before o: written already, as LZ77 requires.
         // SAFETY: see above.
@@ -944,10 +971,22 @@ unsafe fn copy_match_fast(out: &mut [u8], op: usize, d: usize, len: usize) {
             o += 16;
         }
     } else if d >= 8 {
+        // The match is its first d bytes over and over: one 16-byte load
+        // of them (the 16 - d bytes after them are stale and get
+        // overwritten), stored at every multiple of d. Chunks copied from d
+        // back each read, in part, the chunk stored just before, which the
+        // CPU cannot forward from its store buffer: each waited for that
+        // store (on birdstrikes' dates, d = 14 by 258, a third of the
+        // inflate time natively).
+        // SAFETY: the load reads [op - d, op - d + 16), within
+        // [op - d, op + 8); each store at o < end writes [o, o + 16), and
+        // o + 16 <= end + 15.
+        let v = unsafe { out.as_ptr().add(op - d).cast::<[u8; 16]>().read_unaligned() };
         loop {
-            // SAFETY: see above; o < end, so o + 8 <= end + 7.
-            unsafe { copy_chunk::<8>(out, o - d, o) };
-            o += 8;
+            debug_assert!(o + 16 <= out.len());
+            // SAFETY: see above.
+            unsafe { out.as_mut_ptr().add(o).cast::<[u8; 16]>().write_unaligned(v) };
+            o += d;
             if o >= end {
                 break;
             }
@@ -964,20 +1003,42 @@ unsafe fn copy_match_fast(out: &mut [u8], op: usize, d: usize, len: usize) {
             }
         }
     } else {
-        // The bytes repeat with period d, so also with period d2, the
-        // smallest multiple of d that is at least 8: after the first d2 - d
-        // bytes (copied one by one), copy 8 at a time from d2 back.
-        let d2 = PERIOD_AT_LEAST_8[d & 7] as usize;
-        let head = (d2 - d).min(len);
-        for k in o..o + head {
-            out[k] = out[k - d];
+        // 2 <= d < 8: the match is its first d bytes over and over. Those
+        // (read before op: written already) are repeated to 16 bytes in
+        // registers and stored every s bytes, s the largest multiple of d
+        // up to 16: no load of bytes this match wrote (which stalled as
+        // above for d = 3, 5, 6, 7).
+        // SAFETY: the load reads [op - d, op - d + 8), within [op - d,
+        // op + 8); each store at o < end writes [o, o + 16), o + 16 <=
+        // end + 15.
+        let w = unsafe { out.as_ptr().add(op - d).cast::<[u8; 8]>().read_unaligned() };
+        // `lo`: the bytes 0..8 of the repetition, doubled from d of them
+        // (the bytes past those doubled are zero at each step).
+        let mut lo = u64::from_le_bytes(w) & (u64::MAX >> (64 - 8 * d));
+        let mut have = d;
+        while have < 8 {
+            lo |= lo << (8 * have);
+            have *= 2;
         }
-        o += head;
-        while o < end {
-            // SAFETY: see above; the loop runs only when head = d2 - d, so
-            // o >= op + d2 - d and o - d2 >= op - d >= 0; o + 8 <= end + 7.
-            unsafe { copy_chunk::<8>(out, o - d2, o) };
-            o += 8;
+        // `hi`: bytes 8..16, which start r = 8 % d bytes into the pattern:
+        // lo's 8 - r bytes from r on (8 - r is a multiple of d), twice.
+        let r = 8 % d;
+        let hi = if r == 0 {
+            lo
+        } else {
+            let y = lo >> (8 * r);
+            y | y << (8 * (8 - r))
+        };
+        let v = (u128::from(hi) << 64 | u128::from(lo)).to_le_bytes();
+        let step = 16 - 16 % d;
+        loop {
+            debug_assert!(o + 16 <= out.len());
+            // SAFETY: see above.
+            unsafe { out.as_mut_ptr().add(o).cast::<[u8; 16]>().write_unaligned(v) };
+            o += step;
+            if o >= end {
+                break;
+            }
         }
     }
 }
