@@ -1043,6 +1043,20 @@ unsafe fn copy_match_fast(out: &mut [u8], op: usize, d: usize, len: usize) {
     }
 }
 
+/// Why `huffman` stopped: its errors become `Error`s only after its loops,
+/// as a call inside them (even one never taken) makes V8 keep every value
+/// live across it on the stack, on the common path too.
+#[derive(Clone, Copy)]
+enum Stop {
+    End,
+    /// An invalid literal/length code at this input byte.
+    Litlen(usize),
+    /// A distance (0: an invalid code), the bytes written, the input byte.
+    Distance(usize, usize, usize),
+    EndsEarly,
+    TooMuch,
+}
+
 /// Decodes one fixed or dynamic Huffman block's symbols up to and including
 /// its end-of-block code, through a literal/length table of `ROOT` primary
 /// bits (a constant: a mask in a register costs V8 more than a second copy
@@ -1101,7 +1115,7 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
         ($block:lifetime, $e:ident, $d:expr, $len:expr) => {{
             let (d, len) = ($d, $len);
             if d.wrapping_sub(1) >= op {
-                break $block Err(bad_distance(d, op, at!()));
+                break $block Stop::Distance(d, op, at!());
             }
             $e = litlen[buf as usize & mask];
             debug_assert!(len <= 258);
@@ -1113,13 +1127,17 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
         }};
     }
 
-    let result = 'block: loop {
+    let stop = 'block: {
         // Fast loop: FAST_IN input bytes cover the word load, FAST_OUT
         // output bytes cover every write of one iteration. `e` is always the
         // entry for the next code, looked up ahead (from >= 12 input bits)
-        // so the lookup overlaps the previous match copy.
-        refill!();
-        let mut e = litlen[buf as usize & mask];
+        // so the lookup overlaps the previous match copy. Once it stops,
+        // the input or output is near its end for the rest of the block.
+        let mut e = 0;
+        if pos + FAST_IN <= in_len {
+            refill_word!(load_u64(input, pos));
+            e = litlen[buf as usize & mask];
+        }
         while pos + FAST_IN <= in_len && op + FAST_OUT <= out_len {
             // One refill per iteration. Right after it all 64 bits of `buf`
             // are input bits (56..=63 of them counted in `left`), so after
@@ -1179,9 +1197,9 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
                 if e & EXC != 0 {
                     if e & EOB != 0 {
                         consume!(e & 0xff);
-                        break 'block Ok(());
+                        break 'block Stop::End;
                     }
-                    break 'block Err(bad_litlen(at!()));
+                    break 'block Stop::Litlen(at!());
                 }
             }
             // A length (<= 15 + 5 bits) and a distance (<= 15 + 13 bits):
@@ -1203,83 +1221,92 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
             copy_match!('block, e, d, len);
         }
 
-        // One symbol with every check: near the end of the input or output.
-        refill!();
-        let mut e = litlen[buf as usize & mask];
-        if e & SUB != 0 {
-            consume!(e & 0xff);
-            e = litlen[LITLEN_MASK + 1 + (e >> 16 & 0xfff) as usize + (buf & low_bits(e >> 8 & 0xff)) as usize];
-        }
-        if e & LIT != 0 {
-            consume!(e & 0xff);
-            if overrun!() {
-                break 'block Err(ends_early(in_len));
-            }
-            let n = 1 + (e >> 24 & 1) as usize;
-            if n > out_len - op {
-                break 'block Err(too_much(out_len));
-            }
-            out[op] = (e >> 8) as u8;
-            if n == 2 {
-                out[op + 1] = (e >> 16) as u8;
-            }
-            op += n;
-            continue;
-        }
-        if e & EXC != 0 {
-            if e & EOB != 0 {
-                consume!(e & 0xff);
-                break 'block Ok(());
-            }
-            break 'block Err(bad_litlen(at!()));
-        }
-        let (len, d);
-        if e & LD != 0 {
-            // At most 24 bits, in the refilled 56.
-            let saved = buf >> (e >> 5 & 15);
-            consume!(e & 31);
-            len = (e >> 17 & 0x1ff) as usize;
-            let de = dist[(e >> 9 & 0xff) as usize];
-            d = (de >> 16) as usize + ((saved & low_bits(de & 0xff)) >> (de >> 8 & 0xff)) as usize;
-        } else {
-            let saved = buf;
-            consume!(e & 0xff);
-            len = (e >> 16 & 0x1ff) as usize + ((saved & low_bits(e & 0xff)) >> (e >> 8 & 0xff)) as usize;
+        // One symbol at a time with every check: near the end of the input
+        // or output.
+        loop {
             refill!();
-            let mut e = dist[buf as usize & DIST_MASK];
-            if e & DSUB != 0 {
+            let mut e = litlen[buf as usize & mask];
+            if e & SUB != 0 {
                 consume!(e & 0xff);
-                e = dist[(e >> 16) as usize + (buf & low_bits(e >> 8 & 0x7f)) as usize];
+                e = litlen[LITLEN_MASK + 1 + (e >> 16 & 0xfff) as usize + (buf & low_bits(e >> 8 & 0xff)) as usize];
             }
-            let saved = buf;
-            consume!(e & 0xff);
-            d = (e >> 16) as usize + ((saved & low_bits(e & 0xff)) >> (e >> 8 & 0xff)) as usize;
-        }
-        if overrun!() {
-            break 'block Err(ends_early(in_len));
-        }
-        if d.wrapping_sub(1) >= op {
-            break 'block Err(bad_distance(d, op, at!()));
-        }
-        if len > out_len - op {
-            break 'block Err(too_much(out_len));
-        }
-        if op + len + 32 <= out_len {
-            // SAFETY: 1 <= d <= op (checked above), and op + max(len + 15,
-            // 32) <= op + len + 32 <= out_len.
-            unsafe { copy_match_fast(out, op, d, len) };
-        } else {
-            for k in op..op + len {
-                out[k] = out[k - d];
+            if e & LIT != 0 {
+                consume!(e & 0xff);
+                if overrun!() {
+                    break 'block Stop::EndsEarly;
+                }
+                let n = 1 + (e >> 24 & 1) as usize;
+                if n > out_len - op {
+                    break 'block Stop::TooMuch;
+                }
+                out[op] = (e >> 8) as u8;
+                if n == 2 {
+                    out[op + 1] = (e >> 16) as u8;
+                }
+                op += n;
+                continue;
             }
+            if e & EXC != 0 {
+                if e & EOB != 0 {
+                    consume!(e & 0xff);
+                    break 'block Stop::End;
+                }
+                break 'block Stop::Litlen(at!());
+            }
+            let (len, d);
+            if e & LD != 0 {
+                // At most 24 bits, in the refilled 56.
+                let saved = buf >> (e >> 5 & 15);
+                consume!(e & 31);
+                len = (e >> 17 & 0x1ff) as usize;
+                let de = dist[(e >> 9 & 0xff) as usize];
+                d = (de >> 16) as usize + ((saved & low_bits(de & 0xff)) >> (de >> 8 & 0xff)) as usize;
+            } else {
+                let saved = buf;
+                consume!(e & 0xff);
+                len = (e >> 16 & 0x1ff) as usize + ((saved & low_bits(e & 0xff)) >> (e >> 8 & 0xff)) as usize;
+                refill!();
+                let mut e = dist[buf as usize & DIST_MASK];
+                if e & DSUB != 0 {
+                    consume!(e & 0xff);
+                    e = dist[(e >> 16) as usize + (buf & low_bits(e >> 8 & 0x7f)) as usize];
+                }
+                let saved = buf;
+                consume!(e & 0xff);
+                d = (e >> 16) as usize + ((saved & low_bits(e & 0xff)) >> (e >> 8 & 0xff)) as usize;
+            }
+            if overrun!() {
+                break 'block Stop::EndsEarly;
+            }
+            if d.wrapping_sub(1) >= op {
+                break 'block Stop::Distance(d, op, at!());
+            }
+            if len > out_len - op {
+                break 'block Stop::TooMuch;
+            }
+            if op + len + 32 <= out_len {
+                // SAFETY: 1 <= d <= op (checked above), and op + max(len + 15,
+                // 32) <= op + len + 32 <= out_len.
+                unsafe { copy_match_fast(out, op, d, len) };
+            } else {
+                for k in op..op + len {
+                    out[k] = out[k - d];
+                }
+            }
+            op += len;
         }
-        op += len;
     };
     bits.pos = pos;
     bits.buf = buf;
     bits.left = left;
     *out_pos = op;
-    result
+    match stop {
+        Stop::End => Ok(()),
+        Stop::Litlen(at) => Err(bad_litlen(at)),
+        Stop::Distance(d, written, at) => Err(bad_distance(d, written, at)),
+        Stop::EndsEarly => Err(ends_early(in_len)),
+        Stop::TooMuch => Err(too_much(out_len)),
+    }
 }
 
 #[cfg(test)]
