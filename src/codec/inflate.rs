@@ -349,6 +349,7 @@ fn build(
     }
     // Each such length becomes 2^extra entries that hold the final length
     // and consume code and extra bits at once.
+    let primary = &mut table[..size];
     for &(rev, len, entry) in &direct[..n_direct] {
         let total = entry & 0xff;
         let step = 1usize << total;
@@ -362,7 +363,7 @@ fn build(
                 }
             }
             while j < size {
-                table[j] = e;
+                primary[j] = e;
                 j += step;
             }
         }
@@ -435,6 +436,8 @@ fn build(
 /// extra bits << 16, both from `build`. Visits only the entries it fills.
 fn combine_matches(table: &mut [u32], root: u32, lengths: &[u32], dists: &[u32]) {
     let size = 1usize << root;
+    // Sliced to the primary part: `j < size` then bounds every store.
+    let table = &mut table[..size];
     for &l in lengths {
         let (c1, t1) = (l & 0xfff, l >> 12 & 0xf);
         for &d in dists {
@@ -503,6 +506,8 @@ fn pair_literals(table: &mut [u32], root: u32, count: &[u16; 16], sorted: &[u16]
     }
     let short = &short[..n];
     let size = 1usize << root;
+    // Sliced to the primary part: `j < size` then bounds every store.
+    let table = &mut table[..size];
     for &first in short {
         let len1 = first >> 16 & 0xff;
         for &second in short {
