@@ -110,70 +110,53 @@ export function cwOpenReader(reuse = false) {
   };
 }
 
-/** columns-wasm as examples/bench runs natively: the same read back to back
- *  with { reuse }, WARM untimed reads (examples/bench's 3 warm-ups) and then
- *  the timed one, so the timed read follows as many repetitions as native's
- *  first timed run does (its median follows more). The harness's other cells
- *  run a full GC and other readers between runs, which leaves the caches and
- *  the CPU's predictors cold (a third slower on small files), and one read
- *  before is not enough either: both builds keep getting faster over the
- *  first few repetitions of the same file (birdstrikes.optimized in
- *  Chromium: 0.67 ms as the 2nd read, 0.56-0.58 as the 6th; natively 0.46-0.48
- *  as the 2nd, 0.40-0.42 as the 6th). The native loop is never measured
- *  cold, so goal 3 compares this cell with it, like for like. */
+/** columns-wasm read as examples/bench reads natively: the same read back
+ *  to back with { reuse }, WARM untimed reads (examples/bench's 3 warm-ups),
+ *  then `timed` reads timed one by one; the run's time is their median (the
+ *  rest is subtracted as untimed).
+ *  - cwReuseHot (one timed read): the fourth read, which follows as many
+ *    repetitions as native's first timed run. The harness's other cells run
+ *    a full GC and other readers between runs, which leaves caches and
+ *    predictors cold (a third slower on small files), and both builds keep
+ *    getting faster over the first repetitions (birdstrikes.optimized in
+ *    Chromium: 0.67 ms as the 2nd read, 0.56-0.58 as the 6th; natively
+ *    0.46-0.48 as the 2nd, 0.40-0.42 as the 6th).
+ *  - cwReuseLoop (LOOP timed reads): examples/bench's own loop, 3 warm-ups
+ *    and the median of 15. The fourth read alone still pays for what the
+ *    harness did just before (the GC's sweeping beside it, other readers'
+ *    data in the caches: birdstrikes.optimized 0.57-0.59 ms there, 0.465 in
+ *    a loop of its own); the native median is of a loop like this one, so
+ *    goal 3 compares the two loops, like for like. */
 const WARM = 3;
-export function cwHotReader(libs, input) {
-  const file = libs.ColumnsFile.fromBytes(input.bytes, input.registry);
-  const fp = cwFingerprints(kindsOf(file.schema));
-  let last = null;
-  const read = (cols, project) => (last = file.readColumns(null, project ? cols : null, last ? { reuse: last } : undefined));
-  return {
-    async run({ cols, project }) {
-      const t0 = performance.now();
-      for (let k = 0; k < WARM; k++) read(cols, project);
-      const untimedMs = performance.now() - t0;
-      return { out: read(cols, project), untimedMs };
-    },
-    fingerprints: ({ out }, arg) => fp(out, arg),
-    timings: ({ out }) => cwTimings(out),
-    release() {},
-  };
-}
-
-/** columns-wasm timed exactly as examples/bench times the native core: the
- *  same read back to back with { reuse }, WARM untimed, then LOOP timed one
- *  by one, and the run's time is their median (the rest is subtracted as
- *  untimed). cwReuseHot's single fourth read still pays for what the
- *  harness did before the run (a full GC whose sweeping goes on beside it,
- *  other readers' data in the caches): birdstrikes.optimized in Chromium
- *  0.57-0.59 ms there, 0.465 in a loop of its own. The native median is of
- *  a loop like this one, never of a read after a GC, so goal 3 compares the
- *  two loops. */
 const LOOP = 15;
-export function cwLoopReader(libs, input) {
-  const file = libs.ColumnsFile.fromBytes(input.bytes, input.registry);
-  const fp = cwFingerprints(kindsOf(file.schema));
-  let last = null;
-  const read = (cols, project) => (last = file.readColumns(null, project ? cols : null, last ? { reuse: last } : undefined));
-  return {
-    async run({ cols, project }) {
-      const t0 = performance.now();
-      for (let k = 0; k < WARM; k++) read(cols, project);
-      const times = [];
-      let out = null;
-      for (let k = 0; k < LOOP; k++) {
-        const t = performance.now();
-        out = read(cols, project);
-        times.push(performance.now() - t);
-      }
-      times.sort((a, b) => a - b);
-      return { out, untimedMs: performance.now() - t0 - times[LOOP >> 1], loopMs: times };
-    },
-    fingerprints: ({ out }, arg) => fp(out, arg),
-    timings: ({ out }) => cwTimings(out),
-    release() {},
+function backToBack(timed) {
+  return (libs, input) => {
+    const file = libs.ColumnsFile.fromBytes(input.bytes, input.registry);
+    const fp = cwFingerprints(kindsOf(file.schema));
+    let last = null;
+    const read = (cols, project) => (last = file.readColumns(null, project ? cols : null, last ? { reuse: last } : undefined));
+    return {
+      async run({ cols, project }) {
+        const t0 = performance.now();
+        for (let k = 0; k < WARM; k++) read(cols, project);
+        const times = [];
+        let out = null;
+        for (let k = 0; k < timed; k++) {
+          const t = performance.now();
+          out = read(cols, project);
+          times.push(performance.now() - t);
+        }
+        times.sort((a, b) => a - b);
+        return { out, untimedMs: performance.now() - t0 - times[timed >> 1] };
+      },
+      fingerprints: ({ out }, arg) => fp(out, arg),
+      timings: ({ out }) => cwTimings(out),
+      release() {},
+    };
   };
 }
+export const cwHotReader = backToBack(1);
+export const cwLoopReader = backToBack(LOOP);
 
 /** columns-wasm's worker pool: chunks decoded in parallel, buffers
  *  transferred back. The file is opened in the workers on the first
