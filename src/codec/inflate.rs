@@ -987,26 +987,12 @@ unsafe fn copy_match_fast(out: &mut [u8], op: usize, d: usize, len: usize) {
         // [op - d, op + 8); each store at o < end writes [o, o + 16), and
         // o + 16 <= end + 15.
         let v = unsafe { out.as_ptr().add(op - d).cast::<[u8; 16]>().read_unaligned() };
-        loop {
-            debug_assert!(o + 16 <= out.len());
-            // SAFETY: see above.
-            unsafe { out.as_mut_ptr().add(o).cast::<[u8; 16]>().write_unaligned(v) };
-            o += d;
-            if o >= end {
-                break;
-            }
-        }
+        // SAFETY: see above.
+        unsafe { store_every(out, o, end, d, v) };
     } else if d == 1 {
-        let w = [out[op - 1]; 16];
-        loop {
-            debug_assert!(o + 16 <= out.len());
-            // SAFETY: see above; o < end, so o + 16 <= end + 15.
-            unsafe { out.as_mut_ptr().add(o).cast::<[u8; 16]>().write_unaligned(w) };
-            o += 16;
-            if o >= end {
-                break;
-            }
-        }
+        // SAFETY: see above; each store at o < end writes [o, o + 16), and
+        // o + 16 <= end + 15.
+        unsafe { store_every(out, o, end, 16, [out[op - 1]; 16]) };
     } else {
         // 2 <= d < 8: the match is its first d bytes over and over. Those
         // (read before op: written already) are repeated to 16 bytes in
@@ -1035,16 +1021,8 @@ unsafe fn copy_match_fast(out: &mut [u8], op: usize, d: usize, len: usize) {
             y | y << (8 * (8 - r))
         };
         let v = (u128::from(hi) << 64 | u128::from(lo)).to_le_bytes();
-        let step = 16 - 16 % d;
-        loop {
-            debug_assert!(o + 16 <= out.len());
-            // SAFETY: see above.
-            unsafe { out.as_mut_ptr().add(o).cast::<[u8; 16]>().write_unaligned(v) };
-            o += step;
-            if o >= end {
-                break;
-            }
-        }
+        // SAFETY: see above.
+        unsafe { store_every(out, o, end, 16 - 16 % d, v) };
     }
 }
 
@@ -1060,6 +1038,25 @@ enum Stop {
     Distance(usize, usize, usize),
     EndsEarly,
     TooMuch,
+}
+
+/// Stores `v` at `o`, `o + step`, ... while below `end` (at least once):
+/// a match whose bytes repeat with period `step` (or a divisor of it), held
+/// in `v`, so no store reads bytes the match itself wrote.
+///
+/// # Safety
+/// `o < end`, `1 <= step <= 16` and `end + 15 <= out.len()`.
+#[inline(always)]
+unsafe fn store_every(out: &mut [u8], mut o: usize, end: usize, step: usize, v: [u8; 16]) {
+    loop {
+        debug_assert!(o + 16 <= out.len());
+        // SAFETY: o < end, so o + 16 <= end + 15 <= out.len().
+        unsafe { out.as_mut_ptr().add(o).cast::<[u8; 16]>().write_unaligned(v) };
+        o += step;
+        if o >= end {
+            break;
+        }
+    }
 }
 
 /// Decodes one fixed or dynamic Huffman block's symbols up to and including
