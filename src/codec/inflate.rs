@@ -31,9 +31,9 @@
 //!   output bytes remain: one refill per iteration, which decodes either up
 //!   to four literal entries (up to eight literals) or one length/distance
 //!   pair; the next entry is looked up before a match is copied; copies go
-//!   in 16-byte stores (distances 16 and >= 32: chunks copied from d back,
-//!   two at least, so no loop up to 32 bytes; shorter ones: the first d
-//!   bytes held in registers, stored at every multiple of d) and may
+//!   in 16-byte stores (distances >= 16: chunks copied from d back, two at
+//!   least, so no loop up to 32 bytes; shorter ones: the first d bytes held
+//!   in registers, stored at every multiple of d) and may
 //!   overshoot the match into the slack. The copies are
 //!   unchecked (proved by the loop condition and the distance check): four
 //!   checks per chunk, and the output's length kept in a register for them,
@@ -932,36 +932,7 @@ unsafe fn copy_match_fast(out: &mut [u8], op: usize, d: usize, len: usize) {
     // the `unsafe` blocks below.
     let end = op + len;
     let mut o = op;
-    if d > 16 && d < 32 {
-        // The match is its first d bytes over and over: two 16-byte loads
-        // of them (the 32 - d bytes after them are stale and get
-        // overwritten), stored at every multiple of d, the second only
-        // while the match goes on past the first. Chunks copied from d
-        // back would read, in part, the chunk stored just before (see
-        // below for d < 16).
-        // SAFETY: the loads read [op - d, op - d + 32), within [op - d,
-        // op + 16); each first store at o < end writes [o, o + 16), each
-        // second one, when o + 16 < end, [o + 16, o + 32), and o + 32 <=
-        // end + 15.
-        let p = out.as_mut_ptr();
-        let (v0, v1) = unsafe {
-            (p.add(op - d).cast::<[u8; 16]>().read_unaligned(), p.add(op - d + 16).cast::<[u8; 16]>().read_unaligned())
-        };
-        loop {
-            debug_assert!(o + 16 <= out.len());
-            // SAFETY: see above.
-            unsafe { p.add(o).cast::<[u8; 16]>().write_unaligned(v0) };
-            if o + 16 < end {
-                debug_assert!(o + 32 <= out.len());
-                // SAFETY: see above.
-                unsafe { p.add(o + 16).cast::<[u8; 16]>().write_unaligned(v1) };
-            }
-            o += d;
-            if o >= end {
-                break;
-            }
-        }
-    } else if d >= 16 {
+    if d >= 16 {
         // Chunks at o < max(end, op + 32) read [o - d, o - d + 16), which
         // lies before o: written already, as LZ77 requires.
         // SAFETY: see above.
