@@ -1081,6 +1081,50 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
             pos - (left as usize).div_ceil(8)
         };
     }
+    // The decoding steps both loops share (the fast loop's lookahead and
+    // checks differ, these do not).
+    // A literal/length subtable entry, from the primary entry `$e` whose
+    // bits were consumed.
+    macro_rules! litlen_sub {
+        ($e:expr) => {
+            litlen[LITLEN_MASK + 1 + ($e >> 16 & 0xfff) as usize + (buf & low_bits($e >> 8 & 0xff)) as usize]
+        };
+    }
+    // (length, distance) of a combined entry (`LD`): at most 24 bits.
+    macro_rules! combined_match {
+        ($e:expr) => {{
+            let e = $e;
+            let saved = buf >> (e >> 5 & 15);
+            consume!(e & 31);
+            let len = (e >> 17 & 0x1ff) as usize;
+            let de = dist[(e >> 9 & 0xff) as usize];
+            (len, (de >> 16) as usize + ((saved & low_bits(de & 0xff)) >> (de >> 8 & 0xff)) as usize)
+        }};
+    }
+    // A distance code and its extra bits (<= 15 + 13 bits), from `buf`.
+    macro_rules! distance {
+        () => {{
+            let mut de = dist[buf as usize & DIST_MASK];
+            if de & DSUB != 0 {
+                consume!(de & 0xff);
+                de = dist[(de >> 16) as usize + (buf & low_bits(de >> 8 & 0x7f)) as usize];
+            }
+            let saved = buf;
+            consume!(de & 0xff);
+            (de >> 16) as usize + ((saved & low_bits(de & 0xff)) >> (de >> 8 & 0xff)) as usize
+        }};
+    }
+    // An exceptional literal/length entry: the end of the block, else a
+    // code no table assigns. Leaves the block either way.
+    macro_rules! end_or_invalid {
+        ($block:lifetime, $e:expr) => {{
+            if $e & EOB != 0 {
+                consume!($e & 0xff);
+                break $block Stop::End;
+            }
+            break $block Stop::Litlen(at!());
+        }};
+    }
     // The end of both match paths of the fast loop: the distance checked,
     // the next code looked up (into `$e`) before the copy, the copy. The
     // loop's label and `e` are named by the caller (declared after this).
@@ -1147,18 +1191,14 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
             if e & (LD | EXC) == LD {
                 // A length and a distance in one entry: the next lookup
                 // waits only for this entry; the distance's for the copy.
-                let saved = buf >> (e >> 5 & 15);
-                consume!(e & 31);
-                let len = (e >> 17 & 0x1ff) as usize;
-                let de = dist[(e >> 9 & 0xff) as usize];
-                let d = (de >> 16) as usize + ((saved & low_bits(de & 0xff)) >> (de >> 8 & 0xff)) as usize;
+                let (len, d) = combined_match!(e);
                 copy_match!('block, e, d, len);
                 continue;
             }
             if e & EXC != 0 {
                 if e & SUB != 0 {
                     consume!(e & 0xff);
-                    e = litlen[LITLEN_MASK + 1 + (e >> 16 & 0xfff) as usize + (buf & low_bits(e >> 8 & 0xff)) as usize];
+                    e = litlen_sub!(e);
                     if e & LIT != 0 {
                         consume!(e & 0xff);
                         put_literals(out, op, e);
@@ -1168,11 +1208,7 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
                     }
                 }
                 if e & EXC != 0 {
-                    if e & EOB != 0 {
-                        consume!(e & 0xff);
-                        break 'block Stop::End;
-                    }
-                    break 'block Stop::Litlen(at!());
+                    end_or_invalid!('block, e);
                 }
             }
             // A length (<= 15 + 5 bits) and a distance (<= 15 + 13 bits):
@@ -1183,14 +1219,7 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
             if e & LEN_EXTRA != 0 {
                 len += ((saved & low_bits(e & 0xff)) >> (e >> 8 & 0xff)) as usize;
             }
-            let mut de = dist[buf as usize & DIST_MASK];
-            if de & DSUB != 0 {
-                consume!(de & 0xff);
-                de = dist[(de >> 16) as usize + (buf & low_bits(de >> 8 & 0x7f)) as usize];
-            }
-            let saved = buf;
-            consume!(de & 0xff);
-            let d = (de >> 16) as usize + ((saved & low_bits(de & 0xff)) >> (de >> 8 & 0xff)) as usize;
+            let d = distance!();
             copy_match!('block, e, d, len);
         }
 
@@ -1201,7 +1230,7 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
             let mut e = litlen[buf as usize & mask];
             if e & SUB != 0 {
                 consume!(e & 0xff);
-                e = litlen[LITLEN_MASK + 1 + (e >> 16 & 0xfff) as usize + (buf & low_bits(e >> 8 & 0xff)) as usize];
+                e = litlen_sub!(e);
             }
             if e & LIT != 0 {
                 consume!(e & 0xff);
@@ -1220,33 +1249,18 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
                 continue;
             }
             if e & EXC != 0 {
-                if e & EOB != 0 {
-                    consume!(e & 0xff);
-                    break 'block Stop::End;
-                }
-                break 'block Stop::Litlen(at!());
+                end_or_invalid!('block, e);
             }
             let (len, d);
             if e & LD != 0 {
                 // At most 24 bits, in the refilled 56.
-                let saved = buf >> (e >> 5 & 15);
-                consume!(e & 31);
-                len = (e >> 17 & 0x1ff) as usize;
-                let de = dist[(e >> 9 & 0xff) as usize];
-                d = (de >> 16) as usize + ((saved & low_bits(de & 0xff)) >> (de >> 8 & 0xff)) as usize;
+                (len, d) = combined_match!(e);
             } else {
                 let saved = buf;
                 consume!(e & 0xff);
                 len = (e >> 16 & 0x1ff) as usize + ((saved & low_bits(e & 0xff)) >> (e >> 8 & 0xff)) as usize;
                 refill!();
-                let mut e = dist[buf as usize & DIST_MASK];
-                if e & DSUB != 0 {
-                    consume!(e & 0xff);
-                    e = dist[(e >> 16) as usize + (buf & low_bits(e >> 8 & 0x7f)) as usize];
-                }
-                let saved = buf;
-                consume!(e & 0xff);
-                d = (e >> 16) as usize + ((saved & low_bits(e & 0xff)) >> (e >> 8 & 0xff)) as usize;
+                d = distance!();
             }
             if overrun!() {
                 break 'block Stop::EndsEarly;
