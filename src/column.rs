@@ -246,7 +246,9 @@ impl Values {
 /// wasm SIMD128) [`lanes::spread`] does every byte whose values can be
 /// loaded whole, without a branch per byte or row; the few bytes it leaves
 /// at the end go row by row, and so does every byte without the shuffles
-/// (natively: [`spread_bytes`]).
+/// (natively: [`spread_bytes`]). Out of line: inlined into
+/// `spread_reusing`, it slowed the offsets' spreading there in V8.
+#[inline(never)]
 fn spread_width<const W: usize>(src: &[u8], dst: &mut [u8], nulls: &[u8]) {
     let (done, k) = lanes::spread::<W>(src, dst, nulls);
     let src = src.get(k..).unwrap_or_default();
