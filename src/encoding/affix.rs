@@ -11,11 +11,11 @@ use crate::column::Values;
 use crate::error::{corrupt_chunk, try_room, Error, ErrorKind, Result};
 
 /// Whether an owned stream with short affixes is decoded in its own buffer
-/// (`in_place`). Natively a second buffer's fresh pages cost more than
-/// moving the body (first-touch page faults: movielens titles, 2.4 MB
-/// chunks, 7.8 -> 4.0 ns a value); in wasm32, where freed memory is
-/// reused and never returned, the separate buffer is faster (2.8 against
-/// 3.3 ns a value in Node).
+/// (`in_place`). Natively a second buffer's freshly mapped pages cost more
+/// than moving the body (first-touch page faults: in decode_bench,
+/// movielens.default's strings with 6 affix bytes 7.8 -> 4.0 ns a value);
+/// in wasm32, where freed memory is reused, the separate buffer is faster
+/// (2.8 against 3.3 ns a value in Node).
 const IN_PLACE: bool = !cfg!(target_arch = "wasm32");
 
 /// The affixes of a chunk, for inspection.
@@ -107,7 +107,9 @@ fn glue(prefix: &[u8], suffix: &[u8]) -> Option<[u8; SLACK]> {
 /// the position of the next value's length and the output bytes written.
 /// A value it does not take (near the end of `body`, or one the checks
 /// refuse) is left to the checked walk that follows, which reports the
-/// error of a bad one.
+/// error of a bad one. Out of line, over slices advanced per value, its
+/// state stays in registers (inlined into `decode_into`, the loop spilled
+/// it: about 89 -> 37 instructions a value natively, by callgrind).
 #[inline(never)]
 fn bulk(body: &[u8], out: &mut [u8], ends: &mut [u32], p: usize, s: usize, glue: [u8; SLACK]) -> (usize, usize, usize) {
     let step = p + s;
@@ -146,10 +148,8 @@ fn bulk(body: &[u8], out: &mut [u8], ends: &mut [u32], p: usize, s: usize, glue:
     (done, body.len() - rest.len(), w)
 }
 
-/// Affixes of `p + s <= 16` bytes (`glue`): the values are decoded in one
-/// buffer, the stream's own when it is owned (no second buffer, whose
-/// first touch of fresh pages cost more than the decoding: movielens
-/// titles 6.9 -> ... ns a value natively). The body is first moved to
+/// Affixes of `p + s <= 16` bytes (`glue`) in an owned stream, decoded in
+/// the stream's own buffer (see `IN_PLACE`). The body is first moved to
 /// `at`, far enough right that value i's writes start at least 32 bytes
 /// before its length (`w + p + 32 <= pos`, since each value's output
 /// outgrows its 4-byte length by at most `p + s - 4`): every move reads
