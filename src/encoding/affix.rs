@@ -187,7 +187,8 @@ fn in_place(
     let (first, pos, mut w) = bulk_in_place(&mut buf, at, &mut offsets[1..], p, s, &glue);
     offsets.truncate(first + 1);
     // The rest, moved exactly: the last values (a 32-byte load would pass
-    // the end) and any value `bulk` refused, whose error the walk reports.
+    // the end) and any value `bulk_in_place` refused, whose error the walk
+    // reports.
     let mut walk = Prefixed::at("Affix body", pos - at);
     for i in first..n {
         let (start, len) = walk.next(buf.get(at..).unwrap_or_default(), i)?;
