@@ -8,15 +8,7 @@ use super::{
     Prefixed, SLACK, SLACK_32,
 };
 use crate::column::Values;
-use crate::error::{corrupt_chunk, try_room, Error, ErrorKind, Result};
-
-/// Whether an owned stream with short affixes is decoded in its own buffer
-/// (`in_place`). Natively a second buffer's freshly mapped pages cost more
-/// than moving the body (first-touch page faults: in decode_bench,
-/// movielens.default's strings with 6 affix bytes 7.8 -> 4.0 ns a value);
-/// in wasm32, where freed memory is reused, the separate buffer is faster
-/// (2.8 against 3.3 ns a value in Node).
-const IN_PLACE: bool = !cfg!(target_arch = "wasm32");
+use crate::error::Result;
 
 /// The affixes of a chunk, for inspection.
 pub struct Affixes<'a> {
@@ -51,9 +43,6 @@ pub(super) fn decode(n: usize, rows: usize, stream: Cow<'_, [u8]>, kept: Option<
     let middles = prefixed_payload(body, n, "Affix body")?;
     let total = offsets_for(middles as u64 + n as u64 * (p + s) as u64)?;
     let glue = glue(prefix, suffix);
-    if let (Some(g), true, Cow::Owned(_)) = (glue, IN_PLACE, &stream) {
-        return in_place(stream.into_owned(), n, rows, kept, p, s, g, total);
-    }
     let (offsets, mut data) = string_storage(kept);
     refill(&mut data, total + SLACK_32, "string data")?;
     data.resize(total + SLACK_32, 0);
@@ -146,118 +135,6 @@ fn bulk(body: &[u8], out: &mut [u8], ends: &mut [u32], p: usize, s: usize, glue:
         done += 1;
     }
     (done, body.len() - rest.len(), w)
-}
-
-/// Affixes of `p + s <= 16` bytes (`glue`) in an owned stream, decoded in
-/// the stream's own buffer (see `IN_PLACE`). The body is first moved to
-/// `at`, far enough right that value i's writes start at least 32 bytes
-/// before its length (`w + p + 32 <= pos`, since each value's output
-/// outgrows its 4-byte length by at most `p + s - 4`): every move reads
-/// a value before anything is written over it, and writes only bytes
-/// already read.
-#[allow(clippy::too_many_arguments)]
-fn in_place(
-    mut buf: Vec<u8>,
-    n: usize,
-    rows: usize,
-    kept: Option<Values>,
-    p: usize,
-    s: usize,
-    glue: [u8; SLACK],
-    total: usize,
-) -> Result<Values> {
-    let (offsets, _) = string_storage(kept);
-    let b0 = 8 + p + s;
-    let body_len = buf.len() - b0;
-    let (at, size) =
-        match n.saturating_sub(1).checked_mul((p + s).saturating_sub(4)).and_then(|g| g.checked_add(p + SLACK_32)) {
-            Some(at) if at.checked_add(body_len).is_some() => (at, at + body_len),
-            _ => return Err(Error::new(ErrorKind::TooLarge, format!("{n} Affix values cannot be decoded in memory"))),
-        };
-    if size > buf.len() {
-        let more = size - buf.len();
-        try_room(&mut buf, more, "string data")?;
-        buf.resize(size, 0);
-    }
-    buf.copy_within(b0..b0 + body_len, at);
-    buf.truncate(size);
-    let mut offsets = offsets_in(offsets, n, rows)?;
-    // Value ends written in place (`offsets_in` made room for them).
-    offsets.resize(n + 1, 0);
-    let (first, pos, mut w) = bulk_in_place(&mut buf, at, &mut offsets[1..], p, s, &glue);
-    offsets.truncate(first + 1);
-    // The rest, moved exactly: the last values (a 32-byte load would pass
-    // the end) and any value `bulk_in_place` refused, whose error the walk
-    // reports.
-    let mut walk = Prefixed::at("Affix body", pos - at);
-    for i in first..n {
-        let (start, len) = walk.next(buf.get(at..).unwrap_or_default(), i)?;
-        let (src, m) = (at + start, w + p);
-        debug_assert!(m + SLACK_32 <= src - 4, "value {i} is written behind the bytes not yet read");
-        match (m + len + s <= src + len, glue.get(s..s + p), glue.get(..s)) {
-            (true, Some(prefix), Some(suffix)) => {
-                buf[w..m].copy_from_slice(prefix);
-                buf.copy_within(src..src + len, m);
-                buf[m + len..m + len + s].copy_from_slice(suffix);
-            }
-            _ => return Err(corrupt_chunk(format!("internal: Affix value {i} would be written ahead of its bytes"))),
-        }
-        w = m + len + s;
-        offsets.push(w as u32);
-    }
-    walk.finish(buf.get(at..).unwrap_or_default())?;
-    check_filled(w, total)?;
-    buf.truncate(total);
-    Ok(Values::Bytes { offsets, data: buf })
-}
-
-/// Decodes values of the body at `buf[at..]` to `buf[..]` while each
-/// one's length and 32 bytes after it lie in `buf`: per value one 32-byte
-/// move of the middle (and a move of the rest of a longer one) and one
-/// 16-byte move of `glue`, the value's suffix and the next one's prefix,
-/// all checked before the first write. Returns the values done, the
-/// position of the next one's length and the output bytes written. A
-/// value it does not take is left untouched, for the checked walk.
-#[inline(never)]
-fn bulk_in_place(
-    buf: &mut [u8],
-    at: usize,
-    ends: &mut [u32],
-    p: usize,
-    s: usize,
-    glue: &[u8; SLACK],
-) -> (usize, usize, usize) {
-    // The first prefix; later ones come with the glue.
-    match (buf.get_mut(..p), glue.get(s..s + p)) {
-        (Some(first), Some(prefix)) => first.copy_from_slice(prefix),
-        _ => return (0, at, 0),
-    }
-    let (mut done, mut pos, mut w) = (0usize, at, 0usize);
-    for end in ends.iter_mut() {
-        let Some(&head) = buf.get(pos..).and_then(|r| r.first_chunk::<{ 4 + SLACK_32 }>()) else { break };
-        let len = u32::from_le_bytes([head[0], head[1], head[2], head[3]]) as usize;
-        let m = w + p;
-        // The walk's check (the middle lies in the body), and room for the
-        // writes; `pos + 36 <= buf.len()` above.
-        if len > buf.len() - pos - 4 || m + len + SLACK_32 > buf.len() {
-            break;
-        }
-        debug_assert!(m + SLACK_32 <= pos, "value {done} is written behind the bytes not yet read");
-        if let Some(d) = buf.get_mut(m..m + SLACK_32) {
-            d.copy_from_slice(&head[4..]);
-        }
-        if len > SLACK_32 {
-            buf.copy_within(pos + 4 + SLACK_32..pos + 4 + len, m + SLACK_32);
-        }
-        if let Some(d) = buf.get_mut(m + len..m + len + SLACK) {
-            d.copy_from_slice(glue);
-        }
-        w = m + len + s;
-        *end = w as u32;
-        pos += 4 + len;
-        done += 1;
-    }
-    (done, pos, w)
 }
 
 /// A prefix or suffix, kept zero-padded to SLACK bytes when it is that
