@@ -243,6 +243,12 @@ impl<'w> Prefixed<'w> {
         Prefixed { pos: 0, what }
     }
 
+    /// A walk that goes on from byte `pos`, where the value it is next
+    /// given starts (values before it were read by other code).
+    pub(crate) fn at(what: &'w str, pos: usize) -> Self {
+        Prefixed { pos, what }
+    }
+
     /// The span of value `i`, the next one of `b`, or an error when its
     /// length or bytes run past the end.
     #[inline(always)]
