@@ -47,6 +47,7 @@
 //! fails only if a distance is used); symbols 286/287 and distance codes
 //! 30/31 are errors when they occur; HLIT > 286 or HDIST > 30 are errors.
 
+use super::copy_chunk;
 use crate::error::{corrupt_chunk, Error, Result};
 
 // ---------------------------------------------------------------------------
@@ -897,22 +898,6 @@ fn stored(b: &mut Bits<'_>, out: &mut [u8], op: &mut usize) -> Result<()> {
 fn put_literals(out: &mut [u8], op: usize, e: u32) {
     out[op] = (e >> 8) as u8;
     out[op + 1] = (e >> 16) as u8;
-}
-
-/// Copies `N` bytes from `out[from..]` to `out[to..]` (read, then written).
-///
-/// # Safety
-/// `from + N <= out.len()` and `to + N <= out.len()`.
-#[inline(always)]
-unsafe fn copy_chunk<const N: usize>(out: &mut [u8], from: usize, to: usize) {
-    debug_assert!(from + N <= out.len() && to + N <= out.len());
-    let p = out.as_mut_ptr();
-    // SAFETY: both ranges lie in `out` (the caller's contract); an unaligned
-    // read and write of a byte array, the read first.
-    unsafe {
-        let w = p.add(from).cast::<[u8; N]>().read_unaligned();
-        p.add(to).cast::<[u8; N]>().write_unaligned(w);
-    }
 }
 
 /// Copies a match of `len` bytes from `d` bytes back, with LZ77 semantics

@@ -17,6 +17,7 @@
 //! branch on which kind a code is), and ends with slack for the 16-byte
 //! moves; the block is then copied out of it once.
 
+use super::copy_chunk;
 use crate::error::{corrupt_chunk, Error, ErrorKind, Result};
 
 const CLEAR: usize = 256;
@@ -163,7 +164,6 @@ fn decode(t: &mut [u64; TABLE + 1], buf: &mut [u8], input: &[u8]) -> Result<(usi
         // reads bytes an earlier move of the same string wrote reads them
         // already written, as the string's own bytes lie before `o` (or
         // at `o`, written above).
-        let p = buf.as_mut_ptr();
         // SAFETY (both moves): the checks above give from <= o and
         // o + n <= end, and buf.len() = end + MOVE. A move at offset k (0,
         // or below n) reads from + k .. from + k + MOVE and writes
@@ -172,11 +172,11 @@ fn decode(t: &mut [u64; TABLE + 1], buf: &mut [u8], input: &[u8]) -> Result<(usi
         // o + MOVE <= buf.len() when k = 0; no sum wraps, as each is at
         // most buf.len().
         debug_assert!(from <= o && o + n + MOVE <= buf.len());
-        unsafe { move16(p, from, o) };
+        unsafe { copy_chunk::<MOVE>(buf, from, o) };
         if n > MOVE {
             let mut k = MOVE;
             while k < n {
-                unsafe { move16(p, from + k, o + k) };
+                unsafe { copy_chunk::<MOVE>(buf, from + k, o + k) };
                 k += MOVE;
             }
         }
@@ -200,20 +200,6 @@ fn decode(t: &mut [u64; TABLE + 1], buf: &mut [u8], input: &[u8]) -> Result<(usi
 
 /// The control codes' table entry: at 0, and too long for any block.
 const CONTROL: u64 = (u32::MAX as u64) << 32;
-
-/// Copies `MOVE` bytes from `p + from` to `p + to` as one load and one
-/// store (the ranges may overlap; the load comes first).
-///
-/// # Safety
-/// Both ranges lie in one allocation that `p` points into.
-#[inline(always)]
-unsafe fn move16(p: *mut u8, from: usize, to: usize) {
-    // SAFETY: the caller's.
-    unsafe {
-        let v = core::ptr::read_unaligned(p.add(from) as *const [u8; MOVE]);
-        core::ptr::write_unaligned(p.add(to) as *mut [u8; MOVE], v);
-    }
-}
 
 // The loop's errors, out of line: built inline, their arguments were
 // stored to memory on every code (4-5% in wasm).

@@ -10,6 +10,24 @@ mod zlib;
 
 use crate::error::{corrupt_chunk, Error, ErrorKind, Result};
 
+/// Copies `N` bytes from `out[from..]` to `out[to..]` (read, then written)
+/// as one unaligned load and one store, so the ranges may overlap: the
+/// inflater's match copies and LZW's string moves.
+///
+/// # Safety
+/// `from + N <= out.len()` and `to + N <= out.len()`.
+#[inline(always)]
+unsafe fn copy_chunk<const N: usize>(out: &mut [u8], from: usize, to: usize) {
+    debug_assert!(from + N <= out.len() && to + N <= out.len());
+    let p = out.as_mut_ptr();
+    // SAFETY: both ranges lie in `out` (the caller's contract); an unaligned
+    // read and write of a byte array, the read first.
+    unsafe {
+        let w = p.add(from).cast::<[u8; N]>().read_unaligned();
+        p.add(to).cast::<[u8; N]>().write_unaligned(w);
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Codec {
     None,
