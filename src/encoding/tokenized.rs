@@ -510,9 +510,26 @@ fn undefined_id(ids: &[u16], table: &[u32], escape: u32) -> crate::error::Error 
 /// of the byte before when that one continues into it), stored at the slot
 /// of its rank among the word's terminators. A continuation byte writes its
 /// varint's slot first and the terminator after it overwrites that, in
-/// this word or the next. (In wasm32, the SIMD128 form below.)
+/// this word or the next. (In wasm32, the SIMD128 form below; on x86_64
+/// with SSSE3, its form there.)
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 fn two_byte_indices(s: &[u8], t: usize, ids: &mut [u16]) -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        let ssse3 = std::is_x86_feature_detected!("ssse3");
+        #[cfg(test)]
+        let ssse3 = ssse3 && !tests::SCALAR.get();
+        if ssse3 {
+            // SAFETY: the CPU has SSSE3 (checked just now).
+            return unsafe { two_byte_indices_ssse3(s, t, ids) };
+        }
+    }
+    two_byte_indices_scalar(s, t, ids)
+}
+
+/// [`two_byte_indices`] eight bytes a step in a u64, for any CPU.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+fn two_byte_indices_scalar(s: &[u8], t: usize, ids: &mut [u16]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const EVEN: u64 = 0x00ff_00ff_00ff_00ff;
     let (mut k, mut prev, mut long) = (0usize, 0u64, 0u64);
@@ -554,6 +571,90 @@ fn two_byte_indices(s: &[u8], t: usize, ids: &mut [u16]) -> bool {
         b[..tail.len()].copy_from_slice(tail);
         if !step(u64::from_le_bytes(b), tail.len() as u32, &mut k) {
             return false;
+        }
+    }
+    long == 0 && s.last().is_none_or(|&b| b < 0x80) && k == t
+}
+
+/// For the SIMD forms of [`two_byte_indices`] natively: PACK[m] holds the
+/// byte indices that bring the u16 lanes set in `m` to the front, in order
+/// (the rest zeros: those slots are overwritten later or lie past T). A
+/// static here; in wasm32 the table is built per call instead (4 KB of
+/// .wasm).
+#[cfg(target_arch = "x86_64")]
+static PACK: [[u8; 16]; 256] = {
+    let mut pack = [[0u8; 16]; 256];
+    let mut m = 0;
+    while m < 256 {
+        let (mut i, mut j) = (0u8, 0);
+        while i < 8 {
+            if m >> i & 1 == 1 {
+                pack[m][2 * j] = 2 * i;
+                pack[m][2 * j + 1] = 2 * i + 1;
+                j += 1;
+            }
+            i += 1;
+        }
+        m += 1;
+    }
+    pack
+};
+
+/// [`two_byte_indices`] with SSSE3, sixteen stream bytes a step, as the
+/// SIMD128 form below: each byte's u16 lane holds the value of the varint
+/// it would end (the byte before from `palignr` with the previous block),
+/// the terminators' lanes are packed to the front of each half by a
+/// `pshufb` through [`PACK`], stored eight slots at a time, and the
+/// position moves on by their count. The scalar form's eight rank-scatter
+/// stores a word cost ~1.2 ns a token.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "ssse3")]
+fn two_byte_indices_ssse3(s: &[u8], t: usize, ids: &mut [u16]) -> bool {
+    use core::arch::x86_64::{
+        __m128i, _mm_alignr_epi8, _mm_and_si128, _mm_andnot_si128, _mm_cmplt_epi8, _mm_loadu_si128, _mm_movemask_epi8,
+        _mm_or_si128, _mm_set1_epi8, _mm_setzero_si128, _mm_shuffle_epi8, _mm_slli_epi16, _mm_srli_epi16,
+        _mm_storeu_si128, _mm_unpackhi_epi8, _mm_unpacklo_epi8,
+    };
+    let (mut k, mut long, mut prev) = (0usize, 0u32, _mm_setzero_si128());
+    let (seven, six, top, zero) = (_mm_set1_epi8(0x7f), _mm_set1_epi8(0x3f), _mm_set1_epi8(-0x80), _mm_setzero_si128());
+    let mut pad = [0u8; 16];
+    for c in s.chunks(16) {
+        let b = if c.len() == 16 {
+            c
+        } else {
+            pad[..c.len()].copy_from_slice(c);
+            &pad[..]
+        };
+        // SAFETY: `b` is 16 bytes; `loadu` needs no alignment.
+        let v = unsafe { _mm_loadu_si128(b.as_ptr().cast::<__m128i>()) };
+        // Lane i: the byte before byte i (the previous block's last for 0).
+        let before = _mm_alignr_epi8::<15>(v, prev);
+        prev = v;
+        let cont = _mm_movemask_epi8(v) as u32;
+        long |= cont & _mm_movemask_epi8(before) as u32;
+        // Terminators among the bytes from the stream (the padding, zeros,
+        // counts none).
+        let ends = !cont & ((1u32 << c.len()) - 1);
+        // 0xff in the lanes the byte before continues into. There a lane's
+        // low byte is the byte before's 7 bits under this byte's lowest
+        // bit, its high byte this byte's other six bits; elsewhere the low
+        // byte is this byte's 7 bits, the high byte zero. (16-bit shifts:
+        // the bits they move across bytes are masked off.)
+        let into = _mm_cmplt_epi8(before, zero);
+        let joined = _mm_or_si128(_mm_and_si128(before, seven), _mm_and_si128(_mm_slli_epi16::<7>(v), top));
+        let low = _mm_or_si128(_mm_and_si128(into, joined), _mm_andnot_si128(into, _mm_and_si128(v, seven)));
+        let high = _mm_and_si128(into, _mm_and_si128(_mm_srli_epi16::<1>(v), six));
+        for (value, m) in [(_mm_unpacklo_epi8(low, high), ends & 0xff), (_mm_unpackhi_epi8(low, high), ends >> 8)] {
+            // Past `ids`: more varints than T.
+            let Some(out) = ids.get_mut(k..).and_then(|o| o.first_chunk_mut::<8>()) else { return false };
+            let p = &PACK[m as usize & 0xff];
+            // SAFETY: `p` is 16 bytes and `out` eight u16s, 16 bytes;
+            // `loadu` and `storeu` need no alignment.
+            unsafe {
+                let p = _mm_loadu_si128(p.as_ptr().cast::<__m128i>());
+                _mm_storeu_si128(out.as_mut_ptr().cast::<__m128i>(), _mm_shuffle_epi8(value, p));
+            }
+            k += m.count_ones() as usize;
         }
     }
     long == 0 && s.last().is_none_or(|&b| b < 0x80) && k == t
@@ -703,6 +804,48 @@ mod tests {
     use crate::error::ErrorKind;
     #[cfg(target_arch = "wasm32")]
     use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[cfg(target_arch = "x86_64")]
+    thread_local! {
+        /// Set by a test to run `two_byte_indices`' scalar form on a CPU
+        /// with SSSE3, in this thread.
+        pub(super) static SCALAR: core::cell::Cell<bool> = const { core::cell::Cell::new(false) };
+    }
+
+    type TwoByte = fn(&[u8], usize, &mut [u16]) -> bool;
+
+    /// The forms of `two_byte_indices` this build and CPU have, named:
+    /// natively the scalar one and, with SSSE3, that one; in wasm32 the
+    /// SIMD128 one.
+    fn two_byte_forms() -> Vec<(&'static str, TwoByte)> {
+        #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+        let forms: Vec<(&str, TwoByte)> = vec![("simd128", two_byte_indices)];
+        #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+        #[allow(unused_mut)]
+        let mut forms: Vec<(&str, TwoByte)> = vec![("scalar", two_byte_indices_scalar)];
+        #[cfg(target_arch = "x86_64")]
+        if std::is_x86_feature_detected!("ssse3") {
+            // SAFETY: the CPU has SSSE3 (checked just now).
+            forms.push(("ssse3", |s, t, ids| unsafe { two_byte_indices_ssse3(s, t, ids) }));
+        }
+        forms
+    }
+
+    /// Runs `f` once per form of `two_byte_indices`, `decode` taking that
+    /// form (natively, on a CPU with SSSE3, scalar then SSSE3).
+    fn each_two_byte_form(mut f: impl FnMut(&str)) {
+        #[cfg(target_arch = "x86_64")]
+        for (name, scalar) in [("scalar", true), ("ssse3", false)] {
+            if !scalar && !std::is_x86_feature_detected!("ssse3") {
+                continue;
+            }
+            SCALAR.set(scalar);
+            f(name);
+            SCALAR.set(false);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        f("the only form");
+    }
 
     /// A BPE tokenizer.json of ASCII tokens (each character is its own
     /// byte in the byte-level alphabet), with ids left undefined here and
@@ -986,9 +1129,13 @@ mod tests {
     }
 
     /// The eight-byte path takes exactly the streams of `t` varints of at
-    /// most two bytes, and reads them as a varint at a time does.
+    /// most two bytes, and reads them as a varint at a time does: each
+    /// form of it (natively the scalar one and, with SSSE3, that one).
     #[test]
     fn two_byte_indices_read_as_one_at_a_time() {
+        let forms = two_byte_forms();
+        #[cfg(target_arch = "x86_64")]
+        assert_eq!(forms.len(), 1 + std::is_x86_feature_detected!("ssse3") as usize);
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let (mut taken, mut left) = (0, 0);
         for case in 0..20_000 {
@@ -1021,9 +1168,11 @@ mod tests {
                 }
             }
             let want = (p == s.len() && want.len() == count).then_some(want);
-            let mut ids = vec![0u16; count + 8];
-            let got = two_byte_indices(&s, count, &mut ids).then(|| ids[..count].to_vec());
-            assert_eq!(got, want, "case {case}: {s:02x?}");
+            for &(name, form) in &forms {
+                let mut ids = vec![0u16; count + 8];
+                let got = form(&s, count, &mut ids).then(|| ids[..count].to_vec());
+                assert_eq!(got, want, "case {case}, {name} form: {s:02x?}");
+            }
             if want.is_some() {
                 taken += 1
             } else {
@@ -1034,7 +1183,9 @@ mod tests {
     }
 
     /// A Remap index one past the table is refused on the eight-byte path
-    /// as on the general one, whether its varint takes one byte or two.
+    /// as on the general one, whether its varint takes one byte or two; a
+    /// stream of in-range indices over several blocks (a third of them as
+    /// two-byte varints) decodes through every form of that path.
     #[test]
     fn remap_index_past_the_table_is_refused() {
         let tok = Tokenizer::from_json(br#"{"model":{"type":"BPE","vocab":{"a":0,"b":1}}}"#).unwrap();
@@ -1048,16 +1199,28 @@ mod tests {
             s.extend_from_slice(ids);
             s
         };
-        let good = decode(1, 1, &stream(&[1, 0, 1, 1, 0, 1, 1, 0, 0, 1], 10), &tok, None, &mut Work::default());
-        assert_eq!(flatten(&good.unwrap()), vec![b"babbabbaab".to_vec()]);
-        for ids in [&[1, 0, 1, 2, 0, 1, 1, 0, 0, 1][..], &[1, 0, 1, 0x80, 0x01, 0, 1, 1, 0, 0, 1]] {
-            match decode(1, 1, &stream(ids, 10), &tok, None, &mut Work::default()) {
-                Err(e) => {
-                    assert_eq!(e.kind, ErrorKind::CorruptChunk);
-                    assert!(e.to_string().contains("of token 3 is outside the 2-entry table"), "{e}");
-                }
-                Ok(v) => panic!("{ids:?} decoded as {:?}", flatten(&v)),
-            }
+        let indices = [1u8, 0, 1, 1, 0, 1, 1, 0, 0, 1].repeat(4);
+        let mut long = Vec::new();
+        for (k, &i) in indices.iter().enumerate() {
+            long.extend_from_slice(if k % 3 == 0 { &[i | 0x80, 0][..] } else { &[i][..] });
         }
+        for (name, form) in two_byte_forms() {
+            let mut ids = vec![0u16; indices.len() + 8];
+            assert!(form(&long, indices.len(), &mut ids), "{name} form");
+            assert!(ids.iter().zip(&indices).all(|(&a, &b)| a == b as u16), "{name} form: {ids:?}");
+        }
+        each_two_byte_form(|form| {
+            let good = decode(1, 1, &stream(&long, 40), &tok, None, &mut Work::default());
+            assert_eq!(flatten(&good.unwrap()), vec![b"babbabbaab".repeat(4)], "{form} form");
+            for ids in [&[1, 0, 1, 2, 0, 1, 1, 0, 0, 1][..], &[1, 0, 1, 0x80, 0x01, 0, 1, 1, 0, 0, 1]] {
+                match decode(1, 1, &stream(ids, 10), &tok, None, &mut Work::default()) {
+                    Err(e) => {
+                        assert_eq!(e.kind, ErrorKind::CorruptChunk);
+                        assert!(e.to_string().contains("of token 3 is outside the 2-entry table"), "{form} form: {e}");
+                    }
+                    Ok(v) => panic!("{form} form: {ids:?} decoded as {:?}", flatten(&v)),
+                }
+            }
+        });
     }
 }
