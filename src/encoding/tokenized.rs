@@ -605,8 +605,8 @@ static PACK: [[u8; 16]; 256] = {
 /// it would end (the byte before from `palignr` with the previous block),
 /// the terminators' lanes are packed to the front of each half by a
 /// `pshufb` through [`PACK`], stored eight slots at a time, and the
-/// position moves on by their count. The scalar form's eight rank-scatter
-/// stores a word cost ~1.2 ns a token.
+/// position moves on by their count. On the titles' Remap chunks 17 M
+/// instructions (callgrind) where the scalar form took 43 M.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "ssse3")]
 fn two_byte_indices_ssse3(s: &[u8], t: usize, ids: &mut [u16]) -> bool {
