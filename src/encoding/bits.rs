@@ -3,6 +3,25 @@
 
 use crate::error::{corrupt_chunk, Result};
 
+/// Runs `$body` with `$W` a constant equal to `$w` when that is 1 to 16
+/// (every Dict index and Tokenized Bits width of the real files); else
+/// nothing.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+macro_rules! by_width {
+    ($w:expr, $W:ident => $body:expr) => {
+        by_width!(@ $w, $W, $body, 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16)
+    };
+    (@ $w:expr, $W:ident, $body:expr, $($n:literal)*) => {
+        match $w {
+            $($n => {
+                const $W: usize = $n;
+                $body
+            })*
+            _ => {}
+        }
+    };
+}
+
 /// Values unpacked at a time by [`MsbBits::for_each_block`].
 pub(crate) const BLOCK: usize = 1024;
 
@@ -178,6 +197,8 @@ impl<'a> MsbBits<'a> {
 /// would give zeros, never a panic).
 #[inline(never)]
 fn unpack_runs(d: &[u8], bit: u64, w: usize, run: usize, out: &mut [u32]) {
+    #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+    by_width!(w, W => return runs_of::<u32, W>(d, bit, out, &mut |v| v));
     let mut bit = bit;
     for values in out.chunks_mut(run) {
         let at = (bit / 8) as usize;
@@ -198,6 +219,7 @@ fn unpack_runs(d: &[u8], bit: u64, w: usize, run: usize, out: &mut [u32]) {
 #[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
 #[inline(never)]
 fn map_runs<T>(d: &[u8], bit: u64, w: usize, run: usize, out: &mut [T], f: &mut impl FnMut(u32) -> T) {
+    by_width!(w, W => return runs_of::<T, W>(d, bit, out, f));
     let mut bit = bit;
     for values in out.chunks_mut(run) {
         let at = (bit / 8) as usize;
@@ -210,6 +232,38 @@ fn map_runs<T>(d: &[u8], bit: u64, w: usize, run: usize, out: &mut [T], f: &mut 
             window <<= w;
         }
         bit += (run * w) as u64;
+    }
+}
+
+/// The runs of [`unpack_runs`] and [`map_runs`] natively, with the width a
+/// constant: each run's shifts are immediates and its loop unrolled (one
+/// load, then `57 / W` shift-and-store steps). Natively, Dict int16 on
+/// flights-3m 0.61-0.73 -> 0.40-0.43 ns a value, float32 0.58 -> 0.37.
+/// The wasm32 build unpacks by SIMD128 lanes instead and keeps one body.
+#[cfg(not(all(target_arch = "wasm32", target_feature = "simd128")))]
+#[inline(always)]
+fn runs_of<T, const W: usize>(d: &[u8], mut bit: u64, out: &mut [T], f: &mut impl FnMut(u32) -> T) {
+    let run = 57 / W;
+    let window_at = |bit: u64| {
+        let at = (bit / 8) as usize;
+        match d.get(at..at + 8) {
+            Some(b) => be_u64([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]) << (bit % 8),
+            None => 0,
+        }
+    };
+    let mut runs = out.chunks_exact_mut(run);
+    for values in &mut runs {
+        let mut window = window_at(bit);
+        for v in values.iter_mut() {
+            *v = f((window >> (64 - W)) as u32);
+            window <<= W;
+        }
+        bit += (run * W) as u64;
+    }
+    let mut window = window_at(bit);
+    for v in runs.into_remainder() {
+        *v = f((window >> (64 - W)) as u32);
+        window <<= W;
     }
 }
 
