@@ -185,11 +185,12 @@ const BOUND_AT_MOST: u64 = 1 << 20;
 /// Copies the entry of each index in `idx` into `data` back to back and
 /// stores where each value ends in `offsets` (as long as `idx`): the bytes
 /// written. Both are unfilled room: on success every byte before the end
-/// returned and every offset has been written. `src` is the entries' bytes with `SLACK_32` zero bytes after
-/// them, and `data` has `SLACK_32` bytes past the values, so every value
-/// is whole 32-byte moves (the bytes past it land where the next value
-/// goes, or in the slack) with no sized copy, and one check per value
-/// guards them all (the entries are checked once, before the loop). Safe
+/// returned and every offset has been written. `src` is the entries'
+/// bytes with `SLACK_32` zero bytes after them, and `data` has `SLACK_32`
+/// bytes past the values, so every value is whole 32-byte moves (the
+/// bytes past it land where the next value goes, or in the slack) with no
+/// sized copy, and one check per value guards them all (the entries are
+/// checked once, before the loop). Safe
 /// slicing checked each move's both ends again: birdstrikes' Dict strings
 /// 1.61 -> 1.49 ns a value natively, 2.61 -> 2.07 in wasm32 (Node), and
 /// its every-column read in Chromium 0.67 -> 0.64 ms. Out of line:
