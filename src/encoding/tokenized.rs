@@ -336,20 +336,27 @@ pub(super) fn decode(
     // long token, an undefined id, no room) goes through `odd_token`. One
     // pass instead of a sizing pass then a copy pass: the span of each
     // token is looked up once.
+    //
+    // Both outputs are written where their room lies unfilled (no zeroing
+    // pass first): `data` keeps length 0 and its capacity is the room,
+    // every byte before `w` written; `at` gets its length once all T + 1
+    // entries are.
     refill(at, ids.len() + 1, "token boundaries")?;
-    at.resize(ids.len() + 1, 0);
+    let at_room = at.spare_capacity_mut().get_mut(..ids.len() + 1).unwrap_or_default();
+    if at_room.len() != ids.len() + 1 {
+        return Err(corrupt_chunk("internal: no room for the token boundaries"));
+    }
     let (offsets, mut data) = string_storage(kept);
     let mut offsets = offsets_in(offsets, n, rows)?;
     // Never past u32::MAX bytes, so no token's end passes it either.
     let guess = ids.len().saturating_mul(4).saturating_add(SLACK).min(u32::MAX as usize);
     refill(&mut data, guess, "string data")?;
-    data.resize(guess, 0);
     let mut odd = Odd { esc: layout.escape_bytes.iter(), short: false };
     let (mut k, mut w) = (0usize, 0usize);
     loop {
-        (k, w) = copy_short(ids, at, table, bytes, &mut data, k, w);
-        let (Some(&id), Some(a)) = (ids.get(k), at.get_mut(k)) else { break };
-        *a = w as u32;
+        (k, w) = copy_short(ids, at_room, table, bytes, data.spare_capacity_mut(), k, w);
+        let (Some(&id), Some(a)) = (ids.get(k), at_room.get_mut(k)) else { break };
+        a.write(w as u32);
         let (s, l) = token_span(table, id);
         match odd_token(&mut data, w, id, s, l, bytes, escape, &mut odd) {
             Ok(end) => w = end,
@@ -361,14 +368,20 @@ pub(super) fn decode(
     if odd.short || odd.esc.next().is_some() {
         return Err(sizing_error(ids, table, escape, layout.escapes));
     }
-    if let Some(last) = at.last_mut() {
-        *last = w as u32;
+    if let Some(last) = at_room.last_mut() {
+        last.write(w as u32);
     }
+    // SAFETY: the loop ends only at k = T (`at_room` holds T + 1 entries),
+    // every token before having had its entry written (by `copy_short` or
+    // just above), and entry T was written now; T + 1 <= capacity.
+    unsafe { at.set_len(ids.len() + 1) };
     // `value_starts` checked every start to be at most T.
     for &s in starts.get(1..).unwrap_or_default() {
         offsets.push(at.get(s as usize).copied().unwrap_or(0));
     }
-    data.truncate(w);
+    // SAFETY: every byte before `w` is written (`copy_short`'s moves and
+    // `odd_token`'s writes, back to back from 0), and w <= capacity.
+    unsafe { data.set_len(w) };
     Ok(Values::Bytes { offsets, data })
 }
 
@@ -381,10 +394,10 @@ pub(super) fn decode(
 #[inline(always)]
 fn copy_short(
     ids: &[u16],
-    at: &mut [u32],
+    at: &mut [core::mem::MaybeUninit<u32>],
     table: &[u32],
     bytes: &[u8],
-    data: &mut [u8],
+    data: &mut [core::mem::MaybeUninit<u8>],
     k: usize,
     mut w: usize,
 ) -> (usize, usize) {
@@ -393,7 +406,7 @@ fn copy_short(
     // `w < w_end`.
     let s_end = bytes.len().checked_sub(SLACK).map_or(0, |x| x + 1);
     let w_end = data.len().checked_sub(SLACK).map_or(0, |x| x + 1);
-    let (sp, dp) = (bytes.as_ptr(), data.as_mut_ptr());
+    let (sp, dp) = (bytes.as_ptr(), data.as_mut_ptr().cast::<u8>());
     let (ids, at) = (ids.get(k..).unwrap_or_default(), at.get_mut(k..).unwrap_or_default());
     for (i, (&id, a)) in ids.iter().zip(at).enumerate() {
         let (s, l) = token_span(table, id);
@@ -402,7 +415,7 @@ fn copy_short(
         }
         // `data` is at most u32::MAX bytes (`decode`, `odd_token`), so `w`
         // is too.
-        *a = w as u32;
+        a.write(w as u32);
         // SAFETY: `bytes` and `data` are distinct buffers (one borrowed
         // shared, one mutably); s + SLACK <= bytes.len() and w + SLACK <=
         // data.len(), checked just now.
@@ -420,8 +433,9 @@ struct Odd<'a> {
 
 /// A token the copy loop's fixed move does not take (`s`, `l`: its span):
 /// an escape takes its byte, a long token a sized copy, and `data` grows
-/// (zeroed, with SLACK bytes past the token) when the token would pass its
-/// end. The byte after the token; `Err(None)` for an id the tokenizer
+/// (room for SLACK bytes past the token) when the token would pass its
+/// end. `data` has length 0, its capacity is the room, and its bytes before
+/// `w` are written. The byte after the token; `Err(None)` for an id the tokenizer
 /// does not define or an output past the 4 GiB that 32-bit offsets
 /// address, `Err(Some)` when the output cannot grow.
 #[inline(never)]
@@ -441,21 +455,26 @@ fn odd_token(
     }
     let len = l.max(1);
     let end = w.checked_add(len).filter(|&e| e <= u32::MAX as usize).ok_or(None)?;
-    if end + SLACK > data.len() {
+    if end + SLACK > data.capacity() {
         // Twice the size, or what the token needs, but never past u32::MAX
         // bytes (still past `end`); u64: no sum wraps.
-        let grown = (data.len() as u64 * 2).max(end as u64 + SLACK as u64).min(u32::MAX as u64);
+        let grown = (data.capacity() as u64 * 2).max(end as u64 + SLACK as u64).min(u32::MAX as u64);
         let grown = usize::try_from(grown).map_err(|_| None)?;
-        try_room(data, grown - data.len(), "string data").map_err(Some)?;
-        data.resize(grown, 0);
+        // The bytes before `w` move with the buffer only as its length.
+        // SAFETY: they are written (the caller's invariant), w <= capacity.
+        unsafe { data.set_len(w) };
+        let grew = try_room(data, grown - w, "string data");
+        data.clear();
+        grew.map_err(Some)?;
     }
+    let room = data.spare_capacity_mut();
     if l == 0 {
         let b = odd.esc.next().copied();
         odd.short |= b.is_none();
-        *data.get_mut(w).ok_or(None)? = b.unwrap_or(0);
+        room.get_mut(w).ok_or(None)?.write(b.unwrap_or(0));
     } else {
-        match (data.get_mut(w..end), bytes.get(s..s + l)) {
-            (Some(d), Some(b)) => d.copy_from_slice(b),
+        match (room.get_mut(w..end), bytes.get(s..s + l)) {
+            (Some(d), Some(b)) => d.iter_mut().zip(b).for_each(|(d, &b)| _ = d.write(b)),
             _ => return Err(None),
         }
     }
