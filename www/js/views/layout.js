@@ -204,6 +204,9 @@ export function renderLayout(ctx, el) {
       { key: "col", label: "Column", value: (r) => (r.kind === "chunk" ? ctx.labels[r.column] : null) },
     ],
     rows: f.layout,
+    // A screenful, as the chunk table shows: building every row of a file
+    // with hundreds of chunks made opening this view one long task.
+    maxRows: 100,
     wrapClass: "short",
   });
 
