@@ -595,13 +595,13 @@ fn two_byte_indices_scalar(s: &[u8], t: usize, ids: &mut [u16]) -> bool {
     long == 0 && s.last().is_none_or(|&b| b < 0x80) && k == t
 }
 
-/// For the SIMD forms of [`two_byte_indices`] natively: PACK[m] holds the
-/// byte indices that bring the u16 lanes set in `m` to the front, in order
-/// (the rest zeros: those slots are overwritten later or lie past T). A
-/// static here; in wasm32 the table is built per call instead (4 KB of
-/// .wasm).
-#[cfg(target_arch = "x86_64")]
-static PACK: [[u8; 16]; 256] = {
+/// For the SIMD forms of [`two_byte_indices`]: table[m] holds the byte
+/// indices that bring the u16 lanes set in `m` to the front, in order (the
+/// rest zeros: those slots are overwritten later or lie past T). Natively
+/// a static ([`PACK`]); in wasm32 built per call instead (as a static, 4
+/// KB more in the .wasm, against 2,048 small steps per chunk).
+#[cfg(any(target_arch = "x86_64", all(target_arch = "wasm32", target_feature = "simd128")))]
+const fn pack_table() -> [[u8; 16]; 256] {
     let mut pack = [[0u8; 16]; 256];
     let mut m = 0;
     while m < 256 {
@@ -617,7 +617,10 @@ static PACK: [[u8; 16]; 256] = {
         m += 1;
     }
     pack
-};
+}
+
+#[cfg(target_arch = "x86_64")]
+static PACK: [[u8; 16]; 256] = pack_table();
 
 /// [`two_byte_indices`] with SSSE3, sixteen stream bytes a step, as the
 /// SIMD128 form below: each byte's u16 lane holds the value of the varint
@@ -695,21 +698,8 @@ fn two_byte_indices(s: &[u8], t: usize, ids: &mut [u16]) -> bool {
         i8x16_splat, i8x16_swizzle, u16x8_extend_high_u8x16, u16x8_extend_low_u8x16, v128, v128_and, v128_bitselect,
         v128_load, v128_or, v128_store,
     };
-    // pack[m]: the byte indices that bring the u16 lanes set in `m` to the
-    // front, in order (the rest zeros: those slots are overwritten later
-    // or lie past T). Built here, once per chunk, rather than a static:
-    // 4 KB more in the .wasm, against 2,048 small steps per chunk.
-    let mut pack = [[0u8; 16]; 256];
-    for (m, p) in pack.iter_mut().enumerate() {
-        let mut j = 0;
-        for i in 0..8u8 {
-            if m >> i & 1 == 1 {
-                p[2 * j] = 2 * i;
-                p[2 * j + 1] = 2 * i + 1;
-                j += 1;
-            }
-        }
-    }
+    // Built here, once per chunk (see `pack_table`).
+    let pack = pack_table();
     let (mut k, mut long, mut prev) = (0usize, 0u32, i8x16_splat(0));
     // One loop for the whole blocks and the last, zero-padded one (one
     // copy of the step: the package is near its size budget).
