@@ -2,7 +2,8 @@
 // "fresh-memory cost" of the benchmark's reports, measured alone. Copies 8 MB
 // out of a WebAssembly.Memory (as a read hands its columns to JS) in pieces of
 // one size, five ways, and into buffers made once and refilled ({ reuse }).
-// A full GC runs before each timed run, as in the benchmark.
+// A full GC runs before each timed run, as in the benchmark. Then the first
+// and second fill of new wasm memory pages: the machine's page-fault price.
 //
 //   node bench/fresh-memory.mjs        (needs tools/test's playwright-core and /usr/bin/chromium)
 import { createRequire } from "node:module";
@@ -56,6 +57,36 @@ try {
     console.log(`| ${piece.toLocaleString("en")} B | ${ms.map((m) => `${m.toFixed(1)} ms`).join(" | ")} |`);
   }
   console.log(`\n8 MB copied per run, medians of ${RUNS} shuffled runs (performance.now() is coarse: 0.1 ms steps).`);
+
+  // The same first write without any allocator between: pages newly added
+  // to a WebAssembly.Memory (reserved by V8, given real pages by the kernel
+  // on first touch) filled once, then filled again. If the first fill costs
+  // what a fresh ArrayBuffer does, the fresh-memory cost is the operating
+  // system's page faults (Chromium returning freed buffers' memory to it),
+  // a price set by the machine, not by how the buffers are made.
+  const touch = await page.evaluate(
+    ({ total, runs }) => {
+      const pages = Math.ceil(total / 65536);
+      const first = [], again = [];
+      for (let r = 0; r < runs; r++) {
+        gc();
+        const mem = new WebAssembly.Memory({ initial: 0, maximum: pages });
+        mem.grow(pages);
+        const a = new Uint8Array(mem.buffer);
+        let t = performance.now();
+        a.fill(7);
+        first.push(performance.now() - t);
+        t = performance.now();
+        a.fill(8);
+        again.push(performance.now() - t);
+        if (a[a.length - 1] !== 8) throw new Error("fill failed");
+      }
+      const med = (x) => x.sort((p, q) => p - q)[x.length >> 1];
+      return [med(first), med(again)];
+    },
+    { total: TOTAL, runs: RUNS },
+  );
+  console.log(`\nNew WebAssembly.Memory pages (no allocator), 8 MB: first fill ${touch[0].toFixed(1)} ms, second fill ${touch[1].toFixed(1)} ms (medians of ${RUNS}).`);
 } finally {
   await browser.close();
 }
