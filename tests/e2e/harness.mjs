@@ -96,7 +96,7 @@ export async function mainThreadDuring(browser, page, fn) {
       window.__ltObserver.observe({ type: "longtask" });
     }
   });
-  const file = path.join(shots, `.trace-${process.pid}.json`);
+  const file = path.join(shots, `.trace-${process.pid}-${Date.now()}.json`);
   fs.mkdirSync(shots, { recursive: true });
   await browser.startTracing(page, { path: file, categories: ["devtools.timeline", "disabled-by-default-devtools.timeline"] });
   const t0 = Date.now();

@@ -100,7 +100,7 @@ export function sortableTable({ columns, rows, testid, rowTestid, rowProps, onRo
     };
     // Long tables (a file's chunks) are built a slice at a time, so no
     // single task of the page runs long; data-complete says when all are in.
-    const SLICE = 60;
+    const SLICE = 25;
     const my = ++renderToken;
     const fillFrom = (start) => {
       if (my !== renderToken) return;

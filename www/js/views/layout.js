@@ -206,7 +206,7 @@ export function renderLayout(ctx, el) {
     rows: f.layout,
     // A screenful, as the chunk table shows: building every row of a file
     // with hundreds of chunks made opening this view one long task.
-    maxRows: 100,
+    maxRows: 50,
     wrapClass: "short",
   });
 
