@@ -8,6 +8,8 @@
 //     inflate: { ID: {file, blocks, decoders: [...]} | {error} } }
 //
 //   node bench/native.mjs OUT.json     (env: RUNS, WARMUP, FILES; bench/run calls it)
+//   NATIVE_PARTS=bench node bench/native.mjs OUT.json   (examples/bench only: the
+//                                      end-of-run re-measure, see bench/drift.mjs)
 //
 // A file with tokenized columns gets its data set's tokenizers passed as
 // `--tokenizer PATH` (examples/bench registers the corpus's own anyway).
@@ -62,6 +64,7 @@ for (const f of colsFiles(selectDatasets(process.env.FILES))) {
   const tok = f.dataset.tokenizers.flatMap((t) => ["--tokenizer", diskPath(project, t)]);
   const b = (doc.bench[f.id] = example("bench", f, tok));
   console.log(`[native] bench ${f.id}: ${b.error ?? `${b.medianMs.toFixed(2)} ms`}`);
+  if (process.env.NATIVE_PARTS === "bench") continue;
   const i = (doc.inflate[f.id] = example("inflate_bench", f));
   console.log(`[native] inflate ${f.id}: ${i.error ?? i.decoders.map((d) => `${d.name} ${d.medianMs.toFixed(2)} ms`).join(", ")}`);
 }
