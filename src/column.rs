@@ -189,10 +189,15 @@ impl Values {
             }
         }
         if let Values::Bool(v) = &self {
-            if let Some(i) = v.iter().position(|&b| b > 1) {
+            // One OR over every byte (vectorized; a byte above 1 sets a
+            // bit above bit 0), and the search only on failure: a search
+            // alone stops at the first bad byte, so it runs a byte a step
+            // (Plain bool 1.05 ns a value against int8's 0.06).
+            if v.iter().fold(0u8, |a, &b| a | b) > 1 {
+                let i = v.iter().position(|&b| b > 1).unwrap_or(0);
                 return Err(crate::error::corrupt_chunk(format!(
                     "bool value {} at index {i} is neither 0 nor 1",
-                    v[i]
+                    v.get(i).copied().unwrap_or(0)
                 )));
             }
         }
@@ -722,5 +727,22 @@ mod tests {
             assert_eq!(got.len(), rows, "case {case}");
             kept = Some(got);
         }
+    }
+
+    /// Bools are 0 or 1: any other byte, wherever it lies and whichever of
+    /// its bits is set, is refused with its index and value.
+    #[test]
+    fn bools_other_than_0_or_1_are_refused_where_they_are() {
+        assert!(Values::Bool(vec![0, 1, 1, 0]).finish_le(1).is_ok());
+        assert!(Values::Bool(vec![]).finish_le(1).is_ok());
+        for (at, bad) in [(0, 2u8), (5, 0x80), (37, 3), (63, 0xff)] {
+            let mut v: Vec<u8> = (0..64).map(|i| (i % 3 == 0) as u8).collect();
+            v[at] = bad;
+            let e = Values::Bool(v).finish_le(1).unwrap_err();
+            assert_eq!(e.kind, ErrorKind::CorruptChunk);
+            assert!(e.to_string().contains(&format!("bool value {bad} at index {at} ")), "{e}");
+        }
+        // Other types take any byte.
+        assert!(Values::Uint8(vec![0, 2, 255]).finish_le(1).is_ok());
     }
 }
