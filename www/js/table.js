@@ -23,9 +23,11 @@ function compare(a, b) {
 
 /**
  * columns: [{ key, label, title?, numeric?, value(row), cell?(row), class? }]
+ * later: the rows' first slice too in a task of its own, after the one that
+ * (re)draws the table, whose rendering frame then lays out no rows.
  * Returns { el, setRows(rows) }.
  */
-export function sortableTable({ columns, rows, testid, rowTestid, rowProps, onRowClick, footer, caption, maxRows = 5000, sort = null, wrapClass = "" }) {
+export function sortableTable({ columns, rows, testid, rowTestid, rowProps, onRowClick, footer, caption, maxRows = 5000, sort = null, wrapClass = "", later = false }) {
   let state = sort ? { ...sort } : { key: null, dir: 1 };
   let renderToken = 0;
   let data = rows;
@@ -112,7 +114,8 @@ export function sortableTable({ columns, rows, testid, rowTestid, rowProps, onRo
       else table.dataset.complete = "1";
     };
     delete table.dataset.complete;
-    fillFrom(0);
+    if (later) setTimeout(() => fillFrom(0), 0);
+    else fillFrom(0);
     tfoot.replaceChildren();
     if (footer) {
       const cells = footer(data);

@@ -188,7 +188,7 @@ export function renderLayout(ctx, el) {
     perCol.map((x) => h("span", { class: "legend-item" }, h("span", { class: "swatch", style: { background: regionColor({ kind: "chunk", column: x.c, rowGroup: 0 }) } }), h("span", { class: "colname" }, x.name), ` ${fmtPct(x.bytes / size)}`)),
   );
 
-  const regionTable = () => sortableTable({
+  const table = sortableTable({
     testid: "layout-table",
     rowTestid: "layout-row",
     caption: "File regions",
@@ -204,13 +204,14 @@ export function renderLayout(ctx, el) {
       { key: "col", label: "Column", value: (r) => (r.kind === "chunk" ? ctx.labels[r.column] : null) },
     ],
     rows: f.layout,
-    // A screenful, as the chunk table shows: building every row of a file
-    // with hundreds of chunks made opening this view one long task.
+    // A screenful, as the chunk table shows, its rows in tasks after the
+    // one that opens the view: built with the map, opening this view on
+    // flights-3m (233 regions) took one 45-50 ms task under load.
     maxRows: 30,
+    later: true,
     wrapClass: "short",
   });
 
-  const tableSlot = h("div", { class: "table-block" });
   fill(
     el,
     h("p", { class: "lead" }, `${fmtInt(size)} bytes in ${lines} lines of ${fmtInt(bpl)} bytes; each region's area is proportional to its size (tiny regions are drawn at least a hair wide).`),
@@ -220,11 +221,7 @@ export function renderLayout(ctx, el) {
     legend,
     h("p", { class: "muted small" }, "Black ticks mark where each row group starts. Tab to the map, then use the arrow keys; Enter selects a chunk."),
     h("h3", {}, "Regions"),
-    tableSlot,
+    table.el,
     sizeLegend(),
   );
-  // The region table in a task of its own: built in the same one as the
-  // map, opening this view on flights-3m (233 regions) took one 45-50 ms
-  // task under load. (Not once the view was drawn again.)
-  setTimeout(() => tableSlot.isConnected && tableSlot.replaceWith(regionTable().el), 0);
 }

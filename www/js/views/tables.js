@@ -99,7 +99,7 @@ export function renderChunks(ctx, el) {
   );
   let rgFilter = "all";
   let nameFilter = "";
-  const chunkTable = () => sortableTable({
+  const t = sortableTable({
     testid: "chunk-table",
     rowTestid: "chunk-row",
     caption: "Column chunks",
@@ -127,11 +127,12 @@ export function renderChunks(ctx, el) {
     ],
     rows: all,
     // A file's chunks can run to thousands: a first screenful, the rest on
-    // request (the table's box shows about 20). Opening flights-3m's chunks
-    // is one rendering frame whose style, layout and paint grow with the
-    // rows: 100 rows took 41-75 ms under load, 50 rows up to 47 (the e2e
-    // limit is 50).
+    // request (the table's box shows about 20), in tasks after the one that
+    // opens the view. The rows' style, layout and paint grow with their
+    // number: opening flights-3m's chunks with 100 rows in one task took
+    // 41-75 ms under load, with 50 up to 47 (the e2e limit is 50).
     maxRows: 30,
+    later: true,
     footer: (rs) => {
       const stored = sum(rs.map((r) => r.cm.byteLength));
       const raw = sumOrNull(rs.map((r) => r.cm.rawLength));
@@ -147,12 +148,8 @@ export function renderChunks(ctx, el) {
       };
     },
   });
-  // The table is built in a task of its own (below), so a filter typed
-  // before then has no table to apply to yet.
-  let t = null;
-  const apply = () => t?.setRows(all.filter((r) => (rgFilter === "all" || r.g === Number(rgFilter)) && (nameFilter === "" || r.name.toLowerCase().includes(nameFilter))));
+  const apply = () => t.setRows(all.filter((r) => (rgFilter === "all" || r.g === Number(rgFilter)) && (nameFilter === "" || r.name.toLowerCase().includes(nameFilter))));
   const filter = h("input", { type: "search", placeholder: "filter by column name", "aria-label": "filter chunks by column name", oninput: () => { nameFilter = filter.value.toLowerCase(); apply(); } });
-  const tableSlot = h("div", { class: "table-block" });
   fill(
     el,
     h(
@@ -162,15 +159,7 @@ export function renderChunks(ctx, el) {
       h("label", { class: "field" }, h("span", { class: "field-label" }, "Column"), filter),
       h("span", { class: "muted small" }, "Min/max are the footer's statistics as stored, decoded by type. Click a chunk for its detail."),
     ),
-    tableSlot,
+    t.el,
     sizeLegend(),
   );
-  // Built apart from the view's first frame: together, opening flights-3m's
-  // 230 chunks was one 41-75 ms task under load (the e2e limit is 50).
-  setTimeout(() => {
-    if (!tableSlot.isConnected) return;
-    t = chunkTable();
-    tableSlot.replaceWith(t.el);
-    if (rgFilter !== "all" || nameFilter !== "") apply();
-  }, 0);
 }
