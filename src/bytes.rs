@@ -71,12 +71,18 @@ impl<'a> Reader<'a> {
 }
 
 /// The uint32 at `b[at..at + 4]`, which the caller checked is inside `b`.
-/// One range check and one load (a check per byte kept four loads apart:
-/// Tokenized boundaries 42 -> 11 instructions a value natively).
+/// One range check and one load (a check per byte kept four loads apart).
 #[inline]
 pub(crate) fn le_u32(b: &[u8], at: usize) -> u32 {
     let c = &b[at..at + 4];
     u32::from_le_bytes([c[0], c[1], c[2], c[3]])
+}
+
+/// The uint32s of `b`, in order (a last partial word is left out): for
+/// arrays of them walked whole, with no index to check per word.
+#[inline]
+pub(crate) fn le_u32s(b: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
 }
 
 /// Number of bits needed to write `v` (0 for 0).

@@ -3,7 +3,7 @@
 //! The last value ends at the end of the stream.
 
 use super::{count_mismatch, stream_reader};
-use crate::bytes::le_u32;
+use crate::bytes::{le_u32, le_u32s};
 use crate::column::Values;
 use crate::error::{corrupt_chunk, Result};
 
@@ -25,8 +25,7 @@ impl<'a> OffsetBytes<'a> {
             return Err(corrupt_chunk(format!("OffsetBytes has no values but {} data bytes", data.len())));
         }
         let mut prev = 0u32;
-        for (i, c) in starts.chunks_exact(4).enumerate() {
-            let s = u32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+        for (i, s) in le_u32s(starts).enumerate() {
             if (i == 0 && s != 0) || s < prev || s as usize > data.len() {
                 return Err(corrupt_chunk(format!(
                     "OffsetBytes offset {i} is {s}: the first must be 0, and each at least {prev} and within {} data bytes",
@@ -68,7 +67,7 @@ pub(super) fn decode(n: usize, rows: usize, stream: &[u8], kept: Option<Values>)
     // The starts, checked by parse, are the offsets.
     let mut offsets = super::offsets_in(offsets, n, rows)?;
     let later = ob.starts.get(4..).unwrap_or_default();
-    offsets.extend(later.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+    offsets.extend(le_u32s(later));
     if n > 0 {
         offsets.push(ob.data.len() as u32);
     }
