@@ -2,6 +2,8 @@
 //! of W bits, MSB first, zero padded; then the D entries in OffsetBytes
 //! layout (Plain bytes for fixed-width types, raw bytes otherwise).
 
+use core::mem::MaybeUninit;
+
 use super::bits::MsbBits;
 use super::offset_bytes::OffsetBytes;
 use super::{count_mismatch, offsets_for, offsets_in, refill, stream_reader, string_storage, Work, SLACK_32};
@@ -56,17 +58,19 @@ pub(super) fn decode(
                     return Err(corrupt_chunk(format!("Dict entry {e} has {} bytes; {ty} values have {w}", v.len())));
                 }
             }
-            // Every entry is w bytes, so the entries lie back to back.
-            let flat = entries.data;
-            let mut out = super::fixed_storage(ty, n, kept)?;
-            let bytes = out.fixed_bytes_mut().unwrap_or_default();
-            let ok = match w {
-                1 => gather::<1>(flat, &indices, bytes, &mut work.bytes)?,
-                2 => gather::<2>(flat, &indices, bytes, &mut work.bytes)?,
-                4 => gather::<4>(flat, &indices, bytes, &mut work.bytes)?,
-                _ => gather::<8>(flat, &indices, bytes, &mut work.bytes)?,
-            };
-            if !ok {
+            // Every entry is w bytes, so the entries lie back to back. The
+            // table is a copy of them in kept storage (see `gather`).
+            refill(&mut work.bytes, entries.data.len(), "dictionary")?;
+            work.bytes.extend_from_slice(entries.data);
+            let table = &work.bytes[..];
+            let mut outside = false;
+            let out = super::fixed_filled(ty, n, kept, |room| match w {
+                1 => gather::<1>(table, &indices, room, &mut outside),
+                2 => gather::<2>(table, &indices, room, &mut outside),
+                4 => gather::<4>(table, &indices, room, &mut outside),
+                _ => gather::<8>(table, &indices, room, &mut outside),
+            })?;
+            if outside {
                 return Err(bad_index(&indices, h.size));
             }
             out.finish_le(w)
@@ -84,22 +88,26 @@ fn bad_index(indices: &MsbBits<'_>, size: usize) -> crate::error::Error {
 /// table of entries as `[u8; W]`, looked up as the indices are unpacked (no
 /// buffer of indices between: on flights-3m's int16 columns 0.81 -> 0.53 ns
 /// a value natively, 1.10 -> 0.74 in wasm32). Every index is checked
-/// against the table as it is used; false if one was outside it. The
-/// table is a copy of the entries in `copy` (kept storage, so a reader
-/// that keeps it allocates nothing): looked up where they lie in the
-/// stream, flights-3m's int16 columns ran a third slower in wasm32.
-fn gather<const W: usize>(flat: &[u8], indices: &MsbBits<'_>, out: &mut [u8], copy: &mut Vec<u8>) -> Result<bool> {
-    refill(copy, flat.len(), "dictionary")?;
-    copy.extend_from_slice(flat);
-    let (table, _) = copy.as_chunks::<W>();
-    let (out, _) = out.as_chunks_mut::<W>();
-    let mut outside = false;
+/// against the table as it is used; `outside` is set if one was outside
+/// it. The table is a copy of the entries (kept storage, so a reader that
+/// keeps it allocates nothing): looked up where they lie in the stream,
+/// flights-3m's int16 columns ran a third slower in wasm32. Whether it
+/// wrote all of `out` (one value per index).
+fn gather<const W: usize>(
+    table: &[u8],
+    indices: &MsbBits<'_>,
+    out: &mut [MaybeUninit<u8>],
+    outside: &mut bool,
+) -> bool {
+    let (table, _) = table.as_chunks::<W>();
+    let out = super::uninit_values::<W>(out);
     indices.map_all(out, |i| {
         let e = table.get(i as usize);
-        outside |= e.is_none();
-        e.copied().unwrap_or([0; W])
+        *outside |= e.is_none();
+        MaybeUninit::new(e.copied().unwrap_or([0; W]))
     });
-    Ok(!outside)
+    // map_all writes every value when there is one per index, else none.
+    out.len() == indices.count()
 }
 
 /// String and bytes entries: the output is sized exactly from the entries'

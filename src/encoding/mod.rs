@@ -13,6 +13,7 @@ mod rle_bitpack;
 mod testkit;
 pub(crate) mod tokenized;
 
+use core::mem::MaybeUninit;
 use std::borrow::Cow;
 
 use crate::bytes::Reader;
@@ -192,6 +193,25 @@ pub(crate) fn string_storage(kept: Option<Values>) -> (Vec<u32>, Vec<u8>) {
 /// them (their contents left for the decoder to overwrite), else zeroed.
 pub(crate) fn fixed_storage(ty: ColumnType, n: usize, kept: Option<Values>) -> Result<Values> {
     Values::reusing(ty, n, kept, false)?.ok_or_else(|| corrupt_chunk("internal: fixed-width storage for strings"))
+}
+
+/// `n` fixed-width values of `ty` written by a decoder's `fill` into
+/// unfilled room, `kept`'s when it can hold them (see [`Values::filled`]).
+pub(crate) fn fixed_filled(
+    ty: ColumnType,
+    n: usize,
+    kept: Option<Values>,
+    mut fill: impl FnMut(&mut [MaybeUninit<u8>]) -> bool,
+) -> Result<Values> {
+    Values::filled(ty, n, kept, &mut fill)?.ok_or_else(|| corrupt_chunk("internal: fixed-width storage for strings"))
+}
+
+/// Unfilled room as whole values of `W` bytes (the same bytes; a tail
+/// shorter than `W` is left out).
+pub(crate) fn uninit_values<const W: usize>(room: &mut [MaybeUninit<u8>]) -> &mut [MaybeUninit<[u8; W]>] {
+    // SAFETY: a MaybeUninit<[u8; W]> is W bytes with alignment 1 and may
+    // hold any bytes, so len / W of them lie within the room.
+    unsafe { core::slice::from_raw_parts_mut(room.as_mut_ptr().cast(), room.len() / W) }
 }
 
 /// Finishes values that were decompressed straight into typed storage:

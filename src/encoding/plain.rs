@@ -27,13 +27,13 @@ pub(super) fn decode(
                 return Err(count_mismatch("Plain stream", stream.len() / w, n));
             }
             // Exactly n values of w bytes: the stream is their storage's bytes.
-            let mut v = super::fixed_storage(ty, n, kept)?;
-            if let Some(out) = v.fixed_bytes_mut() {
-                let len = out.len();
-                if let Some(src) = stream.get(..len) {
-                    out.copy_from_slice(src);
-                }
-            }
+            let v = super::fixed_filled(ty, n, kept, |room| {
+                let Some(src) = stream.get(..room.len()) else { return false };
+                // SAFETY: `src` and the room are both room.len() bytes, and
+                // the decoder's own room cannot overlap the stream.
+                unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), room.as_mut_ptr().cast::<u8>(), src.len()) };
+                true
+            })?;
             v.finish_le(w)
         }
         None => prefixed(stream, 0, n, rows, kept, "Plain stream"),

@@ -9,8 +9,6 @@ use crate::types::ColumnType;
 pub(super) fn decode(n: usize, stream: &[u8], kept: Option<Values>) -> Result<Values> {
     // Checks that the stream is exactly ceil(n / 8) bytes.
     MsbBits::new(stream, n, 1)?;
-    let mut values = super::fixed_storage(ColumnType::Bool, n, kept)?;
-    let out = values.fixed_bytes_mut().unwrap_or_default();
     // Eight values per byte, spread to eight bytes by one multiply (the byte
     // copied into every lane), a mask (lane j keeps bit 7 - j), then each
     // lane's bit carried to 0 or 1. The last byte's padding bits are not
@@ -19,15 +17,17 @@ pub(super) fn decode(n: usize, stream: &[u8], kept: Option<Values>) -> Result<Va
         let v = (b as u64 * 0x0101_0101_0101_0101) & 0x0102_0408_1020_4080;
         (((v + 0x7f7f_7f7f_7f7f_7f7f) >> 7) & 0x0101_0101_0101_0101).to_le_bytes()
     };
-    let mut chunks = out.chunks_exact_mut(8);
-    for (o, &b) in (&mut chunks).zip(stream) {
-        o.copy_from_slice(&spread(b));
-    }
-    let rest = chunks.into_remainder();
-    if let Some(&b) = stream.get(n / 8) {
-        rest.copy_from_slice(&spread(b)[..rest.len()]);
-    }
-    Ok(values)
+    super::fixed_filled(ColumnType::Bool, n, kept, |room| {
+        let Some((whole, rest)) = room.split_at_mut_checked(n / 8 * 8) else { return false };
+        for (o, &b) in super::uninit_values::<8>(whole).iter_mut().zip(stream) {
+            o.write(spread(b));
+        }
+        if let Some(&b) = stream.get(n / 8) {
+            rest.iter_mut().zip(spread(b)).for_each(|(o, v)| _ = o.write(v));
+        }
+        // The stream is exactly ceil(n / 8) bytes, so every value was written.
+        stream.len() == n.div_ceil(8)
+    })
 }
 
 #[cfg(test)]
