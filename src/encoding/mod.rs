@@ -348,24 +348,45 @@ pub(crate) const SLACK: usize = 16;
 /// Slack after string data for [`copy_value`]'s 32-byte moves.
 pub(crate) const SLACK_32: usize = 32;
 
-/// Copies `src[s..s + len]` to `dst[w..]`: one fixed 32-byte move when both
-/// have room for it (the bytes past the value land in `dst`'s slack or
-/// where the next value goes), and a sized copy of the rest of a longer
-/// value. A sized memcpy per value costs several times the move (movielens
-/// titles: Dict 10.8 against 6.5 ns a value natively), and a test for
-/// values of 16 bytes or less, to move only 16, measured slower overall.
+/// Copies `src[s..s + len]` to `dst[w..]`, unfilled room: one fixed 32-byte
+/// move when both have room for it (the bytes past the value land in
+/// `dst`'s slack or where the next value goes), and a sized copy of the
+/// rest of a longer value. Whether all `len` bytes were written (false
+/// when the span is outside either). A sized memcpy per value costs
+/// several times the move (movielens titles: Dict 10.8 against 6.5 ns a
+/// value natively), and a test for values of 16 bytes or less, to move
+/// only 16, measured slower overall.
 #[inline(always)]
-pub(crate) fn copy_value(dst: &mut [u8], w: usize, src: &[u8], s: usize, len: usize) {
-    if s + SLACK_32 <= src.len() && w + SLACK_32 <= dst.len() {
-        dst[w..w + SLACK_32].copy_from_slice(&src[s..s + SLACK_32]);
+pub(crate) fn copy_value(dst: &mut [MaybeUninit<u8>], w: usize, src: &[u8], s: usize, len: usize) -> bool {
+    let Some(v) = src.get(s..s + len) else { return false };
+    if let (Some(d), Some(v32)) = (dst.get_mut(w..w + SLACK_32), src.get(s..s + SLACK_32)) {
+        d.copy_from_slice(initialized(v32));
         if len > SLACK_32 {
-            if let (Some(d), Some(v)) = (dst.get_mut(w + SLACK_32..w + len), src.get(s + SLACK_32..s + len)) {
-                d.copy_from_slice(v);
-            }
+            return put(dst, w + SLACK_32, &v[SLACK_32..]);
         }
-    } else if let (Some(d), Some(v)) = (dst.get_mut(w..w + len), src.get(s..s + len)) {
-        d.copy_from_slice(v);
+        return true;
     }
+    put(dst, w, v)
+}
+
+/// Writes `src` at `dst[w..]`, unfilled room; false when it does not fit.
+#[inline(always)]
+pub(crate) fn put(dst: &mut [MaybeUninit<u8>], w: usize, src: &[u8]) -> bool {
+    match dst.get_mut(w..w + src.len()) {
+        Some(d) => {
+            d.copy_from_slice(initialized(src));
+            true
+        }
+        None => false,
+    }
+}
+
+/// Bytes as the initialized values of unfilled room's type, to copy there.
+#[inline(always)]
+pub(crate) fn initialized(src: &[u8]) -> &[MaybeUninit<u8>] {
+    // SAFETY: MaybeUninit<u8> has the layout of u8, and the bytes are only
+    // read, through the shared borrow.
+    unsafe { core::slice::from_raw_parts(src.as_ptr().cast(), src.len()) }
 }
 
 /// A string decoder wrote `w` bytes where it computed `total` in advance:
