@@ -7,7 +7,7 @@
 //! ```
 
 use super::bits::MsbBits;
-use super::{count_mismatch, offsets_for, offsets_in, refill, stream_reader, string_storage, Work, SLACK};
+use super::{count_mismatch, offsets_for, offsets_in, put, refill, stream_reader, string_storage, Work, SLACK};
 use crate::bytes::{bits_needed, le_u32s};
 use crate::column::Values;
 use crate::error::{corrupt_chunk, try_room, Result};
@@ -475,11 +475,8 @@ fn odd_token(
         let b = odd.esc.next().copied();
         odd.short |= b.is_none();
         room.get_mut(w).ok_or(None)?.write(b.unwrap_or(0));
-    } else {
-        match (room.get_mut(w..end), bytes.get(s..s + l)) {
-            (Some(d), Some(b)) => d.iter_mut().zip(b).for_each(|(d, &b)| _ = d.write(b)),
-            _ => return Err(None),
-        }
+    } else if !bytes.get(s..s + l).is_some_and(|b| put(room, w, b)) {
+        return Err(None);
     }
     Ok(end)
 }
