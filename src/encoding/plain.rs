@@ -28,11 +28,7 @@ pub(super) fn decode(
             }
             // Exactly n values of w bytes: the stream is their storage's bytes.
             let v = super::fixed_filled(ty, n, kept, |room| {
-                let Some(src) = stream.get(..room.len()) else { return false };
-                // SAFETY: `src` and the room are both room.len() bytes, and
-                // the decoder's own room cannot overlap the stream.
-                unsafe { core::ptr::copy_nonoverlapping(src.as_ptr(), room.as_mut_ptr().cast::<u8>(), src.len()) };
-                true
+                stream.get(..room.len()).is_some_and(|src| super::put(room, 0, src))
             })?;
             v.finish_le(w)
         }

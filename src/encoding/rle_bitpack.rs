@@ -22,11 +22,14 @@ pub(super) fn decode(n: usize, stream: &[u8], kept: Option<Values>) -> Result<Va
         for (o, &b) in super::uninit_values::<8>(whole).iter_mut().zip(stream) {
             o.write(spread(b));
         }
-        if let Some(&b) = stream.get(n / 8) {
-            rest.iter_mut().zip(spread(b)).for_each(|(o, v)| _ = o.write(v));
-        }
-        // The stream is exactly ceil(n / 8) bytes, so every value was written.
-        stream.len() == n.div_ceil(8)
+        // The last n % 8 values, from the last byte when there are any.
+        let tail = match stream.get(n / 8) {
+            Some(&b) => spread(b).get(..rest.len()).is_some_and(|v| super::put(rest, 0, v)),
+            None => rest.is_empty(),
+        };
+        // The stream is exactly ceil(n / 8) bytes, so every whole byte's
+        // values were written too.
+        tail && stream.len() == n.div_ceil(8)
     })
 }
 
