@@ -31,6 +31,9 @@ pub(super) struct Inner {
     /// callback holds views of them now.
     pub(super) scoped: RefCell<Option<RowGroupBuffers>>,
     pub(super) scope_open: Cell<bool>,
+    /// Inflate and LZW state kept from chunk to chunk, as the native reader
+    /// keeps it: a new one per chunk zeroed 24 KB of tables each time.
+    dec: RefCell<Decompressor>,
 }
 
 /// A `columns` file opened for reading.
@@ -497,7 +500,15 @@ impl ColumnsFile {
         headers.resize(chunks, None);
         let (scoped, scope_open) = (RefCell::new(None), Cell::new(false));
         Ok(ColumnsFile {
-            inner: Rc::new(Inner { meta, source, registry, headers: RefCell::new(headers), scoped, scope_open }),
+            inner: Rc::new(Inner {
+                meta,
+                source,
+                registry,
+                headers: RefCell::new(headers),
+                scoped,
+                scope_open,
+                dec: RefCell::default(),
+            }),
         })
     }
 }
@@ -589,7 +600,13 @@ impl Inner {
         self.note_header(g, c, bytes);
         let reg = self.registry.borrow();
         let p = prepare(&self.meta, g, c, bytes, &reg).map_err(|e| js_error(&e))?;
-        let stream = p.decompress(&mut Decompressor::new()).map_err(|e| js_error(&e))?;
+        // A read that is already decompressing (none can be: nothing in
+        // between calls JS) would get a state of its own, never a panic.
+        let stream = match self.dec.try_borrow_mut() {
+            Ok(mut dec) => p.decompress(&mut dec),
+            Err(_) => p.decompress(&mut Decompressor::new()),
+        }
+        .map_err(|e| js_error(&e))?;
         let t1 = now();
         let col = p.decode(stream).map_err(|e| js_error(&e))?;
         let t2 = now();
