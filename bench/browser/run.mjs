@@ -11,10 +11,10 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { summary } from "../lib/core.mjs";
 import { markdown } from "../lib/report.mjs";
+import { launch, localOnly, playwright, runPage } from "../lib/chromium.mjs";
 
 const benchDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const project = path.resolve(benchDir, "..");
@@ -25,34 +25,19 @@ if (!base) {
   process.exit(2);
 }
 
-const require = createRequire(path.join(project, "tools", "test", "package.json"));
-const { chromium } = require("playwright-core");
-
 const query = new URLSearchParams(Object.fromEntries(["RUNS", "WARMUP", "SEED", "FILES", "READERS", "SCOPES", "FLOORS"].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])));
-// Playwright gives chromium.launch a fresh temporary user-data-dir of its own
-// and removes it on close (it refuses --user-data-dir in args).
 // Other work on the machine skews timings; the load average makes that visible.
 const loadavg = () => os.loadavg().map((v) => v.toFixed(2)).join(" ");
 const loadBefore = loadavg();
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: ["--no-sandbox", "--headless", `--js-flags=--expose-gc ${process.env.V8_FLAGS ?? ""}`.trim(), "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch(project);
 let exitCode = 0;
 try {
   const page = await browser.newPage();
   page.on("console", (m) => {
     if (m.text().startsWith("[browser]")) console.log(m.text());
   });
-  // An uncaught page error (e.g. a module that fails to load) ends the wait.
-  const pageError = new Promise((_, reject) => page.on("pageerror", (e) => reject(new Error(`page error: ${e.message}`))));
-  // Only the local server may be reached.
-  await page.route("**/*", (route) => (route.request().url().startsWith(base) ? route.continue() : route.abort()));
-  await page.goto(new URL(`bench/browser/?${query}`, base).href);
-  await Promise.race([pageError, page.waitForFunction(() => window.benchResult || window.benchError, null, { timeout: 0, polling: 500 })]);
-  const error = await page.evaluate(() => window.benchError);
-  if (error) throw new Error(`browser bench failed: ${error}`);
-  const doc = await page.evaluate(() => window.benchResult);
+  await localOnly(page, base);
+  const doc = await runPage(page, base, query);
 
   doc.environment = {
     ...doc.environment,
@@ -60,7 +45,7 @@ try {
     cpu: cpuModel(),
     cores: os.cpus().length,
     commit: process.env.BENCH_COMMIT ?? "unknown",
-    driver: `Node ${process.version}, playwright-core ${require("playwright-core/package.json").version}`,
+    driver: `Node ${process.version}, playwright-core ${playwright(project).version}`,
     loadavg: `before ${loadBefore}, after ${loadavg()} (1/5/15 min)`,
     ...(process.env.V8_FLAGS ? { v8Flags: process.env.V8_FLAGS } : {}),
   };
