@@ -43,27 +43,32 @@ pub struct Footer {
 
 pub fn decode_footer(bytes: &[u8]) -> Result<Footer> {
     let root = gob::decode_single_value(bytes)?;
-    let schema = slice(&root, "Footer", "Schema")?
-        .iter()
-        .map(|s| {
-            Ok(RawColumnSchema {
-                name: bytes_field(s, "ColumnSchema", "Name")?,
-                type_tag: uint(s, "ColumnSchema", "Type", u8::MAX as u64)? as u8,
-                nullable: boolean(s, "ColumnSchema", "Nullable")?,
-            })
+    let schema = each(slice(&root, "Footer", "Schema")?, |s| {
+        Ok(RawColumnSchema {
+            name: bytes_field(s, "ColumnSchema", "Name")?,
+            type_tag: uint(s, "ColumnSchema", "Type", u8::MAX as u64)? as u8,
+            nullable: boolean(s, "ColumnSchema", "Nullable")?,
         })
-        .collect::<Result<Vec<_>>>()?;
-    let row_groups = slice(&root, "Footer", "RowGroups")?
-        .iter()
-        .map(|rg| {
-            Ok(RawRowGroupMeta {
-                num_rows: uint(rg, "RowGroupMeta", "NumRows", u32::MAX as u64)? as u32,
-                byte_offset: int(rg, "RowGroupMeta", "ByteOffset")?,
-                columns: slice(rg, "RowGroupMeta", "Columns")?.iter().map(col_meta).collect::<Result<Vec<_>>>()?,
-            })
+    })?;
+    let row_groups = each(slice(&root, "Footer", "RowGroups")?, |rg| {
+        Ok(RawRowGroupMeta {
+            num_rows: uint(rg, "RowGroupMeta", "NumRows", u32::MAX as u64)? as u32,
+            byte_offset: int(rg, "RowGroupMeta", "ByteOffset")?,
+            columns: each(slice(rg, "RowGroupMeta", "Columns")?, col_meta)?,
         })
-        .collect::<Result<Vec<_>>>()?;
+    })?;
     Ok(Footer { schema, row_groups })
+}
+
+/// `f` of every value, in order, or the first error. (A loop rather than
+/// `collect::<Result<Vec<_>>>()`, whose adapter is larger in the `.wasm`.)
+fn each<T>(values: &[Value], mut f: impl FnMut(&Value) -> Result<T>) -> Result<Vec<T>> {
+    let mut out = Vec::new();
+    crate::error::try_room(&mut out, values.len(), "footer values")?;
+    for v in values {
+        out.push(f(v)?);
+    }
+    Ok(out)
 }
 
 fn col_meta(c: &Value) -> Result<RawColMeta> {
