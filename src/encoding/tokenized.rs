@@ -393,7 +393,10 @@ pub(super) fn decode(
 /// fixed move, where they begin in `at`. Where it stopped (the first token
 /// not taken, or the end) and the byte after the last taken. A loop of its
 /// own over a slice: in the loop that also grows `data`, wasm32 loaded the
-/// Vec's pointer and length from memory on every token.
+/// Vec's pointer and length from memory on every token. Two tokens a step,
+/// by a `move` closure (captured by reference, its values were loaded from
+/// the shadow stack): V8's code went from about 45 to 29 instructions a
+/// token, the movielens.tokenized decode stage in Node 2.83 -> 2.48 ms.
 #[inline(always)]
 fn copy_short(
     ids: &[u16],
@@ -411,10 +414,11 @@ fn copy_short(
     let w_end = data.len().checked_sub(SLACK).map_or(0, |x| x + 1);
     let (sp, dp) = (bytes.as_ptr(), data.as_mut_ptr().cast::<u8>());
     let (ids, at) = (ids.get(k..).unwrap_or_default(), at.get_mut(k..).unwrap_or_default());
-    for (i, (&id, a)) in ids.iter().zip(at).enumerate() {
+    // One token at `w`: the byte after it, or None when it is not taken.
+    let take = move |id: u16, a: &mut core::mem::MaybeUninit<u32>, w: usize| {
         let (s, l) = token_span(table, id);
         if l.wrapping_sub(1) >= SLACK || s >= s_end || w >= w_end {
-            return (k + i, w);
+            return None;
         }
         // `data` is at most u32::MAX bytes (`decode`, `odd_token`), so `w`
         // is too.
@@ -423,9 +427,29 @@ fn copy_short(
         // shared, one mutably); s + SLACK <= bytes.len() and w + SLACK <=
         // data.len(), checked just now.
         unsafe { core::ptr::copy_nonoverlapping(sp.add(s), dp.add(w), SLACK) };
-        w += l;
+        Some(w + l)
+    };
+    // Two tokens a step: V8 checks for interrupts, and reloads what it
+    // keeps on the stack, once per iteration of a loop.
+    let mut i = 0;
+    for (&[x, y], [ax, ay]) in ids.as_chunks::<2>().0.iter().zip(at.as_chunks_mut::<2>().0) {
+        match take(x, ax, w) {
+            Some(end) => w = end,
+            None => return (k + i, w),
+        }
+        match take(y, ay, w) {
+            Some(end) => w = end,
+            None => return (k + i + 1, w),
+        }
+        i += 2;
     }
-    (k + ids.len(), w)
+    if let (Some(&id), Some(a)) = (ids.get(i), at.get_mut(i)) {
+        match take(id, a, w) {
+            Some(end) => (w, i) = (end, i + 1),
+            None => return (k + i, w),
+        }
+    }
+    (k + i, w)
 }
 
 /// The escape bytes left to take, and whether the ids asked for more.
