@@ -228,7 +228,8 @@ fn copy_values(
     }
     let mut w = 0usize;
     let (dp, sp, room) = (data.as_mut_ptr().cast::<u8>(), src.as_ptr(), data.len());
-    let mut put = |i: u32, o: &mut core::mem::MaybeUninit<u32>| {
+    // One value (a closure named apart from `encoding::put`, the checked copy).
+    let mut copy_one = |i: u32, o: &mut core::mem::MaybeUninit<u32>| {
         // SAFETY: every index is below `spans.len()` (checked above).
         let &(s, l) = unsafe { spans.get_unchecked(i as usize) };
         let (s, l) = (s as usize, l as usize);
@@ -259,12 +260,12 @@ fn copy_values(
     let (pairs, last) = idx.as_chunks::<2>();
     let (opairs, olast) = offsets.as_chunks_mut::<2>();
     for (&[a, b], [oa, ob]) in pairs.iter().zip(opairs) {
-        if !(put(a, oa) && put(b, ob)) {
+        if !(copy_one(a, oa) && copy_one(b, ob)) {
             return Err(Stop::Overrun);
         }
     }
     if let (Some(&i), Some(o)) = (last.first(), olast.first_mut()) {
-        if !put(i, o) {
+        if !copy_one(i, o) {
             return Err(Stop::Overrun);
         }
     }
