@@ -22,7 +22,7 @@ export function launch(project) {
 /**
  * Opens bench/browser/ with `query` in `page` and waits for its result
  * (`window.benchResult`); throws on `window.benchError` or an uncaught page
- * error. Only `base` (the local server) may be reached.
+ * error. (`localOnly` keeps the page to `base`.)
  */
 export async function runPage(page, base, query) {
   let onError;
