@@ -40,14 +40,17 @@ fn header_len(block: &[u8]) -> Result<usize> {
     let mut r = Reader::new(block, ErrorKind::CorruptChunk, "gzip header");
     let fixed = r.take(10, "fixed header")?;
     if fixed[0] != 0x1f || fixed[1] != 0x8b {
-        return Err(corrupt_chunk(format!("gzip magic is {:02x}{:02x}, not 1f8b", fixed[0], fixed[1])));
+        return Err(corrupt_chunk(format!(
+            "gzip magic is {:04x}, not 1f8b",
+            u32::from(fixed[0]) << 8 | u32::from(fixed[1])
+        )));
     }
     if fixed[2] != 8 {
         return Err(corrupt_chunk(format!("gzip compression method {} is not DEFLATE (8)", fixed[2])));
     }
     let flags = fixed[3];
     if flags & !(FTEXT | FHCRC | FEXTRA | FNAME | FCOMMENT) != 0 {
-        return Err(corrupt_chunk(format!("gzip header sets reserved flag bits ({flags:#04x})")));
+        return Err(corrupt_chunk(format!("gzip header sets reserved flag bits ({:#04x})", u32::from(flags))));
     }
     if flags & FEXTRA != 0 {
         let n = r.u16("FEXTRA length")? as usize;
@@ -63,8 +66,9 @@ fn header_len(block: &[u8]) -> Result<usize> {
     }
     if flags & FHCRC != 0 {
         let covered = r.pos();
-        let want = r.u16("header CRC-16")?;
-        let got = crc32(&block[..covered]) as u16;
+        // As u32s: the hex below then shares one formatter with the CRC-32's.
+        let want = u32::from(r.u16("header CRC-16")?);
+        let got = crc32(&block[..covered]) & 0xffff;
         if want != got {
             return Err(corrupt_chunk(format!("gzip header CRC-16 mismatch: stored {want:04x}, computed {got:04x}")));
         }
@@ -133,7 +137,32 @@ fn build_crc_tables() -> [[u32; 256]; 8] {
 
 #[cfg(test)]
 mod tests {
-    use super::crc32;
+    use super::{crc32, header_len};
+
+    fn message(header: &[u8]) -> String {
+        header_len(header).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn header_errors_show_the_bytes_in_hex() {
+        // The fixed header: magic 1f 8b, method 8, flags, mtime, xfl, os.
+        let ok = [0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3];
+        assert_eq!(header_len(&ok).unwrap(), 10);
+        let mut bad = ok;
+        bad[1] = 0x0c;
+        assert!(message(&bad).contains("gzip magic is 1f0c, not 1f8b"), "{}", message(&bad));
+        let mut bad = ok;
+        bad[3] = 0x20;
+        assert!(message(&bad).contains("reserved flag bits (0x20)"), "{}", message(&bad));
+        // FHCRC: the low 16 bits of the CRC-32 of the 10 bytes before it.
+        let mut h = ok.to_vec();
+        h[3] = 2;
+        let crc = crc32(&h) & 0xffff;
+        assert_eq!(header_len(&[&h[..], &(crc as u16).to_le_bytes()].concat()).unwrap(), 12);
+        h.extend_from_slice(&[0x0a, 0x00]);
+        let want = format!("stored 000a, computed {crc:04x}");
+        assert!(message(&h).contains(&want), "{} lacks {want}", message(&h));
+    }
 
     #[test]
     fn crc32_matches_the_standard_check_value() {

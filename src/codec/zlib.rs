@@ -10,7 +10,10 @@ pub(super) fn decompress(inflater: &mut Inflater, block: &[u8], out: &mut [u8]) 
     }
     let (cmf, flg) = (block[0], block[1]);
     if cmf & 0x0f != 8 || cmf >> 4 > 7 {
-        return Err(corrupt_chunk(format!("zlib header {cmf:#04x}: not DEFLATE with a window of at most 32 KiB")));
+        return Err(corrupt_chunk(format!(
+            "zlib header {:#04x}: not DEFLATE with a window of at most 32 KiB",
+            u32::from(cmf)
+        )));
     }
     if (u16::from(cmf) << 8 | u16::from(flg)) % 31 != 0 {
         return Err(corrupt_chunk("zlib header check bits are wrong"));

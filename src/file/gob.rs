@@ -117,7 +117,7 @@ impl<'a> Decoder<'a> {
         }
         let n = (!b).wrapping_add(1) as usize; // 0xFF -> 1 byte ... 0xF8 -> 8 bytes
         if n > 8 {
-            return Err(self.err(&format!("unsigned integer with byte count marker {b:#04x}")));
+            return Err(self.err(&format!("unsigned integer with byte count marker {:#04x}", u32::from(b))));
         }
         let bytes = self.take(n)?;
         Ok(bytes.iter().fold(0u64, |acc, &x| (acc << 8) | x as u64))

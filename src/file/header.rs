@@ -159,7 +159,9 @@ fn show_magic(m: &[u8]) -> String {
     if m.iter().all(|b| b.is_ascii_graphic()) {
         format!("\"{}\"", String::from_utf8_lossy(m))
     } else {
-        format!("0x{}", m.iter().map(|b| format!("{b:02x}")).collect::<String>())
+        // Hex of u32s only: each integer type formatted as hex brings its own
+        // formatter into the wasm.
+        format!("0x{}", m.iter().map(|&b| format!("{:02x}", u32::from(b))).collect::<String>())
     }
 }
 
@@ -187,6 +189,9 @@ mod tests {
         let (head, tail) = file_with_footer_len(10, 100);
         assert_eq!(read_prelude(7, &head[..7], &[]).unwrap_err().kind, ErrorKind::Truncated);
         assert_eq!(read_prelude(100, b"COLS\x01\0\0\0\0", &tail).unwrap_err().kind, ErrorKind::BadMagic);
+        // A magic that is not printable is shown as hex, two digits a byte.
+        let e = read_prelude(100, b"\x01\xabC\x0a\x01\0\0\0\0", &tail).unwrap_err();
+        assert!(e.to_string().contains("leading magic is 0x01ab430a,"), "{e}");
         assert_eq!(
             read_prelude(100, b"ABCD\x03\0\0\0\0", b"xxxxxxxx").unwrap_err().kind,
             ErrorKind::UnsupportedVersion
