@@ -27,6 +27,9 @@ pub(crate) fn header(stream: &[u8]) -> Result<DictHeader> {
     })
 }
 
+// Out of line, and kept so by wasm-opt (Cargo.toml): V8 optimizes it on
+// its own, sooner than the whole decoder.
+#[inline(never)]
 pub(super) fn decode(
     ty: ColumnType,
     n: usize,
