@@ -1,7 +1,8 @@
 // Browser side of the decode benchmark. Served by tools/serve.mjs at
 // /bench/browser/; bench/browser/run.mjs opens it in headless Chromium and
 // collects `window.benchResult` (or `window.benchError`). The query string
-// carries the knobs (RUNS, WARMUP, SEED, FILES, READERS, SCOPES, FLOORS).
+// carries the knobs (RUNS, WARMUP, WARMUP_MS, SEED, FILES, READERS, SCOPES,
+// FLOORS).
 
 import { parquetRead, parquetMetadata } from "/bench/node_modules/hyparquet/src/index.js";
 import { compressors } from "/bench/node_modules/hyparquet-compressors/src/index.js";

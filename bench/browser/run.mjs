@@ -3,7 +3,7 @@
 // (Debian's /usr/bin/chromium via the playwright-core pinned in tools/test/) and
 // writes bench/results/browser.json and browser.md (or RESULTS_DIR).
 //   node bench/browser/run.mjs http://127.0.0.1:PORT/
-// env: RUNS, WARMUP, SEED, FILES, READERS, SCOPES, FLOORS (passed to the page),
+// env: RUNS, WARMUP, WARMUP_MS, SEED, FILES, READERS, SCOPES, FLOORS (passed to the page),
 // V8_FLAGS (extra --js-flags),
 // NATIVE_JSON (bench/native.mjs's output, added to the report), BENCH_COMMIT.
 // The static server (tools/serve.mjs) must already be listening; bench/run starts it.
@@ -25,7 +25,7 @@ if (!base) {
   process.exit(2);
 }
 
-const query = new URLSearchParams(Object.fromEntries(["RUNS", "WARMUP", "SEED", "FILES", "READERS", "SCOPES", "FLOORS"].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])));
+const query = new URLSearchParams(Object.fromEntries(["RUNS", "WARMUP", "WARMUP_MS", "SEED", "FILES", "READERS", "SCOPES", "FLOORS"].filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])));
 // Other work on the machine skews timings; the load average makes that visible.
 const loadavg = () => os.loadavg().map((v) => v.toFixed(2)).join(" ");
 const loadBefore = loadavg();

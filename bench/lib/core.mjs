@@ -18,13 +18,15 @@ export const SCOPE_LABEL = { all: "all columns", int: "one integer column", stri
 
 /**
  * The run's configuration from name/value pairs (env in Node, the query
- * string in the browser): RUNS, WARMUP, SEED, FILES, READERS, SCOPES, FLOORS.
+ * string in the browser): RUNS, WARMUP, WARMUP_MS, SEED, FILES, READERS,
+ * SCOPES, FLOORS.
  */
 export function configFrom(get) {
   const list = (v) => String(v ?? "").split(",").map((s) => s.trim()).filter(Boolean);
   const config = {
     runs: Number(get("RUNS") ?? 15),
     warmup: Number(get("WARMUP") ?? 3),
+    warmupMs: Number(get("WARMUP_MS") ?? 0),
     seed: Number(get("SEED") ?? 20240605),
     files: get("FILES") ?? "",
     readers: list(get("READERS")),
@@ -35,7 +37,7 @@ export function configFrom(get) {
   for (const s of config.scopes) if (!SCOPES.includes(s)) throw new Error(`SCOPES: unknown ${s} (known: ${SCOPES.join(", ")})`);
   for (const r of config.readers) if (!(r in READERS)) throw new Error(`READERS: unknown ${r} (known: ${Object.keys(READERS).join(", ")})`);
   if (!["ours", "all", "none"].includes(config.floors)) throw new Error("FLOORS must be ours, all or none");
-  if (!(config.runs >= 1 && config.warmup >= 0)) throw new Error("RUNS must be at least 1 and WARMUP at least 0");
+  if (!(config.runs >= 1 && config.warmup >= 0 && config.warmupMs >= 0)) throw new Error("RUNS must be at least 1, WARMUP and WARMUP_MS at least 0");
   return config;
 }
 
@@ -254,20 +256,19 @@ const breathe = () => {
 };
 
 /**
- * Warm-ups (each cell `warmup` times, shuffled), then `runs` timed runs of
- * every cell in one seeded shuffle of all run instances. Every run's output
- * is checked. A failing cell is marked and dropped; the others go on.
+ * Warm-ups (each cell `warmup` times, shuffled, then more rounds of every
+ * cell until the warm-ups have taken `warmupMs`: V8 optimizes wasm in the
+ * background, and a small file's reads can all end before it has), then
+ * `runs` timed runs of every cell in one seeded shuffle of all run
+ * instances. Every run's output is checked. A failing cell is marked and
+ * dropped; the others go on.
  */
-export async function runSession(cells, { runs, warmup, seed }, log = () => {}) {
+export async function runSession(cells, { runs, warmup, warmupMs = 0, seed }, log = () => {}) {
   const random = mulberry32(seed);
   const plan = (n) => shuffle(cells.flatMap((cell) => Array.from({ length: n }, () => cell)), random);
-  const phases = [
-    ["warm-up", plan(warmup), "warmupMs"],
-    ["timed", plan(runs), "timesMs"],
-  ];
   const order = [];
   const started = performance.now();
-  for (const [phase, list, key] of phases) {
+  const phase = async (name, list, key) => {
     let done = 0;
     for (const cell of list) {
       done++;
@@ -283,10 +284,13 @@ export async function runSession(cells, { runs, warmup, seed }, log = () => {}) 
         cell.error = String(e?.stack ?? e);
         log(`FAILED ${cell.id}: ${e?.message ?? e}`);
       }
-      if (done % 100 === 0 || done === list.length) log(`${phase} ${done}/${list.length} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+      if (done % 100 === 0 || done === list.length) log(`${name} ${done}/${list.length} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
       await breathe();
     }
-  }
+  };
+  await phase("warm-up", plan(warmup), "warmupMs");
+  while (performance.now() - started < warmupMs && cells.some((c) => !c.error)) await phase("warm-up (WARMUP_MS)", plan(1), "warmupMs");
+  await phase("timed", plan(runs), "timesMs");
   for (const c of cells) if (c.impl.memoryBytes) c.memoryBytes = c.impl.memoryBytes();
   return order;
 }

@@ -33,7 +33,7 @@ export function markdown(doc) {
   L.push(`Date: ${doc.date}  `);
   for (const [k, v] of Object.entries(environment)) L.push(`${k}: ${esc(typeof v === "object" ? JSON.stringify(v) : v)}  `);
   L.push(
-    `Runs: ${config.runs} timed per cell after ${config.warmup} warm-ups, every run of every cell in one shuffled order (seed ${config.seed})${config.gcBetweenRuns ? ", a full garbage collection between runs (untimed)" : ""}. ` +
+    `Runs: ${config.runs} timed per cell after ${config.warmup} warm-ups${config.warmupMs ? ` (more rounds of them until ${config.warmupMs} ms had passed)` : ""}, every run of every cell in one shuffled order (seed ${config.seed})${config.gcBetweenRuns ? ", a full garbage collection between runs (untimed)" : ""}. ` +
       `Knobs: FILES=${config.files || "(all)"} READERS=${config.readers.join(",") || "(all)"} SCOPES=${config.scopes.join(",")} FLOORS=${config.floors}.  `,
     "Times: medians in ms, from the file's bytes in memory to every value handed to JS (checks and frees untimed).",
     "",
