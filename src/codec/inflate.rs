@@ -871,9 +871,10 @@ fn stored(b: &mut Bits<'_>, out: &mut [u8], op: &mut usize) -> Result<()> {
     let input = b.input;
     let at = b.pos;
     let header = input.get(at..at + 4).ok_or_else(|| ends_early(input.len()))?;
-    let len = u16::from_le_bytes([header[0], header[1]]);
-    let nlen = u16::from_le_bytes([header[2], header[3]]);
-    if nlen != !len {
+    // u32s, not u16s: the message below then needs no u16 formatter.
+    let len = u32::from(u16::from_le_bytes([header[0], header[1]]));
+    let nlen = u32::from(u16::from_le_bytes([header[2], header[3]]));
+    if nlen != !len & 0xffff {
         return Err(corrupt_chunk(format!(
             "DEFLATE stored block at input byte {at}: length {len} does not match its complement {nlen}"
         )));

@@ -285,7 +285,8 @@ impl<'a> TokenizedLayout<'a> {
                     corrupt_chunk(format!("Bits ids need a 1-entry table, found {}", self.table_len()))
                 })?;
                 let bits = MsbBits::new(self.id_stream, t, w)?;
-                let max = self.table_entry(0);
+                // (A u32: a u16 in the message below would bring its own formatter.)
+                let max = u32::from(self.table_entry(0));
                 refill(ids, t, "token ids")?;
                 if w == 16 {
                     // A vocab over 2^15 ids (GPT-2's and most others): the
@@ -301,7 +302,7 @@ impl<'a> TokenizedLayout<'a> {
                     bits.map_all(ids, |id| id as u16);
                 }
                 let largest = ids.iter().copied().max().unwrap_or(0) as u32;
-                if largest > max as u32 {
+                if largest > max {
                     return Err(corrupt_chunk(format!("Bits id {largest} exceeds the declared largest id {max}")));
                 }
                 Ok(())
@@ -543,6 +544,7 @@ fn undefined_id(ids: &[u16], table: &[u32], escape: u32) -> crate::error::Error 
     // The caller saw one, so the search finds it.
     let (k, id) =
         ids.iter().enumerate().find(|&(_, &id)| token_len(table, id) == 0 && id as u32 != escape).unwrap_or((0, &0));
+    let id = u32::from(*id);
     corrupt_chunk(format!("token {k} has id {id}, which the tokenizer does not define (escape id {escape})"))
 }
 
