@@ -14,7 +14,8 @@
 const IMPORT_SECTION = 2;
 const EXPORT_SECTION = 7;
 
-function readU32(b, at) {
+/** An unsigned LEB128 at `at.i` (advanced past it). */
+export function readU32(b, at) {
   let v = 0;
   let shift = 0;
   for (;;) {
@@ -39,7 +40,8 @@ function u32(v) {
 const utf8 = new TextDecoder();
 const enc = new TextEncoder();
 
-function readName(b, at) {
+/** A length-prefixed UTF-8 name at `at.i` (advanced past it). */
+export function readName(b, at) {
   const n = readU32(b, at);
   const s = utf8.decode(b.subarray(at.i, at.i + n));
   at.i += n;

@@ -7,6 +7,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { readName, readU32 } from "./names.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const toml = fs.readFileSync(path.join(root, "Cargo.toml"), "utf8");
@@ -46,42 +47,25 @@ function demangle(name) {
 
 /** The names in a module's name section (subsection 1: function names). */
 function functionNames(b) {
-  let p = 8;
-  const leb = () => {
-    let r = 0;
-    let s = 0;
-    let x;
-    do {
-      x = b[p++];
-      r += (x & 0x7f) * 2 ** s;
-      s += 7;
-    } while (x & 0x80);
-    return r;
-  };
+  const at = { i: 8 };
   const out = [];
-  while (p < b.length) {
-    const id = b[p++];
-    const len = leb();
-    const end = p + len;
-    if (id === 0) {
-      const n = leb();
-      const section = b.subarray(p, p + n).toString();
-      p += n;
-      while (section === "name" && p < end) {
-        const sub = b[p++];
-        const subEnd = leb() + p;
+  while (at.i < b.length) {
+    const id = b[at.i++];
+    const end = readU32(b, at) + at.i;
+    if (id === 0 && readName(b, at) === "name") {
+      while (at.i < end) {
+        const sub = b[at.i++];
+        const subEnd = readU32(b, at) + at.i;
         if (sub === 1) {
-          for (let k = leb(); k > 0; k--) {
-            leb();
-            const l = leb();
-            out.push(demangle(b.subarray(p, p + l).toString()));
-            p += l;
+          for (let k = readU32(b, at); k > 0; k--) {
+            readU32(b, at);
+            out.push(demangle(readName(b, at)));
           }
         }
-        p = subEnd;
+        at.i = subEnd;
       }
     }
-    p = end;
+    at.i = end;
   }
   return out;
 }
