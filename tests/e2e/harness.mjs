@@ -83,8 +83,9 @@ export async function tab(page, name) {
 /**
  * Runs `fn` while recording the page's main thread: every task's CPU time
  * (from a Chromium trace: the renderer main thread's RunTask thread
- * duration, which a busy machine does not inflate) and the PerformanceObserver
- * 'longtask' entries (wall time, which it does). Returns both maxima.
+ * duration, which a busy machine inflates far less than wall time, though a
+ * virtual machine's stolen cycles still count) and the PerformanceObserver
+ * 'longtask' entries (wall time). Returns both maxima.
  */
 export async function mainThreadDuring(browser, page, fn) {
   await page.evaluate(() => {
