@@ -237,6 +237,16 @@ test("filtering over the whole file, then sorted, with the selected cell's value
   await page.waitForFunction((t) => document.body.dataset.copied?.split("\t")[1] === t, String(v.delay[want[1]]));
   // Go to a file row: found in the view where it is.
   await page.fill("[data-testid=data-goto]", String(want[40]));
+  // The field shows a 7-digit row number whole, with room for its spinner.
+  const room = await page.$eval("[data-testid=data-goto]", (input) => {
+    const cs = getComputedStyle(input);
+    const probe = document.body.appendChild(Object.assign(document.createElement("span"), { textContent: String(input.max) }));
+    probe.style.font = cs.font;
+    const text = probe.getBoundingClientRect().width;
+    probe.remove();
+    return input.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 16 - text;
+  });
+  assert.ok(room >= 0, `the go-to field is ${-room} px too narrow for ${fmt(ROWS - 1)}`);
   await page.press("[data-testid=data-goto]", "Enter");
   await page.waitForFunction((id) => [...document.querySelectorAll("[data-testid=data-grid] .grid-row:not([hidden])")].some((r) => r.dataset.fileRow === String(id)), want[40]);
   await shot(page, "32-data-filtered");

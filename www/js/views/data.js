@@ -416,7 +416,7 @@ export function createData(ctx, el) {
           { class: "toolbar data-toolbar" },
           h("details", { class: "dropdown" }, colsSummary, colsHost),
           h("details", { class: "dropdown", "data-testid": "export-menu" }, h("summary", { "data-testid": "export-toggle" }, "Export…"), exportHost),
-          h("form", { class: "goto-form", onsubmit: goTo }, h("label", { class: "field" }, h("span", { class: "field-label" }, "Go to file row"), h("input", { type: "number", min: 0, max: f.numRows - 1, class: "goto", "data-testid": "data-goto" })), h("button", { type: "submit", class: "small" }, "Go")),
+          h("form", { class: "goto-form", onsubmit: goTo }, h("label", { class: "field" }, h("span", { class: "field-label" }, "Go to file row"), h("input", { type: "number", min: 0, max: f.numRows - 1, class: "goto", style: { width: gotoWidth(f.numRows) }, "data-testid": "data-goto" })), h("button", { type: "submit", class: "small" }, "Go")),
         ),
         h("form", { class: "filter-form", onsubmit: applyFilters }, filterHost),
         progress,
@@ -460,4 +460,10 @@ export function createData(ctx, el) {
     },
     grid,
   };
+}
+
+/** Room for the file's largest row number and the number field's spinner:
+ *  a fixed 8em cut 1,029,962 to "102996" on flights-3m. */
+function gotoWidth(numRows) {
+  return `max(8em, ${String(Math.max(0, numRows - 1)).length + 4}ch)`;
 }
