@@ -447,6 +447,11 @@ test("a tokenized file: missing tokenizer named by digest, then supplied by drop
   await page.selectOption("[data-testid=detail-col]", String(smallCol));
   await page.waitForSelector("[data-testid=enc-tokens]");
   assert.equal(await page.textContent("[data-testid=enc-representation]"), "Remap");
+  // Its footer's minimum is the empty string, which gob stores as an empty
+  // []byte: the profile's minimum agrees with it.
+  await page.waitForSelector("[data-testid=profile][data-state=done]", { timeout: 60_000 });
+  assert.match(await page.textContent("[data-testid=profile-min]"), /^""/);
+  assert.equal(await page.$$eval("[data-testid=profile-min] .ok-badge, [data-testid=profile-max] .ok-badge", (x) => x.length), 2, "the profile's min and max agree with the footer");
   await shot("12-detail-tokenized");
 });
 

@@ -25,8 +25,11 @@ function footerRange(f, c) {
   for (const rg of f.rowGroups) {
     const cm = rg.columns[c];
     if (cm.nullCount === rg.numRows) continue;
-    const lo = decodeStat(type, cm.minRaw);
-    const hi = decodeStat(type, cm.maxRaw);
+    // gob drops an empty []byte: with non-null values present, an empty
+    // text statistic is the empty value (FORMAT.md §5), not a missing one.
+    const stat = (raw) => (TEXT.has(type) && !raw?.length ? new Uint8Array(0) : decodeStat(type, raw));
+    const lo = stat(cm.minRaw);
+    const hi = stat(cm.maxRaw);
     const less = (a, b) => (TEXT.has(type) ? cmpBytes(a, b) < 0 : a < b);
     if (lo !== undefined && lo !== null && (min === null || less(lo, min))) min = lo;
     if (hi !== undefined && hi !== null && (max === null || less(max, hi))) max = hi;
