@@ -7,7 +7,7 @@ import { h, s, fill } from "../dom.js";
 import { fmtInt, fmtMs, fmtPct, fmtBytes, valueNode, decodeStat, scalarText } from "../format.js";
 import { errorBox } from "../common.js";
 import { formatTime } from "../timefmt.js";
-import { EXACT_LIMIT } from "../profile.js";
+import { EXACT_LIMIT, ARENA_LIMIT } from "../profile.js";
 
 const AUTO_LIMIT = 64 * 1024 * 1024; // stored bytes profiled without asking
 const TEXT = new Set(["string", "bytes"]);
@@ -107,6 +107,8 @@ function topList(p, type, unit) {
 
 export function createProfile(ctx) {
   const el = h("section", { class: "card profile", "data-testid": "profile" });
+  // What makes the counts inexact (../profile.js).
+  const past = (type) => `${fmtInt(EXACT_LIMIT)} distinct values${TEXT.has(type) ? ` or ${fmtBytes(ARENA_LIMIT)} of them` : ""}`;
   const cache = new Map(); // `${gen}:${c}` -> result
   let ac = null;
   let current = -1;
@@ -139,7 +141,7 @@ export function createProfile(ctx) {
           h(
             "dd",
             { "data-testid": "profile-distinct", "data-value": p.distinct, "data-exact": String(p.distinctExact) },
-            p.distinctExact ? `${fmtInt(p.distinct)} (exact)` : `≈ ${fmtInt(p.distinct)} (HyperLogLog estimate, about ±0.8%; more than ${fmtInt(EXACT_LIMIT)} distinct values)`,
+            p.distinctExact ? `${fmtInt(p.distinct)} (exact)` : `≈ ${fmtInt(p.distinct)} (HyperLogLog estimate, about ±0.8%; more than ${past(type)})`,
           ),
           h("dt", {}, "Minimum"),
           h("dd", { "data-testid": "profile-min" }, valueView(type, unit, p.min), " ", h("span", { class: "muted small" }, "footer: "), valueView(type, unit, foot.min), " ", mark(agreeMin)),
@@ -155,7 +157,7 @@ export function createProfile(ctx) {
         : p.top.length
           ? h("details", {}, h("summary", {}, "Most common values"), topList(p, type, unit))
           : h("p", { class: "muted" }, nonNull ? "" : "Every value is null."),
-      p.topExact ? null : h("p", { class: "muted small" }, `Counts are lower bounds: past ${fmtInt(EXACT_LIMIT)} distinct values the table of counts keeps only its most common half each time it fills.`),
+      p.topExact ? null : h("p", { class: "muted small" }, `Counts are lower bounds: past ${past(type)} the table of counts keeps only its most common half each time it fills.`),
     );
     el.dataset.state = "done";
     el.dataset.col = String(c);

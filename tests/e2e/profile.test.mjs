@@ -1,0 +1,209 @@
+// The page's column profile (www/js/profile.js), in Node without a browser:
+// text columns against a plain count of their values as Latin-1 strings
+// (byte order is their order), exact while the values fit, and with exact
+// minimum and maximum, lower-bound counts and an estimate past that.
+
+import { test } from "node:test";
+import { Worker } from "node:worker_threads";
+import assert from "node:assert/strict";
+import { ColumnProfile, EXACT_LIMIT, ARENA_LIMIT } from "../../www/js/profile.js";
+import { mulberry32 } from "../../www/js/stats.js";
+
+/** A decoded text column as the package hands it over (null: a null row). */
+function textColumn(values) {
+  const parts = values.map((v) => (v === null ? new Uint8Array(0) : v));
+  const offsets = new Uint32Array(values.length + 1);
+  for (let i = 0; i < parts.length; i++) offsets[i + 1] = offsets[i] + parts[i].length;
+  const data = new Uint8Array(offsets[values.length]);
+  parts.forEach((p, i) => data.set(p, offsets[i]));
+  const validity = new Uint8Array(Math.ceil(values.length / 8));
+  values.forEach((v, i) => {
+    if (v !== null) validity[i >> 3] |= 1 << (i & 7);
+  });
+  return { length: values.length, validity, values: { offsets, data } };
+}
+
+const latin1 = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1");
+const bytesOf = (s) => Uint8Array.from(s, (ch) => ch.charCodeAt(0));
+
+/** What the profile must say of these row groups, counted the plain way. */
+function expected(groups, topN = 20) {
+  const counts = new Map();
+  let rows = 0;
+  let nulls = 0;
+  const lens = [];
+  for (const g of groups) {
+    for (const v of g) {
+      rows++;
+      if (v === null) {
+        nulls++;
+        continue;
+      }
+      const k = latin1(v);
+      counts.set(k, (counts.get(k) || 0) + 1);
+      lens.push(v.length);
+    }
+  }
+  const keys = [...counts.keys()].sort();
+  const top = [...counts].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, topN);
+  return {
+    rows,
+    nulls,
+    counts,
+    distinct: counts.size,
+    min: keys[0],
+    max: keys.at(-1),
+    top,
+    lengths: lens.length ? { min: lens.reduce((a, b) => Math.min(a, b)), max: lens.reduce((a, b) => Math.max(a, b)), mean: lens.reduce((a, b) => a + b, 0) / lens.length } : null,
+  };
+}
+
+function profile(type, groups) {
+  const p = new ColumnProfile(type);
+  for (const g of groups) p.add(textColumn(g));
+  return p.result();
+}
+
+test("a text column's profile is exact: counts, ties in byte order, minimum, maximum, lengths, nulls", () => {
+  const rand = mulberry32(7);
+  // Short values drawn unevenly from 300, with "", bytes above 0x7f, a
+  // prefix of another value, and nulls, over three row groups.
+  const pool = ["", "a", "ab", "abc", "b", "\u00ff", "\u00ff\u0000", "\u0000"];
+  for (let k = 0; pool.length < 300; k++) pool.push(`v${k}-${"x".repeat(k % 17)}`);
+  const groups = [1000, 1, 4000].map((n) =>
+    Array.from({ length: n }, () => {
+      if (rand() < 0.1) return null;
+      const i = Math.floor(pool.length * rand() ** 3);
+      return bytesOf(pool[i]);
+    }),
+  );
+  for (const type of ["string", "bytes"]) {
+    const got = profile(type, groups);
+    const want = expected(groups);
+    assert.equal(got.rows, want.rows);
+    assert.equal(got.nulls, want.nulls);
+    assert.equal(got.distinct, want.distinct);
+    assert.equal(got.distinctExact, true);
+    assert.equal(got.topExact, true);
+    assert.equal(latin1(got.min), want.min);
+    assert.equal(latin1(got.max), want.max);
+    assert.deepEqual(got.lengths, want.lengths);
+    assert.deepEqual(
+      got.top.map((t) => [latin1(t.value), t.count]),
+      want.top,
+    );
+    assert.ok(got.top.every((t) => t.value instanceof Uint8Array));
+  }
+});
+
+test("an all-null text column and an empty one have no minimum, maximum or lengths", () => {
+  for (const groups of [[[null, null]], [[]]]) {
+    const got = profile("string", groups);
+    assert.equal(got.min, null);
+    assert.equal(got.max, null);
+    assert.equal(got.lengths, null);
+    assert.equal(got.distinct, 0);
+    assert.deepEqual(got.top, []);
+  }
+});
+
+test(`past ${EXACT_LIMIT} distinct values: an estimate, lower-bound counts that keep the common values, exact minimum and maximum`, () => {
+  const n = EXACT_LIMIT + 100_000;
+  // Every value once, and three heavy ones often, spread through the file.
+  const heavy = ["m-heavy", "n-heavy", "o-heavy"];
+  const groups = [];
+  for (let g = 0; g < 6; g++) {
+    const part = [];
+    for (let i = g * (n / 6); i < (g + 1) * (n / 6); i++) {
+      part.push(bytesOf(`k${String(i).padStart(7, "0")}`));
+      if (i % 50 === 0) part.push(bytesOf(heavy[i % 3]));
+    }
+    groups.push(part);
+  }
+  const want = expected(groups);
+  const got = profile("string", groups);
+  assert.equal(got.distinctExact, false);
+  assert.equal(got.topExact, false);
+  assert.ok(Math.abs(got.distinct - want.distinct) / want.distinct < 0.03, `estimate ${got.distinct} of ${want.distinct}`);
+  assert.equal(latin1(got.min), want.min);
+  assert.equal(latin1(got.max), want.max);
+  assert.deepEqual(
+    got.top.slice(0, 3).map((t) => latin1(t.value)).sort(),
+    heavy,
+  );
+  for (const t of got.top) assert.ok(t.count <= want.counts.get(latin1(t.value)), `${latin1(t.value)}: ${t.count} is a lower bound`);
+  // The heavy values were never pruned: they were common from the start.
+  for (const t of got.top.slice(0, 3)) assert.equal(t.count, want.counts.get(latin1(t.value)));
+});
+
+test(`past ${ARENA_LIMIT} bytes of distinct text: pruned like too many values, and a value longer than that is profiled but not counted`, () => {
+  const big = 1 << 20;
+  const value = (k) => {
+    const v = new Uint8Array(big);
+    v.fill(0x61 + (k % 26));
+    v[0] = 0x30 + Math.floor(k / 26);
+    return v;
+  };
+  const count = Math.ceil(ARENA_LIMIT / big) + 8;
+  const common = bytesOf("common");
+  const groups = [Array.from({ length: count }, (_, k) => value(k)).flatMap((v) => [v, common])];
+  const want = expected(groups, 1);
+  const got = profile("bytes", groups);
+  assert.equal(got.distinctExact, false);
+  assert.equal(latin1(got.min), want.min);
+  assert.equal(latin1(got.max), want.max);
+  assert.deepEqual([latin1(got.top[0].value), got.top[0].count], ["common", count]);
+
+  const huge = new Uint8Array(ARENA_LIMIT + 1).fill(0x7a);
+  const alone = profile("bytes", [[bytesOf("a"), huge, bytesOf("a")]]);
+  assert.equal(alone.distinctExact, false);
+  assert.equal(alone.min.length, 1);
+  assert.equal(alone.max.length, ARENA_LIMIT + 1);
+  assert.equal(alone.lengths.max, ARENA_LIMIT + 1);
+  assert.deepEqual(alone.top.map((t) => [latin1(t.value), t.count]), [["a", 2]]);
+});
+
+test("a bool column's profile counts both values", () => {
+  const p = new ColumnProfile("bool");
+  const n = 37;
+  const values = Uint8Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 1 : 0));
+  const validity = new Uint8Array(5).fill(0xff);
+  validity[0] = 0xfe; // row 0 (a true) is null
+  p.add({ length: n, validity, values });
+  const got = p.result();
+  assert.equal(got.nulls, 1);
+  assert.equal(got.distinct, 2);
+  assert.deepEqual(got.top, [{ value: false, count: 24 }, { value: true, count: 12 }]);
+  assert.equal(got.min, false);
+  assert.equal(got.max, true);
+});
+
+test("two distinct values of more than half ARENA_LIMIT each take turns in the table (in a worker: a pruning that never frees room would spin)", async () => {
+  const half = ARENA_LIMIT / 2 + 1;
+  const code = `
+    const { parentPort } = require("node:worker_threads");
+    import(${JSON.stringify(new URL("../../www/js/profile.js", import.meta.url).href)}).then(({ ColumnProfile }) => {
+      // "aaa…", "bbb…", "aaa…": each value alone fits, no two together.
+      const data = new Uint8Array(3 * ${half}).fill(0x61);
+      data.fill(0x62, ${half}, 2 * ${half});
+      const col = { length: 3, validity: null, values: { offsets: Uint32Array.of(0, ${half}, 2 * ${half}, 3 * ${half}), data } };
+      const p = new ColumnProfile("bytes");
+      p.add(col);
+      const r = p.result();
+      parentPort.postMessage({ exact: r.distinctExact, min: r.min[0], max: r.max[0], top: r.top.map((t) => [t.value[0], t.count]) });
+    });`;
+  const worker = new Worker(code, { eval: true });
+  const got = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      worker.terminate();
+      reject(new Error("the profile did not finish in 30 s"));
+    }, 30_000);
+    worker.once("message", (m) => {
+      clearTimeout(timer);
+      worker.terminate();
+      resolve(m);
+    });
+    worker.once("error", reject);
+  });
+  assert.deepEqual(got, { exact: false, min: 0x61, max: 0x62, top: [[0x61, 1]] });
+});
