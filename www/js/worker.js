@@ -132,6 +132,29 @@ async function getColumn(g, c) {
   return p;
 }
 
+/**
+ * Row groups 0..G-1 in turn, each as [g, its chunks of `cols` in order],
+ * with the next group's chunks already asked for: a whole-file pass
+ * (filter, sort, profile) over a URL or a Blob then waits on the source
+ * about once, not once per row group. `check` runs before each group.
+ */
+async function* rowGroupsInTurn(cols, check) {
+  const G = need().rowGroups.length;
+  const ask = (g) =>
+    cols.map((c) => {
+      const p = getColumn(g, c);
+      p.catch(() => {}); // a pass stopped early never awaits it
+      return p;
+    });
+  let next = G > 0 ? ask(0) : null;
+  for (let g = 0; g < G; g++) {
+    await check();
+    const now = next;
+    next = g + 1 < G ? ask(g + 1) : null;
+    yield [g, await Promise.all(now)];
+  }
+}
+
 function dropFile() {
   cache.clear();
   inflight.clear();
@@ -330,11 +353,11 @@ const ops = {
     if (filters.length) {
       const parts = [];
       let kept = 0;
-      for (let g = 0; g < G; g++) {
-        await check();
+      const cols = [...new Set(filters.map((cond) => cond.c))];
+      for await (const [g, chunks] of rowGroupsInTurn(cols, check)) {
         const n = f.rowGroups[g].numRows;
         const keep = new Uint8Array(n).fill(1);
-        for (const cond of filters) applyCondition(cond, await getColumn(g, cond.c), keep);
+        for (const cond of filters) applyCondition(cond, chunks[cols.indexOf(cond.c)], keep);
         const part = new Uint32Array(n);
         let k = 0;
         const base = rgStart[g];
@@ -352,9 +375,8 @@ const ops = {
     }
     if (sort) {
       const keys = new SortKeys(f.schema[sort.c].type, f.numRows);
-      for (let g = 0; g < G; g++) {
-        await check();
-        keys.add(rgStart[g], await getColumn(g, sort.c));
+      for await (const [g, [col]] of rowGroupsInTurn([sort.c], check)) {
+        keys.add(rgStart[g], col);
         post({ done: g + 1, total: G, label: "reading sort keys of row group" });
       }
       await check();
@@ -387,15 +409,13 @@ const ops = {
     const t0 = performance.now();
     const G = f.rowGroups.length;
     const p = new ColumnProfile(f.schema[c].type);
-    for (let g = 0; g < G; g++) {
-      await check();
-      p.add(await getColumn(g, c));
+    for await (const [g, [col]] of rowGroupsInTurn([c], check)) {
+      p.add(col);
       post({ done: g + 1, total: G * 2, label: "profiling row group" });
     }
     if (p.startHistogram()) {
-      for (let g = 0; g < G; g++) {
-        await check();
-        p.addHistogram(await getColumn(g, c));
+      for await (const [g, [col]] of rowGroupsInTurn([c], check)) {
+        p.addHistogram(col);
         post({ done: G + g + 1, total: G * 2, label: "histogram, row group" });
       }
     }
