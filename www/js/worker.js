@@ -110,9 +110,40 @@ async function getColumn(g, c) {
   }
   if (inflight.has(key)) return inflight.get(key);
   const f = need();
+  return reading(f, key, f.readColumnAsync(g, c));
+}
+
+/**
+ * Row group g's chunks of `cols` (promises, in order), from the cache or
+ * read now: the missing ones in one readColumnsAsync call, which fetches
+ * a row group's adjacent chunks in one request where getColumn makes one
+ * each. A failed call is retried chunk by chunk, so an error belongs to
+ * the chunk that has it.
+ */
+function getColumns(g, cols) {
+  const f = need();
+  const missing = [...new Set(cols)].filter((c) => !cache.has(`${g}:${c}`) && !inflight.has(`${g}:${c}`));
+  if (missing.length > 1) {
+    const all = f.readColumnsAsync([g], missing);
+    missing.forEach((c, k) =>
+      reading(
+        f,
+        `${g}:${c}`,
+        all.then(
+          (read) => read[k],
+          () => f.readColumnAsync(g, c),
+        ),
+      ),
+    );
+  }
+  return cols.map((c) => getColumn(g, c));
+}
+
+/** Keeps the chunk `read` resolves to in the cache (within cacheLimit), and marks it in flight until then. */
+function reading(f, key, read) {
   const p = (async () => {
     try {
-      const col = await f.readColumnAsync(g, c);
+      const col = await read;
       if (file !== f) return col;
       const size = columnBytes(col);
       decodedSizes.set(key, size);
@@ -141,8 +172,7 @@ async function getColumn(g, c) {
 async function* rowGroupsInTurn(cols, check) {
   const G = need().rowGroups.length;
   const ask = (g) =>
-    cols.map((c) => {
-      const p = getColumn(g, c);
+    getColumns(g, cols).map((p) => {
       p.catch(() => {}); // a pass stopped early never awaits it
       return p;
     });
@@ -312,6 +342,8 @@ const ops = {
       groups.get(g).push(i);
     }
     const f = need();
+    // Every chunk the window needs, asked for at once (see getColumns).
+    for (const g of groups.keys()) for (const p of getColumns(g, cols)) p.catch(() => {});
     const columns = [];
     for (const c of cols) {
       const cells = new Array(n).fill(null);
