@@ -77,10 +77,10 @@ function hashNumber(x) {
  * probability `share`.
  */
 function pruneCut(count, keep) {
+  if (keep < 1) return { cut: Infinity, share: 0 };
   const counts = [];
   for (let i = 0; i < count.length; i++) if (count[i] !== 0) counts.push(count[i]);
   counts.sort((a, b) => b - a);
-  if (keep < 1) return { cut: Infinity, share: 0 };
   const cut = counts[Math.min(keep, counts.length) - 1] ?? 0;
   const above = counts.filter((c) => c > cut).length;
   const atCut = counts.filter((c) => c === cut).length;
@@ -152,7 +152,7 @@ class WordCounter {
 }
 
 /** Byte order of x[xa, xb) against y[ya, yb): negative, 0 or positive. */
-function compareBytes(x, xa, xb, y, ya, yb) {
+export function compareBytes(x, xa, xb, y, ya, yb) {
   const n = Math.min(xb - xa, yb - ya);
   for (let k = 0; k < n; k++) if (x[xa + k] !== y[ya + k]) return x[xa + k] - y[ya + k];
   return xb - xa - (yb - ya);
@@ -226,22 +226,24 @@ class TextCounter {
     }
     if (this.size >= this.limit || this.used + len > this.arenaLimit) return -1;
     if (2 * (this.size + 1) > this.cap) {
-      const old = this;
-      const { cap } = old;
-      const [oh, os, ol, oc] = [old.hash, old.start, old.len, old.count];
-      this.slots(2 * cap);
-      for (let j = 0; j < cap; j++) {
-        if (oc[j] === 0) continue;
-        const k = this.free(oh[j]);
-        this.hash[k] = oh[j];
-        this.start[k] = os[j];
-        this.len[k] = ol[j];
-        this.count[k] = oc[j];
-      }
+      this.grow();
       i = this.free(h);
     }
     this.put(i, h, data, a, len, 1);
     return 1;
+  }
+  /** Twice the slots, the keys where they are in the arena. */
+  grow() {
+    const { cap, hash, start, len, count } = this;
+    this.slots(2 * cap);
+    for (let j = 0; j < cap; j++) {
+      if (count[j] === 0) continue;
+      const k = this.free(hash[j]);
+      this.hash[k] = hash[j];
+      this.start[k] = start[j];
+      this.len[k] = len[j];
+      this.count[k] = count[j];
+    }
   }
   /** A new table with about the `keep` most common values (ties drawn as WordCounter's). */
   pruned(keep) {

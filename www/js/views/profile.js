@@ -7,15 +7,12 @@ import { h, s, fill } from "../dom.js";
 import { fmtInt, fmtMs, fmtPct, fmtBytes, valueNode, decodeStat, scalarText } from "../format.js";
 import { errorBox } from "../common.js";
 import { formatTime } from "../timefmt.js";
-import { EXACT_LIMIT, ARENA_LIMIT } from "../profile.js";
+import { EXACT_LIMIT, ARENA_LIMIT, compareBytes } from "../profile.js";
 
 const AUTO_LIMIT = 64 * 1024 * 1024; // stored bytes profiled without asking
 const TEXT = new Set(["string", "bytes"]);
 
-function cmpBytes(a, b) {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
-  return a.length - b.length;
-}
+const cmpBytes = (a, b) => compareBytes(a, 0, a.length, b, 0, b.length);
 
 /** The footer's file-wide min and max of a column: the least chunk minimum, the greatest chunk maximum. */
 function footerRange(f, c) {
