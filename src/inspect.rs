@@ -8,7 +8,7 @@ use crate::column::{Column, Values};
 use crate::encoding::{bits::MsbBits, tokenized::TokenizedLayout, Encoding};
 use crate::error::{Error, Result};
 use crate::file::FileMeta;
-use crate::read::prepare;
+use crate::read::{locate, prepare};
 use crate::tokenizer::Registry;
 use crate::types::ColumnType;
 
@@ -97,7 +97,7 @@ pub fn inspect_chunk(
     let cm = meta.chunk(row_group, column)?;
     let rows = meta.row_groups[row_group].num_rows;
     let header = crate::chunk::Chunk::parse(bytes, rows, meta.schema[column].nullable)
-        .map_err(|e| e.in_chunk(row_group, column).at_offset(cm.offset))?;
+        .map_err(|e| locate(e, row_group, column, cm.offset))?;
     let mut report = ChunkReport {
         encoding: header.encoding,
         codec: header.codec,
@@ -128,7 +128,8 @@ pub fn inspect_chunk(
             ];
             report.decoded = Some(d);
         }
-        Err(e) => report.error = Some(e.in_chunk(row_group, column)),
+        // Offsets in the file, as a read reports them (decompress's are the chunk's own).
+        Err(e) => report.error = Some(locate(e, row_group, column, cm.offset)),
     }
     Ok(report)
 }

@@ -204,7 +204,7 @@ impl<'a> PreparedChunk<'a> {
 
 /// Adds the chunk's coordinates; offsets set by lower layers are relative
 /// to the chunk and become absolute here.
-fn locate(mut e: Error, row_group: usize, column: usize, chunk_offset: u64) -> Error {
+pub(crate) fn locate(mut e: Error, row_group: usize, column: usize, chunk_offset: u64) -> Error {
     if e.location.row_group.is_none() {
         e.location.offset = Some(chunk_offset + e.location.offset.unwrap_or(0));
     }

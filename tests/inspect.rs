@@ -57,3 +57,35 @@ fn encoding_details_describe_the_stream() {
         other => panic!("expected a tokenized detail, got {other:?}"),
     }
 }
+
+#[test]
+fn inspection_reports_a_fault_at_the_file_offset_a_read_reports() {
+    let corpus = common::corpus();
+    let registry = columns_wasm::Registry::default();
+    // A Flate chunk whose first block starts with an invalid DEFLATE block
+    // type (BTYPE 11): the fault is in that block, at its place in the file.
+    let mut bytes = std::fs::read(corpus.join("valid/enc_plain_flate.cols")).unwrap();
+    let meta = FileMeta::from_bytes(&bytes).unwrap();
+    let cm = &meta.row_groups[0].chunks[0];
+    let clean = inspect_chunk(&meta, 0, 0, meta.chunk_bytes(&bytes, 0, 0).unwrap(), &registry).unwrap();
+    let block_at = cm.offset + clean.blocks[0].offset as u64;
+    bytes[block_at as usize] = 0x07;
+    let chunk = meta.chunk_bytes(&bytes, 0, 0).unwrap();
+    let read = columns_wasm::read_column(&meta, 0, 0, chunk, &registry).unwrap_err();
+    let inspected = inspect_chunk(&meta, 0, 0, chunk, &registry).unwrap().error.expect("a fault");
+    assert_eq!(read.location.offset, Some(block_at), "{read}");
+    assert_eq!(inspected.location, read.location, "{inspected}");
+
+    // A chunk whose header is refused: inspection fails where the read does.
+    let bytes = std::fs::read(corpus.join("invalid/chunk_no_blocks.cols")).unwrap();
+    let meta = FileMeta::from_bytes(&bytes).unwrap();
+    let (read, inspected) = (0..meta.schema.len())
+        .find_map(|c| {
+            let chunk = meta.chunk_bytes(&bytes, 0, c).unwrap();
+            let read = columns_wasm::read_column(&meta, 0, c, chunk, &registry).err()?;
+            Some((read, inspect_chunk(&meta, 0, c, chunk, &registry).unwrap_err()))
+        })
+        .expect("a chunk with no blocks");
+    assert!(read.location.offset.unwrap() >= meta.row_groups[0].chunks[0].offset, "{read}");
+    assert_eq!(inspected.location, read.location, "{inspected}");
+}
