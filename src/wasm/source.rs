@@ -282,9 +282,12 @@ impl Pending {
                 )
             })?;
         let got = view_len(&view);
-        if got != range.end - range.start {
+        let want = range.end - range.start;
+        if got != want {
+            // Fewer bytes: the source ends early (the file is cut short);
+            // more: the source broke slice()'s contract.
             return Err(usage_error(
-                "truncated",
+                if got < want { "truncated" } else { "bad_source" },
                 &format!("asked the source for bytes {}..{} and got {got} bytes", range.start, range.end),
             ));
         }
