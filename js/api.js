@@ -33,8 +33,7 @@ function compiledModule() {
 function ensureReady(what) {
   if (!state.ready) {
     throw new ColumnsError(
-      `${what} was called before the WebAssembly module was initialised: \`await init()\` first ` +
-        "(import init from \"columns-wasm\"; Node needs no init())",
+      `${what} was called before the WebAssembly module was initialised: \`await init()\` first (Node needs none)`,
       "not_initialized",
     );
   }
@@ -62,11 +61,16 @@ const lending = new WeakSet();
 const freeing = new WeakSet();
 
 /** Every method and getter of a generated class checks that the object is
- *  still alive: after free() wasm-bindgen would only say "null pointer passed to rust". */
+ *  one of its own (another class's pointer, or none, would reach the
+ *  module) and still alive: after free() wasm-bindgen would only say "null
+ *  pointer passed to rust". */
 function guardInstances(cls, name) {
   const alive = (self) => {
+    if (!(self instanceof cls) || typeof self.__wbg_ptr !== "number") {
+      throw new ColumnsError(`${name} methods need a ${name} made by this package; this is ${describe(self)}`, "bad_argument");
+    }
     if (self.__wbg_ptr === 0 || freeing.has(self)) {
-      throw new ColumnsError(`this ${name} was freed (free() was called on it); it cannot be used any more`, "freed");
+      throw new ColumnsError(`this ${name} was freed (free() was called)`, "freed");
     }
   };
   const skip = new Set(["constructor", "free", "__destroy_into_raw", "__handle"]);
@@ -81,7 +85,8 @@ function guardInstances(cls, name) {
   // scoped read's callback it takes effect when the callback returns.
   const free = cls.prototype.free;
   cls.prototype.free = function () {
-    if (this.__wbg_ptr === 0 || freeing.has(this)) return;
+    if (this?.__wbg_ptr === 0 || freeing.has(this)) return;
+    alive(this);
     if (lending.has(this)) freeing.add(this);
     else free.call(this);
   };
@@ -105,12 +110,13 @@ function describe(x) {
   if (x === null) return "null";
   if (x === undefined) return "undefined";
   if (typeof x !== "object" && typeof x !== "function") return `a ${typeof x}`;
-  const name = x.constructor?.name || tag(x);
-  if (Array.isArray(x)) return "an Array (a plain array is not bytes: use Uint8Array.from(array))";
+  // The package is minified: its own classes come out as "_ColumnsFile".
+  const name = (x.constructor?.name || tag(x)).replace(/^_/, "");
+  if (Array.isArray(x)) return "an Array (use Uint8Array.from(array))";
   if (typeof x.then === "function") return `a ${name} (await it first)`;
   if (typeof Blob === "function" && x instanceof Blob) return `a ${name} (use ColumnsFile.fromBlob for a Blob or File)`;
   if (typeof Response === "function" && x instanceof Response) return "a Response (pass await response.arrayBuffer())";
-  return `a ${name}`;
+  return `${/^[aeio]/i.test(name) ? "an" : "a"} ${name}`; // "a Uint8Array"
 }
 
 /**
@@ -193,7 +199,7 @@ function lend(file, rowGroup, desc, callback) {
   }
   if (isThenable(result)) {
     throw new ColumnsError(
-      "readRowGroupScoped's callback returned a promise, but the columns it was lent were released when it returned, before the promise settled; use readRowGroupScopedAsync, which waits for it",
+      "readRowGroupScoped's callback returned a promise, but its columns were released when it returned: use readRowGroupScopedAsync",
       "bad_argument",
     );
   }
@@ -209,8 +215,10 @@ function endLoan(file) {
   }
 }
 
-// Scoped reads of one file wait for each other (one loan at a time).
+// Scoped reads of one file wait for each other (one loan at a time), and
+// the files whose async callback is running now.
 const queues = new WeakMap();
+const inCallback = new WeakSet();
 const ignore = () => {};
 
 Object.assign(ColumnsFile.prototype, {
@@ -234,12 +242,19 @@ Object.assign(ColumnsFile.prototype, {
       lending.add(this);
       try {
         const { value } = await stream.next();
+        inCallback.add(this);
         return await callback(value);
       } finally {
+        inCallback.delete(this);
         await stream.return();
         endLoan(this);
       }
     };
+    // Queued behind the running callback, a call made inside it would wait
+    // for a callback that waits for it: refused, as the synchronous form's is.
+    if (inCallback.has(this)) {
+      return Promise.reject(new ColumnsError("readRowGroupScopedAsync inside a scoped read's callback of the same file would wait for itself", "busy"));
+    }
     const run = (queues.get(this) ?? Promise.resolve()).then(read);
     queues.set(this, run.then(ignore, ignore));
     return run;
@@ -264,7 +279,8 @@ ColumnsFile.prototype.rowGroupsAsync = function (options) {
     const [rowGroups, columns] = ["rowGroups", "columns"].map((k) => option(o, k, "rowGroupsAsync"));
     return this.__rowGroups(rowGroups, columns, scoped ? 1 : 0, o, deliver);
   };
-  return new RowGroupStream(start, scoped, wasmMemoryObject());
+  // (A guarded getter: throws `freed` once the file is.)
+  return new RowGroupStream(start, scoped, wasmMemoryObject(), () => this.numRows);
 };
 {
   const fromBytes = ColumnsFile.fromBytes;

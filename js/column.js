@@ -9,7 +9,7 @@ const utf8 = new TextDecoder("utf-8", { fatal: false });
 // to overwrite when their column is handed back: never the wasm memory, a
 // SharedArrayBuffer or a caller's own buffer.
 const owned = new WeakSet();
-const RELEASED = "this column was handed back with { reuse } and its buffers now belong to a newer read";
+const RELEASED = "this column was handed back with { reuse }: its buffers belong to a newer read";
 
 export class Column {
   constructor(type, length, nullCount, values, validity, boolBits = false) {
@@ -45,17 +45,15 @@ export class Column {
   /** @internal The read's stage times (`readMs` only when the chunk was
    *  fetched), as `Timings`. */
   setTimings(readMs, decompressMs, decodeMs, copyMs, totalMs, fromMemory) {
-    this.timings = readMs === undefined
-      ? { decompressMs, decodeMs, copyMs, totalMs, fromMemory }
-      : { readMs, decompressMs, decodeMs, copyMs, totalMs, fromMemory };
+    this.timings = { ...(readMs === undefined ? null : { readMs }), decompressMs, decodeMs, copyMs, totalMs, fromMemory };
   }
 
   /** A bool column's values bit-packed, bit i (LSB first) = row i, as
    *  Arrow lays them out: `values` itself when read with `{ boolBits: true }`,
    *  else a packed copy (one byte per 8 rows). */
   boolBitmap() {
-    if (this.values === null) throw new Error(RELEASED);
-    if (this.type !== "bool") throw new TypeError(`boolBitmap() needs a bool column, not ${this.type}`);
+    released(this);
+    if (this.type !== "bool") throw new ColumnsError(`boolBitmap() needs a bool column, not ${this.type}`, "bad_argument");
     return this.boolBits ? this.values : packBits(this.values, new Uint8Array((this.length + 7) >> 3));
   }
 
@@ -75,21 +73,22 @@ export class Column {
     return out;
   }
 
-  /** Whether row i holds a value (not null). */
+  /** Whether row i holds a value: false for a null, and for anything that
+   *  is not a row (-1, 1.5, "0", length) rather than some other row's bit. */
   isValid(i) {
-    if (this.values === null) throw new Error(RELEASED);
-    const v = this.validity;
-    return v === null ? i < this.length : ((v[i >> 3] >> (i & 7)) & 1) === 1;
+    released(this);
+    return Number.isInteger(i) && i >= 0 && i < this.length && (this.validity === null || bitOf(this.validity, i));
   }
 
   /** Plain JS values: numbers, bigints, booleans, strings (UTF-8 with
    *  replacement), Uint8Array for bytes, null for nulls. */
   toArray() {
-    if (this.values === null) throw new Error(RELEASED);
+    released(this);
     const n = this.length;
     const out = new Array(n);
     const v = this.values;
-    const valid = this.validity === null ? null : (i) => this.isValid(i);
+    const bits = this.validity;
+    const valid = bits === null ? null : (i) => bitOf(bits, i);
     if (this.type === "string" || this.type === "bytes") {
       const { offsets, data } = v;
       const text = this.type === "string";
@@ -107,6 +106,13 @@ export class Column {
     }
     return out;
   }
+}
+
+const bitOf = (bits, i) => ((bits[i >> 3] >> (i & 7)) & 1) === 1;
+
+/** A handed-back column refuses use (its buffers belong to a newer read). */
+function released(col) {
+  if (col.values === null) throw new ColumnsError(RELEASED, "released");
 }
 
 // A fresh copy of a view. Under Node, uninitialized memory that the copy

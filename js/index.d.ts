@@ -299,7 +299,7 @@ export interface ChunkReport {
 export interface AsyncBuffer {
   byteLength: number;
   /** Exactly the bytes `start` to `end` (an ArrayBuffer or any view), or a promise of them. */
-  slice(start: number, end: number): Promise<ArrayBuffer | ArrayBufferView> | ArrayBuffer | ArrayBufferView;
+  slice(start: number, end: number): Promise<Bytes> | Bytes;
 }
 
 export interface AbortOptions {
@@ -354,7 +354,9 @@ export type Bytes = ArrayBuffer | SharedArrayBuffer | ArrayBufferView;
  *  footer only; a read fetches just the chunks it needs. */
 export class ColumnsFile {
   private constructor();
-  /** Opens a file held in memory (copied into the module's memory once). */
+  /** Opens a file held in memory. The bytes are kept by reference, not
+   *  copied: each read copies the chunks it needs, so changing the bytes
+   *  later changes what later reads see. */
   static fromBytes(bytes: Bytes, registry?: TokenizerRegistry | null): ColumnsFile;
   /** Opens a Blob or File, reading only its tail, header and footer. */
   static fromBlob(blob: Blob, registry?: TokenizerRegistry | null, options?: AbortOptions): Promise<ColumnsFile>;
@@ -403,7 +405,9 @@ export class ColumnsFile {
   readRowGroupScoped<R>(rowGroup: number, callback: (batch: RowGroupBatch<ScopedColumn>) => R, options?: ScopedReadOptions): R;
   /** readRowGroupScoped for any file: fetches the row group's chunks, then
    *  calls `callback`, and waits for the promise it returns (if any) before
-   *  taking the columns back. Calls on one file run one after the other. */
+   *  taking the columns back. Calls on one file run one after the other;
+   *  one made while a callback of this file runs is refused (`busy`):
+   *  awaited inside that callback, it could never start. */
   readRowGroupScopedAsync<R>(rowGroup: number, callback: (batch: RowGroupBatch<ScopedColumn>) => R | PromiseLike<R>, options?: ScopedReadAsyncOptions): Promise<R>;
   /** The file's row groups one at a time (`for await`), fetching ahead at
    *  most `readAhead` bytes: each step decodes the next row group and gives

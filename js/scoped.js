@@ -29,15 +29,19 @@ const ARRAYS = {
   float64: Float64Array,
 };
 
-const RELEASED =
-  "this column was lent by a scoped read whose callback (or loop iteration) has ended, and its buffers now hold " +
-  "other values; copy what you need to keep inside it (column.copy())";
+const RELEASED = "this column was lent by a scoped read whose callback (or loop step) has ended: copy what you keep inside it (column.copy())";
+
+const released = () => new ColumnsError(RELEASED, "released");
+// A lent column's plain fields, once its scope ends.
+const GONE = { get: () => { throw released(); } };
+const FIELDS_GONE = { type: GONE, length: GONE, nullCount: GONE, boolBits: GONE, timings: GONE };
 
 /** One callback's (or loop iteration's) loan of the module's memory. */
 export class Scope {
   constructor(memory) {
     this.memory = memory;
     this.live = true;
+    this.columns = [];
   }
 
   /** Ends the loan: its columns refuse access from now on, and every view
@@ -45,6 +49,7 @@ export class Scope {
   end() {
     if (!this.live) return;
     this.live = false;
+    for (const c of this.columns) Object.defineProperties(c, FIELDS_GONE);
     this.memory.grow(0);
   }
 }
@@ -82,6 +87,7 @@ export class ScopedColumn {
     /** Bools are one byte per row in a lent column. */
     this.boolBits = false;
     this.timings = null;
+    scope.columns.push(this);
   }
 
   /** Whether its scope has ended (every other access then throws). */
@@ -111,7 +117,7 @@ export class ScopedColumn {
   }
 
   #check() {
-    if (!this.#scope.live) throw new ColumnsError(RELEASED, "released");
+    if (!this.#scope.live) throw released();
     // Views are made on first use, and remade when memory growth detached them.
     if (this.#buffer === null || this.#buffer.byteLength === 0) this.#view();
   }
@@ -152,10 +158,15 @@ export class RowGroupStream {
   #done = false;
   #queue = Promise.resolve();
 
-  constructor(start, scoped, memory) {
+  #check;
+
+  /** `check()` throws when the file was freed since: the next step then
+   *  ends the stream and rejects with that. */
+  constructor(start, scoped, memory, check = () => {}) {
     this.#start = start;
     this.#scoped = scoped;
     this.#memory = memory;
+    this.#check = check;
   }
 
   [Symbol.asyncIterator]() {
@@ -182,6 +193,14 @@ export class RowGroupStream {
 
   async #next() {
     if (this.#done) return DONE;
+    if (this.#driver !== null) {
+      try {
+        this.#check();
+      } catch (e) {
+        await this.#return();
+        throw e;
+      }
+    }
     this.#release();
     const batch = new Promise((resolve, reject) => (this.#pending = { resolve, reject }));
     if (this.#driver === null) {

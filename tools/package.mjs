@@ -70,7 +70,9 @@ const web = { format: "esm", platform: "browser", minify: true };
 await bundle("browser.js", "columns_wasm.js", web);
 await bundle("pool.js", "pool.js", { ...web, external: ["./columns_wasm.js"] });
 await bundle("pool-worker.js", "pool-worker.js", { ...web, external: ["./columns_wasm.js"] });
-await bundle("node.js", "node.cjs", { format: "cjs", platform: "node", target: "node18" });
+// Strict like the ES module sources: a detached method's `this` stays
+// undefined instead of becoming globalThis.
+await bundle("node.js", "node.cjs", { format: "cjs", platform: "node", target: "node18", banner: { js: '"use strict";' } });
 const arrow = fs.existsSync(path.join(js, "arrow.js"));
 if (arrow) {
   await bundle("arrow.js", "arrow.js", { ...web, platform: "neutral", external: ["apache-arrow", "columns-wasm", "./columns_wasm.js"] });

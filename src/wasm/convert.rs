@@ -118,7 +118,7 @@ pub(crate) fn describe(v: &JsValue) -> String {
             .and_then(|n| text(&n))
             .filter(|n| !n.is_empty());
         return match class {
-            Some(n) => format!("{} {n}", if n.starts_with(['A', 'E', 'I', 'O', 'U']) { "an" } else { "a" }),
+            Some(n) => format!("{} {n}", if n.starts_with(['A', 'E', 'I', 'O']) { "an" } else { "a" }),
             None => "an object".into(),
         };
     };

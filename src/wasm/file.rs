@@ -288,11 +288,16 @@ impl ColumnsFile {
         #[wasm_bindgen(unchecked_optional_param_type = "number[] | null")] row_groups: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "number[] | null")] columns: Option<JsValue>,
         #[wasm_bindgen(unchecked_optional_param_type = "ReadOptions")] options: Option<JsValue>,
-    ) -> JsResult<Promise> {
+    ) -> Promise {
         let inner = self.inner.clone();
-        let picks = inner.selection(&row_groups.unwrap_or_default(), &columns.unwrap_or_default())?;
-        let (recycler, signal) = read_options(&options.unwrap_or_default())?;
-        Ok(promise(async move { inner.read_picks(&picks, &recycler, &signal).await.map(JsValue::from) }))
+        // Checked now (the columns handed back are released synchronously);
+        // a failure rejects the promise, as every async method's does.
+        let picks = inner.selection(&row_groups.unwrap_or_default(), &columns.unwrap_or_default());
+        let opts = read_options(&options.unwrap_or_default());
+        promise(async move {
+            let (picks, (recycler, signal)) = (picks?, opts?);
+            inner.read_picks(&picks, &recycler, &signal).await.map(JsValue::from)
+        })
     }
 
     /// Describes one chunk: its blocks, what its encoding did, and whether

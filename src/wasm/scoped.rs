@@ -142,9 +142,7 @@ fn parts(col: &Column) -> [JsValue; 9] {
 fn busy() -> JsValue {
     usage_error(
         "busy",
-        "a scoped read of this file is still open (its callback has not returned): one at a time per file, since \
-         the next would overwrite the buffers the open one lends; read again after it returns, or stream with \
-         rowGroupsAsync",
+        "a scoped read of this file is still open (its callback has not returned): one at a time per file",
     )
 }
 

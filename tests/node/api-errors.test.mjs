@@ -97,3 +97,86 @@ test("errors serialize to plain objects (postMessage, JSON)", () => {
     assert.deepEqual(structuredClone(e.toJSON()), plain);
   }
 });
+
+test("an async method never throws: every misuse rejects its promise with a kind", async () => {
+  const { bytes } = corpusFile("valid/nulls");
+  const file = ColumnsFile.fromBytes(bytes);
+  const calls = {
+    "readColumnsAsync([0.5])": [() => file.readColumnsAsync([0.5]), "out_of_range"],
+    "readColumnsAsync(null, [99])": [() => file.readColumnsAsync(null, [99]), "out_of_range"],
+    "readColumnsAsync(\"0\")": [() => file.readColumnsAsync("0"), "bad_argument"],
+    "readColumnsAsync(null, null, 5)": [() => file.readColumnsAsync(null, null, 5), "bad_argument"],
+    "readColumnAsync(9, 0)": [() => file.readColumnAsync(9, 0), "out_of_range"],
+    "inspectChunkAsync(0, -1)": [() => file.inspectChunkAsync(0, -1), "out_of_range"],
+    "readRowGroupScopedAsync(0, 5)": [() => file.readRowGroupScopedAsync(0, 5), "bad_argument"],
+  };
+  for (const [what, [call, kind]] of Object.entries(calls)) {
+    let p;
+    assert.doesNotThrow(() => (p = call()), `${what} threw instead of rejecting`);
+    await rejectsKind(p, kind);
+  }
+  file.free();
+});
+
+test("a method called on the wrong object is a bad_argument, never a trap; the module goes on working", () => {
+  const { bytes, expected } = corpusFile("valid/nulls");
+  const file = ColumnsFile.fromBytes(bytes);
+  const registry = new TokenizerRegistry();
+  // Another class's object: its pointer is of the wrong kind.
+  throwsKind(() => TokenizerRegistry.prototype.free.call(file), "bad_argument", (e) => assert.match(e.message, /this is a ColumnsFile/));
+  throwsKind(() => ColumnsFile.prototype.readColumn.call(registry, 0, 0), "bad_argument");
+  // The exported TokenizerRegistry subclasses the glue's, which holds the getter.
+  const size = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(TokenizerRegistry.prototype), "size");
+  throwsKind(() => size.get.call(file), "bad_argument");
+  // Objects the package did not make hold no pointer at all.
+  throwsKind(() => Object.create(ColumnsFile.prototype).numRows, "bad_argument");
+  throwsKind(() => Reflect.construct(Object, [], ColumnsFile).readColumns(), "bad_argument");
+  const detached = file.readColumn;
+  throwsKind(() => detached(0, 0), "bad_argument", (e) => assert.match(e.message, /this is undefined/));
+  // Both objects are untouched, and the module still works.
+  assert.equal(file.numRows, expected.row_groups.reduce((n, rg) => n + rg.num_rows, 0));
+  assert.equal(registry.size, 0);
+  assert.equal(ColumnsFile.fromBytes(bytes).readColumn(0, 0).length, expected.row_groups[0].num_rows);
+  file.free();
+  registry.free();
+});
+
+test("a scoped async read awaited inside its own callback is refused (busy), not left pending", async () => {
+  const { bytes } = corpusFile("valid/nulls");
+  const file = ColumnsFile.fromBytes(bytes);
+  const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("the nested read never settled")), 5000).unref());
+  const outer = file.readRowGroupScopedAsync(0, async () => {
+    await rejectsKind(file.readRowGroupScopedAsync(1, () => 1), "busy", (e) => assert.match(e.message, /inside a scoped read's callback/));
+    return "outer";
+  });
+  assert.equal(await Promise.race([outer, timeout]), "outer");
+  // Calls made outside a callback still queue and run.
+  assert.deepEqual(await Promise.all([0, 1].map((g) => file.readRowGroupScopedAsync(g, ({ rowGroup }) => rowGroup))), [0, 1]);
+  file.free();
+});
+
+test("a column's methods refuse misuse with a kind (handed back, the wrong type); isValid is false where there is no row", () => {
+  const { bytes } = corpusFile("valid/all_types_small");
+  const file = ColumnsFile.fromBytes(bytes);
+  const int8 = file.readColumn(0, 2);
+  assert.equal(int8.type, "int8");
+  throwsKind(() => int8.boolBitmap(), "bad_argument", (e) => assert.match(e.message, /bool column, not int8/));
+  // Not a row: no value there (not another row's bit).
+  for (const row of [-1, 1.5, "0", int8.length, NaN]) assert.equal(int8.isValid(row), false, `isValid(${row})`);
+  assert.equal(int8.isValid(0), true);
+  file.readColumn(0, 2, { reuse: int8 });
+  for (const use of [() => int8.toArray(), () => int8.isValid(0), () => int8.boolBitmap()]) throwsKind(use, "released");
+  file.free();
+});
+
+test("a lent column refuses every member but `released` once its scope ends", () => {
+  const { bytes } = corpusFile("valid/nulls");
+  const file = ColumnsFile.fromBytes(bytes);
+  const kept = file.readRowGroupScoped(0, ({ columns }) => {
+    assert.equal(typeof columns[0].length, "number");
+    return columns[0];
+  });
+  assert.equal(kept.released, true);
+  for (const key of ["type", "length", "nullCount", "values", "validity", "boolBits", "timings"]) throwsKind(() => kept[key], "released");
+  file.free();
+});

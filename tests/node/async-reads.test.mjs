@@ -179,7 +179,7 @@ test("inspectChunkAsync fetches one range; synchronous reads refuse an AsyncBuff
   const n = log.length;
   await assert.rejects(file.readColumnAsync(9, 0), (e) => isApiError(e) && e.kind === "out_of_range");
   await assert.rejects(file.readColumnAsync(0, 99), (e) => isApiError(e) && e.kind === "out_of_range");
-  assert.throws(() => file.readColumnsAsync([0], [99]), (e) => isApiError(e) && e.kind === "out_of_range");
+  await assert.rejects(file.readColumnsAsync([0], [99]), (e) => isApiError(e) && e.kind === "out_of_range");
   assert.equal(log.length, n, "nothing fetched for chunks that do not exist");
   file.free();
 });

@@ -166,6 +166,13 @@ test("bad options and a freed file reject the first step; a source that fails re
   const it = file.rowGroupsAsync();
   file.free();
   await assert.rejects(it.next(), kind("freed", /freed/));
+  // Freed between steps: the next step rejects, and the stream is over.
+  const again = ColumnsFile.fromBytes(bytes);
+  const stream = again.rowGroupsAsync({ scoped: true });
+  assert.equal((await stream.next()).value.rowGroup, 0);
+  again.free();
+  await assert.rejects(stream.next(), kind("freed", /ColumnsFile was freed/));
+  assert.deepEqual(await stream.next(), { value: undefined, done: true });
 
   let gone = false;
   const failing = await ColumnsFile.fromAsyncBuffer({
