@@ -13,7 +13,7 @@ export class ColumnsPool {
   /** Opens a file in every worker: a Blob/File (each worker reads only what it needs), or bytes
    *  (copied once per worker and transferred; shared when the page is cross-origin isolated). */
   open(source: Blob | Bytes, options?: { tokenizers?: Bytes[] }): Promise<PooledFile>;
-  /** Stops every worker; pending reads reject. */
+  /** Stops every worker; pending reads reject (`internal`), later calls too (`freed`). */
   terminate(): void;
 }
 

@@ -59,9 +59,12 @@ export class ColumnsPool {
 
   #pending;
 
+  #terminated = false;
+
   #call(worker, msg, transfer = []) {
     const job = nextId++;
     return new Promise((resolve, reject) => {
+      if (this.#terminated) throw new ColumnsError("the pool was terminated", "freed");
       this.#pending.set(job, { resolve, reject });
       worker.postMessage({ ...msg, job }, transfer);
     });
@@ -101,7 +104,10 @@ export class ColumnsPool {
         payload = () => [shared, []];
       } else {
         payload = () => {
-          const own = view.slice();
+          // A copy in a buffer of its own, whatever slice() does (a Node
+          // Buffer's shares memory): transferring it detaches nothing of the caller's.
+          const own = new Uint8Array(view.length);
+          own.set(view);
           return [own, [own.buffer]];
         };
       }
@@ -158,12 +164,23 @@ export class ColumnsPool {
     for (const w of this.workers) w.postMessage({ op: "close", id });
   }
 
-  /** Stops every worker; pending reads reject. */
+  /** Stops every worker; pending reads reject (`internal`), later calls too (`freed`). */
   terminate() {
+    this.#terminated = true;
     for (const w of this.workers) w.terminate();
     for (const p of this.#pending.values()) p.reject(new ColumnsError("the pool was terminated", "internal"));
     this.#pending.clear();
   }
+}
+
+/** The indexes a read asked for (all `n` when null), each checked to be an index below `n`. */
+function indexes(list, n, what) {
+  list ??= [...Array(n).keys()];
+  const array = Array.isArray(list);
+  if (!array || list.some((i) => !Number.isInteger(i) || i < 0 || i >= n)) {
+    throw new ColumnsError(`readColumns: ${what} indexes must be an array of integers below ${n}`, array ? "out_of_range" : "bad_argument");
+  }
+  return list;
 }
 
 export class PooledFile {
@@ -179,10 +196,8 @@ export class PooledFile {
    *  (from this pool) you are done with; their buffers are refilled.
    *  `options.boolBits`: bool columns bit-packed, as for ColumnsFile reads. */
   async readColumns(rowGroups = null, columns = null, options = undefined) {
-    const gs = rowGroups ?? this.meta.rowGroups.map((_, i) => i);
-    const cs = columns ?? this.meta.schema.map((_, i) => i);
-    for (const g of gs) if (!(g >= 0 && g < this.meta.rowGroups.length)) throw toError({ message: `row group ${g} does not exist`, kind: "out_of_range" });
-    for (const c of cs) if (!(c >= 0 && c < this.meta.schema.length)) throw toError({ message: `column ${c} does not exist`, kind: "out_of_range" });
+    const gs = indexes(rowGroups, this.meta.rowGroups.length, "row group");
+    const cs = indexes(columns, this.meta.schema.length, "column");
     return this.pool.read(this.id, this.meta, gs.flatMap((g) => cs.map((c) => [g, c])), options?.reuse, options?.boolBits === true);
   }
 

@@ -4,6 +4,7 @@
 // to do. Failures are listed in globalThis.columnsWasmEdges for the test.
 import init, { ColumnsError, ColumnsFile, TokenizerRegistry, wasmMemory } from "columns-wasm";
 import * as api from "columns-wasm";
+import { ColumnsPool } from "columns-wasm/pool";
 
 const failures = [];
 async function expectError(what, fn, kind, message) {
@@ -68,6 +69,28 @@ const registry = new TokenizerRegistry();
 registry.free();
 await expectError("registry.size after free()", () => registry.size, "freed", /TokenizerRegistry was freed/);
 if (!(wasmMemory() instanceof WebAssembly.Memory)) failures.push("wasmMemory() is not a WebAssembly.Memory");
+
+// The pool: a view whose slice() shares memory (as Node's Buffer does) is
+// copied, not detached; bad indexes are refused by kind; a terminated pool
+// refuses calls instead of leaving them pending.
+class SharingBytes extends Uint8Array {
+  slice(start, end) {
+    return this.subarray(start, end);
+  }
+}
+const pool = await ColumnsPool.create(2);
+const mine = new Uint8Array(buffer.byteLength + 16);
+mine.set(new Uint8Array(buffer), 16);
+const pooled = await pool.open(new SharingBytes(mine.buffer, 16, buffer.byteLength));
+if (mine.buffer.byteLength !== buffer.byteLength + 16) failures.push("pool.open detached the caller's buffer");
+const pooledCols = await pooled.readColumns();
+if (pooledCols.length === 0 || pooledCols[0].length !== ColumnsFile.fromBytes(buffer).readColumn(0, 0).length) failures.push("pool read the wrong rows");
+await expectError("pool readColumns([0.5])", () => pooled.readColumns([0.5]), "out_of_range", /row group indexes must be an array of integers below/);
+await expectError("pool readColumns([true])", () => pooled.readColumns(null, [true]), "out_of_range", /column indexes/);
+await expectError("pool readColumns(\"0\")", () => pooled.readColumns("0"), "bad_argument", /row group indexes must be an array/);
+pool.terminate();
+await expectError("pool.open after terminate() (rejects)", () => pool.open(buffer), "freed", /terminated/);
+await expectError("pool readColumns after terminate() (rejects)", () => pooled.readColumns(), "freed", /terminated/);
 
 globalThis.columnsWasmEdges = failures;
 globalThis.columnsWasm = { ...api };
