@@ -20,10 +20,10 @@ export interface ArrowVectorOptions {
 
 export interface ArrowTableOptions extends ArrowVectorOptions {
   /** Row group indices, in the order wanted (default: all). */
-  rowGroups?: number[] | null;
+  rowGroups?: readonly number[] | null;
   /** Column indices or names (default: all). Names are the Table's, made
    *  unique by `uniqueNames`, so "s_1" is the second column named "s". */
-  columns?: (number | string)[] | null;
+  columns?: readonly (number | string)[] | null;
 }
 
 /** The column as an Arrow Vector over the same memory (bool columns read
@@ -33,14 +33,14 @@ export function toArrowVector(column: Column, options?: ArrowVectorOptions): Vec
 
 /** Names made unique as DuckDB does: the first of each name keeps it, the
  *  next ones get `_1`, `_2`, ... (skipping names the list already has). */
-export function uniqueNames(names: string[]): string[];
+export function uniqueNames(names: readonly string[]): string[];
 
 /** A file whose columns can be read asynchronously: a ColumnsFile, or a
  *  file opened on a ColumnsPool (its `meta` holds the schema). */
 export interface AsyncReadable {
   meta?: Pick<ColumnsFile, "schema" | "rowGroups">;
-  readColumns?(rowGroups: number[] | null, columns: number[] | null, options?: { boolBits?: boolean }): Promise<Column[]> | Column[];
-  readColumnsAsync?(rowGroups: number[] | null, columns: number[] | null, options?: { boolBits?: boolean }): Promise<Column[]>;
+  readColumns?(rowGroups: readonly number[] | null, columns: readonly number[] | null, options?: { boolBits?: boolean }): Promise<Column[]> | Column[];
+  readColumnsAsync?(rowGroups: readonly number[] | null, columns: readonly number[] | null, options?: { boolBits?: boolean }): Promise<Column[]>;
 }
 
 /** Row groups of an in-memory file (`ColumnsFile.fromBytes`) as one Table,

@@ -197,6 +197,7 @@ export function toArrowVector(column, options = undefined) {
  * file already has.
  */
 export function uniqueNames(names) {
+  if (!Array.isArray(names)) throw argumentError("uniqueNames needs an array of names");
   const taken = new Set(names);
   const seen = new Set();
   return names.map((name) => {
@@ -227,13 +228,18 @@ function metaOf(file) {
 function plan(meta, options) {
   const names = uniqueNames(meta.schema.map((c) => c.name));
   const strings = stringsOption(options);
-  const columns = (options?.columns ?? names.map((_, i) => i)).map((c) => {
+  const asked = options?.columns ?? names.map((_, i) => i);
+  if (!Array.isArray(asked)) throw argumentError("columns must be an array of column indices or names");
+  const columns = asked.map((c) => {
     const i = typeof c === "string" ? names.indexOf(c) : c;
     if (!Number.isInteger(i) || i < 0 || i >= names.length) {
-      throw argumentError(`column ${JSON.stringify(c)} does not exist; the file has ${names.length}: ${names.join(", ")}`, "out_of_range");
+      throw argumentError(`column ${typeof c === "string" ? JSON.stringify(c) : String(c)} does not exist; the file has ${names.length}: ${names.join(", ")}`, "out_of_range");
     }
     return i;
   });
+  // A Table's fields need distinct names.
+  const twice = columns.find((c, k) => columns.indexOf(c) !== k);
+  if (twice !== undefined) throw argumentError(`column ${JSON.stringify(names[twice])} is asked for twice; a Table's columns need distinct names`);
   // Out-of-range row groups are refused by the read itself, with its kind.
   const rowGroups = options?.rowGroups ?? meta.rowGroups.map((_, i) => i);
   return { names, strings, columns, rowGroups };

@@ -27,6 +27,10 @@ export function use(bytes: Uint8Array): Uint8Array {
   const bits: Uint8Array = col.boolBitmap();
   const vector: Vector<DataType> = toArrowVector(col.pin(), { strings: "binary" });
   const names: string[] = uniqueNames(file.schema.map((c) => c.name));
+  // Options held in readonly arrays (as const) are accepted.
+  const fixed = { rowGroups: [0] as const, columns: ["price", 2] as const };
+  void toArrowTable(file, fixed);
+  void uniqueNames(names as readonly string[]);
   const s: StringsAs = "utf8";
   void [packed, bits, vector, names, s];
   return tableToIPC(table, "stream");

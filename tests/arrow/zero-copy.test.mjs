@@ -130,6 +130,10 @@ test("duplicate names (as comparison.cols's i, i, f, s, s) become unique, and se
   assert.throws(() => toArrowTable(file, { columns: ["s_2"] }), { kind: "out_of_range", message: /"s_2" does not exist.*i, i_2, f, s, s_1, i_1/ });
   assert.throws(() => toArrowTable(file, { columns: [6] }), { name: "RangeError", kind: "out_of_range" });
   assert.throws(() => toArrowTable(file, { rowGroups: [2] }), { kind: "out_of_range" });
+  assert.throws(() => toArrowTable(file, { columns: "s" }), { kind: "bad_argument", message: /columns must be an array/ });
+  assert.throws(() => toArrowTable(file, { columns: [NaN] }), { kind: "out_of_range", message: /column NaN does not exist/ });
+  assert.throws(() => toArrowTable(file, { columns: [3, "s"] }), { kind: "bad_argument", message: /"s" is asked for twice/ });
+  assert.throws(() => uniqueNames(null), { kind: "bad_argument" });
 });
 
 test("uniqueNames: first use keeps the name, later ones count up past names already taken", () => {
