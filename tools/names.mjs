@@ -92,6 +92,27 @@ function* shortNames(prefix) {
   }
 }
 
+/**
+ * The glue hands the wasm a JS snippet module whole (`import * as importN`),
+ * which makes a bundler build a namespace object of every export; the wasm
+ * takes only a few (`settle`), so the import object gets just those, by
+ * name. Left as it is unless the glue names the namespace exactly twice.
+ */
+function namedSnippetImports(text, modules, fieldsOf) {
+  for (const short of new Set(modules.values())) {
+    const key = new RegExp(`"${escape(short)}": (import\\d+),`);
+    const ns = key.exec(text)?.[1];
+    const fields = [...(fieldsOf.get(short) ?? [])];
+    if (!ns || count(text, new RegExp(`\\b${ns}\\b`, "g")) !== 2 || !fields.every((f) => /^[A-Za-z_$][\w$]*$/.test(f))) continue;
+    const decl = new RegExp(`import \\* as ${ns} from ("[^"]+"|'[^']+');?`);
+    if (!decl.test(text)) continue;
+    const local = (f) => `${ns}_${f}`;
+    text = text.replace(decl, (_, from) => `import { ${fields.map((f) => `${f} as ${local(f)}`).join(", ")} } from ${from};`);
+    text = text.replace(key, `"${short}": { ${fields.map((f) => `${f}: ${local(f)}`).join(", ")} },`);
+  }
+  return text;
+}
+
 export function shortenNames(wasm, glue) {
   const b = wasm;
   if (!(b[0] === 0 && b[1] === 0x61 && b[2] === 0x73 && b[3] === 0x6d)) throw new Error("not a wasm module");
@@ -99,6 +120,7 @@ export function shortenNames(wasm, glue) {
   const exportNames = shortNames("x");
   const moduleNames = shortNames("m");
   const modules = new Map();
+  const fieldsOf = new Map(); // short module name -> the fields imported from it
   const parts = [b.subarray(0, 8)];
   let text = glue;
   const at = { i: 8 };
@@ -128,6 +150,8 @@ export function shortenNames(wasm, glue) {
         }
         module = modules.get(module);
         const field = readName(b, at);
+        if (!fieldsOf.has(module)) fieldsOf.set(module, new Set());
+        fieldsOf.get(module).add(field);
         const descStart = at.i;
         skipImportDesc(b, at);
         let short = field;
@@ -157,6 +181,7 @@ export function shortenNames(wasm, glue) {
     if (at.i !== end) throw new Error(`section ${id}: parsed ${at.i - body} of ${size} bytes`);
     parts.push(Uint8Array.of(id, ...u32(out.length), ...out));
   }
+  text = namedSnippetImports(text, modules, fieldsOf);
   const total = parts.reduce((s, p) => s + p.length, 0);
   const result = new Uint8Array(total);
   let o = 0;
