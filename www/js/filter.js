@@ -56,7 +56,12 @@ export function parseValue(type, text, unit = null) {
   if (type === "float32" || type === "float64") {
     if (/^nan$/i.test(t)) return { value: NaN };
     const x = Number(t.replace(/^\+?inf(inity)?$/i, "Infinity").replace(/^-inf(inity)?$/i, "-Infinity"));
-    return Number.isNaN(x) ? { error: "a number" } : { value: x };
+    if (Number.isNaN(x)) return { error: "a number" };
+    // A float32 column shows the shortest text that reads back to its value:
+    // what was typed means that float32 (3.4028235e38 is the largest), unless
+    // it is beyond float32's range, where rounding would make it infinite.
+    const f = type === "float32" ? Math.fround(x) : x;
+    return { value: Number.isFinite(f) || !Number.isFinite(x) ? f : x };
   }
   if (/^[+-]?\d+$/.test(t)) {
     // 64-bit columns compare exactly as BigInt; narrower ones as numbers
