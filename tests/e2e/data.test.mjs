@@ -250,6 +250,21 @@ test("filtering over the whole file, then sorted, with the selected cell's value
   await page.press("[data-testid=data-goto]", "Enter");
   await page.waitForFunction((id) => [...document.querySelectorAll("[data-testid=data-grid] .grid-row:not([hidden])")].some((r) => r.dataset.fileRow === String(id)), want[40]);
   await shot(page, "32-data-filtered");
+  // Sorting from the keyboard: S on a selected delay cell takes the sort
+  // round (descending -> file order -> ascending -> descending); the
+  // selected cell, a place in the old view, is forgotten with it.
+  const sortedBy = async (re) => {
+    await page.keyboard.press("s");
+    await page.waitForFunction((src) => new RegExp(src).test(document.querySelector("[data-testid=data-status]").textContent), re.source, { timeout: 60_000 });
+  };
+  const row0 = await page.getAttribute("[data-testid=data-grid] .grid-row:not([hidden]) >> nth=0", "data-row");
+  await page.click(`[data-testid=data-grid] .grid-cell[data-row='${row0}'][data-col='1']`);
+  await page.waitForFunction(() => /[?&]row=/.test(location.search));
+  await sortedBy(/in file order/);
+  assert.equal(await page.$("[data-testid=cell-panel-where]"), null, "the cell panel was cleared");
+  assert.doesNotMatch(page.url(), /[?&]row=/);
+  await sortedBy(/sorted by delay ascending/);
+  await sortedBy(/sorted by delay descending/);
 });
 
 /** Downloads what the export button makes; returns { path, note }. */

@@ -133,22 +133,65 @@ for (const scheme of ["light", "dark"]) {
   });
 }
 
-for (const width of [1000, 700]) {
+for (const width of [1000, 700, 390]) {
   test(`every view holds at ${width} px wide`, async () => {
-    const { page, context, log } = await newPage(browser, server.origin, { viewport: { width, height: 900 } });
+    const { page, context, log } = await newPage(browser, server.origin, { viewport: { width, height: width < 500 ? 844 : 900 } });
     await openForLooks(page, "/corpus/real/diamonds.optimized.cols");
     const overflow = [];
+    const tiny = [];
     await eachView(page, async (v) => {
       // Nothing pushes the page sideways: wide tables and the grid scroll inside their own boxes.
       const wide = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       if (wide > 0) overflow.push(`${v}: ${wide} px`);
+      // Charts are drawn to scale: their labels stay legible (not shrunk with the chart).
+      const small = await page.evaluate(() =>
+        [...document.querySelectorAll("section:not([hidden]) svg text")]
+          .map((t) => ({ text: t.textContent, h: t.getBoundingClientRect().height }))
+          .filter((t) => t.h > 0 && t.h < 9),
+      );
+      if (small.length) tiny.push(`${v}: ${small.length} labels under 9 px, e.g. ${JSON.stringify(small[0])}`);
       await shot(page, `41-${width}px-${v}`);
     });
     await context.close();
     assert.deepEqual(overflow, []);
+    assert.deepEqual(tiny, []);
     assert.deepEqual(log.errors, []);
   });
 }
+
+test("on a phone (390 x 844) the top bar leaves room: a usable URL field, the Samples menu on screen, grid headers in sight", async () => {
+  const { page, context } = await newPage(browser, server.origin, { viewport: { width: 390, height: 844 } });
+  await page.goto(server.base);
+  await page.waitForSelector("body[data-ready='1']");
+  const url = await page.$eval("[data-testid=url-input]", (e) => e.getBoundingClientRect().width);
+  assert.ok(url >= 200, `the URL field is ${url} px wide`);
+  await page.click("#samples-menu > summary");
+  const menu = await page.$eval("#samples-menu-body", (e) => {
+    const r = e.getBoundingClientRect();
+    return { left: r.left, right: r.right };
+  });
+  assert.ok(menu.left >= 0 && menu.right <= 390, `the Samples menu spans ${menu.left}..${menu.right}`);
+  await page.keyboard.press("Escape");
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), "Samples", "Escape gives the focus back to the menu's button");
+  // A sample card opened from the keyboard: the card goes, the focus moves to the file's tabs.
+  await page.focus("[data-testid=sample-all-types]");
+  await page.keyboard.press("Enter");
+  await waitState(page, "ready");
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("role")), "tab", "the focus is on the file's tabs");
+  await openForLooks(page, "/corpus/real/diamonds.optimized.cols");
+  await tab(page, "data");
+  await page.waitForSelector("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell:not([data-kind=pending])");
+  // Scrolled to the grid, its header row is not under the top bar.
+  await page.$eval("[data-testid=data-grid]", (g) => g.scrollIntoView({ block: "start" }));
+  const covered = await page.evaluate(() => {
+    const head = document.querySelector("[data-testid=data-grid] .grid-head").getBoundingClientRect();
+    const bar = document.querySelector(".topbar").getBoundingClientRect();
+    return bar.bottom > head.top + 1 ? bar.bottom - head.top : 0;
+  });
+  assert.equal(covered, 0, "the top bar covers the grid's header row");
+  await shot(page, "42-phone-data");
+  await context.close();
+});
 
 test("the byte map is one tab stop; arrow keys move, Enter selects and keeps the focus", async () => {
   const { page, context } = await newPage(browser, server.origin);

@@ -514,6 +514,64 @@ test("a URL is read with HTTP range requests, footer first", async () => {
   checkColumnValues(cells, 6, want.schema[6].type, fileValues(want, 6), 0);
 });
 
+test("a URL file of many chunks opens with its footer alone, and reads its chunk headers when asked", async () => {
+  // 3 row groups x 26 columns: 78 chunk headers would be 78 requests.
+  const rel = "valid/all_types_small.cols";
+  const want = expected(rel);
+  const footerOffset = want.size - 8 - want.footer_length;
+  // A file opens in the tab that was showing; the Data tab would rightly read rows.
+  if (await page.isVisible("[data-testid=tab-schema]")) await tab("schema");
+  rangeRequests.length = 0;
+  await resetState();
+  await page.fill("[data-testid=url-input]", `/corpus/${rel}`);
+  await page.click("[data-testid=url-open]");
+  await waitState("ready");
+  // Two frames and a moment: a hidden Data tab would have asked for its rows by now.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 300)))));
+  const mine = rangeRequests.filter((r) => r.url.endsWith(rel)).map((r) => r.range.match(/bytes=(\d+)-(\d+)/).slice(1).map(Number));
+  assert.ok(mine.length >= 1 && mine.length <= 4, `opening made ${mine.length} range requests: ${JSON.stringify(mine)}`);
+  for (const [s] of mine) assert.ok(s < 64 || s >= footerOffset, `a range inside the chunks (${s}) was read to open: ${JSON.stringify(mine)}`);
+  await tab("schema");
+  assert.match(await page.textContent("[data-testid=headers-deferred]"), /78 small requests/);
+  const encoded = () => page.$$eval("[data-testid=schema-row] [data-field=raw]", (tds) => tds.map((td) => td.textContent.trim()));
+  assert.ok((await encoded()).every((t) => t === "…"), "encoded sizes wait for the headers");
+  await page.click("[data-testid=load-headers]");
+  await page.waitForSelector("[data-testid=headers-deferred]", { state: "detached" });
+  const sizes = await encoded();
+  assert.equal(sizes.length, 26);
+  assert.ok(sizes.every((t) => /^\d[\d.,]* (B|KiB|KB)$/.test(t)), `encoded sizes after reading the headers: ${sizes}`);
+});
+
+test("a float32 filter matches the values as shown; a filter that matches nothing says so", async () => {
+  const rel = "valid/enc_plain_none.cols";
+  const want = expected(rel);
+  const c = want.schema.findIndex((s) => s.name === "edge_float32");
+  const values = fileValues(want, c);
+  const count = (pred) => values.filter(pred).length;
+  await openByInput(rel);
+  await tab("data");
+  await page.click("[data-testid=filter-add]");
+  const filterBy = async (op, text) => {
+    await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-col]", String(c));
+    await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-op]", op);
+    await page.fill("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-value]", text);
+    const before = await page.getAttribute("[data-testid=panel-data]", "data-view");
+    await page.click("[data-testid=filter-apply]");
+    await page.waitForFunction((b) => document.querySelector("[data-testid=panel-data]").dataset.view !== b, before, { timeout: 20_000 });
+    return Number(await page.getAttribute("[data-testid=data-status]", "data-total"));
+  };
+  // 0x7f7fffff is shown as 3.4028235e+38, 0x00000001 as 1e-45.
+  assert.equal(await filterBy("=", "3.4028235e+38"), count((v) => v === "0x7f7fffff"));
+  assert.ok(count((v) => v === "0x7f7fffff") > 0);
+  assert.equal(await filterBy("=", "1e-45"), count((v) => v === "0x00000001"));
+  assert.equal(await filterBy(">=", "3.4028235e38"), count((v) => v === "0x7f7fffff" || v === "0x7f800000"));
+  assert.equal(await page.isVisible("[data-testid=data-grid-empty]"), false);
+  assert.equal(await filterBy("=", "12345"), 0);
+  assert.match(await page.textContent("[data-testid=data-grid-empty]"), /No row matches these conditions/);
+  assert.equal(await page.isVisible("[data-testid=data-grid-empty]"), true);
+  await page.click("[data-testid=filter-clear]");
+});
+
 test("timing: re-read from the file and from memory, with exports", async () => {
   await openByInput("real/diamonds.optimized.cols");
   await tab("timing");
@@ -634,4 +692,14 @@ test("no console errors and nothing fetched from outside", async () => {
   assert.deepEqual(log.errors.filter((e) => !/Failed to load resource.*(404|416)/.test(e)), []);
   // SQL was never opened here, so DuckDB was never loaded.
   assert.deepEqual(log.requests.filter((u) => /duckdb/.test(u)), []);
+});
+
+test("export with no columns shown says what to do instead of doing nothing", async () => {
+  await openByInput("valid/nulls.cols");
+  await tab("data");
+  await pickColumns("data-columns", []);
+  await page.click("[data-testid=export-toggle]");
+  await page.click("[data-testid=export-run]");
+  assert.match(await page.textContent("[data-testid=export-result]"), /pick at least one column/);
+  await page.click("[data-testid=export-toggle]");
 });

@@ -255,6 +255,11 @@ async function openSource(src, name, restore = null) {
   ctx.labels = columnLabels(info.schema);
   ctx.timeUnits = timeUnits(info);
   ctx.decoded = new Map();
+  // Raw lengths and block counts live in each chunk's 18-byte header: one
+  // small request each over HTTP, so a URL file with many chunks opens with
+  // its footer alone and the tables offer to read them (ctx.loadHeaders).
+  const chunks = info.rowGroups.length * info.schema.length;
+  ctx.headers = ctx.source.url && chunks > MAX_EAGER_HEADER_REQUESTS ? "deferred" : "loading";
   const want = restore || {};
   const clampInt = (v, n) => (Number.isInteger(v) && v >= 0 && v < n ? v : 0);
   ctx.sel = { g: clampInt(want.rg, info.rowGroups.length), c: clampInt(want.col, info.schema.length) };
@@ -264,20 +269,33 @@ async function openSource(src, name, restore = null) {
   $("#file-view").hidden = false;
   document.title = `${name} — columns inspector`;
   renderFileViews();
-  showTab(ctx.tab);
+  // Opened from something now hidden (a sample card): focus moves to the
+  // file's tabs instead of being lost to the page.
+  const lost = !document.activeElement || document.activeElement === document.body || document.activeElement.closest("[hidden]");
+  showTab(ctx.tab, { focus: !!lost });
   if (ctx.tab === "data" && (Number.isInteger(want.row) || Number.isInteger(want.sort) || want.where)) data.activate({ row: want.row, col: ctx.sel.c, sort: want.sort, desc: want.desc, where: want.where });
-  // Raw lengths and block counts live in each chunk's 18-byte header.
+  if (ctx.headers === "loading") await loadHeaders(gen);
+  if (gen === ctx.gen) document.body.dataset.state = "ready";
+}
+
+// Over HTTP, chunk headers read when a file opens: each is a request.
+const MAX_EAGER_HEADER_REQUESTS = 32;
+
+async function loadHeaders(gen) {
+  ctx.headers = "loading";
   try {
     const hdr = await ctx.call("loadHeaders", {}, "Reading chunk headers");
     if (gen !== ctx.gen) return;
     ctx.file.rowGroups = hdr.rowGroups;
-    refreshTables();
+    ctx.headers = "loaded";
   } catch (e) {
     if (gen !== ctx.gen || e.kind === "cancelled") return;
+    ctx.headers = "deferred";
     toast(`Chunk headers could not be read: ${e.kind}: ${e.message}`, "error");
   }
-  document.body.dataset.state = "ready";
+  refreshTables();
 }
+ctx.loadHeaders = () => loadHeaders(ctx.gen);
 
 async function registerTokenizer(name, bytes) {
   try {
@@ -427,7 +445,10 @@ function wire() {
     if (ev.key === "Escape") {
       $("#drop-overlay").hidden = true;
       $("#tooltip").hidden = true;
-      $("#samples-menu").open = false;
+      const menu = $("#samples-menu");
+      // Focus in a menu that closes goes back to the menu's button.
+      if (menu.open && menu.contains(document.activeElement)) menu.querySelector("summary").focus();
+      menu.open = false;
     }
   });
 
@@ -478,7 +499,7 @@ async function main() {
       if (ctx.source) {
         try {
           await ctx.engine.post("open", ctx.source.blob ? { blob: ctx.source.blob } : { url: ctx.source.url });
-          await ctx.engine.post("loadHeaders", {});
+          if (ctx.headers === "loaded") await ctx.engine.post("loadHeaders", {});
         } catch (e) {
           toast(`Re-opening after cancel failed: ${e.message}`, "error");
         }

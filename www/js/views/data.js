@@ -12,6 +12,8 @@ import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { createGrid } from "./grid.js";
 import { copyText, hexDump, rowText } from "./cells.js";
 
+const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its whole value here.";
+
 export function createData(ctx, el) {
   let cols = [];
   let filters = []; // [{ c, op, text }]
@@ -22,7 +24,7 @@ export function createData(ctx, el) {
 
   const status = h("p", { class: "data-status", "data-testid": "data-status", "aria-live": "polite" });
   const progress = h("div", { class: "data-progress", hidden: true }, h("progress", { max: 1, value: 0, "data-testid": "data-progress" }), h("span", { class: "muted small" }), h("button", { type: "button", class: "small danger", "data-testid": "data-cancel", onclick: () => busy?.abort() }, "Stop"));
-  const side = h("aside", { class: "side-panel", "data-testid": "cell-panel", "aria-label": "selected cell" }, h("p", { class: "muted small" }, "Select a cell (click, or arrow keys in the grid) to see its whole value here."));
+  const side = h("aside", { class: "side-panel", "data-testid": "cell-panel", "aria-label": "selected cell" }, h("p", { class: "muted small" }, SELECT_HINT));
   const filterHost = h("div", { class: "filters", "data-testid": "filters" });
   const errorsHost = h("div", { class: "column-errors" });
   const colErrors = new Map(); // column -> error, once per open file
@@ -70,6 +72,9 @@ export function createData(ctx, el) {
       total,
       maxRowNumber: ctx.file.numRows,
       sortable: true,
+      // Over HTTP, a hidden Data tab fetches nothing (a row group is a request).
+      prefetch: !ctx.source?.url,
+      emptyText: chosen.length === 0 ? "No columns are chosen (Columns menu)." : applied.filters.length ? "No row matches these conditions." : "This file has no rows.",
       columns: chosen.map(meta),
       fetch: async (start, count) => {
         const res = await ctx.engine.call("rows", { start, count, cols: chosen });
@@ -179,6 +184,10 @@ export function createData(ctx, el) {
     total = res.total;
     status.textContent = `${describe()} · computed in ${fmtMs(res.ms)} in the worker`;
     status.dataset.total = String(total);
+    // The selected cell was a place in the old view: forgotten with it.
+    lastCell = null;
+    fill(side, h("p", { class: "muted small" }, SELECT_HINT));
+    ctx.setUrlState({ row: null });
     el.dataset.view = String(token);
     grid.setSource(source());
   }
@@ -344,7 +353,10 @@ export function createData(ctx, el) {
         {
           onsubmit: async (ev) => {
             ev.preventDefault();
-            if (!cols.length) return;
+            if (!cols.length) {
+              note.textContent = "No columns are shown: pick at least one column to export.";
+              return;
+            }
             const format = exportHost.querySelector("input[name=export-format]:checked").value;
             const ext = { csv: "csv", json: "json", arrow: "arrows" }[format];
             const name = `${ctx.name.replace(/\.cols$/i, "").replace(/[^\w.-]+/g, "_")}.${ext}`;
@@ -401,7 +413,7 @@ export function createData(ctx, el) {
       lastCell = null;
       colErrors.clear();
       fill(errorsHost);
-      fill(side, h("p", { class: "muted small" }, "Select a cell (click, or arrow keys in the grid) to see its whole value here."));
+      fill(side, h("p", { class: "muted small" }, SELECT_HINT));
       if (!f.rowGroups.length || !f.numRows) {
         fill(el, h("p", { class: "notice" }, "This file has no rows."));
         return;
@@ -423,7 +435,7 @@ export function createData(ctx, el) {
         errorsHost,
         status,
         h("div", { class: "data-main" }, grid.el, side),
-        h("p", { class: "muted small" }, "Click a column's name to sort by it over the whole file (again: the other way; a third time: file order). Arrow keys, Page Up/Down and Ctrl+Home/End move in the grid; Ctrl+C copies the selected value."),
+        h("p", { class: "muted small" }, "Click a column's name to sort by it over the whole file (again: the other way; a third time: file order). Arrow keys, Page Up/Down and Ctrl+Home/End move in the grid; S sorts by the selected cell's column; Ctrl+C copies the selected value."),
       );
       status.textContent = describe();
       status.dataset.total = String(total);

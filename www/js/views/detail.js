@@ -88,7 +88,7 @@ function checksTable(report, cm, type, rows) {
     { class: "checks" },
     report.checks.length === 0
       ? null
-      : h(
+      : h("div", { class: "scroll-x" }, h(
       "table",
       { class: "data compact", "data-testid": "detail-checks" },
       h("thead", {}, h("tr", {}, h("th", {}, "Statistic"), h("th", {}, "Footer (as stored)"), h("th", {}, "Decoded values"), h("th", {}, "Agree?"))),
@@ -106,7 +106,7 @@ function checksTable(report, cm, type, rows) {
           ),
         ),
       ),
-    ),
+    )),
     report.checks.length === 0 ? h("p", { class: "muted" }, "Not checked: the values could not be decoded.") : null,
     bad.length && report.knownWriterBug
       ? h("p", { class: "notice", "data-testid": "writer-bug-note" }, `${bad.length} statistic${bad.length > 1 ? "s" : ""} disagree. This is the reference writer's known bug for bytes columns: after an empty value its min/max and lengths are wrong (MaxVal can carry trailing bytes of other values, MinLen/MaxLen cover only the values after the last empty one). The data is fine; the footer is not.`)
@@ -188,6 +188,8 @@ export function createDetail(ctx, el) {
     if (my !== token) return;
     const r = res.report;
     const d = r.detail;
+    // A chunk that fails to read may also lie about its size.
+    const claimed = r.error ? h("span", { class: "warn-text small", "data-testid": "detail-claimed" }, " as its header claims (the chunk does not read)") : null;
     fill(
       body,
       h("h2", { class: "detail-title" }, "Chunk: ", h("span", { class: "colname" }, ctx.labels[c]), " ", h("span", { class: "type-tag" }, col.type), col.nullable ? h("span", { class: "type-tag" }, "nullable") : null, h("span", { class: "muted" }, ` · row group ${g} · ${fmtInt(rows)} rows`)),
@@ -206,12 +208,12 @@ export function createDetail(ctx, el) {
             ["Stored", h("span", { title: sizeTitle("stored") }, exact(cm.byteLength)), "detail-stored"],
             ["  of which blocks", exact(r.dataLength)],
             ["  header, block table, null bitmap", `${exact(cm.byteLength - r.dataLength)}${r.nullBitmapLength ? ` (bitmap ${fmtInt(r.nullBitmapLength)} B)` : ""}`],
-            ["Encoded", h("span", { title: sizeTitle("encoded") }, exact(r.rawLength)), "detail-raw"],
+            ["Encoded", h("span", { title: sizeTitle("encoded") }, exact(r.rawLength), claimed), "detail-raw"],
             ["Decoded", (() => {
               const d = decodedSize(col.type, rows, { ...cm, rawLength: r.rawLength }, ctx.decoded.get(`${g}:${c}`));
               return d === null ? h("span", { class: "muted", title: "known once the chunk is read (open Data or run the profile)" }, "not read yet") : h("span", { title: sizeTitle("decoded") }, exact(d));
             })(), "detail-decoded"],
-            ["Compression ratio", h("span", { title: sizeTitle("ratio") }, fmtRatioValue(ratio(r.rawLength, cm.byteLength))), "detail-ratio"],
+            ["Compression ratio", h("span", { title: sizeTitle("ratio") }, fmtRatioValue(ratio(r.rawLength, cm.byteLength)), r.error ? claimed.cloneNode(true) : null), "detail-ratio"],
             ["Blocks", fmtInt(r.blocks.length), "detail-block-count"],
           ]),
         ),

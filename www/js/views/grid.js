@@ -11,7 +11,8 @@
 //
 // source: { total, maxRowNumber?, columns: [{ key, label, type, unit?, width? }],
 //           fetch(start, count) -> Promise<{ ids, columns: [{ cells, error }] }>,
-//           sortable?: bool }
+//           sortable?: bool, emptyText?: string,
+//           prefetch?: bool (false: nothing is fetched while the grid is hidden) }
 
 import { h, fill } from "../dom.js";
 import { fmtInt, valueNode, scalarText } from "../format.js";
@@ -55,7 +56,9 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   const spacer = h("div", { class: "grid-spacer" });
   const sizer = h("div", { class: "grid-sizer" }, head, body, spacer);
   const scroller = h("div", { class: "grid-scroll" }, sizer);
-  const el = h("div", { class: "grid", role: "grid", tabindex: "0", "data-testid": testid, "aria-label": label, "aria-multiselectable": "false" }, scroller);
+  // Said in words when there is nothing to show (a filter that matches no row).
+  const empty = h("p", { class: "grid-empty muted", "data-testid": `${testid}-empty`, role: "status", hidden: true });
+  const el = h("div", { class: "grid", role: "grid", tabindex: "0", "data-testid": testid, "aria-label": label, "aria-multiselectable": "false" }, scroller, empty);
   const rowsEls = [];
 
   const viewH = () => scroller.clientHeight - HEAD_H;
@@ -74,6 +77,11 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     body.style.height = `${Math.max(0, Math.min(bodyPx, viewH()))}px`;
     spacer.style.height = `${Math.max(0, bodyPx - Math.min(bodyPx, viewH()))}px`;
     el.setAttribute("aria-rowcount", String(source.total + 1));
+    empty.hidden = source.total > 0;
+    empty.textContent = source.total > 0 ? "" : source.emptyText || "No rows.";
+    const sortKeys = source.sortable && onSort;
+    if (sortKeys) el.setAttribute("aria-keyshortcuts", "S");
+    else el.removeAttribute("aria-keyshortcuts");
     el.setAttribute("aria-colcount", String(source.columns.length + 1));
     const sort = sortState();
     fill(
@@ -169,11 +177,12 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     if (!source) return;
     // No size yet (a hidden tab): rows sized now would be too few once
     // shown, so none is shown until the ResizeObserver sees the real size.
-    // The block of the rows to be shown first is fetched now, to be ready.
+    // The block of the rows to be shown first is fetched now, to be ready,
+    // unless the source says fetching costs (a file read over HTTP).
     if (scroller.clientHeight <= HEAD_H) {
       for (const r of rowsEls) r.row.hidden = true;
       const want = pendingScroll ? pendingScroll.row : 0;
-      if (source.total > 0) block(Math.floor(Math.max(0, Math.min(want, source.total - 1)) / BLOCK));
+      if (source.total > 0 && source.prefetch !== false) block(Math.floor(Math.max(0, Math.min(want, source.total - 1)) / BLOCK));
       return;
     }
     // A scroll asked for before the grid had a size (a hidden tab, a page
@@ -208,7 +217,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       r.row.dataset.row = String(i);
       const at = cellAt(i);
       const id = at.data ? at.data.ids[at.k] : null;
-      r.no.textContent = id === null ? fmtInt(i) : fmtInt(id);
+      r.no.textContent = id === null ? "…" : fmtInt(id); // (i is a place in the view, not a file row)
       r.no.style.width = `${rowNoWidth}px`;
       r.row.dataset.fileRow = id === null ? "" : String(id);
       source.columns.forEach((c, k) => {
@@ -307,6 +316,11 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     } else if (ev.key === "End") {
       if (ev.ctrlKey || ev.metaKey) row = source.total - 1;
       col = source.columns.length - 1;
+    } else if ((ev.key === "s" || ev.key === "S") && !ev.ctrlKey && !ev.metaKey && !ev.altKey && source.sortable && onSort && source.columns[col]) {
+      // The keyboard's way to the header's sort button (not a tab stop of its own).
+      ev.preventDefault();
+      onSort(source.columns[col].key);
+      return;
     } else return;
     ev.preventDefault();
     select(row, col);

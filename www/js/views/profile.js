@@ -147,7 +147,7 @@ export function createProfile(ctx) {
           p.lengths ? [h("dt", {}, "Length (bytes)"), h("dd", {}, `${fmtInt(p.lengths.min)} to ${fmtInt(p.lengths.max)}, mean ${p.lengths.mean.toFixed(1)}`)] : null,
           unit ? [h("dt", {}, "Shown as"), h("dd", {}, `times (int64 ${unit === "us" ? "microseconds" : unit} since 1970-01-01 UTC, guessed from the name and range)`)] : null,
         ),
-        p.histogram ? h("div", {}, histogram(p, unit, type)) : null,
+        p.histogram ? h("div", { class: "scroll-x" }, histogram(p, unit, type)) : null,
       ),
       p.top.length && (TEXT.has(type) || type === "bool" || p.distinct <= 50 || !p.histogram)
         ? h("div", {}, h("h4", {}, `Most common values${p.distinct > p.top.length ? ` (top ${p.top.length} of ${p.distinctExact ? "" : "≈"}${fmtInt(p.distinct)})` : ""}`), topList(p, type, unit))

@@ -111,6 +111,7 @@ export function createSql(ctx, el) {
       grid.setSource({
         total: res.numRows,
         sortable: true,
+        emptyText: "The query returned no rows.",
         columns: res.columns,
         fetch: (start, count) => engine.call("rows", { start, count }),
       });

@@ -15,6 +15,19 @@ function tokenizerCell(f, cm) {
   return h("span", { class: t?.resolved ? "" : "warn-text", title: cm.tokenizerDigest || "" }, `#${cm.tokenizer} `, h("code", { class: "digest" }, (cm.tokenizerDigest || "").slice(0, 10)), t?.resolved ? "" : " (missing)");
 }
 
+/** When a URL file opened without its chunk headers (app.js), what is
+ *  missing from the tables and a button that reads them. */
+function headersNotice(ctx) {
+  if (ctx.headers !== "deferred") return null;
+  const n = ctx.file.rowGroups.length * ctx.file.schema.length;
+  return h(
+    "p",
+    { class: "notice", "data-testid": "headers-deferred" },
+    `Encoded sizes, ratios and block counts are in each chunk's 18-byte header: over HTTP that is ${fmtInt(n)} small requests, so they were not read when the file opened. `,
+    h("button", { type: "button", class: "small", "data-testid": "load-headers", onclick: () => ctx.loadHeaders() }, `Read all ${fmtInt(n)} chunk headers`),
+  );
+}
+
 export function columnTotals(f, decoded = new Map(), labels = null) {
   return f.schema.map((col, c) => {
     const chunks = f.rowGroups.map((rg) => rg.columns[c]);
@@ -79,6 +92,7 @@ export function renderSchema(ctx, el) {
     el,
     h("p", { class: "lead" }, `${f.schema.length} columns × ${f.rowGroups.length} row groups, ${fmtInt(f.numRows)} rows. Totals are over all row groups; click a column for its chunk detail.`),
     f.rowGroups.length === 0 ? h("p", { class: "notice" }, "This file has no row groups: a schema and no data.") : null,
+    headersNotice(ctx),
     t.el,
     sizeLegend(),
   );
@@ -159,6 +173,7 @@ export function renderChunks(ctx, el) {
       h("label", { class: "field" }, h("span", { class: "field-label" }, "Column"), filter),
       h("span", { class: "muted small" }, "Min/max are the footer's statistics as stored, decoded by type. Click a chunk for its detail."),
     ),
+    headersNotice(ctx),
     t.el,
     sizeLegend(),
   );

@@ -288,7 +288,7 @@ export function createTiming(ctx, el) {
         )
       : null;
     const wholeTable = whole
-      ? h(
+      ? h("div", { class: "table-wrap" }, h(
           "table",
           { class: "data", "data-testid": "timing-whole" },
           h("thead", {}, h("tr", {}, ["Read", "Stored", "Decoded", "Min", "Median", "Max", "95% CI of median", "Decoded MB/s", "Stored MB/s"].map((t, i) => h("th", { class: i ? "num" : "", title: titles[t] }, t)))),
@@ -309,7 +309,7 @@ export function createTiming(ctx, el) {
               h("td", { class: "num", "data-field": "mb-stored" }, fmtRate(whole.mbStored)),
             ),
           ),
-        )
+        ))
       : null;
     fill(
       results,
@@ -320,7 +320,7 @@ export function createTiming(ctx, el) {
       wholeTable,
       table,
       rows.length ? h("div", { class: "legend" }, PARTS.map((p) => h("span", { class: "legend-item" }, h("span", { class: ["swatch", p.cls] }), p.label))) : null,
-      chart(whole ? [whole] : rows),
+      h("div", { class: "scroll-x" }, chart(whole ? [whole] : rows)),
       h(
         "div",
         { class: "exports" },
