@@ -31,14 +31,22 @@ export default function init(input) {
 export function initSync(input) {
   if (isReady()) return;
   let m = input !== null && typeof input === "object" && Object.getPrototypeOf(input) === Object.prototype ? input.module : input;
-  if (!(m instanceof WebAssembly.Module)) m = new WebAssembly.Module(m);
+  try {
+    if (!(m instanceof WebAssembly.Module)) m = new WebAssembly.Module(m);
+  } catch (e) {
+    throw failed("the bytes given to initSync() did not compile", e);
+  }
   glue.initSync({ module: m });
   initialised(m);
 }
 
 async function load(input) {
   let source = input !== null && typeof input === "object" && Object.getPrototypeOf(input) === Object.prototype ? input.module_or_path : input;
-  source = await source;
+  try {
+    source = await source;
+  } catch (e) {
+    throw failed("the promise given to init() rejected", e);
+  }
   if (source === undefined || source === null) {
     try {
       // Written out so that bundlers (webpack, Vite) find the file and ship it.
@@ -59,12 +67,15 @@ async function load(input) {
       try {
         response = await fetch(source);
       } catch (e) {
-        throw loadFailed(`could not fetch ${source}: ${e?.message ?? e}`, e);
+        throw failed(`could not fetch ${source}`, e);
       }
     }
     module = await compileResponse(response);
   }
-  await glue.default({ module_or_path: module });
+  // Compiled asynchronously above; instantiating a compiled module is allowed
+  // synchronously on a main thread (Chromium refuses only modules over 8 MB),
+  // and leaves the glue's own fetch-and-compile path out of the bundle.
+  glue.initSync({ module });
   initialised(module);
 }
 
@@ -74,11 +85,14 @@ function loadFailed(message, cause) {
   return e;
 }
 
+/** A load_failed for an error thrown on the way, which it quotes. */
+const failed = (what, e) => loadFailed(`${what}: ${e?.message ?? e}`, e);
+
 async function compile(bytes, what) {
   try {
     return await WebAssembly.compile(bytes);
   } catch (e) {
-    throw loadFailed(`${what} did not compile: ${e?.message ?? e}`, e);
+    throw failed(`${what} did not compile`, e);
   }
 }
 
@@ -92,7 +106,7 @@ async function compileResponse(res) {
     try {
       return await WebAssembly.compileStreaming(res);
     } catch (e) {
-      throw loadFailed(`${where} did not compile: ${e?.message ?? e}`, e);
+      throw failed(`${where} did not compile`, e);
     }
   }
   const bytes = new Uint8Array(await res.arrayBuffer());

@@ -27,11 +27,14 @@ export type InitInput = string | URL | Request | Response | ArrayBuffer | ArrayB
  * Browsers and bundlers: await it before any other call. Without an
  * argument it fetches `columns_wasm_bg.wasm` beside the package's script.
  * Node: does nothing (the module is loaded when the package is imported).
+ * Rejects with a `load_failed` ColumnsError (fetch, compile, or a rejected
+ * input promise, quoted), after which it may be called again.
  */
 export default function init(input?: { module_or_path?: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<void>;
 
 /** init() for a Worker that was given the compiled module or its bytes
- *  (synchronous compilation is only allowed off the main thread). Node: does nothing. */
+ *  (synchronous compilation is only allowed off the main thread); bytes that
+ *  do not compile throw `load_failed`. Node: does nothing. */
 export function initSync(input: { module: ArrayBuffer | ArrayBufferView | WebAssembly.Module } | ArrayBuffer | ArrayBufferView | WebAssembly.Module): void;
 
 /** The module's WebAssembly.Memory, to watch its size (it should not keep growing across repeated reads). */

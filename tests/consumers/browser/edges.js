@@ -23,6 +23,9 @@ await expectError("new TokenizerRegistry() before init()", () => new TokenizerRe
 await expectError("fromBlob before init() (rejects)", () => ColumnsFile.fromBlob(new Blob([])), "not_initialized", /fromBlob/);
 await expectError("wasmMemory() before init()", () => wasmMemory(), "not_initialized", /wasmMemory/);
 
+// Failed loads are load_failed ColumnsErrors quoting the cause, and init() may be retried after one.
+await expectError("init(a promise that rejects)", () => init(Promise.reject(new Error("no module here"))), "load_failed", /init\(\) rejected: no module here/);
+await expectError("initSync(bytes that are not wasm)", () => api.initSync(new Uint8Array([1, 2, 3, 4])), "load_failed", /initSync\(\) did not compile: /);
 await init();
 await init(); // a second call resolves at once
 const buffer = await (await fetch("data.cols")).arrayBuffer();
