@@ -105,6 +105,23 @@ function bytesContains(data, a, b, needle, fold) {
   return false;
 }
 
+const utf8 = new TextDecoder();
+
+/** "contains (any case)": bytes compared with ASCII letters folded; a value
+ *  with other bytes (or a needle with them) compared again as lower-case
+ *  text, so "É" finds "é" (no other value is decoded). */
+function anyCase(data, needle, raw) {
+  const wide = (a, b) => {
+    for (let i = a; i < b; i++) if (data[i] >= 0x80) return true;
+    return false;
+  };
+  const text = utf8.decode(Uint8Array.from(raw)).toLowerCase();
+  const plain = raw.every((c) => c < 0x80);
+  return (a, b) =>
+    bytesContains(data, a, b, needle, true) ||
+    ((!plain || wide(a, b)) && utf8.decode(data.subarray(a, b)).toLowerCase().includes(text));
+}
+
 /**
  * Clears keep[i] for the rows of one decoded column that fail `cond`.
  * keep is a Uint8Array of the row group's length (1 = still kept).
@@ -133,7 +150,8 @@ export function applyCondition(cond, col, keep) {
       case ">": test = (a, b) => bytesCompare(data, a, b, needle) > 0; break;
       case ">=": test = (a, b) => bytesCompare(data, a, b, needle) >= 0; break;
       case "contains": test = (a, b) => bytesContains(data, a, b, needle, false); break;
-      case "icontains": test = (a, b) => bytesContains(data, a, b, needle, true); break;
+      // Bytes are not text: only their ASCII letters fold.
+      case "icontains": test = col.type === "string" ? anyCase(data, needle, x) : (a, b) => bytesContains(data, a, b, needle, true); break;
       case "starts": test = (a, b) => b - a >= needle.length && bytesCompare(data, a, a + needle.length, needle) === 0; break;
       default: throw new Error(`unknown operator ${op}`);
     }
