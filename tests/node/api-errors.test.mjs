@@ -180,3 +180,13 @@ test("a lent column refuses every member but `released` once its scope ends", ()
   for (const key of ["type", "length", "nullCount", "values", "validity", "boolBits", "timings"]) throwsKind(() => kept[key], "released");
   file.free();
 });
+
+test("a Blob-like source whose slice() gives something without arrayBuffer() is named as such (bad_source)", async () => {
+  const { bytes } = corpusFile("valid/nulls");
+  for (const part of [5, null, { arrayBuffer: 3 }]) {
+    await rejectsKind(ColumnsFile.fromBlob({ size: bytes.length, slice: () => part }), "bad_source", (e) => {
+      assert.match(e.message, /the source's slice\(\) result has no arrayBuffer\(\) method/);
+      assert.doesNotMatch(e.message, /Reflect/);
+    });
+  }
+});
