@@ -703,3 +703,21 @@ test("export with no columns shown says what to do instead of doing nothing", as
   assert.match(await page.textContent("[data-testid=export-result]"), /pick at least one column/);
   await page.click("[data-testid=export-toggle]");
 });
+
+test("a Parquet, Arrow or ZIP file dropped by mistake is named as such", async () => {
+  const files = {
+    "data.parquet": [Buffer.from("PAR1"), Buffer.alloc(16), Buffer.from("PAR1")],
+    "data.arrow": [Buffer.from("ARROW1\0\0"), Buffer.alloc(16)],
+    "data.zip": [Buffer.from([0x50, 0x4b, 3, 4]), Buffer.alloc(16)],
+    "data.cols.gz": [Buffer.from([0x1f, 0x8b, 8, 0]), Buffer.alloc(16)],
+    "data.csv": [Buffer.from("a,b,c\n1,2,3\n4,5,6\n")],
+  };
+  const want = { "data.parquet": /a Parquet file/, "data.arrow": /an Arrow IPC file/, "data.zip": /a ZIP archive/, "data.cols.gz": /gzip-compressed/, "data.csv": /^This is not a columns file/ };
+  for (const [name, parts] of Object.entries(files)) {
+    await resetState();
+    await page.setInputFiles("[data-testid=file-input]", { name, mimeType: "application/octet-stream", buffer: Buffer.concat(parts) });
+    await waitState("error");
+    assert.equal(await page.textContent("[data-testid=open-error] [data-testid=error-kind]"), "bad_magic", name);
+    assert.match(await page.textContent("[data-testid=open-error] [data-testid=error-hint]"), want[name], name);
+  }
+});

@@ -18,6 +18,19 @@ const HINTS = {
   cancelled: "Stopped on request.",
 };
 
+// Other formats people drop here by mistake, known by their first bytes.
+const LOOKALIKES = [
+  [/magic is "PAR1"/, "a Parquet file"],
+  [/magic is "ARRO"/, "an Arrow IPC file"],
+  [/magic is 0x504b0304/, "a ZIP archive"],
+  [/magic is 0x1f8b/, "a gzip-compressed file (decompress it first)"],
+];
+
+function hintFor(err) {
+  const like = err.kind === "bad_magic" && LOOKALIKES.find(([re]) => re.test(err.message || ""));
+  return like ? `This looks like ${like[1]}, not a columns file (columns files start and end with the 4 bytes ABCD).` : HINTS[err.kind];
+}
+
 /** A readable, safe box for an error { kind, message, rowGroup, column, offset }. */
 export function errorBox(err, { title, schema, testid = "error-box", compact = false } = {}) {
   const loc = [];
@@ -43,7 +56,7 @@ export function errorBox(err, { title, schema, testid = "error-box", compact = f
     ),
     loc.length && !compact ? h("div", { class: "error-loc", "data-testid": "error-location" }, "Location: ", loc.join(", ")) : null,
     digest && !compact ? h("div", { class: "error-hint", "data-testid": "missing-digest" }, "Drop the tokenizer.json whose SHA-256 is ", h("code", { class: "digest" }, digest), " anywhere on the page to read it, or ", chooseButton()) : null,
-    HINTS[err.kind] && !digest && !compact ? h("div", { class: "error-hint" }, HINTS[err.kind]) : null,
+    HINTS[err.kind] && !digest && !compact ? h("div", { class: "error-hint", "data-testid": "error-hint" }, hintFor(err)) : null,
   );
 }
 
