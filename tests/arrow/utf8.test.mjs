@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
 import path from "node:path";
 import { adapter, api, corpusDir, findPairs, loadTokenizers, makeColumn, readPair, tokenizerDir } from "./support.mjs";
+import { offsetsAndData } from "../js/check.mjs";
 
 const hidden = process.getBuiltinModule;
 process.getBuiltinModule = undefined;
@@ -34,12 +35,7 @@ function allValid(col) {
 }
 
 function stringColumn(values, nulls = []) {
-  const enc = new TextEncoder();
-  const parts = values.map((v) => (typeof v === "string" ? enc.encode(v) : Uint8Array.from(v)));
-  const offsets = new Uint32Array(parts.length + 1);
-  parts.forEach((p, i) => (offsets[i + 1] = offsets[i] + p.length));
-  const data = new Uint8Array(offsets[parts.length]);
-  parts.forEach((p, i) => data.set(p, offsets[i]));
+  const { offsets, data } = offsetsAndData(values);
   let validity = null;
   if (nulls.length) {
     validity = new Uint8Array((values.length + 7) >> 3).fill(255);

@@ -3,16 +3,11 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseValue, applyCondition } from "../../www/js/filter.js";
+import { offsetsAndData } from "../js/check.mjs";
 
 /** A decoded string column as the worker holds it: offsets and UTF-8 data. */
 function stringColumn(type, values) {
-  const enc = new TextEncoder();
-  const parts = values.map((v) => (typeof v === "string" ? enc.encode(v) : Uint8Array.from(v)));
-  const offsets = new Uint32Array(parts.length + 1);
-  parts.forEach((p, i) => (offsets[i + 1] = offsets[i] + p.length));
-  const data = new Uint8Array(offsets[parts.length]);
-  parts.forEach((p, i) => data.set(p, offsets[i]));
-  return { type, length: values.length, validity: null, values: { offsets, data } };
+  return { type, length: values.length, validity: null, values: offsetsAndData(values) };
 }
 
 function kept(col, op, text) {

@@ -496,3 +496,15 @@ async function checkMissingTokenizers(api, mode, bytes) {
     file.free();
   }
 }
+
+/** Strings (as UTF-8) or byte arrays end to end: { offsets, data } as a
+ *  string column holds them, for tests that build columns by hand. */
+export function offsetsAndData(values) {
+  const enc = new TextEncoder();
+  const parts = values.map((v) => (typeof v === "string" ? enc.encode(v) : Uint8Array.from(v)));
+  const offsets = new Uint32Array(parts.length + 1);
+  parts.forEach((p, i) => (offsets[i + 1] = offsets[i] + p.length));
+  const data = new Uint8Array(offsets[parts.length]);
+  parts.forEach((p, i) => data.set(p, offsets[i]));
+  return { offsets, data };
+}
