@@ -54,8 +54,9 @@ use crate::error::{corrupt_chunk, Error, Result};
 // Table entries.
 //
 // Literal/length entry (u32):
-//   bit 31 LIT: one literal, byte in bits 8..16, or with PAIR (bit 24) two,
-//               the second in bits 16..24 (both codes in the primary bits)
+//   bit 31 LIT: one literal, byte in bits 8..16, or two, the second in bits
+//               16..24 (both codes in the primary bits); bits 24..26 the
+//               literals' count (ONE or PAIR: the output's advance)
 //   bit 30 EXC: exceptional: subtable pointer (SUB), end of block (EOB), or
 //               an invalid symbol (neither)
 //   bit 27 LEN_EXTRA (lengths only): extra bits follow the codeword
@@ -84,8 +85,10 @@ const EOB: u32 = 1 << 28;
 /// A length entry whose extra bits still follow (bits 8..16 hold the
 /// codeword length to skip before them); without it the length is final.
 const LEN_EXTRA: u32 = 1 << 27;
-/// With LIT: the entry holds two literals (bit 24 of a length is its base).
-const PAIR: u32 = 1 << 24;
+/// With LIT, bits 24..26 count its literals (one shift and a mask give the
+/// output's advance): one, or two (bits 24..26 of a length are its base).
+const ONE: u32 = 1 << 24;
+const PAIR: u32 = 2 << 24;
 /// Without LIT and EXC: a length and a distance code in one entry (a
 /// subtable pointer's start may have this bit set, so test it with EXC).
 const LD: u32 = 1 << 26;
@@ -152,7 +155,7 @@ fn litlen_entries(lit: u32) -> [u32; 288] {
     let mut t = [0u32; 288];
     let mut s = 0;
     while s < 256 {
-        t[s] = lit | (s as u32) << 8;
+        t[s] = lit | ONE | (s as u32) << 8;
         s += 1;
     }
     t[256] = EXC | EOB;
@@ -1167,22 +1170,22 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
                 // or two literals; two bytes are stored either way.
                 consume!(e & 0xff);
                 put_literals(out, op, e);
-                op += 1 + (e >> 24 & 1) as usize;
+                op += (e >> 24 & 3) as usize;
                 e = litlen[buf as usize & mask];
                 if e & LIT != 0 {
                     consume!(e & 0xff);
                     put_literals(out, op, e);
-                    op += 1 + (e >> 24 & 1) as usize;
+                    op += (e >> 24 & 3) as usize;
                     e = litlen[buf as usize & mask];
                     if e & LIT != 0 {
                         consume!(e & 0xff);
                         put_literals(out, op, e);
-                        op += 1 + (e >> 24 & 1) as usize;
+                        op += (e >> 24 & 3) as usize;
                         e = litlen[buf as usize & mask];
                         if e & LIT != 0 {
                             consume!(e & 0xff);
                             put_literals(out, op, e);
-                            op += 1 + (e >> 24 & 1) as usize;
+                            op += (e >> 24 & 3) as usize;
                             e = litlen[buf as usize & mask];
                         }
                     }
@@ -1203,7 +1206,7 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
                     if e & LIT != 0 {
                         consume!(e & 0xff);
                         put_literals(out, op, e);
-                        op += 1 + (e >> 24 & 1) as usize;
+                        op += (e >> 24 & 3) as usize;
                         e = litlen[buf as usize & mask];
                         continue;
                     }
@@ -1238,7 +1241,7 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
                 if overrun!() {
                     break 'block Stop::EndsEarly;
                 }
-                let n = 1 + (e >> 24 & 1) as usize;
+                let n = (e >> 24 & 3) as usize;
                 if n > out_len - op {
                     break 'block Stop::TooMuch;
                 }
@@ -1333,7 +1336,7 @@ mod tests {
         assert_eq!(e & (EXC | EOB), EXC | EOB);
         assert_eq!(e & 0xff, 7);
         let rev = (0b0011_0000u32.reverse_bits() >> 24) as usize;
-        assert_eq!(t.litlen[rev], LIT | 8);
+        assert_eq!(t.litlen[rev], LIT | ONE | 8);
     }
 
     #[test]
@@ -1374,7 +1377,7 @@ mod tests {
         let p = t[rev as usize & LITLEN_MASK];
         assert_eq!(p & (EXC | SUB), EXC | SUB);
         let sub = LITLEN_MASK + 1 + (p >> 16 & 0xfff) as usize + (rev >> LITLEN_BITS) as usize;
-        assert_eq!(t[sub], LIT | 14 << 8 | (15 - LITLEN_BITS));
+        assert_eq!(t[sub], LIT | ONE | 14 << 8 | (15 - LITLEN_BITS));
     }
 
     /// A complete code of `n` symbols with lengths <= 15, grown by splitting
@@ -1464,7 +1467,7 @@ mod tests {
                             "{lens:?}: index {i}"
                         );
                     }
-                    _ => assert_eq!(e, LIT | (s1 as u32) << 8 | l1, "{lens:?}: index {i}"),
+                    _ => assert_eq!(e, LIT | ONE | (s1 as u32) << 8 | l1, "{lens:?}: index {i}"),
                 }
             }
             pairs += (e & (LIT | PAIR) == LIT | PAIR) as usize;
