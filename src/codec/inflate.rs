@@ -1055,13 +1055,26 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
         ($n:expr) => {{
             let n = $n;
             buf >>= n;
-            left -= n;
+            // Wrapping: in the fast loop `left` is exact in its low byte only.
+            left = left.wrapping_sub(n);
+        }};
+    }
+    // The fast loop's consume, by a whole literal/length or distance entry
+    // whose low byte is the count (< 64): the shift masks its amount to six
+    // bits, and `left` keeps its true value in its low byte (a subtraction's
+    // low byte depends only on the operands' low bytes), garbage above. One
+    // mask less per symbol; `left` is masked where the loop stops.
+    macro_rules! eat {
+        ($e:expr) => {{
+            let e = $e;
+            buf >>= e & 63;
+            left = left.wrapping_sub(e);
         }};
     }
     // Whole-word refill; the caller guarantees 8 readable bytes at `pos`.
     macro_rules! refill_word {
         ($word:expr) => {{
-            buf |= $word << left;
+            buf |= $word << (left & 63);
             pos += ((!left >> 3) & 7) as usize;
             left |= 56;
         }};
@@ -1082,7 +1095,7 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
     }
     macro_rules! at {
         () => {
-            pos - (left as usize).div_ceil(8)
+            pos - ((left & 0xff) as usize).div_ceil(8)
         };
     }
     // The decoding steps both loops share (the fast loop's lookahead and
@@ -1168,22 +1181,22 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
             if e & LIT != 0 {
                 // Up to four primary-table entries (<= 12 bits each) of one
                 // or two literals; two bytes are stored either way.
-                consume!(e & 0xff);
+                eat!(e);
                 put_literals(out, op, e);
                 op += (e >> 24 & 3) as usize;
                 e = litlen[buf as usize & mask];
                 if e & LIT != 0 {
-                    consume!(e & 0xff);
+                    eat!(e);
                     put_literals(out, op, e);
                     op += (e >> 24 & 3) as usize;
                     e = litlen[buf as usize & mask];
                     if e & LIT != 0 {
-                        consume!(e & 0xff);
+                        eat!(e);
                         put_literals(out, op, e);
                         op += (e >> 24 & 3) as usize;
                         e = litlen[buf as usize & mask];
                         if e & LIT != 0 {
-                            consume!(e & 0xff);
+                            eat!(e);
                             put_literals(out, op, e);
                             op += (e >> 24 & 3) as usize;
                             e = litlen[buf as usize & mask];
@@ -1201,10 +1214,10 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
             }
             if e & EXC != 0 {
                 if e & SUB != 0 {
-                    consume!(e & 0xff);
+                    eat!(e);
                     e = litlen_sub!(e);
                     if e & LIT != 0 {
-                        consume!(e & 0xff);
+                        eat!(e);
                         put_literals(out, op, e);
                         op += (e >> 24 & 3) as usize;
                         e = litlen[buf as usize & mask];
@@ -1218,7 +1231,7 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
             // A length (<= 15 + 5 bits) and a distance (<= 15 + 13 bits):
             // both fit the 56 bits of this iteration's refill.
             let saved = buf;
-            consume!(e & 0xff);
+            eat!(e);
             let mut len = (e >> 16 & 0x1ff) as usize;
             if e & LEN_EXTRA != 0 {
                 len += ((saved & low_bits(e & 0xff)) >> (e >> 8 & 0xff)) as usize;
@@ -1227,6 +1240,7 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
             copy_match!('block, e, d, len);
         }
 
+        left &= 0xff;
         // One symbol at a time with every check: near the end of the input
         // or output.
         loop {
@@ -1289,7 +1303,7 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
     };
     bits.pos = pos;
     bits.buf = buf;
-    bits.left = left;
+    bits.left = left & 0xff;
     *out_pos = op;
     match stop {
         Stop::End => Ok(()),
