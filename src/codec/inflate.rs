@@ -1059,8 +1059,8 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
             left = left.wrapping_sub(n);
         }};
     }
-    // The fast loop's consume, by a whole literal/length or distance entry
-    // whose low byte is the count (< 64): the shift masks its amount to six
+    // The fast loop's consume, by a whole literal/length entry whose low
+    // byte is the count (< 64, bits 6..8 clear): the shift masks its amount to six
     // bits, and `left` keeps its true value in its low byte (a subtraction's
     // low byte depends only on the operands' low bytes), garbage above. One
     // mask less per symbol; `left` is masked where the loop stops.
