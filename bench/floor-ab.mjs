@@ -21,6 +21,7 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import { launch } from "./lib/chromium.mjs";
+import { flateChunks } from "./lib/floor.mjs";
 
 const project = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const args = process.argv.slice(2);
@@ -37,24 +38,19 @@ const { ColumnsFile } = createRequire(import.meta.url)(path.join(project, "pkg",
 function blocksOf(file) {
   const bytes = new Uint8Array(fs.readFileSync(file));
   const f = ColumnsFile.fromBytes(bytes);
-  const parts = [];
+  let blocks;
   try {
-    f.rowGroups.forEach((g, gi) =>
-      g.columns.forEach((m, c) => {
-        if (m.codec !== "Flate") return;
-        for (const b of f.inspectChunk(gi, c).blocks) parts.push(b);
-      }),
-    );
+    blocks = flateChunks(f).flatMap((chunk) => chunk.blocks);
   } finally {
     f.free();
   }
-  const stored = new Uint8Array(parts.reduce((s, b) => s + b.storedLength, 0));
+  const stored = new Uint8Array(blocks.reduce((s, b) => s + b.inLen, 0));
   let o = 0;
-  for (const b of parts) {
-    stored.set(bytes.subarray(b.offset, b.offset + b.storedLength), o);
-    o += b.storedLength;
+  for (const b of blocks) {
+    stored.set(bytes.subarray(b.at, b.at + b.inLen), o);
+    o += b.inLen;
   }
-  return { name: path.basename(file), stored, inLen: parts.map((b) => b.storedLength), outLen: parts.map((b) => b.rawLength) };
+  return { name: path.basename(file), stored, inLen: blocks.map((b) => b.inLen), outLen: blocks.map((b) => b.outLen) };
 }
 
 const browser = await launch(project);
@@ -65,8 +61,8 @@ try {
   const origin = "http://floor-ab.invalid/";
   const served = new Map([["", Buffer.from("<!doctype html>")], ["a.wasm", fs.readFileSync(aPath)], ["b.wasm", fs.readFileSync(bPath)]]);
   await page.route(`${origin}**`, (route) => {
-    const body = served.get(route.request().url().slice(origin.length));
     const name = route.request().url().slice(origin.length);
+    const body = served.get(name);
     return body ? route.fulfill({ body, contentType: name ? "application/octet-stream" : "text/html" }) : route.abort();
   });
   await page.goto(origin);

@@ -50,21 +50,34 @@ export async function prepareFloor(libs, input, id, log = () => {}) {
   return floor;
 }
 
+/**
+ * The Flate chunks of an open columns-wasm file, in file order, each with
+ * its blocks ({ at, inLen, outLen }: `at` an offset in the file). Also
+ * bench/floor-ab.mjs's block table.
+ */
+export function flateChunks(file) {
+  const chunks = [];
+  file.rowGroups.forEach((group, g) =>
+    group.columns.forEach((meta, c) => {
+      if (meta.codec !== "Flate") return;
+      const report = file.inspectChunk(g, c);
+      if (report.error) throw new Error(`floor: chunk ${g}/${c} does not decode: ${report.error}`);
+      const blocks = report.blocks.map((b) => ({ at: b.offset, inLen: b.storedLength, outLen: b.rawLength }));
+      chunks.push({ g, c, rows: group.numRows, encoding: meta.encoding, raw: report.rawLength, blocks });
+    }),
+  );
+  return chunks;
+}
+
 async function floorSetup(libs, bytes, registry) {
   const file = libs.ColumnsFile.fromBytes(bytes, registry);
   try {
     const schema = file.schema;
     const chunks = [];
     const blocks = [];
-    for (let g = 0; g < file.rowGroups.length; g++) {
-      for (let c = 0; c < schema.length; c++) {
-        const meta = file.rowGroups[g].columns[c];
-        if (meta.codec !== "Flate") continue;
-        const report = file.inspectChunk(g, c); // block offsets are file offsets
-        if (report.error) throw new Error(`floor: chunk ${g}/${c} does not decode: ${report.error}`);
-        chunks.push({ g, c, rows: file.rowGroups[g].numRows, encoding: meta.encoding, raw: report.rawLength, first: blocks.length, count: report.blocks.length });
-        for (const b of report.blocks) blocks.push({ at: b.offset, inLen: b.storedLength, outLen: b.rawLength });
-      }
+    for (const { blocks: own, ...chunk } of flateChunks(file)) {
+      chunks.push({ ...chunk, first: blocks.length, count: own.length });
+      blocks.push(...own);
     }
     const n = blocks.length;
     if (n === 0) return null;
