@@ -1060,10 +1060,11 @@ fn huffman<const ROOT: u32>(t: &Tables, bits: &mut Bits<'_>, out: &mut [u8], out
         }};
     }
     // The fast loop's consume, by a whole literal/length entry whose low
-    // byte is the count (< 64, bits 6..8 clear): the shift masks its amount to six
-    // bits, and `left` keeps its true value in its low byte (a subtraction's
-    // low byte depends only on the operands' low bytes), garbage above. One
-    // mask less per symbol; `left` is masked where the loop stops.
+    // byte is the count (< 64, bits 6..8 clear): the shift masks its amount
+    // to six bits, and `left` keeps its true value in its low byte (a
+    // subtraction's low byte depends only on the operands' low bytes),
+    // garbage above. One mask less per symbol; `left` is masked where the
+    // loop stops.
     macro_rules! eat {
         ($e:expr) => {{
             let e = $e;
