@@ -18,7 +18,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { colsFiles, selectDatasets, diskPath } from "./lib/datasets.mjs";
-import { nativeExample, RECYCLE, tokenizerArgs } from "./lib/native-example.mjs";
+import { nativeExample, tokenizerArgs } from "./lib/native-example.mjs";
 
 const benchDir = path.dirname(fileURLToPath(import.meta.url));
 const project = path.resolve(benchDir, "..");
@@ -31,7 +31,7 @@ const runs = process.env.RUNS ?? "15";
 const warmup = process.env.WARMUP ?? "3";
 const example = (name, file, extra = []) => nativeExample(project, name, file, { runs, warmup, extra });
 
-const doc = { runs: Number(runs), warmup: Number(warmup), bench: {}, inflate: {}, env: RECYCLE };
+const doc = { runs: Number(runs), warmup: Number(warmup), bench: {}, inflate: {} };
 for (const f of colsFiles(selectDatasets(process.env.FILES))) {
   if (!fs.existsSync(diskPath(project, f.cols))) {
     console.log(`[native] ${f.id}: skipped, ${f.cols} is missing`);

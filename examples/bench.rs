@@ -65,6 +65,7 @@ fn decoded_bytes(c: &Column) -> usize {
 }
 
 fn main() {
+    common::recycle_freed_memory();
     let mut registry = common::conformance::load_tokenizers(&common::corpus().join("tokenizers"));
     let mut cold = false;
     let BenchArgs { runs, warmup, json, files } = BenchArgs::parse(|a, rest| {

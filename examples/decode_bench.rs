@@ -24,7 +24,12 @@
 //! fresh copy of its input made untimed, repeated (batched when short)
 //! until `--budget-ms` of its own time and at least 7 samples; the figure
 //! is the median. Operations on the same chunk alternate, so background
-//! load hits them alike.
+//! load hits them alike. Natively, freed memory is kept for reuse, as
+//! wasm's allocator keeps it (`common::recycle_freed_memory`).
+
+#[cfg(not(target_arch = "wasm32"))]
+#[path = "../tests/common/mod.rs"]
+mod common;
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -1022,6 +1027,7 @@ fn run(
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
+    common::recycle_freed_memory();
     use std::path::{Path, PathBuf};
     let mut args = std::env::args().skip(1);
     let (mut budget, mut json_out, mut files) = (3.0f64, None::<PathBuf>, Vec::<PathBuf>::new());

@@ -96,6 +96,7 @@ fn run(which: usize, blocks: &mut Blocks, dec: &mut Decompressor, mz: &mut Decom
 }
 
 fn main() {
+    common::recycle_freed_memory();
     let mut only: Option<usize> = None;
     let BenchArgs { runs, warmup, json, files } = BenchArgs::parse(|a, rest| {
         let take = a == "--only";

@@ -6,18 +6,14 @@
 import { spawnSync } from "node:child_process";
 import { diskPath } from "./datasets.mjs";
 
-// glibc's malloc hands large blocks back to the OS on free (mmap'd above a
-// threshold that only grows once a process has freed one, and the heap's
-// top trimmed), so a process reading one file paid page faults for its
-// decoders' buffers on every run: movielens.tokenized 8.2 ms, 6.7 with
-// the buffers recycled. wasm's allocator never returns memory, and the
-// wasm reads compared with these recycle theirs, so these recycle too.
-export const RECYCLE = { MALLOC_MMAP_THRESHOLD_: String(1 << 30), MALLOC_TRIM_THRESHOLD_: String(1 << 30) };
+// The examples keep freed memory as wasm's allocator does (glibc's
+// thresholds set by `recycle_freed_memory` in tests/common/mod.rs), so a
+// run by hand and a run from here measure the same thing.
 
 /** `cargo run --release --example NAME -- --json --runs R --warmup W [extra] FILE`. */
 export function nativeExample(project, name, file, { runs, warmup, extra = [] }) {
   const args = ["run", "--release", "--quiet", "--example", name, "--", "--json", "--runs", String(runs), "--warmup", String(warmup), ...extra, diskPath(project, file.cols)];
-  const r = spawnSync("cargo", args, { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28, env: { ...process.env, ...RECYCLE } });
+  const r = spawnSync("cargo", args, { cwd: project, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], maxBuffer: 1 << 28 });
   if (r.status !== 0) {
     const lines = (r.stderr || "").trim().split("\n").filter((l) => !/^\s*(Compiling|Finished|Running|warning)/.test(l));
     const at = Math.max(0, lines.findIndex((l) => l.includes("panicked at")));

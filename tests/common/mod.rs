@@ -61,6 +61,34 @@ pub fn bench_files() -> Vec<PathBuf> {
     files
 }
 
+/// Makes the benchmark examples keep freed memory, as wasm's allocator
+/// does: glibc's malloc hands large freed blocks back to the OS (mapped
+/// afresh above a threshold that only grows once the process has freed
+/// one, the heap's top trimmed), so the decoders' buffers cost page faults
+/// on some runs and not on others, by what the process happened to free
+/// before: Affix with affixes took 3.45 or 4.16 ns a value in runs of one
+/// binary, movielens.tokenized's read 8.5 or 11.8 ms. On glibc, the first
+/// call runs the example again with malloc's thresholds set (32 MiB, the
+/// largest mapping threshold it takes on 64 bits; trimming past 1 GiB)
+/// and exits with its status; elsewhere, or with either threshold (or
+/// GLIBC_TUNABLES) already set, it does nothing.
+pub fn recycle_freed_memory() {
+    const KEEP: [(&str, &str); 2] = [("MALLOC_MMAP_THRESHOLD_", "33554432"), ("MALLOC_TRIM_THRESHOLD_", "1073741824")];
+    // Set already (by this function in the parent, or by hand): left as is.
+    let set = |k: &str| std::env::var_os(k).is_some();
+    if !cfg!(all(target_os = "linux", target_env = "gnu")) || KEEP.iter().any(|(k, _)| set(k)) || set("GLIBC_TUNABLES")
+    {
+        return;
+    }
+    let exe = std::env::current_exe().expect("the example's own path");
+    let status = std::process::Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .envs(KEEP)
+        .status()
+        .expect("the example runs again");
+    std::process::exit(status.code().unwrap_or(1));
+}
+
 /// The benchmark examples' command line: `--runs N`, `--warmup N`, `--json`
 /// and file paths (`bench_files()` when none); `other` is offered every
 /// other argument with the rest of them and says whether it took it.
