@@ -31,7 +31,7 @@ const runs = process.env.RUNS ?? "15";
 const warmup = process.env.WARMUP ?? "3";
 const example = (name, file, extra = []) => nativeExample(project, name, file, { runs, warmup, extra });
 
-const doc = { runs: Number(runs), warmup: Number(warmup), bench: {}, inflate: {} };
+const doc = { runs: Number(runs), warmup: Number(warmup), bench: {}, inflate: {}, env: "freed memory kept: glibc's thresholds set by the examples (recycle_freed_memory, tests/common/mod.rs)" };
 for (const f of colsFiles(selectDatasets(process.env.FILES))) {
   if (!fs.existsSync(diskPath(project, f.cols))) {
     console.log(`[native] ${f.id}: skipped, ${f.cols} is missing`);
