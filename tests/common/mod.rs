@@ -68,8 +68,9 @@ pub fn bench_files() -> Vec<PathBuf> {
 /// on some runs and not on others, by what the process happened to free
 /// before: Affix with affixes took 3.45 or 4.16 ns a value in runs of one
 /// binary, movielens.tokenized's read 8.5 or 11.8 ms. On glibc, the first
-/// call runs the example again with malloc's thresholds set (32 MiB, the
-/// largest mapping threshold it takes on 64 bits; trimming past 1 GiB)
+/// call runs the example again with malloc's thresholds set (mapping
+/// only blocks over 32 MiB, a value every 64-bit glibc accepts; trimming
+/// past 1 GiB)
 /// and exits with its status; elsewhere, or with either threshold (or
 /// GLIBC_TUNABLES) already set, it does nothing.
 pub fn recycle_freed_memory() {
