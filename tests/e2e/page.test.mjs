@@ -660,8 +660,16 @@ test("samples open with one click; odd strings stay visible", async () => {
   // edge_bytes: the footer's statistics disagree, flagged as the writer's bug.
   const bytesCol = want.schema.findIndex((s) => s.name === "edge_bytes");
   await tab("detail");
+  // In row group 1, which no view has read yet: the detail tells the
+  // chunk's decoded size (4-byte offsets, the values' bytes, a bitmap where
+  // there are nulls) as soon as it shows.
+  await page.selectOption("[data-testid=detail-rg]", "1");
   await page.selectOption("[data-testid=detail-col]", String(bytesCol));
   await page.waitForSelector("[data-testid=writer-bug-note]");
+  assert.match(await page.textContent(".detail-title"), /row group 1 /);
+  const rg1 = want.row_groups[1];
+  const wantSize = 4 * (rg1.num_rows + 1) + rg1.values[bytesCol].reduce((a, v) => a + (v === null ? 0 : v.length / 2), 0) + (rg1.columns[bytesCol].null_count > 0 ? Math.ceil(rg1.num_rows / 8) : 0);
+  assert.match(await page.textContent("[data-testid=detail-decoded]"), new RegExp(`(^|\\()${wantSize.toLocaleString("en-US")} B\\)?$`));
   const mism = await page.$$eval("[data-testid=check-row][data-agrees=false]", (trs) => trs.map((tr) => tr.dataset.field));
   assert.ok(mism.length > 0);
   await shot("19-detail-writer-bug");

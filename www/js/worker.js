@@ -319,6 +319,10 @@ const ops = {
 
   async inspect({ g, c }) {
     const report = await need().inspectChunkAsync(g, c);
+    // A chunk that decodes is also read (from the cache when the grid has
+    // it), so every view learns its decoded size; the report does not carry
+    // it, as each field costs the package's size budget.
+    if (report.decoded) await getColumn(g, c).catch(() => {});
     const out = { ...report, error: report.error ? errorInfo(report.error) : null };
     return { report: out, ...ioCounters() };
   },

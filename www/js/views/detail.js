@@ -210,8 +210,9 @@ export function createDetail(ctx, el) {
             ["  header, block table, null bitmap", `${exact(cm.byteLength - r.dataLength)}${r.nullBitmapLength ? ` (bitmap ${fmtInt(r.nullBitmapLength)} B)` : ""}`],
             ["Encoded", h("span", { title: sizeTitle("encoded") }, exact(r.rawLength), claimed), "detail-raw"],
             ["Decoded", (() => {
+              // Inspecting reads the chunk, so its size is known unless it does not read.
               const d = decodedSize(col.type, rows, { ...cm, rawLength: r.rawLength }, ctx.decoded.get(`${g}:${c}`));
-              return d === null ? h("span", { class: "muted", title: "known once the chunk is read (open Data or run the profile)" }, "not read yet") : h("span", { title: sizeTitle("decoded") }, exact(d));
+              return d === null ? h("span", { class: "muted" }, "— (the chunk does not read)") : h("span", { title: sizeTitle("decoded") }, exact(d));
             })(), "detail-decoded"],
             ["Compression ratio", h("span", { title: sizeTitle("ratio") }, fmtRatioValue(ratio(r.rawLength, cm.byteLength)), r.error ? claimed.cloneNode(true) : null), "detail-ratio"],
             ["Blocks", fmtInt(r.blocks.length), "detail-block-count"],
