@@ -393,8 +393,22 @@ test("the other views open on flights-3m without a long main-thread task", async
 
 test("column profiles over every row group, and the URL keeps tab, column, row, order and filter", async () => {
   const v = data.values;
+  // Every status line the page shows while it profiles.
+  await page.addInitScript(() => {
+    window.statusSeen = [];
+    document.addEventListener("DOMContentLoaded", () => {
+      const el = document.getElementById("status-text");
+      new MutationObserver(() => window.statusSeen.push(el.textContent)).observe(el, { childList: true, characterData: true, subtree: true });
+    });
+  });
   await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=detail&col=3&rg=5`);
   await page.waitForSelector("[data-testid=profile][data-state=done]", { timeout: 120_000 });
+  // Its progress counts the file's row groups, pass by pass.
+  const groups = Math.ceil(ROWS / 65_536);
+  const seen = (await page.evaluate(() => window.statusSeen)).filter((t) => t.startsWith("Profiling"));
+  assert.ok(seen.some((t) => / values of row group \d+ of \d+$/.test(t)), `status lines: ${seen.slice(-3)}`);
+  const ofs = seen.map((t) => / of (\d+)$/.exec(t)?.[1]).filter(Boolean);
+  assert.deepEqual([...new Set(ofs)], [String(groups)], `status lines: ${seen.slice(0, 3)}`);
   assert.equal(await page.inputValue("[data-testid=detail-col]"), "3");
   assert.equal(await page.inputValue("[data-testid=detail-rg]"), "5");
   const counts = new Map();

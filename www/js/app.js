@@ -65,7 +65,7 @@ function beginTask(label) {
     progress(p) {
       const t = tasks.get(id);
       if (!t) return;
-      t.text = p.total ? `${label}: ${p.label} ${p.done} of ${p.total}` : `${label}: ${p.label}`;
+      t.text = `${label}: ${p.text ?? (p.total ? `${p.label} ${p.done} of ${p.total}` : p.label)}`;
       renderStatus();
     },
     end() {

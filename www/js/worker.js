@@ -447,12 +447,13 @@ const ops = {
     const p = new ColumnProfile(f.schema[c].type);
     for await (const [g, [col]] of rowGroupsInTurn([c], check)) {
       p.add(col);
-      post({ done: g + 1, total: G * 2, label: "profiling row group" });
+      // The bar counts both passes; the words count row groups.
+      post({ done: g + 1, total: G * 2, text: `values of row group ${g + 1} of ${G}` });
     }
     if (p.startHistogram()) {
       for await (const [g, [col]] of rowGroupsInTurn([c], check)) {
         p.addHistogram(col);
-        post({ done: G + g + 1, total: G * 2, label: "histogram, row group" });
+        post({ done: G + g + 1, total: G * 2, text: `histogram of row group ${g + 1} of ${G}` });
       }
     }
     return { c, profile: p.result(), ms: performance.now() - t0, ...ioCounters() };
