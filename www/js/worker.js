@@ -13,6 +13,7 @@ import { applyCondition } from "./filter.js";
 import { ColumnProfile } from "./profile.js";
 import { cellText, textFormat } from "./exporttext.js";
 import { columnLabels } from "./labels.js";
+import { decodedSize } from "./sizes.js";
 import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter } from "./arrowdata.js";
 
 let registry = null;
@@ -318,11 +319,14 @@ const ops = {
   },
 
   async inspect({ g, c }) {
-    const report = await need().inspectChunkAsync(g, c);
-    // A chunk that decodes is also read (from the cache when the grid has
-    // it), so every view learns its decoded size; the report does not carry
-    // it, as each field costs the package's size budget.
-    if (report.decoded) await getColumn(g, c).catch(() => {});
+    const f = need();
+    const report = await f.inspectChunkAsync(g, c);
+    // Where the chunk's facts do not tell its decoded size (strings other
+    // than Plain), a chunk that decodes is also read (from the cache when
+    // the grid has it), so every view learns the size; the report does not
+    // carry it, as each field costs the package's size budget.
+    const facts = { ...f.rowGroups[g].columns[c], rawLength: report.rawLength };
+    if (report.decoded && decodedSize(f.schema[c].type, f.rowGroups[g].numRows, facts) === null) await getColumn(g, c).catch(() => {});
     const out = { ...report, error: report.error ? errorInfo(report.error) : null };
     return { report: out, ...ioCounters() };
   },
