@@ -110,8 +110,7 @@ function describe(x) {
   if (x === null) return "null";
   if (x === undefined) return "undefined";
   if (typeof x !== "object" && typeof x !== "function") return `a ${typeof x}`;
-  // The package is minified: its own classes come out as "_ColumnsFile".
-  const name = (x.constructor?.name || tag(x)).replace(/^_/, "");
+  const name = x.constructor?.name || tag(x);
   if (Array.isArray(x)) return "an Array (use Uint8Array.from(array))";
   if (typeof x.then === "function") return `a ${name} (await it first)`;
   if (typeof Blob === "function" && x instanceof Blob) return `a ${name} (use ColumnsFile.fromBlob for a Blob or File)`;
@@ -308,6 +307,12 @@ export class TokenizerRegistry extends glue.TokenizerRegistry {
 export function wasmMemory() {
   ensureReady("wasmMemory()");
   return glue.wasmMemory();
+}
+
+// Bundling renames classes ("a n", "TokenizerRegistry2"); error messages
+// name the package's own by their constructors' names, so these are set.
+for (const [cls, name] of [[Column, "Column"], [ColumnsError, "ColumnsError"], [ColumnsFile, "ColumnsFile"], [ScopedColumn, "ScopedColumn"], [TokenizerRegistry, "TokenizerRegistry"], [RowGroupStream, "RowGroupStream"]]) {
+  Object.defineProperty(cls, "name", { value: name });
 }
 
 /** Not public API: what the worker pool (pool.js, a separate file) needs. */

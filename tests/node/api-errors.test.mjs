@@ -4,9 +4,10 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import { corpusFile, loadApi } from "./corpus.mjs";
 
-const { ColumnsFile, TokenizerRegistry } = loadApi();
+const { ColumnsFile, ColumnsError, TokenizerRegistry } = loadApi();
 
 /** `fn` throws an Error whose kind is `kind`; `check` looks further. */
 function throwsKind(fn, kind, check = () => {}) {
@@ -188,5 +189,22 @@ test("a Blob-like source whose slice() gives something without arrayBuffer() is 
       assert.match(e.message, /the source's slice\(\) result has no arrayBuffer\(\) method/);
       assert.doesNotMatch(e.message, /Reflect/);
     });
+  }
+});
+
+test("messages name the package's own classes as their users know them, in the minified browser build too", async () => {
+  const { bytes } = corpusFile("valid/nulls");
+  const pkg = new URL("../../pkg/", import.meta.url);
+  const browser = await import(new URL("columns_wasm.js", pkg).href);
+  browser.initSync({ module: fs.readFileSync(new URL("columns_wasm_bg.wasm", pkg)) });
+  // Bundling renamed them: "a n", "this is a lt" (browser), "TokenizerRegistry2" (Node).
+  for (const api of [{ ColumnsFile, ColumnsError, TokenizerRegistry }, browser]) {
+    const file = api.ColumnsFile.fromBytes(bytes);
+    const column = file.readColumn(0, 0);
+    throwsKind(() => api.ColumnsFile.prototype.readColumn.call(new api.TokenizerRegistry(), 0, 0), "bad_argument", (e) => assert.match(e.message, /this is a TokenizerRegistry$/));
+    throwsKind(() => api.ColumnsFile.fromBytes(column), "bad_argument", (e) => assert.match(e.message, /it got a Column$/));
+    throwsKind(() => api.ColumnsFile.fromBytes(file), "bad_argument", (e) => assert.match(e.message, /it got a ColumnsFile$/));
+    throwsKind(() => api.ColumnsFile.fromBytes(new api.ColumnsError("x", "internal")), "bad_argument", (e) => assert.match(e.message, /it got a ColumnsError$/));
+    file.free();
   }
 });
