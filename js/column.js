@@ -42,8 +42,8 @@ export class Column {
     return new Column(type, length, nullCount, v, copy(validity), bits);
   }
 
-  /** @internal The read's stage times (`readMs` only when the chunk was
-   *  fetched), as `Timings`. */
+  /** @internal The read's stage times (`readMs` for the async reads
+   *  only), as `Timings`. */
   setTimings(readMs, decompressMs, decodeMs, copyMs, totalMs, fromMemory) {
     this.timings = { ...(readMs === undefined ? null : { readMs }), decompressMs, decodeMs, copyMs, totalMs, fromMemory };
   }

@@ -37,8 +37,10 @@ export default function init(input?: { module_or_path?: InitInput | Promise<Init
  *  do not compile throw `load_failed`. Node: does nothing. */
 export function initSync(input: { module: ArrayBuffer | ArrayBufferView | WebAssembly.Module } | ArrayBuffer | ArrayBufferView | WebAssembly.Module): void;
 
-/** The module's WebAssembly.Memory, to watch its size (it should not keep growing across repeated reads). */
-export function wasmMemory(): WebAssembly.Memory;
+/** The module's WebAssembly.Memory, to watch its size (it should not keep
+ *  growing across repeated reads). `buffer` is spelled out for projects
+ *  without lib.dom, where WebAssembly.Memory is only the empty name above. */
+export function wasmMemory(): WebAssembly.Memory & { readonly buffer: ArrayBuffer };
 
 /** Every `kind` a ColumnsError can have. */
 export type ErrorKind =
@@ -77,6 +79,9 @@ export class ColumnsError extends Error {
   rowGroup: number | null;
   column: number | null;
   offset: number | null;
+  /** What JS threw or rejected with, when that caused this error (a
+   *  source's failure, an abort's reason, a failed fetch or compile). */
+  cause?: unknown;
   /** A plain object, so the error survives postMessage and JSON. */
   toJSON(): { name: "ColumnsError"; message: string; kind: ErrorKind; rowGroup: number | null; column: number | null; offset: number | null };
 }
@@ -140,11 +145,15 @@ export interface ValueOf {
 
 /** Milliseconds spent on each stage of a read. */
 export interface Timings {
+  /** The async reads only: getting the chunk's bytes from the file's
+   *  source (a copy out of memory for a `fromBytes` file). */
   readMs?: number;
   decompressMs: number;
   decodeMs: number;
+  /** Copying the decoded buffers into JavaScript arrays. */
   copyMs: number;
   totalMs: number;
+  /** Whether the file is in memory (`fromBytes`), so `readMs` fetched nothing. */
   fromMemory: boolean;
 }
 
@@ -346,8 +355,14 @@ export interface RowGroupsOptions extends AbortOptions {
  *  fetching and releases the memory. */
 export interface RowGroupStream<C> extends AsyncIterableIterator<RowGroupBatch<C>> {
   next(): Promise<IteratorResult<RowGroupBatch<C>, undefined>>;
-  return(value?: unknown): Promise<IteratorResult<RowGroupBatch<C>, undefined>>;
+  /** Stops the loop (as `break` does); resolves with `value`, as a generator's return does. */
+  return<R = undefined>(value?: R): Promise<IteratorResult<RowGroupBatch<C>, R>>;
 }
+
+/** What makes a promise-returning callback of readRowGroupScoped a type
+ *  error (at run time it is a bad_argument): its columns are released when
+ *  it returns, before the promise settles. */
+export type NotAPromise<R> = [R] extends [PromiseLike<unknown>] ? "readRowGroupScoped refuses a callback that returns a promise: use readRowGroupScopedAsync" : unknown;
 
 /** Bytes in memory: an ArrayBuffer, a SharedArrayBuffer or any view of one
  *  (Uint8Array, Node's Buffer, DataView, ...). */
@@ -405,7 +420,7 @@ export class ColumnsFile {
    *  returns a promise is refused (use the Async form). One scoped read per
    *  file at a time (`busy`); `free()` inside the callback waits until it
    *  returns. Needs a `fromBytes` file. */
-  readRowGroupScoped<R>(rowGroup: number, callback: (batch: RowGroupBatch<ScopedColumn>) => R, options?: ScopedReadOptions): R;
+  readRowGroupScoped<R>(rowGroup: number, callback: (batch: RowGroupBatch<ScopedColumn>) => R & NotAPromise<R>, options?: ScopedReadOptions): R;
   /** readRowGroupScoped for any file: fetches the row group's chunks, then
    *  calls `callback`, and waits for the promise it returns (if any) before
    *  taking the columns back. Calls on one file run one after the other;

@@ -67,8 +67,20 @@ function same(what, declared, actual) {
   for (const n of actual) if (!declared.has(n)) problems.push(`${what}: ${n} exists but is not declared`);
 }
 
-/** Fields set by constructors, on instances we can make in Node (others are taken as declared). */
-const INSTANCES = { ColumnsError: () => new api.ColumnsError("m", "internal") };
+/** Fields set by constructors, on instances we can make in Node (others are taken as declared):
+ *  a plain ColumnsError, and one a failure made with a `cause` (a detached buffer). */
+const INSTANCES = {
+  ColumnsError: () => {
+    const detached = new ArrayBuffer(8);
+    structuredClone(detached, { transfer: [detached] });
+    try {
+      api.ColumnsFile.fromBytes(detached);
+    } catch (e) {
+      return [new api.ColumnsError("m", "internal"), e];
+    }
+    throw new Error("fromBytes took a detached ArrayBuffer");
+  },
+};
 /** Methods one class of the package calls on another, not for users. */
 const PACKAGE_ONLY = { ColumnsPool: ["read", "close"] };
 
@@ -81,7 +93,7 @@ function checkModule(label, dts, runtime) {
     const d = members(decl);
     const r = runtimeMembers(cls, cls.prototype instanceof Error ? Error : Object);
     for (const n of PACKAGE_ONLY[name] ?? []) r.inst.delete(n);
-    if (INSTANCES[name]) for (const n of Object.keys(INSTANCES[name]())) r.inst.add(n);
+    if (INSTANCES[name]) for (const n of INSTANCES[name]().flatMap(Object.keys)) r.inst.add(n);
     else for (const m of decl.members) if (ts.isPropertyDeclaration(m)) r.inst.add(memberName(m));
     same(`${label} ${name} (instance)`, d.inst, r.inst);
     same(`${label} ${name} (static)`, d.stat, r.stat);

@@ -69,6 +69,12 @@ export async function allowed(bytes: Uint8Array, buffer: ArrayBuffer, blob: Blob
     void lent;
     break;
   }
+  // return() resolves with what it is given, as a generator's does.
+  const stopped = await file.rowGroupsAsync().return(42);
+  if (stopped.done) {
+    const n: number = stopped.value;
+    void n;
+  }
   void rows, type;
   const unknownValue: unknown = columns[0];
   if (unknownValue instanceof Column) void unknownValue.length;
@@ -99,6 +105,10 @@ export async function refusedLent(file: ColumnsFile): Promise<void> {
   file.readRowGroupScoped(0, (batch) => batch.values);
   // @ts-expect-error a callback is needed
   file.readRowGroupScoped(0);
+  // @ts-expect-error a callback that returns a promise: its columns are released before it settles
+  file.readRowGroupScoped(0, async ({ numRows }) => numRows);
+  // @ts-expect-error the same, spelled as a promise
+  file.readRowGroupScoped(0, ({ numRows }) => Promise.resolve(numRows));
   // @ts-expect-error readAhead is a number of bytes
   file.rowGroupsAsync({ readAhead: "64 MiB" });
   for await (const { columns } of file.rowGroupsAsync({ scoped: true })) {
