@@ -3,6 +3,7 @@
 // test data beside it, and drives Debian's Chromium with playwright-core.
 
 import { spawn, execFileSync } from "node:child_process";
+import http from "node:http";
 import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
@@ -18,7 +19,7 @@ export const { chromium } = createRequire(path.join(root, "tools/test/package.js
 
 export const SUBPATH = "/hosted/inspector/";
 const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
-const ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
+const ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-features=AutofillServerCommunication"];
 
 /** Builds site/ unless it is there (scripts/build-site; CI builds it in tests/e2e/run.sh). */
 export function ensureSite() {
@@ -44,6 +45,28 @@ export async function serve({ isolate = false, mounts = {} } = {}) {
 
 export async function launch() {
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}
+
+/**
+ * A local proxy that records every request sent to it in `outside` and
+ * refuses it. Given to a browser context (newPage(..., { proxy })), it gets
+ * every request of that context's pages, workers and workers' workers that
+ * leaves this machine (loopback goes direct): a check that does
+ * not depend on which requests Playwright's events report. Chromium's own
+ * background traffic does not go through a context's proxy.
+ */
+export async function recordOutside() {
+  const outside = [];
+  const server = http.createServer((req, res) => {
+    outside.push(req.url);
+    res.writeHead(502).end();
+  });
+  server.on("connect", (req, sock) => {
+    outside.push(`https://${req.url}`);
+    sock.end("HTTP/1.1 502 Bad Gateway\r\n\r\n");
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { outside, proxy: { server: `http://127.0.0.1:${server.address().port}`, bypass: "127.0.0.1,localhost,[::1]" }, stop: () => server.close() };
 }
 
 /** A page that records console errors and any request leaving the origin. */

@@ -18,13 +18,46 @@ let loaded = null; // { columns: [...], rows, skipped }
 
 const ready = init();
 
+const LOCKDOWN = [
+  "SET autoinstall_known_extensions = false",
+  "SET autoload_known_extensions = false",
+  "SET allow_community_extensions = false",
+  "SET enable_external_access = false",
+  "SET lock_configuration = true",
+];
+
 function usage(kind, message) {
   return Object.assign(new Error(message), { kind });
 }
 
 function errorInfo(e) {
+  const kind = typeof e?.kind === "string" ? e.kind : "sql";
   const msg = String(e?.message ?? e);
-  return { kind: typeof e?.kind === "string" ? e.kind : "sql", message: msg, rowGroup: e?.rowGroup ?? null, column: e?.column ?? null, offset: e?.offset ?? null };
+  return { kind, message: kind === "sql" ? sqlMessage(msg) : msg, rowGroup: e?.rowGroup ?? null, column: e?.column ?? null, offset: e?.offset ?? null };
+}
+
+const OFFLINE = "This page's DuckDB never fetches anything from outside the site: it comes without extensions and does not install or load any, and it reads only table t (no URLs, no files).";
+
+/**
+ * DuckDB's message as the user should read it: each paragraph once (the
+ * Wasm build repeats the "LINE 1: ... ^" block), and where a statement
+ * needs something the page keeps off (an extension, a URL or a file), that
+ * said plainly instead of DuckDB's advice to install or to turn on
+ * auto-loading, which cannot work here.
+ */
+function sqlMessage(msg) {
+  const paragraphs = [];
+  for (const p of msg.split("\n\n")) if (p.trim()) paragraphs.push(p);
+  const ext = /but it exists in the (\w+) extension/.exec(msg);
+  if (ext) {
+    const first = paragraphs[0].replace(/\s*$/, "");
+    const rest = paragraphs.slice(1).filter((p) => !/^(Please try installing|Alternatively, consider enabling|INSTALL |SET auto)/.test(p.trim()));
+    return [first, `The ${ext[1]} extension is not bundled with this page. ${OFFLINE}`, ...rest].join("\n\n");
+  }
+  if (/file system operations are disabled|Loading external extensions is disabled|configuration has been locked/.test(msg)) {
+    paragraphs.splice(1, 0, OFFLINE);
+  }
+  return paragraphs.join("\n\n");
 }
 
 async function startDuckDB(post) {
@@ -41,6 +74,12 @@ async function startDuckDB(post) {
   post({ label: "compiling DuckDB's WebAssembly" });
   await db.instantiate(new URL("duckdb-eh.wasm", DUCKDB_DIR).href);
   const conn = await db.connect();
+  // Nothing is fetched from outside the site: DuckDB would otherwise install
+  // and load an extension from its own server the first time a statement
+  // needs one (json_extract, read_parquet, an https:// path, ...). Off, and
+  // so is every access beyond table t (remote URLs, files); then locked, so
+  // a statement cannot turn them back on.
+  for (const setting of LOCKDOWN) await conn.query(setting);
   duck = { db, conn, version: await db.getVersion() };
   return duck;
 }
