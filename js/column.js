@@ -31,14 +31,21 @@ export class Column {
     this.timings = null;
   }
 
-  /** @internal Copies views of wasm memory into JS-owned arrays, taking
-   *  buffers from `recycler` when one is given. The views die with the
-   *  next wasm allocation, so everything is copied before returning. */
-  static fromWasm(type, length, nullCount, values, offsets, validity, recycler) {
-    const copy = (view) => (view === undefined || view === null ? null : recycler ? recycler.copy(view) : own(fresh(view)));
+  /** @internal Copies a decoded column out of wasm `memory`, where Rust
+   *  says its buffers lie (see `views`), into JS-owned arrays, taking
+   *  buffers from `recycler` when one is given. */
+  static fromWasm(type, length, nullCount, memory, values, count, offsets, offsetsLength, validity, validityLength, recycler) {
+    const [v, bits] = views(memory.buffer, type, nullCount, [values, count, offsets, offsetsLength, validity, validityLength]);
+    return Column.fromViews(type, length, nullCount, v, bits, recycler);
+  }
+
+  /** @internal Copies `values` (a typed array or { offsets, data }) and
+   *  `validity`, views of wasm memory, into JS-owned arrays. */
+  static fromViews(type, length, nullCount, values, validity, recycler) {
+    const copy = (view) => (view === null ? null : recycler ? recycler.copy(view) : own(fresh(view)));
     // Packing replaces the copy (it reads the view once, as a copy does).
-    const bits = type === "bool" && recycler !== null && recycler !== undefined && recycler.boolBits;
-    const v = offsets ? { offsets: copy(offsets), data: copy(values) } : bits ? recycler.pack(values) : copy(values);
+    const bits = type === "bool" && recycler?.boolBits === true;
+    const v = values.data ? { offsets: copy(values.offsets), data: copy(values.data) } : bits ? recycler.pack(values) : copy(values);
     return new Column(type, length, nullCount, v, copy(validity), bits);
   }
 
@@ -106,6 +113,33 @@ export class Column {
     }
     return out;
   }
+}
+
+const ARRAYS = {
+  bool: Uint8Array,
+  int8: Int8Array,
+  int16: Int16Array,
+  int32: Int32Array,
+  int64: BigInt64Array,
+  uint8: Uint8Array,
+  uint16: Uint16Array,
+  uint32: Uint32Array,
+  uint64: BigUint64Array,
+  float32: Float32Array,
+  float64: Float64Array,
+};
+
+/** @internal Views of a column's buffers in wasm memory `buffer`, where
+ *  Rust says they lie (`places` in src/wasm/convert.rs: the values' address
+ *  and count, the offsets', the validity bitmap's): [values (a typed array,
+ *  or { offsets, data }), validity (null without nulls)]. */
+export function views(buffer, type, nullCount, [values, count, offsets, offsetsLength, validity, validityLength]) {
+  return [
+    type === "string" || type === "bytes"
+      ? { offsets: new Uint32Array(buffer, offsets, offsetsLength), data: new Uint8Array(buffer, values, count) }
+      : new ARRAYS[type](buffer, values, count),
+    nullCount > 0 ? new Uint8Array(buffer, validity, validityLength) : null,
+  ];
 }
 
 const bitOf = (bits, i) => ((bits[i >> 3] >> (i & 7)) & 1) === 1;

@@ -13,21 +13,7 @@
 // remade. Memory growth detaches views too, so a column remakes its views
 // when it finds them detached while its scope is still open.
 
-import { Column, ColumnsError } from "./column.js";
-
-const ARRAYS = {
-  bool: Uint8Array,
-  int8: Int8Array,
-  int16: Int16Array,
-  int32: Int32Array,
-  int64: BigInt64Array,
-  uint8: Uint8Array,
-  uint16: Uint16Array,
-  uint32: Uint32Array,
-  uint64: BigUint64Array,
-  float32: Float32Array,
-  float64: Float64Array,
-};
+import { Column, ColumnsError, views } from "./column.js";
 
 const RELEASED = "this column was lent by a scoped read whose callback (or loop step) has ended: copy what you keep inside it (column.copy())";
 
@@ -111,9 +97,7 @@ export class ScopedColumn {
   /** A Column with copies of the values, in JavaScript memory: it outlives the scope. */
   copy() {
     this.#check();
-    const v = this.#values;
-    const [values, offsets] = ArrayBuffer.isView(v) ? [v, null] : [v.data, v.offsets];
-    return Column.fromWasm(this.type, this.length, this.nullCount, values, offsets, this.#validity, null);
+    return Column.fromViews(this.type, this.length, this.nullCount, this.#values, this.#validity, null);
   }
 
   #check() {
@@ -124,12 +108,7 @@ export class ScopedColumn {
 
   #view() {
     const buffer = this.#scope.memory.buffer;
-    const [values, count, offsets, offsetsLength, validity, validityLength] = this.#at;
-    this.#values =
-      this.type === "string" || this.type === "bytes"
-        ? { offsets: new Uint32Array(buffer, offsets, offsetsLength), data: new Uint8Array(buffer, values, count) }
-        : new ARRAYS[this.type](buffer, values, count);
-    this.#validity = this.nullCount > 0 ? new Uint8Array(buffer, validity, validityLength) : null;
+    [this.#values, this.#validity] = views(buffer, this.type, this.nullCount, this.#at);
     this.#buffer = buffer;
   }
 }

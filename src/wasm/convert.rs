@@ -3,7 +3,7 @@
 //! JS-owned typed arrays (fresh, or recycled from columns handed back), so
 //! no view can be detached by memory growth.
 
-use js_sys::{Reflect, Uint8Array};
+use js_sys::Reflect;
 use wasm_bindgen::prelude::*;
 
 use crate::column::{Column, Values};
@@ -13,15 +13,23 @@ use crate::error::Error;
 extern "C" {
     #[wasm_bindgen(typescript_type = "Column")]
     pub type JsColumn;
-    // `catch`: JS may fail to allocate the copy.
+    // `catch`: JS may fail to allocate the copy. The buffers go as places
+    // in wasm memory (see `places`), which JS views and copies: one view
+    // maker in JS for every type, where js-sys' typed views took a glue
+    // function and a cached array each.
     #[wasm_bindgen(catch, static_method_of = JsColumn, js_class = "Column", js_name = fromWasm)]
+    #[allow(clippy::too_many_arguments)]
     fn from_wasm(
         ty: &str,
         length: f64,
         null_count: f64,
-        values: JsValue,
-        offsets: JsValue,
-        validity: JsValue,
+        memory: &JsValue,
+        values: f64,
+        count: f64,
+        offsets: f64,
+        offsets_len: f64,
+        validity: f64,
+        validity_len: f64,
         recycler: &JsValue,
     ) -> Result<JsColumn, JsValue>;
     /// Buffers to refill, from a read's `{ reuse }` option (null if none).
@@ -127,33 +135,43 @@ pub(crate) fn describe(v: &JsValue) -> String {
 
 /// The buffers a read may refill, from its options (see `recycler` in column.js).
 pub(crate) fn reuse_of(options: &JsValue) -> Result<JsValue, JsValue> {
-    recycler(options).map_err(|e| with_cause("bad_argument", "options.reuse could not be read", e))
+    recycler(options).map_err(|e| with_cause("bad_argument", "options.reuse or options.boolBits could not be read", e))
+}
+
+/// Where a column's buffers lie in wasm memory, as JS makes its views of
+/// them (`views` in js/column.js): the values' address and count (elements
+/// of its type; bytes for strings), the offsets' address and count, the
+/// validity bitmap's address and length (zeros for what is absent).
+pub(crate) fn places(col: &Column) -> [f64; 6] {
+    fn at<T>(v: &[T]) -> f64 {
+        v.as_ptr() as usize as f64
+    }
+    let (values, count, offsets, offsets_len) = match &col.values {
+        Values::Bytes { offsets, data } => (at(data), data.len(), at(offsets), offsets.len()),
+        v => (at(v.fixed_bytes().unwrap_or_default()), v.len(), 0.0, 0),
+    };
+    let (validity, validity_len) = col.validity.as_deref().map_or((0.0, 0), |b| (at(b), b.len()));
+    [values, count as f64, offsets, offsets_len as f64, validity, validity_len as f64]
 }
 
 /// Moves a decoded column into JS: one copy per buffer, made by JS from
 /// views of wasm memory into fresh or recycled arrays.
 pub(crate) fn column(col: Column, recycler: &JsValue) -> Result<JsColumn, JsValue> {
-    // SAFETY: the views are only read by `fromWasm`, which copies them
-    // before returning, and nothing allocates in wasm memory between their
-    // creation and that call (creating a view does not).
-    unsafe {
-        let (values, offsets): (JsValue, JsValue) = match &col.values {
-            Values::Bool(v) | Values::Uint8(v) => (Uint8Array::view(v).into(), JsValue::NULL),
-            Values::Int8(v) => (js_sys::Int8Array::view(v).into(), JsValue::NULL),
-            Values::Int16(v) => (js_sys::Int16Array::view(v).into(), JsValue::NULL),
-            Values::Int32(v) => (js_sys::Int32Array::view(v).into(), JsValue::NULL),
-            Values::Int64(v) => (js_sys::BigInt64Array::view(v).into(), JsValue::NULL),
-            Values::Uint16(v) => (js_sys::Uint16Array::view(v).into(), JsValue::NULL),
-            Values::Uint32(v) => (js_sys::Uint32Array::view(v).into(), JsValue::NULL),
-            Values::Uint64(v) => (js_sys::BigUint64Array::view(v).into(), JsValue::NULL),
-            Values::Float32(v) => (js_sys::Float32Array::view(v).into(), JsValue::NULL),
-            Values::Float64(v) => (js_sys::Float64Array::view(v).into(), JsValue::NULL),
-            Values::Bytes { offsets, data } => {
-                (Uint8Array::view(data).into(), js_sys::Uint32Array::view(offsets).into())
-            }
-        };
-        let validity = col.validity.as_deref().map_or(JsValue::NULL, |v| Uint8Array::view(v).into());
-        JsColumn::from_wasm(col.ty.name(), col.len() as f64, col.null_count as f64, values, offsets, validity, recycler)
-            .map_err(|e| with_cause("too_large", "the column could not be copied into JavaScript memory", e))
-    }
+    // `fromWasm` copies every buffer before it returns, and calls nothing
+    // in wasm meanwhile; `col` holds them until then.
+    let [values, count, offsets, offsets_len, validity, validity_len] = places(&col);
+    JsColumn::from_wasm(
+        col.ty.name(),
+        col.len() as f64,
+        col.null_count as f64,
+        &wasm_bindgen::memory(),
+        values,
+        count,
+        offsets,
+        offsets_len,
+        validity,
+        validity_len,
+        recycler,
+    )
+    .map_err(|e| with_cause("too_large", "the column could not be copied into JavaScript memory", e))
 }

@@ -19,10 +19,10 @@ use js_sys::{Array, Function, Promise, Reflect};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
-use super::convert::{self, describe, js_error, usage_error, with_cause};
+use super::convert::{self, describe, js_error, places, usage_error, with_cause};
 use super::file::{index, indices_into, signal_of, try_vec, ColumnsFile, Inner, JsResult};
 use super::source::{aborted, copy_into, is_aborted, view_len, Fetch, PartView, View};
-use crate::column::{Column, Values};
+use crate::column::Column;
 use crate::error::Error;
 use crate::plan::{self, Window};
 use crate::reuse::{ColumnBuffers, Scratch};
@@ -111,29 +111,20 @@ impl RowGroupBuffers {
     }
 }
 
-/// A column's entry of [`RowGroupBuffers::describe`].
+/// A column's entry of [`RowGroupBuffers::describe`]: its type, length,
+/// null count and [`places`].
 fn parts(col: &Column) -> [JsValue; 9] {
-    fn at<T>(v: &[T]) -> JsValue {
-        JsValue::from_f64(v.as_ptr() as usize as f64)
-    }
-    let n = |x: usize| JsValue::from_f64(x as f64);
-    let (values, count, offsets, offsets_len) = match &col.values {
-        Values::Bytes { offsets, data } => (at(data), data.len(), at(offsets), offsets.len()),
-        v => (at(v.fixed_bytes().unwrap_or_default()), v.len(), n(0), 0),
-    };
-    let (validity, validity_len) = match &col.validity {
-        Some(b) => (at(b), b.len()),
-        None => (n(0), 0),
-    };
+    let n = |x: f64| JsValue::from_f64(x);
+    let [values, count, offsets, offsets_len, validity, validity_len] = places(col);
     [
         JsValue::from_str(col.ty.name()),
-        n(col.len()),
-        n(col.null_count),
-        values,
+        n(col.len() as f64),
+        n(col.null_count as f64),
+        n(values),
         n(count),
-        offsets,
+        n(offsets),
         n(offsets_len),
-        validity,
+        n(validity),
         n(validity_len),
     ]
 }
