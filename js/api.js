@@ -7,7 +7,7 @@
 // "columns-wasm-glue" is wasm-bindgen's web-target output; tools/package.mjs
 // bundles it in (it is not a runtime dependency).
 import * as glue from "columns-wasm-glue";
-import { Column, ColumnsError, adopt, handBack } from "./column.js";
+import { Column, ColumnsError, adopt, handBack, settle } from "./column.js";
 import { RowGroupStream, Scope, ScopedColumn, scopedColumns } from "./scoped.js";
 
 export { Column, ColumnsError, ScopedColumn };
@@ -181,6 +181,24 @@ function checkCallback(callback, method) {
   if (typeof callback !== "function") throw new ColumnsError(`${method} needs a callback function as its second argument; got ${describe(callback)}`, "bad_argument");
 }
 
+/** An options object's AbortSignal, if it has one (anything else is left
+ *  for the read itself to refuse). */
+function signalOf(options) {
+  try {
+    const signal = options?.signal;
+    return typeof AbortSignal === "function" && signal instanceof AbortSignal ? signal : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The `aborted` error of a read whose signal fired, as the reads' own. */
+function abortedError(signal) {
+  const e = new ColumnsError("the read was aborted", "aborted");
+  e.cause = signal.reason;
+  return e;
+}
+
 const isThenable = (x) => x !== null && (typeof x === "object" || typeof x === "function") && typeof x.then === "function";
 
 /** Calls `callback` with the lent columns `desc` describes, and ends the
@@ -254,8 +272,14 @@ Object.assign(ColumnsFile.prototype, {
     if (inCallback.has(this)) {
       return Promise.reject(new ColumnsError("readRowGroupScopedAsync inside a scoped read's callback of the same file would wait for itself", "busy"));
     }
-    const run = (queues.get(this) ?? Promise.resolve()).then(read);
-    queues.set(this, run.then(ignore, ignore));
+    // Waiting in the queue, the call still answers its signal at once; the
+    // queue goes on behind the read before it either way.
+    const before = queues.get(this) ?? Promise.resolve();
+    const signal = signalOf(options);
+    const run = settle(before, signal).then(read, () => {
+      throw abortedError(signal);
+    });
+    queues.set(this, Promise.all([before, run.then(ignore, ignore)]));
     return run;
   },
 });

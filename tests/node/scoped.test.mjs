@@ -239,6 +239,38 @@ test("readRowGroupScopedAsync waits for the callback's promise before releasing,
   file.free();
 });
 
+test("readRowGroupScopedAsync waiting behind a read that never ends still answers its own signal at once, and the queue keeps its order", async () => {
+  const { bytes, expected } = corpusFile("valid/nulls");
+  let stall = false;
+  let release;
+  const stalled = new Promise((r) => (release = r));
+  const file = await ColumnsFile.fromAsyncBuffer({
+    byteLength: bytes.length,
+    slice: (s, e) => (stall ? stalled.then(() => bytes.subarray(s, e)) : bytes.subarray(s, e)),
+  });
+  stall = true;
+  const first = file.readRowGroupScopedAsync(0, ({ numRows }) => numRows);
+  await new Promise((r) => setTimeout(r, 10));
+  stall = false;
+  const aborted = (e) => e instanceof ColumnsError && e.kind === "aborted" && e.cause?.message === "stop";
+  // Aborted before the call, and while queued.
+  await assert.rejects(file.readRowGroupScopedAsync(1, () => 1, { signal: AbortSignal.abort(new Error("stop")) }), aborted);
+  const controller = new AbortController();
+  const queued = file.readRowGroupScopedAsync(1, () => 1, { signal: controller.signal });
+  const after = file.readRowGroupScopedAsync(2, ({ rowGroup }) => rowGroup);
+  controller.abort(new Error("stop"));
+  await assert.rejects(queued, aborted);
+  // The call queued after the aborted one still waits for the first.
+  let afterDone = false;
+  after.then(() => (afterDone = true));
+  await new Promise((r) => setTimeout(r, 10));
+  assert.equal(afterDone, false);
+  release();
+  assert.equal(await first, expected.row_groups[0].values[0].length);
+  assert.equal(await after, 2);
+  file.free();
+});
+
 test("after the first call a scoped read takes no new memory: wasm memory stays the same size, Plain buffers stay where they are", () => {
   // Two row groups of 600 rows; every fixed-width column Plain/Flate (with
   // nulls in every other one): decoded straight into the kept buffers.
