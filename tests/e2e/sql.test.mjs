@@ -80,6 +80,15 @@ test("statements that would need an extension or a URL fetch nothing from outsid
   assert.deepEqual(offsite(), [], "every request stayed on the local server");
 });
 
+test("a syntax error shows DuckDB's LINE block once", async () => {
+  const r = await run("SELEC * FROM t");
+  assert.equal(r.state, "error");
+  assert.match(r.text, /syntax error at or near "SELEC"/);
+  assert.equal(r.text.match(/LINE 1:/g)?.length, 1, r.text);
+  assert.match(r.text, /LINE 1: SELEC \* FROM t\n\s*\^/);
+  await shot(page, "61-sql-syntax-error");
+});
+
 test("no console errors and nothing fetched from outside", () => {
   assert.deepEqual(offsite(), []);
   assert.deepEqual(log.errors, []);

@@ -47,7 +47,7 @@ const OFFLINE = "This page's DuckDB never fetches anything from outside the site
  */
 function sqlMessage(msg) {
   const paragraphs = [];
-  for (const p of msg.split("\n\n")) if (p.trim()) paragraphs.push(p);
+  for (const p of msg.split("\n\n")) if (p.trim() && !paragraphs.includes(p)) paragraphs.push(p);
   const ext = /but it exists in the (\w+) extension/.exec(msg);
   if (ext) {
     const first = paragraphs[0].replace(/\s*$/, "");
