@@ -1,0 +1,123 @@
+// Long column names and long values never widen the page: at 390 and 1280
+// px wide, every view of a file made here (a 63-character column name,
+// long and hostile values) keeps the document within the viewport; wide
+// tables scroll inside their own box, numbers do not break mid-digit, the
+// histogram fits its card and the timing chart's labels fit its margin.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { serve, launch, newPage, shot, tab, waitState } from "./harness.mjs";
+import { buildFile, materialize } from "../node/synth.mjs";
+
+export const LONG_NAME = "a_really_long_column_name_that_goes_on_and_on_for_ever_and_ever";
+const LONG_VALUE = "L" + "orem ipsum dolor sit amet, ".repeat(40) + "END";
+const LONG_WORD = "x".repeat(300);
+let server, browser;
+
+/** long-names.cols: 4 columns (the third named LONG_NAME), 2 row groups of 15 rows. */
+function makeFile() {
+  const dir = path.join(os.tmpdir(), "columns-e2e-widths");
+  fs.mkdirSync(dir, { recursive: true });
+  const schema = [
+    { name: "id", type: "int32", nullable: false },
+    { name: "<img src=x onerror=alert(1)>", type: "string", nullable: true },
+    { name: LONG_NAME, type: "string", nullable: false },
+    { name: "ts_us", type: "int64", nullable: true },
+  ];
+  const n = 30;
+  const cols = [
+    Array.from({ length: n }, (_, k) => k * 100003),
+    Array.from({ length: n }, (_, k) => [null, "<img src=x onerror=alert(1)>", "<b>bold</b>", "", "שלום עולם", "emoji 🦀👍🏽", LONG_WORD][k % 7]),
+    Array.from({ length: n }, (_, k) => (k % 2 ? LONG_VALUE + k : `${LONG_WORD}${k}`)),
+    Array.from({ length: n }, (_, k) => (k % 5 === 0 ? null : 1700000000000000 + k * 1000000)),
+  ];
+  const file = buildFile(schema, [{ offset: 5, columns: cols.map((c) => c.slice(0, 15)) }, { offset: 20000, columns: cols.map((c) => c.slice(15)) }]);
+  fs.writeFileSync(path.join(dir, "long-names.cols"), materialize(file));
+  return dir;
+}
+
+before(async () => {
+  server = await serve({ mounts: { "/made/": makeFile() } });
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/** The document's width against the viewport's, and the visible elements that reach past it (for the message). */
+async function widths(page) {
+  return page.evaluate(() => {
+    const W = document.documentElement.clientWidth;
+    const wide = [];
+    for (const el of document.querySelectorAll("body *")) {
+      if (el.closest("[hidden]")) continue;
+      const r = el.getBoundingClientRect();
+      if (!r.width || r.right <= W + 1) continue;
+      let clipped = false;
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        if (/(auto|scroll|hidden|clip)/.test(getComputedStyle(p).overflowX) && p.getBoundingClientRect().right <= W + 1) {
+          clipped = true;
+          break;
+        }
+      }
+      if (!clipped) wide.push(`${el.tagName.toLowerCase()}.${String(el.className?.baseVal ?? el.className).slice(0, 30)}[${el.dataset?.testid || ""}] right=${Math.round(r.right)}`);
+    }
+    return { scrollWidth: document.documentElement.scrollWidth, W, wide: wide.slice(0, 8) };
+  });
+}
+
+async function open(page, query, ready) {
+  await page.goto(`${server.base}?url=${encodeURIComponent(`${server.origin}/made/long-names.cols`)}&${query}`);
+  await waitState(page, "ready");
+  await page.waitForSelector(ready, { timeout: 30_000 });
+}
+
+/** Notes in `problems` a view that makes the page wider than the window (every view is checked before the test fails). */
+async function fits(page, what, problems) {
+  const w = await widths(page);
+  if (w.scrollWidth > w.W) problems.push(`${what}: the page is ${w.scrollWidth} px wide in a ${w.W} px viewport; past its edge: ${w.wide.join(", ")}`);
+}
+
+for (const width of [390, 1280]) {
+  test(`at ${width} px no view is wider than the window`, async () => {
+    const { page, log } = await newPage(browser, server.origin, { viewport: { width, height: width < 500 ? 844 : 800 } });
+    const problems = [];
+    try {
+      // Data, a cell of the long-named column selected: its name heads the side panel.
+      await open(page, "tab=data&col=2&row=3", "[data-testid=data-grid] .grid-cell.selected");
+      await page.waitForFunction((name) => document.querySelector("[data-testid=cell-panel]")?.textContent.includes(name), LONG_NAME);
+      await fits(page, "Data with a cell selected", problems);
+      await shot(page, `70-widths-${width}-data`);
+      // Column detail of that column: the column select, the chunk card, the profile.
+      await open(page, "tab=detail&rg=1&col=2", "[data-testid=profile][data-state=done]");
+      await page.waitForSelector("[data-testid=detail-chunk]");
+      await fits(page, "Column detail", problems);
+      await shot(page, `71-widths-${width}-detail`);
+      // And of the int column: its histogram.
+      await open(page, "tab=detail&rg=0&col=0", "[data-testid=profile][data-state=done][data-col='0']");
+      await page.waitForSelector("[data-testid=detail-chunk]");
+      await fits(page, "Column detail of a number column", problems);
+      for (const t of ["schema", "chunks", "layout"]) {
+        await tab(page, t);
+        await fits(page, t, problems);
+      }
+      await shot(page, `72-widths-${width}-layout`);
+      await tab(page, "timing");
+      await page.fill("[data-testid=timing-runs]", "2");
+      await page.fill("[data-testid=timing-warmups]", "0");
+      await page.click("[data-testid=timing-run]");
+      await page.waitForSelector("[data-testid=timing-chart]", { timeout: 60_000 });
+      await fits(page, "Timing", problems);
+      await shot(page, `73-widths-${width}-timing`);
+      assert.deepEqual(problems, []);
+      assert.deepEqual(log.errors, []);
+    } finally {
+      await page.context().close();
+    }
+  });
+}
