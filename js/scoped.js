@@ -126,14 +126,26 @@ const ignore = () => {};
  * ends (and its buffers go) when every row group was delivered, on an
  * error, or on `return()` (a `break` out of `for await`).
  */
+// A stream dropped unfinished (no `break`, no return(): `await
+// stream.next()` to peek at the first row group) would leave its reading
+// waiting forever for an answer, its buffers held in wasm memory. So the
+// reading reaches the stream only while a step is asked for, and once a
+// dropped stream is collected, its reading is told to stop and its lent
+// columns are released.
+const dropped = new FinalizationRegistry((held) => {
+  held.scope?.end();
+  held.ack?.(false);
+});
+
 export class RowGroupStream {
   #start;
   #scoped;
   #memory;
   #driver = null;
   #pending = null;
-  #ack = null;
-  #scope = null;
+  // What the reading may reach (see `dropped`): the stream only while a
+  // step is asked for, the answer it waits for, the lent columns' scope.
+  #held = { stream: null, ack: null, scope: null };
   #done = false;
   #queue = Promise.resolve();
 
@@ -182,44 +194,57 @@ export class RowGroupStream {
     }
     this.#release();
     const batch = new Promise((resolve, reject) => (this.#pending = { resolve, reject }));
+    const held = this.#held;
+    held.stream = this;
     if (this.#driver === null) {
       try {
-        this.#driver = this.#start((g, rows, columns) => this.#deliver(g, rows, columns));
+        this.#driver = this.#start(RowGroupStream.#deliverer(held));
       } catch (e) {
         this.#done = true;
         this.#pending = null;
         throw e;
       }
-      this.#driver.then(
-        () => this.#finish(null),
-        (e) => this.#finish(e),
-      );
+      dropped.register(this, held);
+      RowGroupStream.#watch(this.#driver, held);
     } else {
       this.#go(true);
     }
     return batch;
   }
 
+  // The reading's callbacks, made where `held` is all they can reach (a
+  // closure made inside a method shares its scope with the method's other
+  // closures, `this` included).
+  static #deliverer(held) {
+    return (g, rows, columns) => held.stream?.#deliver(g, rows, columns) ?? false;
+  }
+
+  static #watch(driver, held) {
+    driver.then(
+      () => held.stream?.#finish(null),
+      (e) => held.stream?.#finish(e),
+    );
+  }
+
   #deliver(rowGroup, numRows, columns) {
-    if (this.#scoped) {
-      this.#scope = new Scope(this.#memory);
-      columns = scopedColumns(this.#scope, columns);
-    }
+    const held = this.#held;
+    if (this.#scoped) columns = scopedColumns((held.scope = new Scope(this.#memory)), columns);
+    held.stream = null;
     const p = this.#pending;
     this.#pending = null;
     p?.resolve({ value: { rowGroup, numRows, columns }, done: false });
-    return new Promise((resolve) => (this.#ack = resolve));
+    return new Promise((resolve) => (held.ack = resolve));
   }
 
   #go(on) {
-    const ack = this.#ack;
-    this.#ack = null;
+    const ack = this.#held.ack;
+    this.#held.ack = null;
     ack?.(on);
   }
 
   #release() {
-    this.#scope?.end();
-    this.#scope = null;
+    this.#held.scope?.end();
+    this.#held.scope = null;
   }
 
   #finish(error) {
