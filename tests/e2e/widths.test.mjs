@@ -113,6 +113,15 @@ for (const width of [390, 1280]) {
       await page.click("[data-testid=timing-run]");
       await page.waitForSelector("[data-testid=timing-chart]", { timeout: 60_000 });
       await fits(page, "Timing", problems);
+      // Each row label of the chart fits its left margin (none cut off at the
+      // chart's edge), the whole name in its tooltip.
+      const labels = await page.$$eval("[data-testid=chart-row-label]", (ts) => ts.map((t) => ({ x: t.getBBox().x, text: [...t.childNodes].filter((n) => n.nodeType === 3).map((n) => n.data).join(""), title: t.querySelector("title")?.textContent })));
+      assert.equal(labels.length, 4);
+      for (const l of labels) {
+        assert.ok(l.x >= 0, `the chart label "${l.text}" starts at x=${l.x.toFixed(1)}, outside the chart`);
+        assert.ok(l.text === l.title || (l.text.endsWith("…") && l.title.startsWith(l.text.slice(0, -1))), `${l.text} shortens ${l.title}`);
+      }
+      assert.ok(labels.some((l) => l.title === LONG_NAME && l.text.endsWith("…")));
       await shot(page, `73-widths-${width}-timing`);
       assert.deepEqual(problems, []);
       assert.deepEqual(log.errors, []);

@@ -75,6 +75,22 @@ function splitBar(split, total) {
   );
 }
 
+/**
+ * Shortens each row label of a chart in the page (with "…"; its <title>
+ * keeps the whole name) until it fits the chart's left margin: how wide a
+ * name is depends on its characters and the font, so it is measured.
+ */
+function fitRowLabels(svg) {
+  for (const t of svg.querySelectorAll(".row-label")) {
+    const room = Number(t.dataset.room);
+    const text = [...t.childNodes].find((n) => n.nodeType === Node.TEXT_NODE);
+    if (!text || !(t.getComputedTextLength() > room)) continue;
+    const chars = [...t.querySelector("title").textContent];
+    let n = Math.min(chars.length, [...text.data].length);
+    while (n > 1 && t.getComputedTextLength() > room) text.data = `${chars.slice(0, --n).join("")}…`;
+  }
+}
+
 /** Log-scale chart: one row per column (or whole read), dots for runs. */
 function chart(rows) {
   const W = 1000;
@@ -110,7 +126,7 @@ function chart(rows) {
   rows.forEach((r, i) => {
     const y = top + i * rowH + rowH / 2;
     const label = r.name.length > 28 ? `${r.name.slice(0, 27)}…` : r.name;
-    svg.append(s("text", { x: left - 10, y: y + 4, class: "row-label", "text-anchor": "end" }, s("title", {}, r.name), label));
+    svg.append(s("text", { x: left - 10, y: y + 4, class: "row-label", "text-anchor": "end", "data-testid": "chart-row-label", "data-room": left - 14 }, s("title", {}, r.name), label));
     svg.append(s("line", { x1: x(r.min), x2: x(r.max), y1: y, y2: y, class: "range" }));
     svg.append(s("rect", { x: x(r.ciLo), y: y - 9, width: Math.max(1, x(r.ciHi) - x(r.ciLo)), height: 18, class: "ci" }));
     r.runs.forEach((run, j) => svg.append(s("circle", { cx: x(run.wallMs), cy: y + (((j * 7) % 11) - 5), r: 2.6, class: "dot" }, s("title", {}, `run ${run.seq}: ${fmtMs(run.wallMs)}`))));
@@ -311,6 +327,7 @@ export function createTiming(ctx, el) {
           ),
         ))
       : null;
+    let svg;
     fill(
       results,
       h("h3", { "data-testid": "timing-run-label" }, `Run ${entry.label}`),
@@ -320,7 +337,7 @@ export function createTiming(ctx, el) {
       wholeTable,
       table,
       rows.length ? h("div", { class: "legend" }, PARTS.map((p) => h("span", { class: "legend-item" }, h("span", { class: ["swatch", p.cls] }), p.label))) : null,
-      h("div", { class: "scroll-x" }, chart(whole ? [whole] : rows)),
+      h("div", { class: "scroll-x" }, (svg = chart(whole ? [whole] : rows))),
       h(
         "div",
         { class: "exports" },
@@ -330,6 +347,7 @@ export function createTiming(ctx, el) {
         h("button", { type: "button", "data-testid": "export-runs-csv", onclick: () => exportRunsCsv(entry) }, "CSV (every run)"),
       ),
     );
+    fitRowLabels(svg);
   }
 
   /** Medians of every kept run side by side. */
