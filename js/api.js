@@ -39,7 +39,8 @@ function ensureReady(what) {
   }
 }
 
-/** Wraps `fn` so that it first checks `check(this)`; async methods reject instead of throwing. */
+/** Wraps `fn` so that it first checks `check(this)`; async methods reject
+ *  instead of throwing. While it runs, `this` is in `running`. */
 function guarded(fn, check, returnsPromise) {
   return function (...args) {
     try {
@@ -48,9 +49,19 @@ function guarded(fn, check, returnsPromise) {
       if (returnsPromise) return Promise.reject(e);
       throw e;
     }
-    return fn.apply(this, args);
+    const outer = running.has(this);
+    running.add(this);
+    try {
+      return fn.apply(this, args);
+    } finally {
+      if (!outer) running.delete(this);
+    }
   };
 }
+
+// Objects a call is running on (its synchronous part): free() from a
+// getter or callback that call reached would pull the object from under it.
+const running = new WeakSet();
 
 // Methods that return a promise: their misuse rejects, as their other errors do.
 const ASYNC = /Async$|^loadChunkHeaders$|^fromBlob$/;
@@ -88,6 +99,7 @@ function guardInstances(cls, name) {
     if (this?.__wbg_ptr === 0 || freeing.has(this)) return;
     alive(this);
     if (lending.has(this)) freeing.add(this);
+    else if (running.has(this)) throw new ColumnsError(`free() was called while a call on this ${name} was running (from an options getter or a source it called): free it once that call returns`, "busy");
     else free.call(this);
   };
   if (typeof Symbol.dispose === "symbol" && cls.prototype[Symbol.dispose]) cls.prototype[Symbol.dispose] = cls.prototype.free;

@@ -208,3 +208,33 @@ test("messages name the package's own classes as their users know them, in the m
     file.free();
   }
 });
+
+test("free() from a getter that a call on the same file reached is refused (busy); the call and the file go on", () => {
+  const { bytes, expected } = corpusFile("valid/nulls");
+  const file = ColumnsFile.fromBytes(bytes);
+  const refused = [];
+  const tryFree = () => {
+    try {
+      file.free();
+    } catch (e) {
+      refused.push(e);
+    }
+  };
+  const columns = file.readColumns(null, null, {
+    get boolBits() {
+      tryFree();
+      return false;
+    },
+  });
+  assert.equal(columns.length, expected.row_groups.length * expected.schema.length);
+  file.readColumn(0, 0, { get reuse() { tryFree(); return null; } });
+  assert.equal(refused.length, 2);
+  for (const e of refused) {
+    assert.ok(e instanceof ColumnsError, e.message);
+    assert.equal(e.kind, "busy");
+    assert.match(e.message, /free\(\) was called while a call on this ColumnsFile was running/);
+  }
+  assert.deepEqual(file.readColumn(1, 1).toArray(), expected.row_groups[1].values[1]);
+  file.free();
+  throwsKind(() => file.numRows, "freed");
+});
