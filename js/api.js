@@ -99,7 +99,7 @@ function guardInstances(cls, name) {
     if (this?.__wbg_ptr === 0 || freeing.has(this)) return;
     alive(this);
     if (lending.has(this)) freeing.add(this);
-    else if (running.has(this)) throw new ColumnsError(`free() was called while a call on this ${name} was running (from an options getter or a source it called): free it once that call returns`, "busy");
+    else if (running.has(this)) throw new ColumnsError(`free() was called while a call on this ${name} was running (from a getter it called): free it once that call returns`, "busy");
     else free.call(this);
   };
   if (typeof Symbol.dispose === "symbol" && cls.prototype[Symbol.dispose]) cls.prototype[Symbol.dispose] = cls.prototype.free;
