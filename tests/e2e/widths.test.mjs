@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { serve, launch, newPage, shot, tab, waitState } from "./harness.mjs";
+import { serve, launch, newPage, shot, tab, waitState, corpus, shots } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 export const LONG_NAME = "a_really_long_column_name_that_goes_on_and_on_for_ever_and_ever";
@@ -40,7 +40,7 @@ function makeFile() {
 }
 
 before(async () => {
-  server = await serve({ mounts: { "/made/": makeFile() } });
+  server = await serve({ mounts: { "/made/": makeFile(), "/corpus/": corpus } });
   browser = await launch();
 });
 
@@ -71,8 +71,8 @@ async function widths(page) {
   });
 }
 
-async function open(page, query, ready) {
-  await page.goto(`${server.base}?url=${encodeURIComponent(`${server.origin}/made/long-names.cols`)}&${query}`);
+async function open(page, query, ready, file = "/made/long-names.cols") {
+  await page.goto(`${server.base}?url=${encodeURIComponent(`${server.origin}${file}`)}&${query}`);
   await waitState(page, "ready");
   await page.waitForSelector(ready, { timeout: 30_000 });
 }
@@ -130,3 +130,58 @@ for (const width of [390, 1280]) {
     }
   });
 }
+
+test("at 390 px the Column detail's tables scroll in their own box, numbers stay whole, the histogram fits its card", async () => {
+  const { page, log } = await newPage(browser, server.origin, { viewport: { width: 390, height: 844 } });
+  try {
+    // A bytes column whose most common values are long hex strings.
+    await open(page, "tab=detail&rg=0&col=0", "[data-testid=profile][data-state=done]", "/corpus/valid/enc_affix_flate.cols");
+    await page.waitForSelector("[data-testid=detail-chunk]");
+    const w = await widths(page);
+    assert.ok(w.scrollWidth <= w.W, `the page is ${w.scrollWidth} px wide: ${w.wide.join(", ")}`);
+    const top = await page.$eval("[data-testid=profile-top]", (t) => {
+      const box = t.parentElement;
+      return { overflowX: getComputedStyle(box).overflowX, boxRight: box.getBoundingClientRect().right, cardRight: t.closest(".card").getBoundingClientRect().right };
+    });
+    assert.equal(top.overflowX, "auto", "the table of most common values scrolls in its own box");
+    assert.ok(top.boxRight <= top.cardRight, "its box stays in the card");
+    // Numbers in the chunk card: no line break inside one (524,288 was
+    // shown as "524,28" / "8 B"), here in a chunk of 10 KiB.
+    await open(page, "tab=detail&rg=1&col=2", "[data-testid=profile][data-state=done][data-col='2']");
+    await page.waitForSelector("[data-testid=detail-chunk]");
+    const broken = await page.$$eval("[data-testid=detail-chunk] dd, [data-testid=profile] dd", (dds) => {
+      const out = [];
+      for (const dd of dds) {
+        const walker = document.createTreeWalker(dd, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+          for (const m of n.data.matchAll(/\d[\d,.]*\d( ?(B|KiB|MiB|GiB|%))?/g)) {
+            const r = document.createRange();
+            r.setStart(n, m.index);
+            r.setEnd(n, m.index + m[0].length);
+            const tops = new Set([...r.getClientRects()].filter((x) => x.width > 0).map((x) => Math.round(x.top)));
+            if (tops.size > 1) out.push(`${m[0]} in "${dd.textContent}"`);
+          }
+        }
+      }
+      return out;
+    });
+    assert.deepEqual(broken, [], "numbers broken across lines");
+    await page.locator("[data-testid=detail-chunk]").screenshot({ path: path.join(shots, "75-widths-390-chunk-card.png") });
+    await open(page, "tab=detail&rg=0&col=0", "[data-testid=profile][data-state=done][data-col='0']");
+    // The histogram scales to its card: nothing of it is scrolled out of view.
+    const hist = await page.$eval("[data-testid=profile-histogram]", (svg) => {
+      const card = svg.closest(".card");
+      const r = svg.getBoundingClientRect();
+      const c = card.getBoundingClientRect();
+      let scrolls = null;
+      for (let p = svg.parentElement; p !== card; p = p.parentElement) if (p.scrollWidth > p.clientWidth) scrolls = p.className;
+      return { left: r.left, right: r.right, cardLeft: c.left, cardRight: c.right, scrolls };
+    });
+    assert.equal(hist.scrolls, null, "the histogram does not scroll sideways");
+    assert.ok(hist.left >= hist.cardLeft && hist.right <= hist.cardRight, `histogram ${hist.left}–${hist.right} inside its card ${hist.cardLeft}–${hist.cardRight}`);
+    await page.locator("[data-testid=profile]").screenshot({ path: path.join(shots, "74-widths-390-profile.png") });
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await page.context().close();
+  }
+});

@@ -42,60 +42,75 @@ function valueView(type, unit, v) {
   return valueNode(type, v, { maxChars: 60 });
 }
 
+/**
+ * The histogram: bars in an SVG that stretches to its card's width (and a
+ * fixed height), its axis labels and title as text below it, so they stay
+ * legible however narrow the card is.
+ */
 function histogram(p, unit, type) {
   const hist = p.histogram;
   const counts = hist.counts;
   const W = 640;
-  const H = 150;
+  const H = 116;
   const left = 8;
-  const bottom = 34;
   const maxC = Math.max(1, ...counts);
   const bw = (W - left * 2) / counts.length;
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", class: "hist", "data-testid": "profile-histogram", role: "img", "aria-label": `histogram of ${counts.length} bins` });
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", height: H, preserveAspectRatio: "none", class: "hist", "data-testid": "profile-histogram", role: "img", "aria-label": `histogram of ${counts.length} bins` });
   const edge = (k) => hist.lo + k * hist.width;
   const perSecond = { s: 1, ms: 1e3, us: 1e6, ns: 1e9 }[unit] || 1;
   // Times: edges to the whole second (the bins are far wider than that).
   const label = (x) => (unit ? formatTime(BigInt(Math.round(x / perSecond)) * BigInt(perSecond), unit).replace(/ 00:00:00$/, "") : hist.integer ? fmtInt(Math.round(x)) : Number(x.toPrecision(4)).toString());
   const duration = (sec) => (sec >= 86400 ? `${(sec / 86400).toPrecision(3)} days` : sec >= 3600 ? `${(sec / 3600).toPrecision(3)} hours` : sec >= 60 ? `${(sec / 60).toPrecision(3)} minutes` : `${sec.toPrecision(3)} s`);
   counts.forEach((c, k) => {
-    const bh = ((H - bottom - 6) * c) / maxC;
+    const bh = ((H - 6) * c) / maxC;
     const hiEdge = hist.integer ? edge(k + 1) - 1 : edge(k + 1);
     svg.append(
       s(
         "rect",
-        { x: left + k * bw + 0.5, y: H - bottom - bh, width: Math.max(1, bw - 1), height: Math.max(c ? 1 : 0, bh), class: "hist-bar", "data-count": c },
+        { x: left + k * bw + 0.5, y: H - bh, width: Math.max(1, bw - 1), height: Math.max(c ? 1 : 0, bh), class: "hist-bar", "data-count": c },
         s("title", {}, `${label(edge(k))}${hist.integer && hist.width === 1 ? "" : ` – ${label(hiEdge)}`}: ${fmtInt(c)} rows`),
       ),
     );
   });
-  svg.append(s("line", { x1: left, x2: W - left, y1: H - bottom, y2: H - bottom, class: "axis" }));
+  svg.append(s("line", { x1: left, x2: W - left, y1: H - 0.5, y2: H - 0.5, class: "axis" }));
   const ticks = [0, Math.floor(counts.length / 2), counts.length];
-  for (const k of ticks) {
-    const x = left + k * bw;
-    svg.append(s("text", { x, y: H - bottom + 16, class: "axis-label", "text-anchor": k === 0 ? "start" : k === counts.length ? "end" : "middle" }, label(edge(k))));
-  }
-  svg.append(s("text", { x: W / 2, y: H - 2, class: "axis-title", "text-anchor": "middle" }, `${counts.length} bins${unit ? ` of ${duration(hist.width / perSecond)} (UTC)` : hist.integer ? ` of ${fmtInt(hist.width)}` : ""} · bar height: rows`));
-  return svg;
+  return h(
+    "div",
+    { class: "hist-box" },
+    svg,
+    h(
+      "div",
+      { class: "hist-ticks" },
+      ticks.map((k) => h("span", { class: ["axis-label", k === 0 ? "start" : k === counts.length ? "end" : "middle"], style: { left: `${(100 * (left + k * bw)) / W}%` }, "data-testid": "histogram-tick" }, label(edge(k)))),
+    ),
+    h("div", { class: "axis-title" }, `${counts.length} bins${unit ? ` of ${duration(hist.width / perSecond)} (UTC)` : hist.integer ? ` of ${fmtInt(hist.width)}` : ""} · bar height: rows`),
+  );
 }
 
 function topList(p, type, unit) {
   const nonNull = p.rows - p.nulls;
   const max = Math.max(1, ...p.top.map((t) => t.count));
+  // In a box of its own that scrolls sideways: a long value or a narrow
+  // window never widens the page.
   return h(
-    "table",
-    { class: "data compact top-values", "data-testid": "profile-top" },
-    h("thead", {}, h("tr", {}, h("th", {}, "Value"), h("th", { class: "num" }, p.topExact ? "Rows" : "Rows (at least)"), h("th", { class: "num" }, "Share"), h("th", {}, ""))),
+    "div",
+    { class: "scroll-x top-values-box" },
     h(
-      "tbody",
-      {},
-      p.top.map((t) =>
-        h(
-          "tr",
-          { "data-testid": "profile-top-row" },
-          h("td", { class: "stat" }, valueView(type, unit, t.value)),
-          h("td", { class: "num", "data-value": t.count }, fmtInt(t.count)),
-          h("td", { class: "num" }, fmtPct(t.count / Math.max(1, nonNull))),
-          h("td", { class: "bar-cell" }, h("span", { class: "bar stored", style: { width: `${(100 * t.count) / max}%` } })),
+      "table",
+      { class: "data compact top-values", "data-testid": "profile-top" },
+      h("thead", {}, h("tr", {}, h("th", {}, "Value"), h("th", { class: "num" }, p.topExact ? "Rows" : "Rows (at least)"), h("th", { class: "num" }, "Share"), h("th", {}, ""))),
+      h(
+        "tbody",
+        {},
+        p.top.map((t) =>
+          h(
+            "tr",
+            { "data-testid": "profile-top-row" },
+            h("td", { class: "stat" }, valueView(type, unit, t.value)),
+            h("td", { class: "num", "data-value": t.count }, fmtInt(t.count)),
+            h("td", { class: "num" }, fmtPct(t.count / Math.max(1, nonNull))),
+            h("td", { class: "bar-cell" }, h("span", { class: "bar stored", style: { width: `${(100 * t.count) / max}%` } })),
+          ),
         ),
       ),
     ),
@@ -147,7 +162,7 @@ export function createProfile(ctx) {
           p.lengths ? [h("dt", {}, "Length (bytes)"), h("dd", {}, `${fmtInt(p.lengths.min)} to ${fmtInt(p.lengths.max)}, mean ${p.lengths.mean.toFixed(1)}`)] : null,
           unit ? [h("dt", {}, "Shown as"), h("dd", {}, `times (int64 ${unit === "us" ? "microseconds" : unit} since 1970-01-01 UTC, guessed from the name and range)`)] : null,
         ),
-        p.histogram ? h("div", { class: "scroll-x" }, histogram(p, unit, type)) : null,
+        p.histogram ? histogram(p, unit, type) : null,
       ),
       p.top.length && (TEXT.has(type) || type === "bool" || p.distinct <= 50 || !p.histogram)
         ? h("div", {}, h("h4", {}, `Most common values${p.distinct > p.top.length ? ` (top ${p.top.length} of ${p.distinctExact ? "" : "≈"}${fmtInt(p.distinct)})` : ""}`), topList(p, type, unit))
