@@ -7,7 +7,9 @@ import { errorBox, selectField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeLegend, sizeTitle } from "../sizes.js";
 import { createProfile } from "./profile.js";
 
-const exact = (n) => (n < 1024 ? `${fmtInt(n)} B` : `${fmtBytes(n)} (${fmtInt(n)} B)`);
+/** A size as "10.6 KiB (10,888 B)": a narrow card may break the line
+ *  between the two parts, never inside one. */
+const exact = (n) => (n < 1024 ? h("span", { class: "nowrap" }, `${fmtInt(n)} B`) : h("span", {}, h("span", { class: "nowrap" }, fmtBytes(n)), " ", h("span", { class: "nowrap" }, `(${fmtInt(n)} B)`)));
 
 const kv = (rows) =>
   h(
@@ -207,7 +209,7 @@ export function createDetail(ctx, el) {
             ["Codec", r.codec, "detail-codec"],
             ["Stored", h("span", { title: sizeTitle("stored") }, exact(cm.byteLength)), "detail-stored"],
             ["  of which blocks", exact(r.dataLength)],
-            ["  header, block table, null bitmap", `${exact(cm.byteLength - r.dataLength)}${r.nullBitmapLength ? ` (bitmap ${fmtInt(r.nullBitmapLength)} B)` : ""}`],
+            ["  header, block table, null bitmap", h("span", {}, exact(cm.byteLength - r.dataLength), r.nullBitmapLength ? [" ", h("span", { class: "nowrap" }, `(bitmap ${fmtInt(r.nullBitmapLength)} B)`)] : null)],
             ["Encoded", h("span", { title: sizeTitle("encoded") }, exact(r.rawLength), claimed), "detail-raw"],
             ["Decoded", (() => {
               // Inspecting reads the chunk, so its size is known unless it does not read.
