@@ -312,7 +312,8 @@ ColumnsFile.prototype.rowGroupsAsync = function (options) {
     if (error) throw error;
     const o = optionsOf(options, "rowGroupsAsync");
     const [rowGroups, columns] = ["rowGroups", "columns"].map((k) => option(o, k, "rowGroupsAsync"));
-    return this.__rowGroups(rowGroups, columns, scoped ? 1 : 0, o, deliver);
+    // Through the prototype's guarded method: a `this` that is not a file is a bad_argument.
+    return ColumnsFile.prototype.__rowGroups.call(this, rowGroups, columns, scoped ? 1 : 0, o, deliver);
   };
   // (A guarded getter: throws `freed` once the file is.)
   return new RowGroupStream(start, scoped, wasmMemoryObject(), () => this.numRows);

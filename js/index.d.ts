@@ -26,7 +26,8 @@ export type InitInput = string | URL | Request | Response | ArrayBuffer | ArrayB
  * Loads the WebAssembly module (once; later calls resolve at once).
  * Browsers and bundlers: await it before any other call. Without an
  * argument it fetches `columns_wasm_bg.wasm` beside the package's script.
- * Node: does nothing (the module is loaded when the package is imported).
+ * Node: loads nothing (the module is loaded when the package is imported),
+ * but awaits a promise given, so that its rejection is a `load_failed` there too.
  * Rejects with a `load_failed` ColumnsError (fetch, compile, or a rejected
  * input promise, quoted), after which it may be called again.
  */

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import * as glue from "columns-wasm-glue";
-import { initialised } from "./api.js";
+import { ColumnsError, initialised } from "./api.js";
 
 export { Column, ColumnsError, ColumnsFile, ScopedColumn, TokenizerRegistry, wasmMemory, internal as __internal } from "./api.js";
 
@@ -15,9 +15,17 @@ const module = new WebAssembly.Module(readFileSync(join(__dirname, "columns_wasm
 glue.initSync({ module });
 initialised(module);
 
-/** Already done in Node: resolves at once. */
-export default function init() {
-  return Promise.resolve();
+/** Already done in Node: the input is not needed. A promise given is still
+ *  awaited, so that its rejection is this call's `load_failed`, as in
+ *  browsers, instead of an unhandled rejection. */
+export default async function init(input) {
+  try {
+    await (input !== null && typeof input === "object" && Object.getPrototypeOf(input) === Object.prototype ? input.module_or_path : input);
+  } catch (e) {
+    const err = new ColumnsError(`columns-wasm: the promise given to init() rejected: ${e?.message ?? e}`, "load_failed");
+    err.cause = e;
+    throw err;
+  }
 }
 
 /** Already done in Node. */

@@ -238,3 +238,17 @@ test("free() from a getter that a call on the same file reached is refused (busy
   file.free();
   throwsKind(() => file.numRows, "freed");
 });
+
+test("Node's init(): a rejected input promise is its load_failed, as in browsers, not an unhandled rejection; anything else resolves", async () => {
+  const { default: init } = loadApi();
+  const reason = new Error("no module");
+  for (const input of [Promise.reject(reason), { module_or_path: Promise.reject(reason) }]) {
+    await assert.rejects(init(input), (e) => isKind(e, "load_failed", () => assert.equal(e.cause, reason)));
+  }
+  for (const input of [undefined, null, "columns_wasm_bg.wasm", { module_or_path: Promise.resolve(new Uint8Array(0)) }]) assert.equal(await init(input), undefined);
+});
+
+test("rowGroupsAsync called on something that is not a file rejects its first step with bad_argument", async () => {
+  const stream = ColumnsFile.prototype.rowGroupsAsync.call({});
+  await rejectsKind(stream.next(), "bad_argument", (e) => assert.match(e.message, /need a ColumnsFile made by this package; this is an Object/));
+});
