@@ -31,6 +31,15 @@ export function fmtMs(ms) {
   return `${ms.toFixed(3)} ms`;
 }
 
+/** A count and its noun: "1 row", "2 rows" ("1 row group", "3 statistics" with `many`). */
+export const plural = (n, one, many = `${one}s`) => `${fmtInt(n)} ${Number(n) === 1 ? one : many}`;
+
+/** A byte range, written one way on every view: start – end, the end
+ *  exclusive (the first byte after the range), as the Regions table's
+ *  End column and the chunk's offset + length. */
+export const fmtRange = (start, end) => `${fmtInt(start)} – ${fmtInt(end)}`;
+export const RANGE_TITLE = "start – end: the end is the first byte after the range (exclusive), so end − start is its length";
+
 export const fmtRatio = (stored, raw) => (raw && stored ? `${(raw / stored).toFixed(2)}×` : "—");
 export const fmtPct = (x) => (x > 0 && x < 0.0001 ? "<0.01%" : `${(x * 100).toFixed(x < 0.01 ? 2 : 1)}%`);
 

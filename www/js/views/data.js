@@ -5,7 +5,7 @@
 // the worker; this module only sends requests and draws what is in sight.
 
 import { h, fill } from "../dom.js";
-import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, hex, valueNode, scalarText } from "../format.js";
+import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, hex, valueNode, scalarText, plural } from "../format.js";
 import { errorBox } from "../common.js";
 import { opsFor, parseValue, describeCondition } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
@@ -114,7 +114,7 @@ export function createData(ctx, el) {
             : c.type === "string"
               ? h("div", { class: "value-full v-str", "data-testid": "cell-panel-value" }, v.length ? textNode(v) : '""')
               : h("div", { class: "value-full", "data-testid": "cell-panel-value" }, valueNode(c.type, v, { maxChars: 100000 })),
-      isBytes ? h("p", { class: "muted small" }, `${fmtInt(v.length)} bytes${c.type === "string" && utf8Pieces(v).some((p) => p.bad !== undefined) ? "; not valid UTF-8: the bytes outside valid sequences show as \\xNN" : ""}`) : null,
+      isBytes ? h("p", { class: "muted small" }, `${plural(v.length, "byte")}${c.type === "string" && utf8Pieces(v).some((p) => p.bad !== undefined) ? "; not valid UTF-8: the bytes outside valid sequences show as \\xNN" : ""}`) : null,
       h(
         "div",
         { class: "button-row" },
@@ -131,7 +131,7 @@ export function createData(ctx, el) {
   function describe() {
     const f = ctx.file;
     const parts = [];
-    const shown = total === f.numRows ? `${fmtInt(f.numRows)} rows` : `${fmtInt(total)} of ${fmtInt(f.numRows)} rows`;
+    const shown = total === f.numRows ? plural(f.numRows, "row") : `${fmtInt(total)} of ${plural(f.numRows, "row")}`;
     parts.push(shown);
     if (applied.filters.length) parts.push(`where ${applied.filters.map((x) => describeCondition(x, ctx.labels[x.c], x.text)).join(" and ")}`);
     if (applied.sort) parts.push(`sorted by ${ctx.labels[applied.sort.c]} ${applied.sort.desc ? "descending" : "ascending"} (nulls last)`);
@@ -378,7 +378,7 @@ export function createData(ctx, el) {
             try {
               const res = await ctx.call("export", { format, cols, units, handle }, `Exporting ${format.toUpperCase()}`, { signal: ac.signal, onProgress: (p) => (bar.value = p.total ? p.done / p.total : 0) });
               if (res.blob) ctx.download(name, res.blob);
-              note.textContent = `${fmtInt(res.rows)} rows × ${cols.length} columns, ${fmtBytes(res.bytes)} ${handle ? "written to the file you chose" : "downloaded"} in ${fmtMs(res.ms)}.`;
+              note.textContent = `${plural(res.rows, "row")} × ${plural(cols.length, "column")}, ${fmtBytes(res.bytes)} ${handle ? "written to the file you chose" : "downloaded"} in ${fmtMs(res.ms)}.`;
               note.dataset.bytes = String(res.bytes);
             } catch (e) {
               note.textContent = e.kind === "cancelled" ? "Export stopped." : `Export failed: ${e.kind}: ${e.message}`;

@@ -2,7 +2,7 @@
 // whether the footer's statistics agree with the decoded values.
 
 import { h, fill } from "../dom.js";
-import { fmtBytes, fmtInt, hex, statNode, textNode, apiValueNode } from "../format.js";
+import { fmtBytes, fmtInt, hex, statNode, textNode, apiValueNode, plural, fmtRange, RANGE_TITLE } from "../format.js";
 import { errorBox, selectField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeLegend, sizeTitle } from "../sizes.js";
 import { createProfile } from "./profile.js";
@@ -111,9 +111,9 @@ function checksTable(report, cm, type, rows) {
     )),
     report.checks.length === 0 ? h("p", { class: "muted" }, "Not checked: the values could not be decoded.") : null,
     bad.length && report.knownWriterBug
-      ? h("p", { class: "notice", "data-testid": "writer-bug-note" }, `${bad.length} statistic${bad.length > 1 ? "s" : ""} disagree. This is the reference writer's known bug for bytes columns: after an empty value its min/max and lengths are wrong (MaxVal can carry trailing bytes of other values, MinLen/MaxLen cover only the values after the last empty one). The data is fine; the footer is not.`)
+      ? h("p", { class: "notice", "data-testid": "writer-bug-note" }, `${plural(bad.length, "statistic", "statistics")} ${bad.length === 1 ? "disagrees" : "disagree"}. This is the reference writer's known bug for bytes columns: after an empty value its min/max and lengths are wrong (MaxVal can carry trailing bytes of other values, MinLen/MaxLen cover only the values after the last empty one). The data is fine; the footer is not.`)
       : bad.length
-        ? h("p", { class: "error-inline", "data-testid": "stats-mismatch" }, `${bad.length} statistic${bad.length > 1 ? "s" : ""} disagree with the decoded values, and this type is not known to be affected by a writer bug: the footer or the data may be damaged.`)
+        ? h("p", { class: "error-inline", "data-testid": "stats-mismatch" }, `${plural(bad.length, "statistic", "statistics")} ${bad.length === 1 ? "disagrees" : "disagree"} with the decoded values, and this type is not known to be affected by a writer bug: the footer or the data may be damaged.`)
         : report.knownWriterBug && report.checks.length
           ? h("p", { class: "muted small", "data-testid": "writer-bug-note" }, "This type is affected by the reference writer's known bytes-statistics bug (after an empty value); in this chunk the statistics agree.")
           : null,
@@ -159,7 +159,7 @@ export function createDetail(ctx, el) {
     return h(
       "div",
       { class: "toolbar" },
-      selectField("Row group", f.rowGroups.map((rg, g) => ({ value: g, label: `${g} (${fmtInt(rg.numRows)} rows)` })), ctx.sel.g, (v) => ctx.select(Number(v), ctx.sel.c, "detail"), "detail-rg"),
+      selectField("Row group", f.rowGroups.map((rg, g) => ({ value: g, label: `${g} (${plural(rg.numRows, "row")})` })), ctx.sel.g, (v) => ctx.select(Number(v), ctx.sel.c, "detail"), "detail-rg"),
       selectField("Column", f.schema.map((col, c) => ({ value: c, label: `${c}: ${col.name} (${col.type})` })), ctx.sel.c, (v) => ctx.select(ctx.sel.g, Number(v), "detail"), "detail-col"),
       h("button", { type: "button", "data-testid": "detail-preview", onclick: () => ctx.previewChunk(ctx.sel.g, ctx.sel.c) }, "Show these rows in Data"),
     );
@@ -194,7 +194,7 @@ export function createDetail(ctx, el) {
     const claimed = r.error ? h("span", { class: "warn-text small", "data-testid": "detail-claimed" }, " as its header claims (the chunk does not read)") : null;
     fill(
       body,
-      h("h2", { class: "detail-title" }, "Chunk: ", h("span", { class: "colname" }, ctx.labels[c]), " ", h("span", { class: "type-tag" }, col.type), col.nullable ? h("span", { class: "type-tag" }, "nullable") : null, h("span", { class: "muted" }, ` · row group ${g} · ${fmtInt(rows)} rows`)),
+      h("h2", { class: "detail-title" }, "Chunk: ", h("span", { class: "colname" }, ctx.labels[c]), " ", h("span", { class: "type-tag" }, col.type), col.nullable ? h("span", { class: "type-tag" }, "nullable") : null, h("span", { class: "muted" }, ` · row group ${g} · ${plural(rows, "row")}`)),
       r.error ? errorBox(r.error, { title: "Reading this chunk fails", schema: f.schema, testid: "detail-error", compact: r.error.kind === "unknown_tokenizer" }) : null,
       h(
         "div",
@@ -204,7 +204,7 @@ export function createDetail(ctx, el) {
           { class: "card", "data-testid": "detail-chunk" },
           h("h3", {}, "Chunk"),
           kv([
-            ["Byte range", `${fmtInt(cm.byteOffset)} – ${fmtInt(cm.byteOffset + cm.byteLength)}`],
+            ["Byte range", h("span", { title: RANGE_TITLE, "data-testid": "detail-range" }, fmtRange(cm.byteOffset, cm.byteOffset + cm.byteLength))],
             ["Encoding", r.encoding, "detail-encoding-name"],
             ["Codec", r.codec, "detail-codec"],
             ["Stored", h("span", { title: sizeTitle("stored") }, exact(cm.byteLength)), "detail-stored"],

@@ -7,7 +7,7 @@
 // selects a chunk and keeps the focus here; a click opens its detail.
 
 import { h, s, fill } from "../dom.js";
-import { fmtBytes, fmtInt, fmtPct } from "../format.js";
+import { fmtBytes, fmtInt, fmtPct, plural, fmtRange, RANGE_TITLE } from "../format.js";
 import { sortableTable } from "../table.js";
 import { ratio, fmtRatioValue, sizeLegend } from "../sizes.js";
 
@@ -53,17 +53,17 @@ function drawnRegions(f) {
 
 export function describeRegion(f, r) {
   const len = r.end - r.start;
-  const range = `bytes ${fmtInt(r.start)}–${fmtInt(r.end - 1)} (${fmtBytes(len)}, ${fmtPct(len / f.byteLength)} of the file)`;
+  const range = `bytes ${fmtRange(r.start, r.end)} (${fmtBytes(len)}, ${fmtPct(len / f.byteLength)} of the file)`;
   if (r.kind === "header") return [`Header: magic, version${f.version === 2 ? ", tokenizer digests" : ""}`, range];
   if (r.kind === "footer") return ["Footer: gob-encoded schema and row-group metadata", range];
   if (r.kind === "tail") return ["Tail: footer length (uint32) and trailing magic ABCD", range];
-  if (r.kind === "rowgroup") return [`Row group ${r.rowGroup}: ${f.schema.length} chunks, ${fmtInt(f.rowGroups[r.rowGroup].numRows)} rows`, range];
+  if (r.kind === "rowgroup") return [`Row group ${r.rowGroup}: ${plural(f.schema.length, "chunk")}, ${plural(f.rowGroups[r.rowGroup].numRows, "row")}`, range];
   const col = f.schema[r.column];
   const cm = f.rowGroups[r.rowGroup].columns[r.column];
   return [
     `Chunk: row group ${r.rowGroup}, column ${r.column} “${col.name}” (${col.type})`,
     range,
-    `${cm.encoding} / ${cm.codec}${cm.blockCount ? `, ${cm.blockCount} block${cm.blockCount > 1 ? "s" : ""}` : ""}: ${fmtBytes(len)} stored${cm.rawLength !== null ? `, ${fmtBytes(cm.rawLength)} encoded (compression ratio ${fmtRatioValue(ratio(cm.rawLength, len))})` : ""}`,
+    `${cm.encoding} / ${cm.codec}${cm.blockCount ? `, ${plural(cm.blockCount, "block")}` : ""}: ${fmtBytes(len)} stored${cm.rawLength !== null ? `, ${fmtBytes(cm.rawLength)} encoded (compression ratio ${fmtRatioValue(ratio(cm.rawLength, len))})` : ""}`,
   ];
 }
 
@@ -109,7 +109,7 @@ export function renderLayout(ctx, el) {
       "data-col": r.column,
       role: "option",
       "aria-selected": String(r.kind === "chunk" && ctx.sel.g === r.rowGroup && ctx.sel.c === r.column),
-      "aria-label": `${regionLabel(r, f, ctx.labels)}, ${fmtInt(r.end - r.start)} bytes at ${fmtInt(r.start)}`,
+      "aria-label": `${regionLabel(r, f, ctx.labels)}, ${plural(r.end - r.start, "byte")} at ${fmtInt(r.start)}`,
     });
     let start = r.start;
     const end = Math.max(r.end, r.start + 1);
@@ -195,8 +195,8 @@ export function renderLayout(ctx, el) {
     rowProps: (r) => ({ "data-kind": r.kind }),
     onRowClick: (r) => r.kind === "chunk" && ctx.select(r.rowGroup, r.column, "detail"),
     columns: [
-      { key: "start", label: "Start", numeric: true, value: (r) => r.start, cell: (r) => fmtInt(r.start) },
-      { key: "end", label: "End", numeric: true, value: (r) => r.end, cell: (r) => fmtInt(r.end) },
+      { key: "start", label: "Start", title: RANGE_TITLE, numeric: true, value: (r) => r.start, cell: (r) => fmtInt(r.start) },
+      { key: "end", label: "End", title: RANGE_TITLE, numeric: true, value: (r) => r.end, cell: (r) => fmtInt(r.end) },
       { key: "len", label: "Stored", title: "bytes in the file", numeric: true, value: (r) => r.end - r.start, cell: (r) => fmtBytes(r.end - r.start) },
       { key: "share", label: "Share", numeric: true, value: (r) => (r.end - r.start) / size, cell: (r) => fmtPct((r.end - r.start) / size) },
       { key: "kind", label: "Region", value: (r) => r.kind, cell: (r) => h("span", {}, h("span", { class: "swatch", style: { background: regionColor(r) } }), " ", r.kind) },
@@ -214,12 +214,12 @@ export function renderLayout(ctx, el) {
 
   fill(
     el,
-    h("p", { class: "lead" }, `${fmtInt(size)} bytes in ${lines} lines of ${fmtInt(bpl)} bytes; each region's area is proportional to its size (tiny regions are drawn at least a hair wide).`),
-    merged ? h("p", { class: "notice" }, `This file has ${fmtInt(f.layout.length - 3)} chunks: the map shows one region per row group (the table below lists chunks).`) : null,
+    h("p", { class: "lead" }, `${plural(size, "byte")} in ${plural(lines, "line")} of ${plural(bpl, "byte")}; each region's area is proportional to its size (tiny regions are drawn at least a hair wide).`),
+    merged ? h("p", { class: "notice" }, `This file has ${plural(f.layout.length - 3, "chunk")}: the map shows one region per row group (the table below lists chunks).`) : null,
     h("div", { class: "layout-wrap", onmouseleave: hide }, axis, h("div", { class: "layout-svg" }, svg)),
     info,
     legend,
-    h("p", { class: "muted small" }, "Black ticks mark where each row group starts. Tab to the map, then use the arrow keys; Enter selects a chunk."),
+    h("p", { class: "muted small" }, "Ticks mark where each row group starts; byte ranges are start – end, the end exclusive (the first byte after). Tab to the map, then use the arrow keys; Enter selects a chunk."),
     h("h3", {}, "Regions"),
     table.el,
     sizeLegend(),

@@ -4,7 +4,7 @@
 // common values with their counts.
 
 import { h, s, fill } from "../dom.js";
-import { fmtInt, fmtMs, fmtPct, fmtBytes, valueNode, decodeStat, scalarText } from "../format.js";
+import { fmtInt, fmtMs, fmtPct, fmtBytes, valueNode, decodeStat, scalarText, plural } from "../format.js";
 import { errorBox } from "../common.js";
 import { formatTime } from "../timefmt.js";
 import { EXACT_LIMIT, ARENA_LIMIT, compareBytes } from "../profile.js";
@@ -55,7 +55,7 @@ function histogram(p, unit, type) {
   const left = 8;
   const maxC = Math.max(1, ...counts);
   const bw = (W - left * 2) / counts.length;
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", height: H, preserveAspectRatio: "none", class: "hist", "data-testid": "profile-histogram", role: "img", "aria-label": `histogram of ${counts.length} bins` });
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", height: H, preserveAspectRatio: "none", class: "hist", "data-testid": "profile-histogram", role: "img", "aria-label": `histogram of ${plural(counts.length, "bin")}` });
   const edge = (k) => hist.lo + k * hist.width;
   const perSecond = { s: 1, ms: 1e3, us: 1e6, ns: 1e9 }[unit] || 1;
   // Times: edges to the whole second (the bins are far wider than that).
@@ -68,7 +68,7 @@ function histogram(p, unit, type) {
       s(
         "rect",
         { x: left + k * bw + 0.5, y: H - bh, width: Math.max(1, bw - 1), height: Math.max(c ? 1 : 0, bh), class: "hist-bar", "data-count": c },
-        s("title", {}, `${label(edge(k))}${hist.integer && hist.width === 1 ? "" : ` – ${label(hiEdge)}`}: ${fmtInt(c)} rows`),
+        s("title", {}, `${label(edge(k))}${hist.integer && hist.width === 1 ? "" : ` – ${label(hiEdge)}`}: ${plural(c, "row")}`),
       ),
     );
   });
@@ -83,7 +83,7 @@ function histogram(p, unit, type) {
       { class: "hist-ticks" },
       ticks.map((k) => h("span", { class: ["axis-label", k === 0 ? "start" : k === counts.length ? "end" : "middle"], style: { left: `${(100 * (left + k * bw)) / W}%` }, "data-testid": "histogram-tick" }, label(edge(k)))),
     ),
-    h("div", { class: "axis-title" }, `${counts.length} bins${unit ? ` of ${duration(hist.width / perSecond)} (UTC)` : hist.integer ? ` of ${fmtInt(hist.width)}` : ""} · bar height: rows`),
+    h("div", { class: "axis-title" }, `${plural(counts.length, "bin")}${unit ? ` of ${duration(hist.width / perSecond)} (UTC)` : hist.integer ? ` of ${fmtInt(hist.width)}` : ""} · bar height: rows`),
   );
 }
 
@@ -137,7 +137,7 @@ export function createProfile(ctx) {
     const nonNull = p.rows - p.nulls;
     fill(
       el,
-      h("h3", {}, "Profile of ", h("span", { class: "colname" }, ctx.labels[c]), " over all ", fmtInt(f.rowGroups.length), " row groups", h("span", { class: "muted small" }, ` · ${fmtMs(res.ms)} in the worker`)),
+      h("h3", {}, "Profile of ", h("span", { class: "colname" }, ctx.labels[c]), f.rowGroups.length === 1 ? " over its one row group" : ` over all ${plural(f.rowGroups.length, "row group")}`, h("span", { class: "muted small" }, ` · ${fmtMs(res.ms)} in the worker`)),
       h(
         "div",
         { class: "profile-grid" },

@@ -3,7 +3,7 @@
 // table t; results show in the same grid as the data, errors as text.
 
 import { h, fill } from "../dom.js";
-import { fmtInt, fmtMs } from "../format.js";
+import { fmtInt, fmtMs, plural } from "../format.js";
 import { Engine } from "../engine.js";
 import { createGrid } from "./grid.js";
 import { copyText, plainText, rowText } from "./cells.js";
@@ -76,7 +76,7 @@ export function createSql(ctx, el) {
         const notes = [];
         if (info.skipped.length) notes.push(`left out: ${info.skipped.map((s) => `${s.label} (${s.reason})`).join(", ")}`);
         if (info.replaced.length) notes.push(`bytes that are not UTF-8 in ${info.replaced.join(", ")} appear as U+FFFD in SQL`);
-        state.textContent = `Table t: ${fmtInt(info.rows)} rows × ${info.columns.length} columns, loaded through Arrow in ${fmtMs(performance.now() - t0)}${notes.length ? `; ${notes.join("; ")}` : ""}.`;
+        state.textContent = `Table t: ${plural(info.rows, "row")} × ${plural(info.columns.length, "column")}, loaded through Arrow in ${fmtMs(performance.now() - t0)}${notes.length ? `; ${notes.join("; ")}` : ""}.`;
         el.dataset.sqlState = "ready";
         return true;
       } catch (e) {
@@ -107,7 +107,7 @@ export function createSql(ctx, el) {
       const res = await engine.call("query", { sql: statement });
       resultCols = res.columns;
       state.dataset.rows = String(res.numRows);
-      fill(out, h("p", { class: "muted small", "data-testid": "sql-summary" }, `${fmtInt(res.numRows)} row${res.numRows === 1 ? "" : "s"} × ${res.columns.length} column${res.columns.length === 1 ? "" : "s"} in ${fmtMs(res.ms)}${sort ? ` · sorted by ${resultCols.find((c) => c.key === sort.key)?.label} ${sort.desc ? "descending" : "ascending"}` : ""}`), h("div", { class: "data-main" }, grid.el, side));
+      fill(out, h("p", { class: "muted small", "data-testid": "sql-summary" }, `${plural(res.numRows, "row")} × ${plural(res.columns.length, "column")} in ${fmtMs(res.ms)}${sort ? ` · sorted by ${resultCols.find((c) => c.key === sort.key)?.label} ${sort.desc ? "descending" : "ascending"}` : ""}`), h("div", { class: "data-main" }, grid.el, side));
       grid.setSource({
         total: res.numRows,
         sortable: true,

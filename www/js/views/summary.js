@@ -1,7 +1,7 @@
 // The file facts strip and the tokenizer table.
 
 import { h, fill } from "../dom.js";
-import { fmtBytes, fmtInt, fmtMs } from "../format.js";
+import { fmtBytes, fmtInt, fmtMs, plural } from "../format.js";
 import { columnsUsingTokenizer } from "../common.js";
 
 function fact(label, value, testid, title, wide = false) {
@@ -23,7 +23,7 @@ export function renderFacts(ctx, el) {
     h(
       "dl",
       { class: "facts", "data-testid": "file-summary" },
-      fact("Size", h("span", { title: `${fmtInt(f.byteLength)} bytes` }, fmtBytes(f.byteLength)), "fact-size", `${fmtInt(f.byteLength)} bytes`),
+      fact("Size", h("span", { title: plural(f.byteLength, "byte") }, fmtBytes(f.byteLength)), "fact-size", plural(f.byteLength, "byte")),
       fact("Magic", "ABCD", "fact-magic", "the leading and the trailing magic, both checked when opening"),
       fact("Version", String(f.version), "fact-version"),
       fact("Rows", fmtInt(f.numRows), "fact-rows"),
@@ -31,7 +31,7 @@ export function renderFacts(ctx, el) {
       fact("Columns", fmtInt(cols), "fact-columns"),
       fact("Header", `${fmtInt(f.headerLength)} B`, "fact-header", "magic, version and the tokenizer digest table"),
       fact("Footer", h("span", {}, h("span", { "data-testid": "fact-footer-length" }, `${fmtInt(f.footerLength)} B`), h("span", { class: "muted" }, " at "), h("span", { "data-testid": "fact-footer-offset" }, fmtInt(f.footerOffset))), "fact-footer", "footer length and offset", true),
-      fact("Opened in", h("span", { "data-open-bytes": f.openBytes, "data-open-requests": f.openRequests }, fmtMs(f.openMs), h("span", { class: "muted" }, ` · ${fmtBytes(f.openBytes)}, ${fmtInt(f.openRequests)} reads`)), "fact-open", "time and bytes to read the tail, header and footer and decode the footer", true),
+      fact("Opened in", h("span", { "data-open-bytes": f.openBytes, "data-open-requests": f.openRequests }, fmtMs(f.openMs), h("span", { class: "muted" }, ` · ${fmtBytes(f.openBytes)}, ${plural(f.openRequests, "read")}`)), "fact-open", "time and bytes to read the tail, header and footer and decode the footer", true),
       fact("Read so far", h("span", { "data-testid": "io-counter" }), "fact-io", "bytes fetched from the source so far (chunks read again count again), and the number of reads", true),
     ),
     ctx.ioNote ? h("p", { class: "notice" }, ctx.ioNote) : null,
@@ -43,7 +43,7 @@ export function updateIO(ctx) {
   const el = document.querySelector("[data-testid=io-counter]");
   if (!el || !ctx.file) return;
   const f = ctx.file;
-  el.textContent = `${fmtBytes(f.bytesRead)}, ${fmtInt(f.requests)} reads`;
+  el.textContent = `${fmtBytes(f.bytesRead)}, ${plural(f.requests, "read")}`;
   el.dataset.bytes = String(f.bytesRead);
   el.dataset.requests = String(f.requests);
 }

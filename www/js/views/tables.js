@@ -1,7 +1,7 @@
 // The schema (with totals per column) and the grid of chunks.
 
 import { h, fill } from "../dom.js";
-import { fmtInt, statNode, statText } from "../format.js";
+import { fmtInt, statNode, statText, plural } from "../format.js";
 import { sortableTable } from "../table.js";
 import { selectField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeCell, sizeLegend, sizeTitle } from "../sizes.js";
@@ -23,8 +23,8 @@ function headersNotice(ctx) {
   return h(
     "p",
     { class: "notice", "data-testid": "headers-deferred" },
-    `Encoded sizes, ratios and block counts are in each chunk's 18-byte header: over HTTP that is ${fmtInt(n)} small requests, so they were not read when the file opened. `,
-    h("button", { type: "button", class: "small", "data-testid": "load-headers", onclick: () => ctx.loadHeaders() }, `Read all ${fmtInt(n)} chunk headers`),
+    `Encoded sizes, ratios and block counts are in each chunk's 18-byte header: over HTTP that is ${plural(n, "small request")}, so they were not read when the file opened. `,
+    h("button", { type: "button", class: "small", "data-testid": "load-headers", onclick: () => ctx.loadHeaders() }, n === 1 ? "Read the chunk header" : `Read all ${plural(n, "chunk header")}`),
   );
 }
 
@@ -90,7 +90,7 @@ export function renderSchema(ctx, el) {
   });
   fill(
     el,
-    h("p", { class: "lead" }, `${f.schema.length} columns × ${f.rowGroups.length} row groups, ${fmtInt(f.numRows)} rows. Totals are over all row groups; click a column for its chunk detail.`),
+    h("p", { class: "lead" }, `${plural(f.schema.length, "column")} × ${plural(f.rowGroups.length, "row group")}, ${plural(f.numRows, "row")}. Totals are over ${f.rowGroups.length === 1 ? "the row group" : "all row groups"}; click a column for its chunk detail.`),
     f.rowGroups.length === 0 ? h("p", { class: "notice" }, "This file has no row groups: a schema and no data.") : null,
     headersNotice(ctx),
     t.el,
@@ -152,7 +152,7 @@ export function renderChunks(ctx, el) {
       const raw = sumOrNull(rs.map((r) => r.cm.rawLength));
       const dec = sumOrNull(rs.map((r) => r.decoded));
       return {
-        name: h("b", {}, `Total (${rs.length} chunks)`),
+        name: h("b", {}, `Total (${plural(rs.length, "chunk")})`),
         stored: sizeCell(stored, "stored"),
         raw: sizeCell(raw, "encoded"),
         decoded: sizeCell(dec, "decoded"),
@@ -169,7 +169,7 @@ export function renderChunks(ctx, el) {
     h(
       "div",
       { class: "toolbar" },
-      selectField("Row group", [{ value: "all", label: "all" }, ...f.rowGroups.map((rg, g) => ({ value: g, label: `${g} (${fmtInt(rg.numRows)} rows)` }))], "all", (v) => { rgFilter = v; apply(); }, "chunks-rg"),
+      selectField("Row group", [{ value: "all", label: "all" }, ...f.rowGroups.map((rg, g) => ({ value: g, label: `${g} (${plural(rg.numRows, "row")})` }))], "all", (v) => { rgFilter = v; apply(); }, "chunks-rg"),
       h("label", { class: "field" }, h("span", { class: "field-label" }, "Column"), filter),
       h("span", { class: "muted small" }, "Min/max are the footer's statistics as stored, decoded by type. Click a chunk for its detail."),
     ),

@@ -6,7 +6,7 @@
 // for side-by-side comparison until removed.
 
 import { h, s, fill } from "../dom.js";
-import { fmtBytes, fmtInt, fmtMs, csvField } from "../format.js";
+import { fmtBytes, fmtInt, fmtMs, csvField, plural } from "../format.js";
 import { summarize, median } from "../stats.js";
 import { columnPicker, errorBox } from "../common.js";
 import { sizeTitle, sizeLegend } from "../sizes.js";
@@ -166,7 +166,7 @@ export function createTiming(ctx, el) {
     const f = ctx.file;
     const bad = unreadableNow();
     const cp = columnPicker(f.schema.map((col, c) => ({ ...col, name: ctx.labels[c] })), cols, (l) => (cols = l), { testid: "timing-columns", label: "Columns" });
-    const rp = columnPicker(f.rowGroups.map((rg, g) => ({ name: `row group ${g}`, type: `${fmtInt(rg.numRows)} rows` })), rgs, (l) => (rgs = l), { testid: "timing-rowgroups", label: "Row groups", placeholder: "filter row groups" });
+    const rp = columnPicker(f.rowGroups.map((rg, g) => ({ name: `row group ${g}`, type: plural(rg.numRows, "row") })), rgs, (l) => (rgs = l), { testid: "timing-rowgroups", label: "Row groups", placeholder: "filter row groups" });
     const runs = h("input", { type: "number", min: 1, max: 1000, value: 15, "data-testid": "timing-runs", id: "timing-runs" });
     const warm = h("input", { type: "number", min: 0, max: 100, value: 3, "data-testid": "timing-warmups", id: "timing-warmups" });
     const radio = (name, value, label, checked, testid) => h("label", {}, h("input", { type: "radio", name, value, checked, "data-testid": testid }), ` ${label}`);
@@ -249,7 +249,7 @@ export function createTiming(ctx, el) {
     if (res.whole) {
       const st = summarize(res.whole.runs.map((r) => r.wallMs));
       const stored = res.whole.cols.reduce((a, c) => a + storedOf(f, c, opts.rgs), 0);
-      entry.whole = { ...st, name: `whole read (${res.whole.cols.length} columns)`, runs: res.whole.runs, stored, decoded: res.whole.decodedBytes, mbDecoded: rate(res.whole.decodedBytes, st.median, res.resolution), mbStored: opts.mode === "memory" ? null : rate(stored, st.median, res.resolution) };
+      entry.whole = { ...st, name: `whole read (${plural(res.whole.cols.length, "column")})`, runs: res.whole.runs, stored, decoded: res.whole.decodedBytes, mbDecoded: rate(res.whole.decodedBytes, st.median, res.resolution), mbStored: opts.mode === "memory" ? null : rate(stored, st.median, res.resolution) };
     }
     history.push(entry);
     showResults(entry);
@@ -314,7 +314,7 @@ export function createTiming(ctx, el) {
             h(
               "tr",
               { "data-testid": "timing-whole-row" },
-              h("td", {}, whole.name, opts.scope === "pool" ? ` on ${res.poolSize} workers` : " on the worker's thread"),
+              h("td", {}, whole.name, opts.scope === "pool" ? ` on ${plural(res.poolSize, "worker")}` : " on the worker's thread"),
               h("td", { class: "num" }, fmtBytes(whole.stored)),
               h("td", { class: "num" }, fmtBytes(whole.decoded)),
               h("td", { class: "num" }, fmtMs(whole.min)),
@@ -333,7 +333,7 @@ export function createTiming(ctx, el) {
       h("h3", { "data-testid": "timing-run-label" }, `Run ${entry.label}`),
       h("p", { class: "mode-line", "data-testid": "timing-mode-text" }, h("b", {}, mem ? "Mode: from memory. " : "Mode: re-read from the file. "), modeText, opts.reuse ? " Output buffers were reused: each run refilled the previous run's typed arrays." : " Each run allocated new output arrays."),
       skippedNote(res),
-      h("p", { class: "muted small" }, `${opts.runs} runs ${whole ? "" : "per column "}in randomized order after ${opts.warmups} warm-up${opts.warmups === 1 ? "" : "s"} (excluded), over ${opts.rgs.length} row group${opts.rgs.length === 1 ? "" : "s"}. Timer resolution in the worker ≈ ${fmtMs(res.resolution)}${res.resolution > 0.05 ? " (coarse: this page is not cross-origin isolated, so browsers round performance.now())" : ""}; the interval is a percentile bootstrap (2000 resamples) of the median.`),
+      h("p", { class: "muted small" }, `${plural(opts.runs, "run")} ${whole ? "" : "per column "}in randomized order after ${plural(opts.warmups, "warm-up")} (excluded), over ${plural(opts.rgs.length, "row group")}. Timer resolution in the worker ≈ ${fmtMs(res.resolution)}${res.resolution > 0.05 ? " (coarse: this page is not cross-origin isolated, so browsers round performance.now())" : ""}; the interval is a percentile bootstrap (2000 resamples) of the median.`),
       wholeTable,
       table,
       rows.length ? h("div", { class: "legend" }, PARTS.map((p) => h("span", { class: "legend-item" }, h("span", { class: ["swatch", p.cls] }), p.label))) : null,
