@@ -338,8 +338,9 @@ pub(super) fn decode(
     // too), and where each token's bytes begin (T + 1 entries), so that the
     // values' ends are read off them (no loop over each value's tokens,
     // whose varying count cost a mispredicted branch per value). The
-    // output starts at a guess (4 bytes a token; the titles take 3.4) and
-    // grows when a token would pass its end. Anything else (an escape, a
+    // output starts at a guess (4 bytes a token; the titles take 3.4) and,
+    // when a token would pass its end, grows to the exact size of the rest
+    // (a pass over the tokens left, then only). Anything else (an escape, a
     // long token, an undefined id, no room) goes through `odd_token`. One
     // pass instead of a sizing pass then a copy pass: the span of each
     // token is looked up once.
@@ -365,7 +366,8 @@ pub(super) fn decode(
         let (Some(&id), Some(a)) = (ids.get(k), at_room.get_mut(k)) else { break };
         a.write(w as u32);
         let (s, l) = token_span(table, id);
-        match odd_token(&mut data, w, id, s, l, bytes, escape, &mut odd) {
+        let rest = Tokens { ids: ids.get(k..).unwrap_or_default(), table };
+        match odd_token(&mut data, w, id, s, l, bytes, escape, &mut odd, rest) {
             Ok(end) => w = end,
             Err(Some(e)) => return Err(e),
             Err(None) => return Err(sizing_error(ids, table, escape, layout.escapes)),
@@ -456,6 +458,13 @@ fn copy_short(
     (k + i, w)
 }
 
+/// The tokens from the one being written on, and the tokenizer's table.
+#[derive(Clone, Copy)]
+struct Tokens<'a> {
+    ids: &'a [u16],
+    table: &'a [u32],
+}
+
 /// The escape bytes left to take, and whether the ids asked for more.
 struct Odd<'a> {
     esc: core::slice::Iter<'a, u8>,
@@ -464,8 +473,9 @@ struct Odd<'a> {
 
 /// A token the copy loop's fixed move does not take (`s`, `l`: its span):
 /// an escape takes its byte, a long token a sized copy, and `data` grows
-/// (room for SLACK bytes past the token) when the token would pass its
-/// end. `data` has length 0, its capacity is the room, and its bytes before
+/// when the token would pass its end, to what `rest` (this token on) needs,
+/// exactly (SLACK bytes more): one allocation, however short the guess
+/// fell, and a size refused before anything is allocated for it. `data` has length 0, its capacity is the room, and its bytes before
 /// `w` are written. The byte after the token; `Err(None)` for an id the tokenizer
 /// does not define or an output past the 4 GiB that 32-bit offsets
 /// address, `Err(Some)` when the output cannot grow.
@@ -480,6 +490,7 @@ fn odd_token(
     bytes: &[u8],
     escape: u32,
     odd: &mut Odd,
+    rest: Tokens,
 ) -> core::result::Result<usize, Option<crate::error::Error>> {
     if l == 0 && id as u32 != escape {
         return Err(None);
@@ -487,10 +498,14 @@ fn odd_token(
     let len = l.max(1);
     let end = w.checked_add(len).filter(|&e| e <= u32::MAX as usize).ok_or(None)?;
     if end + SLACK > data.capacity() {
-        // Twice the size, or what the token needs, but never past u32::MAX
-        // bytes (still past `end`); u64: no sum wraps.
-        let grown = (data.capacity() as u64 * 2).max(end as u64 + SLACK as u64).min(u32::MAX as u64);
-        let grown = usize::try_from(grown).map_err(|_| None)?;
+        // An escape or an undefined id counts one byte (the latter fails
+        // later); past u32::MAX bytes, `sizing_error` says too_large. u64:
+        // no sum wraps.
+        let need = rest.ids.iter().fold(w as u64, |t, &id| t + token_len(rest.table, id).max(1) as u64);
+        if need > u32::MAX as u64 {
+            return Err(None);
+        }
+        let grown = usize::try_from(need + SLACK as u64).map_err(|_| None)?;
         // The bytes before `w` move with the buffer only as its length.
         // SAFETY: they are written (the caller's invariant), w <= capacity.
         unsafe { data.set_len(w) };
@@ -1218,6 +1233,28 @@ mod tests {
             }
         }
         assert!(taken > 5000 && left > 5000, "{taken} taken, {left} left");
+    }
+
+    /// Output past the guess (4 bytes a token) grows once, to the exact
+    /// size (the old doubling left up to twice the output allocated, three
+    /// times while it copied); output past 4 GiB is refused as too_large
+    /// before anything is allocated for it.
+    #[test]
+    fn output_past_the_guess_grows_once_to_its_size() {
+        let long = "a".repeat(10_000);
+        let json = format!(r#"{{"model":{{"type":"BPE","vocab":{{"{long}":0,"b":1}}}}}}"#);
+        let tok = Tokenizer::from_json(json.as_bytes()).unwrap();
+        let ids: Vec<u16> = (0..1000).map(|k| (k % 7 == 3) as u16).collect();
+        let expected: Vec<u8> =
+            ids.iter().flat_map(|&i| if i == 0 { long.as_bytes() } else { b"b" }).copied().collect();
+        let got = decode(1, 1, &write(0, 0, &[ids], &[], false), &tok, None, &mut Work::default()).unwrap();
+        let Values::Bytes { ref data, .. } = got else { panic!("not bytes") };
+        assert!(data.capacity() - data.len() <= SLACK, "{} bytes allocated for {}", data.capacity(), data.len());
+        assert_eq!(flatten(&got), vec![expected]);
+        // 430,000 tokens of 10,000 bytes: 4.3 GB.
+        let e = decode(1, 1, &write(0, 0, &[vec![0u16; 430_000]], &[], false), &tok, None, &mut Work::default())
+            .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
     }
 
     /// A Remap index one past the table is refused on the eight-byte path
