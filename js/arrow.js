@@ -70,11 +70,21 @@ function argumentError(message, kind = "bad_argument") {
   return e;
 }
 
+/** A value as a message shows it: strings quoted; never throws (a BigInt,
+ *  a cycle or a hostile object is no reason for an error without a kind). */
+function show(x) {
+  try {
+    return typeof x === "string" ? JSON.stringify(x) : typeof x === "object" && x !== null ? "an object" : String(x);
+  } catch {
+    return "a value that cannot be shown";
+  }
+}
+
 /** `options.strings`, checked: "utf8" (default), "binary" or "auto". */
 function stringsOption(options) {
   const s = options?.strings ?? "utf8";
   if (s !== "utf8" && s !== "binary" && s !== "auto") {
-    throw argumentError(`strings must be "utf8", "binary" or "auto", not ${JSON.stringify(s)}`);
+    throw argumentError(`strings must be "utf8", "binary" or "auto", not ${show(s)}`);
   }
   return s;
 }
@@ -148,7 +158,7 @@ function columnType(type, chunks, strings) {
   const Fixed = FIXED[type];
   if (Fixed) return new Fixed();
   if (type === "bool") return new Bool();
-  if (type !== "string" && type !== "bytes") throw argumentError(`unknown column type ${JSON.stringify(type)}`);
+  if (type !== "string" && type !== "bytes") throw argumentError(`unknown column type ${show(type)}`);
   const large = chunks.some(needsLargeOffsets);
   const text = type === "string" && (strings === "utf8" || (strings === "auto" && chunks.every(validUtf8)));
   if (text) return large ? new LargeUtf8() : new Utf8();
@@ -233,13 +243,13 @@ function plan(meta, options) {
   const columns = asked.map((c) => {
     const i = typeof c === "string" ? names.indexOf(c) : c;
     if (!Number.isInteger(i) || i < 0 || i >= names.length) {
-      throw argumentError(`column ${typeof c === "string" ? JSON.stringify(c) : String(c)} does not exist; the file has ${names.length}: ${names.join(", ")}`, "out_of_range");
+      throw argumentError(`column ${show(c)} does not exist; the file has ${names.length}: ${names.join(", ")}`, "out_of_range");
     }
     return i;
   });
   // A Table's fields need distinct names.
   const twice = columns.find((c, k) => columns.indexOf(c) !== k);
-  if (twice !== undefined) throw argumentError(`column ${JSON.stringify(names[twice])} is asked for twice; a Table's columns need distinct names`);
+  if (twice !== undefined) throw argumentError(`column ${show(names[twice])} is asked for twice; a Table's columns need distinct names`);
   // Out-of-range row groups are refused by the read itself, with its kind.
   const rowGroups = options?.rowGroups ?? meta.rowGroups.map((_, i) => i);
   return { names, strings, columns, rowGroups };
@@ -248,7 +258,8 @@ function plan(meta, options) {
 /** A Table from columns read in row-group-major order: one RecordBatch per row group. */
 function assemble(meta, { names, strings, columns, rowGroups }, read) {
   const width = columns.length;
-  if (read.length !== rowGroups.length * width) throw new Error(`columns-wasm/arrow: expected ${rowGroups.length * width} columns from the read, got ${read.length}`);
+  // Only a file object not made by columns-wasm reads otherwise.
+  if (read?.length !== rowGroups.length * width) throw argumentError(`expected ${rowGroups.length * width} columns from the file's read, got ${show(read?.length)}`);
   read.forEach(checkColumn);
   const fields = columns.map((c, k) => {
     const chunks = rowGroups.map((_, r) => read[r * width + k]);
@@ -261,7 +272,7 @@ function assemble(meta, { names, strings, columns, rowGroups }, read) {
     const children = fields.map((field, k) => {
       const col = read[r * width + k];
       // Arrow would pad a short column with nulls without a word.
-      if (col.length !== numRows) throw new Error(`columns-wasm/arrow: row group ${g} has ${numRows} rows but column ${columns[k]} has ${col.length}`);
+      if (col.length !== numRows) throw argumentError(`row group ${g} has ${numRows} rows but column ${columns[k]} has ${show(col.length)}`);
       return toData(col, field.type);
     });
     return new RecordBatch(schema, makeData({ type: new Struct(fields), length: numRows, nullCount: 0, children }));

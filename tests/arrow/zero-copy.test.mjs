@@ -136,6 +136,21 @@ test("duplicate names (as comparison.cols's i, i, f, s, s) become unique, and se
   assert.throws(() => uniqueNames(null), { kind: "bad_argument" });
 });
 
+test("options and files the adapter cannot show or use are still errors with a kind, not JSON.stringify's or a plain Error", async () => {
+  const { bytes } = duplicateNamesFile();
+  const file = api.ColumnsFile.fromBytes(bytes);
+  const circular = {};
+  circular.self = circular;
+  assert.throws(() => toArrowTable(file, { strings: 1n }), { kind: "bad_argument", message: /not 1$/ });
+  assert.throws(() => toArrowTable(file, { strings: circular }), { kind: "bad_argument", message: /not an object$/ });
+  assert.throws(() => toArrowTable(file, { columns: [2n] }), { kind: "out_of_range", message: /column 2 does not exist/ });
+  // A file-like object whose read gives the wrong number of columns, or columns of the wrong length.
+  const fake = { schema: file.schema, rowGroups: file.rowGroups, readColumnsAsync: async () => [] };
+  await assert.rejects(toArrowTableAsync(fake), { kind: "bad_argument", message: /expected 12 columns from the file.s read, got 0/ });
+  const short = file.readColumns([0]).map((c) => (c.length = 1, c));
+  await assert.rejects(toArrowTableAsync({ ...fake, readColumnsAsync: async () => short, rowGroups: [{ ...file.rowGroups[0], numRows: 2 }] }), { kind: "bad_argument", message: /row group 0 has 2 rows but column 0 has 1/ });
+});
+
 test("uniqueNames: first use keeps the name, later ones count up past names already taken", () => {
   assert.deepEqual(uniqueNames(["i", "i", "f", "s", "s"]), ["i", "i_1", "f", "s", "s_1"]);
   assert.deepEqual(uniqueNames(["a", "a", "a_1", "a"]), ["a", "a_2", "a_1", "a_3"]);
