@@ -32,9 +32,15 @@ export class ColumnsPool {
    *  module (compiled once, here, by init(): call init() yourself first
    *  to load the .wasm from elsewhere). */
   static async create(size = globalThis.navigator?.hardwareConcurrency || 2) {
+    if (!Number.isInteger(size) || size < 1 || size > 256) {
+      throw new ColumnsError(`ColumnsPool.create(size): 1 to 256 workers, not ${typeof size} ${String(size)}`, "bad_argument");
+    }
+    if (typeof Worker !== "function") {
+      throw new ColumnsError("ColumnsPool.create(): no Web Workers here (the pool is for browsers)", "load_failed");
+    }
     await init();
     const module = compiledModule();
-    const pool = new ColumnsPool(Math.max(1, size | 0));
+    const pool = new ColumnsPool(size);
     await Promise.all(pool.workers.map((w) => pool.#call(w, { op: "init", module })));
     return pool;
   }

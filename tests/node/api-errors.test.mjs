@@ -252,3 +252,13 @@ test("rowGroupsAsync called on something that is not a file rejects its first st
   const stream = ColumnsFile.prototype.rowGroupsAsync.call({});
   await rejectsKind(stream.next(), "bad_argument", (e) => assert.match(e.message, /need a ColumnsFile made by this package; this is an Object/));
 });
+
+test("ColumnsPool.create: a size that is not 1 to 256 workers is a bad_argument; without Web Workers (Node) a load_failed that says so", async () => {
+  const { ColumnsPool } = await import(new URL("../../pkg/pool.js", import.meta.url).href);
+  for (const size of [0, -1, 1.5, 257, 1e9, 2 ** 32 + 1, NaN, "2", null]) {
+    await assert.rejects(ColumnsPool.create(size), (e) => e.kind === "bad_argument" && /1 to 256 workers/.test(e.message));
+  }
+  for (const size of [undefined, 1, 256]) {
+    await assert.rejects(ColumnsPool.create(size), (e) => e.kind === "load_failed" && /no Web Workers here/.test(e.message));
+  }
+});
