@@ -286,6 +286,32 @@ export interface Region {
   column?: number;
 }
 
+/** A chunk's encoded stream as `inspectChunk` describes it. */
+export type EncodingDetail =
+  | { kind: "Plain" }
+  /** Bools: how many are true. */
+  | { kind: "RLEBitpack"; trues: number }
+  /** The first value and the smallest and largest delta after it (null when there are none). */
+  | { kind: "Delta"; first: bigint | null; minDelta: bigint | null; maxDelta: bigint | null }
+  | { kind: "Dict"; size: number; indexWidth: number; indexBytes: number; entryBytes: number }
+  | { kind: "OffsetBytes"; dataBytes: number }
+  /** The prefix and suffix every value shares, and the bytes between. */
+  | { kind: "Affix"; prefix: Uint8Array; suffix: Uint8Array; middleBytes: number }
+  | {
+      kind: "Tokenized";
+      /** How token ids are stored. */
+      representation: "Raw" | "Remap" | "Bits";
+      /** How values' token counts are stored. */
+      boundaries: "Counts" | "Offsets" | "Deltas";
+      values: number;
+      tokens: number;
+      escapes: number;
+      tableLength: number;
+      /** Bits a token id takes (Bits only). */
+      bitsWidth: number | null;
+      idBytes: number;
+    };
+
 export interface ChunkReport {
   encoding: string;
   codec: string;
@@ -293,7 +319,9 @@ export interface ChunkReport {
   rawLength: number;
   dataLength: number;
   blocks: { rawLength: number; storedLength: number; offset: number }[];
-  detail: Record<string, unknown> | null;
+  /** What the encoded stream says of itself, by `kind` (its encoding);
+   *  null when the stream could not be read. */
+  detail: EncodingDetail | null;
   decoded: {
     nullCount: number;
     min: Value;

@@ -69,6 +69,15 @@ export async function allowed(bytes: Uint8Array, buffer: ArrayBuffer, blob: Blob
     void lent;
     break;
   }
+  // A chunk's encoding detail narrows by its kind.
+  const detail = file.inspectChunk(0, 0).detail;
+  if (detail?.kind === "Delta") {
+    const first: bigint | null = detail.first;
+    void first;
+  } else if (detail?.kind === "Tokenized") {
+    const layout: "Raw" | "Remap" | "Bits" = detail.representation;
+    void layout;
+  }
   // return() resolves with what it is given, as a generator's does.
   const stopped = await file.rowGroupsAsync().return(42);
   if (stopped.done) {
@@ -139,5 +148,8 @@ export function refused(file: ColumnsFile, col: Column, e: ColumnsError): void {
   if (col.type === "int64" && col.values) { const n: number = col.values[0]; void n; }
   // @ts-expect-error not a kind of this package
   new ColumnsError("m", "oops");
+  const detail = file.inspectChunk(0, 0).detail;
+  // @ts-expect-error a Dict's detail has no prefix (narrowed by kind)
+  if (detail?.kind === "Dict") void detail.prefix;
   void f, k;
 }
