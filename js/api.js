@@ -123,7 +123,7 @@ function describe(x) {
   if (x === undefined) return "undefined";
   if (typeof x !== "object" && typeof x !== "function") return `a ${typeof x}`;
   const name = x.constructor?.name || tag(x);
-  if (Array.isArray(x)) return "an Array (use Uint8Array.from(array))";
+  if (Array.isArray(x)) return "an Array";
   if (typeof x.then === "function") return `a ${name} (await it first)`;
   if (typeof Blob === "function" && x instanceof Blob) return `a ${name} (use ColumnsFile.fromBlob for a Blob or File)`;
   if (typeof Response === "function" && x instanceof Response) return "a Response (pass await response.arrayBuffer())";
@@ -154,7 +154,7 @@ function viewOf(x, what) {
   // By tag, not instanceof, so buffers from another realm (iframe, vm) pass too.
   const t = tag(x);
   if (!view && t !== "ArrayBuffer" && t !== "SharedArrayBuffer") {
-    throw new ColumnsError(`${what} needs an ArrayBuffer, a Uint8Array or another ArrayBufferView; it got ${describe(x)}`, "bad_argument");
+    throw new ColumnsError(`${what} needs an ArrayBuffer, a Uint8Array or another ArrayBufferView; it got ${describe(x)}${Array.isArray(x) ? " (use Uint8Array.from(array))" : ""}`, "bad_argument");
   }
   try {
     return view ? new Uint8Array(x.buffer, x.byteOffset, x.byteLength) : new Uint8Array(x);
@@ -282,7 +282,7 @@ Object.assign(ColumnsFile.prototype, {
     // Queued behind the running callback, a call made inside it would wait
     // for a callback that waits for it: refused, as the synchronous form's is.
     if (inCallback.has(this)) {
-      return Promise.reject(new ColumnsError("readRowGroupScopedAsync inside a scoped read's callback of the same file would wait for itself", "busy"));
+      return Promise.reject(new ColumnsError("readRowGroupScopedAsync while a scoped read's callback of the same file runs: awaited in that callback, it would wait for itself", "busy"));
     }
     // Waiting in the queue, the call still answers its signal at once; the
     // queue goes on behind the read before it either way.

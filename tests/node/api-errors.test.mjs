@@ -147,7 +147,7 @@ test("a scoped async read awaited inside its own callback is refused (busy), not
   const file = ColumnsFile.fromBytes(bytes);
   const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error("the nested read never settled")), 5000).unref());
   const outer = file.readRowGroupScopedAsync(0, async () => {
-    await rejectsKind(file.readRowGroupScopedAsync(1, () => 1), "busy", (e) => assert.match(e.message, /inside a scoped read's callback/));
+    await rejectsKind(file.readRowGroupScopedAsync(1, () => 1), "busy", (e) => assert.match(e.message, /while a scoped read's callback of the same file runs/));
     return "outer";
   });
   assert.equal(await Promise.race([outer, timeout]), "outer");
