@@ -118,14 +118,6 @@ for (const name of ["isValid", "toArray", "boolBitmap"]) ScopedColumn.prototype[
 const DONE = Object.freeze({ value: undefined, done: true });
 const ignore = () => {};
 
-/**
- * The async iterator `rowGroupsAsync` returns. `start(deliver)` starts the
- * reading (src/wasm/scoped.rs), which calls `deliver(rowGroup, numRows,
- * columns)` with each row group and waits for the promise it returns: true
- * when the next is asked for, false when the loop ended early. The reading
- * ends (and its buffers go) when every row group was delivered, on an
- * error, or on `return()` (a `break` out of `for await`).
- */
 // A stream dropped unfinished (no `break`, no return(): `await
 // stream.next()` to peek at the first row group) would leave its reading
 // waiting forever for an answer, its buffers held in wasm memory. So the
@@ -137,6 +129,14 @@ const dropped = new FinalizationRegistry((held) => {
   held.ack?.(false);
 });
 
+/**
+ * The async iterator `rowGroupsAsync` returns. `start(deliver)` starts the
+ * reading (src/wasm/scoped.rs), which calls `deliver(rowGroup, numRows,
+ * columns)` with each row group and waits for the promise it returns: true
+ * when the next is asked for, false when the loop ended early. The reading
+ * ends (and its buffers go) when every row group was delivered, on an
+ * error, or on `return()` (a `break` out of `for await`).
+ */
 export class RowGroupStream {
   #start;
   #scoped;
