@@ -49,6 +49,8 @@ function guarded(fn, check, returnsPromise) {
       if (returnsPromise) return Promise.reject(e);
       throw e;
     }
+    // (A static, or a detached call: no object to free.)
+    if (typeof this !== "object" || this === null) return fn.apply(this, args);
     const outer = running.has(this);
     running.add(this);
     try {

@@ -237,6 +237,9 @@ test("free() from a getter that a call on the same file reached is refused (busy
   assert.deepEqual(file.readColumn(1, 1).toArray(), expected.row_groups[1].values[1]);
   file.free();
   throwsKind(() => file.numRows, "freed");
+  // Statics work detached, as they always did.
+  const { fromBytes } = ColumnsFile;
+  assert.equal(fromBytes(bytes).numRows, expected.row_groups.reduce((n, rg) => n + rg.values[0].length, 0));
 });
 
 test("Node's init(): a rejected input promise is its load_failed, as in browsers, not an unhandled rejection; anything else resolves", async () => {
