@@ -30,6 +30,7 @@ const ctx = {
   labels: [], // one unique label per column (index added where names repeat)
   timeUnits: {}, // column -> "s" | "ms" | "us" | "ns" for int64 columns that hold times
   decoded: new Map(), // "g:c" -> decoded bytes, learnt as chunks are read
+  chunkErrors: new Map(), // "g:c" -> { error, header }: chunks learnt not to read (worker.js)
 };
 
 // ---------------------------------------------------------------- URL state
@@ -101,6 +102,11 @@ ctx.noteIO = (res) => {
     for (const [k, v] of res.decoded) ctx.decoded.set(k, v);
     // Decoded sizes now known: the size tables show them when next opened.
     dirty.add("schema").add("chunks");
+  }
+  if (res.failures) {
+    for (const [k, v] of res.failures) ctx.chunkErrors.set(k, v);
+    // A chunk now known not to read: the size tables flag it.
+    refreshTables();
   }
   updateIO(ctx);
 };
@@ -255,6 +261,7 @@ async function openSource(src, name, restore = null) {
   ctx.labels = columnLabels(info.schema);
   ctx.timeUnits = timeUnits(info);
   ctx.decoded = new Map();
+  ctx.chunkErrors = new Map();
   // Raw lengths and block counts live in each chunk's 18-byte header: one
   // small request each over HTTP, so a URL file with many chunks opens with
   // its footer alone and the tables offer to read them (ctx.loadHeaders).
@@ -320,6 +327,8 @@ async function afterTokenizers() {
     renderTokenizersAnywhere();
     return;
   }
+  // Chunks that failed for want of a tokenizer are tried afresh.
+  for (const [k, v] of ctx.chunkErrors) if (v.error.kind === "unknown_tokenizer") ctx.chunkErrors.delete(k);
   const info = await ctx.call("info", {}, "Refreshing tokenizers");
   ctx.file.tokenizers = info.tokenizers;
   renderTokenizersAnywhere();

@@ -34,6 +34,16 @@ const MEMORY_LIMIT = 1536 * 1024 * 1024;
 const decodedSizes = new Map();
 let decodedReported = 0;
 
+// Chunks that failed to read or inspect, learnt as it happens, with the
+// first bytes of each one's own header (its encoding and codec tags, which
+// the footer's may contradict): reported to the page with every answer
+// after a change, like the decoded sizes.
+const failures = new Map(); // "g:c" -> { error, header: number[] | null }
+let failuresChanged = false;
+const CHUNK_KINDS = new Set(["truncated", "corrupt_chunk", "unsupported_codec", "unsupported_encoding", "unknown_tokenizer", "too_large", "out_of_range"]);
+// Bytes and requests the page read itself (a failing chunk's header), beside the package's.
+const extraIO = { bytes: 0, requests: 0 };
+
 // The current view: row ids in display order (null = every row in file order).
 let view = null;
 let viewSpec = { filters: [], sort: null };
@@ -69,7 +79,11 @@ function need() {
 
 function ioCounters() {
   const f = file;
-  const out = { bytesRead: f ? f.bytesRead : 0, requests: f ? f.requests : 0, note: source?.http?.note || "" };
+  const out = { bytesRead: f ? f.bytesRead + extraIO.bytes : 0, requests: f ? f.requests + extraIO.requests : 0, note: source?.http?.note || "" };
+  if (failuresChanged) {
+    out.failures = [...failures];
+    failuresChanged = false;
+  }
   if (decodedSizes.size !== decodedReported) {
     out.decoded = [...decodedSizes];
     decodedReported = decodedSizes.size;
@@ -140,6 +154,36 @@ function getColumns(g, cols) {
   return cols.map((c) => getColumn(g, c));
 }
 
+/** The first (up to 18) bytes of chunk g:c, its own header, read from the source. */
+async function headerBytes(f, g, c) {
+  const cm = f.rowGroups[g].columns[c];
+  const start = cm.byteOffset;
+  const end = Math.min(start + Math.min(cm.byteLength, 18), f.byteLength);
+  if (end <= start) return [];
+  let bytes;
+  if (source.blob) bytes = new Uint8Array(await source.blob.slice(start, end).arrayBuffer());
+  else {
+    bytes = await source.http.buffer.slice(start, end);
+    extraIO.requests++;
+  }
+  extraIO.bytes += bytes.length;
+  return [...bytes];
+}
+
+/** Notes that chunk g:c of file f failed with e (when e is about the chunk, not the call). */
+async function noteFailure(f, g, c, e) {
+  const error = errorInfo(e);
+  if (file !== f || !CHUNK_KINDS.has(error.kind)) return;
+  const key = `${g}:${c}`;
+  const known = failures.get(key);
+  if (known && known.error.kind === error.kind && known.error.message === error.message) return;
+  let header = known ? known.header : null;
+  if (!header) header = await headerBytes(f, g, c).catch(() => null);
+  if (file !== f) return;
+  failures.set(key, { error, header });
+  failuresChanged = true;
+}
+
 /** Keeps the chunk `read` resolves to in the cache (within cacheLimit), and marks it in flight until then. */
 function reading(f, key, read) {
   const p = (async () => {
@@ -156,6 +200,10 @@ function reading(f, key, read) {
         cacheBytes -= v.size;
       }
       return col;
+    } catch (e) {
+      const [g, c] = key.split(":").map(Number);
+      await noteFailure(f, g, c, e);
+      throw e;
     } finally {
       inflight.delete(key);
     }
@@ -192,6 +240,10 @@ function dropFile() {
   cacheBytes = 0;
   decodedSizes.clear();
   decodedReported = 0;
+  failures.clear();
+  failuresChanged = false;
+  extraIO.bytes = 0;
+  extraIO.requests = 0;
   view = null;
   viewSpec = { filters: [], sort: null };
   if (memFile) memFile.free();
@@ -273,6 +325,8 @@ function unreadable(f, cols) {
 const ops = {
   async register({ bytes, name }) {
     const digest = registry.register(bytes);
+    // A missing tokenizer may be this one: those chunks are tried afresh.
+    for (const [k, v] of failures) if (v.error.kind === "unknown_tokenizer") failures.delete(k);
     return { digest, name, tokenizers: file ? file.tokenizers : [] };
   },
 
@@ -320,7 +374,18 @@ const ops = {
 
   async inspect({ g, c }) {
     const f = need();
-    const report = await f.inspectChunkAsync(g, c);
+    let report;
+    try {
+      report = await f.inspectChunkAsync(g, c);
+    } catch (e) {
+      // A chunk that does not inspect: the page still shows what the
+      // footer and the chunk's header bytes say of it.
+      await noteFailure(f, g, c, e);
+      const failure = failures.get(`${g}:${c}`);
+      if (!failure || failure.error.message !== errorInfo(e).message) throw e;
+      return { report: null, failure, ...ioCounters() };
+    }
+    if (report.error) await noteFailure(f, g, c, report.error);
     // Where the chunk's facts do not tell its decoded size (strings other
     // than Plain), a chunk that decodes is also read (from the cache when
     // the grid has it), so every view learns the size; the report does not
@@ -328,7 +393,7 @@ const ops = {
     const facts = { ...f.rowGroups[g].columns[c], rawLength: report.rawLength };
     if (report.decoded && decodedSize(f.schema[c].type, f.rowGroups[g].numRows, facts) === null) await getColumn(g, c).catch(() => {});
     const out = { ...report, error: report.error ? errorInfo(report.error) : null };
-    return { report: out, ...ioCounters() };
+    return { report: out, failure: failures.get(`${g}:${c}`) || null, ...ioCounters() };
   },
 
   /**

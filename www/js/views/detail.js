@@ -6,6 +6,7 @@ import { fmtBytes, fmtInt, hex, statNode, textNode, apiValueNode, plural, fmtRan
 import { errorBox, selectField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeLegend, sizeTitle } from "../sizes.js";
 import { createProfile } from "./profile.js";
+import { chunkFailure, parseHeader, tagLabel, tagCell } from "../chunkstate.js";
 
 /** A size as "10.6 KiB (10,888 B)": a narrow card may break the line
  *  between the two parts, never inside one. */
@@ -149,6 +150,43 @@ function blocksTable(report) {
   );
 }
 
+/** A chunk's own 18-byte header, as bytes and as the fields they hold. */
+function headerCard(header) {
+  if (!header) return null;
+  const field = (v) => (v === null ? h("span", { class: "muted" }, "— (the chunk is shorter)") : exact(v));
+  return h(
+    "section",
+    { class: "card", "data-testid": "detail-header" },
+    h("h3", {}, "Chunk header (its first 18 bytes)"),
+    h("p", {}, h("code", { class: "hexline", "data-testid": "detail-header-bytes" }, [...header.bytes].map((b) => b.toString(16).padStart(2, "0")).join(" "))),
+    kv([
+      ["Encoding tag", header.encodingTag === null ? "—" : `${header.encodingTag} (${tagLabel("encoding", header.encodingTag)})`, "detail-header-encoding"],
+      ["Codec tag", header.codecTag === null ? "—" : `${header.codecTag} (${tagLabel("codec", header.codecTag)})`, "detail-header-codec"],
+      ["Null bitmap length", field(header.bitmapLength)],
+      ["Encoded length", field(header.rawLength)],
+      ["Data length", field(header.dataLength)],
+      ["Block count", header.blockCount === null ? "—" : fmtInt(header.blockCount)],
+    ]),
+  );
+}
+
+/** The footer's statistics of a chunk, as stored. */
+function footerStatsCard(cm, type, rows) {
+  const allNull = cm.nullCount === rows;
+  return h(
+    "section",
+    { class: "card", "data-testid": "detail-footer-stats" },
+    h("h3", {}, "Footer statistics (as stored)"),
+    kv([
+      ["Nulls", fmtInt(cm.nullCount), "detail-footer-nulls"],
+      ["Min", statNode(type, cm.minRaw, { allNull, maxChars: 60 }), "detail-footer-min"],
+      ["Max", statNode(type, cm.maxRaw, { allNull, maxChars: 60 }), "detail-footer-max"],
+      ["Min len", fmtInt(cm.minLen)],
+      ["Max len", fmtInt(cm.maxLen)],
+    ]),
+  );
+}
+
 export function createDetail(ctx, el) {
   let token = 0;
   const body = h("div", { class: "detail-body", "data-testid": "detail-view" });
@@ -188,13 +226,45 @@ export function createDetail(ctx, el) {
       return;
     }
     if (my !== token) return;
+    const failure = res.failure ? chunkFailure(ctx, g, c) || { error: res.failure.error, header: parseHeader(res.failure.header) } : null;
+    const title = h("h2", { class: "detail-title" }, "Chunk: ", h("span", { class: "colname" }, ctx.labels[c]), " ", h("span", { class: "type-tag" }, col.type), col.nullable ? h("span", { class: "type-tag" }, "nullable") : null, h("span", { class: "muted" }, ` · row group ${g} · ${plural(rows, "row")}`));
+    if (!res.report) {
+      // The chunk does not inspect: what the footer and its header say.
+      const claim = (v) => (v === null || v === undefined ? "—" : h("span", {}, exact(v), h("span", { class: "warn-text small" }, " as its header claims")));
+      fill(
+        body,
+        title,
+        errorBox(failure.error, { title: "Reading this chunk fails", schema: f.schema, testid: "detail-error" }),
+        h(
+          "div",
+          { class: "cards" },
+          h(
+            "section",
+            { class: "card", "data-testid": "detail-chunk" },
+            h("h3", {}, "Chunk"),
+            kv([
+              ["Byte range", h("span", { title: RANGE_TITLE, "data-testid": "detail-range" }, fmtRange(cm.byteOffset, cm.byteOffset + cm.byteLength))],
+              ["Encoding", tagCell(cm.encoding, failure.encoding, "detail-encoding-conflict"), "detail-encoding-name"],
+              ["Codec", tagCell(cm.codec, failure.codec, "detail-codec-conflict"), "detail-codec"],
+              ["Stored", h("span", { title: sizeTitle("stored") }, exact(cm.byteLength)), "detail-stored"],
+              ["Encoded", claim(failure.header?.rawLength ?? cm.rawLength), "detail-raw"],
+              ["Decoded", h("span", { class: "muted" }, "— (the chunk does not read)"), "detail-decoded"],
+              ["Blocks", (failure.header?.blockCount ?? cm.blockCount) === null ? "—" : `${fmtInt(failure.header?.blockCount ?? cm.blockCount)} (as its header claims)`, "detail-block-count"],
+            ]),
+          ),
+          headerCard(failure.header),
+          footerStatsCard(cm, col.type, rows),
+        ),
+      );
+      return;
+    }
     const r = res.report;
     const d = r.detail;
     // A chunk that fails to read may also lie about its size.
     const claimed = r.error ? h("span", { class: "warn-text small", "data-testid": "detail-claimed" }, " as its header claims (the chunk does not read)") : null;
     fill(
       body,
-      h("h2", { class: "detail-title" }, "Chunk: ", h("span", { class: "colname" }, ctx.labels[c]), " ", h("span", { class: "type-tag" }, col.type), col.nullable ? h("span", { class: "type-tag" }, "nullable") : null, h("span", { class: "muted" }, ` · row group ${g} · ${plural(rows, "row")}`)),
+      title,
       r.error ? errorBox(r.error, { title: "Reading this chunk fails", schema: f.schema, testid: "detail-error", compact: r.error.kind === "unknown_tokenizer" }) : null,
       h(
         "div",
@@ -221,6 +291,7 @@ export function createDetail(ctx, el) {
           ]),
         ),
         h("section", { class: "card", "data-testid": "detail-encoding" }, h("h3", {}, `Encoding: ${d ? d.kind : r.encoding}`), d ? kv(encodingFacts(d, col.type, rows, cm, f)) : h("p", { class: "muted" }, "No detail: the encoded stream could not be read.")),
+        failure ? headerCard(failure.header) : null,
         h("section", { class: "card wide" }, h("h3", {}, "Footer statistics vs decoded values"), checksTable(r, cm, col.type, rows)),
       ),
       h("h3", {}, `Blocks (${r.blocks.length})`, h("span", { class: "muted small" }, " — each compressed on its own; bars: encoded (light) and stored (dark)")),

@@ -5,6 +5,10 @@ import { fmtInt, statNode, statText, plural } from "../format.js";
 import { sortableTable } from "../table.js";
 import { selectField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeCell, sizeLegend, sizeTitle } from "../sizes.js";
+import { chunkFailure, columnFailures, tagCell, failureLine, groupList } from "../chunkstate.js";
+
+/** The decoded size of a chunk (or column) that does not read: none. */
+const noDecode = () => h("span", { class: "bad-text", title: "a chunk does not read, so there are no decoded values", "data-testid": "decoded-none" }, "✗ none");
 
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 const sumOrNull = (xs) => (xs.some((x) => x === null || x === undefined) ? null : sum(xs));
@@ -13,6 +17,14 @@ function tokenizerCell(f, cm) {
   if (!cm.tokenizer) return "—";
   const t = f.tokenizers[cm.tokenizer - 1];
   return h("span", { class: t?.resolved ? "" : "warn-text", title: cm.tokenizerDigest || "" }, `#${cm.tokenizer} `, h("code", { class: "digest" }, (cm.tokenizerDigest || "").slice(0, 10)), t?.resolved ? "" : " (missing)");
+}
+
+/** Above a size table: how many chunks are known not to read. */
+function failuresNotice(ctx) {
+  const n = ctx.chunkErrors?.size || 0;
+  if (!n) return null;
+  const kinds = [...new Set([...ctx.chunkErrors.values()].map((x) => x.error.kind))];
+  return h("p", { class: "error-inline", "data-testid": "unreadable-notice", role: "note" }, `${plural(n, "chunk")} ${n === 1 ? "does" : "do"} not read (${kinds.join(", ")}): ${n === 1 ? "its row is" : "their rows are"} marked ✗ with the error. Sizes and statistics there are what the footer and the chunk's header claim.`);
 }
 
 /** When a URL file opened without its chunk headers (app.js), what is
@@ -58,22 +70,40 @@ export function columnTotals(f, decoded = new Map(), labels = null) {
 export function renderSchema(ctx, el) {
   const f = ctx.file;
   const rows = columnTotals(f, ctx.decoded, ctx.labels);
+  for (const r of rows) {
+    r.failures = columnFailures(ctx, r.c);
+    if (r.failures.length) r.decoded = null;
+  }
+  /** Where chunks' headers name another tag than the footer: "row group 0: tag 9 (unknown)". */
+  const headerTags = (r, key) => {
+    const odd = r.failures.filter((x) => x[key]);
+    if (!odd.length) return r[`${key}s`];
+    return h("span", { class: "tag-conflict", "data-testid": `schema-${key}-conflict` }, h("span", {}, `footer: ${r[`${key}s`]}`), odd.map((x) => [" ", h("span", { class: "nowrap bad-text" }, `header of row group ${fmtInt(x.g)}: ${x[key].header}`)]));
+  };
   const t = sortableTable({
     testid: "schema-table",
     rowTestid: "schema-row",
     caption: "Schema and per-column totals",
-    rowProps: (r) => ({ "data-col": r.c }),
+    rowProps: (r) => ({ "data-col": r.c, class: r.failures.length ? "unreadable" : null, "data-unreadable": r.failures.length ? r.failures[0].error.kind : null }),
     onRowClick: (r) => ctx.select(null, r.c, "detail"),
     columns: [
       { key: "c", label: "#", numeric: true, value: (r) => r.c },
-      { key: "name", label: "Name", value: (r) => r.name, cell: (r) => h("span", { class: "colname" }, r.name) },
+      {
+        key: "name",
+        label: "Name",
+        value: (r) => r.name,
+        cell: (r) =>
+          r.failures.length
+            ? h("span", {}, h("span", { class: "colname" }, r.name), r.failures.map((x) => failureLine(x.error, `does not read in ${groupList([x.g])}`)))
+            : h("span", { class: "colname" }, r.name),
+      },
       { key: "type", label: "Type", value: (r) => r.type, cell: (r) => h("span", { class: "type-tag" }, r.type) },
       { key: "nullable", label: "Nullable", value: (r) => (r.nullable ? "yes" : "no") },
-      { key: "encodings", label: "Encodings", value: (r) => r.encodings },
-      { key: "codecs", label: "Codecs", value: (r) => r.codecs },
+      { key: "encodings", label: "Encodings", value: (r) => r.encodings, cell: (r) => headerTags(r, "encoding") },
+      { key: "codecs", label: "Codecs", value: (r) => r.codecs, cell: (r) => headerTags(r, "codec") },
       { key: "stored", label: "Stored", title: sizeTitle("stored"), numeric: true, value: (r) => r.stored, cell: (r) => sizeCell(r.stored, "stored") },
       { key: "raw", label: "Encoded", title: sizeTitle("encoded"), numeric: true, value: (r) => r.raw, cell: (r) => sizeCell(r.raw, "encoded") },
-      { key: "decoded", label: "Decoded", title: sizeTitle("decoded"), numeric: true, value: (r) => r.decoded, cell: (r) => sizeCell(r.decoded, "decoded") },
+      { key: "decoded", label: "Decoded", title: sizeTitle("decoded"), numeric: true, value: (r) => r.decoded, cell: (r) => (r.failures.length ? noDecode() : sizeCell(r.decoded, "decoded")) },
       { key: "ratio", label: "Ratio", title: sizeTitle("ratio"), numeric: true, value: (r) => r.ratio, cell: (r) => fmtRatioValue(r.ratio) },
       { key: "share", label: "Share of file", numeric: true, value: (r) => r.share, cell: (r) => shareBar(r.share) },
       { key: "blocks", label: "Blocks", numeric: true, value: (r) => r.blocks, cell: (r) => (r.blocks === null ? "…" : fmtInt(r.blocks)) },
@@ -85,7 +115,7 @@ export function renderSchema(ctx, el) {
       const stored = sum(rs.map((r) => r.stored));
       const raw = sumOrNull(rs.map((r) => r.raw));
       const dec = sumOrNull(rs.map((r) => r.decoded));
-      return { name: h("b", {}, "All columns"), stored: sizeCell(stored, "stored"), raw: sizeCell(raw, "encoded"), decoded: sizeCell(dec, "decoded"), ratio: fmtRatioValue(ratio(raw, stored)), share: shareBar(f.byteLength ? stored / f.byteLength : 0), blocks: fmtInt(sumOrNull(rs.map((r) => r.blocks))), nulls: fmtInt(sum(rs.map((r) => r.nulls))) };
+      return { name: h("b", {}, "All columns"), stored: sizeCell(stored, "stored"), raw: sizeCell(raw, "encoded"), decoded: rs.some((r) => r.failures.length) ? noDecode() : sizeCell(dec, "decoded"), ratio: fmtRatioValue(ratio(raw, stored)), share: shareBar(f.byteLength ? stored / f.byteLength : 0), blocks: fmtInt(sumOrNull(rs.map((r) => r.blocks))), nulls: fmtInt(sum(rs.map((r) => r.nulls))) };
     },
   });
   fill(
@@ -93,6 +123,7 @@ export function renderSchema(ctx, el) {
     h("p", { class: "lead" }, `${plural(f.schema.length, "column")} × ${plural(f.rowGroups.length, "row group")}, ${plural(f.numRows, "row")}. Totals are over ${f.rowGroups.length === 1 ? "the row group" : "all row groups"}; click a column for its chunk detail.`),
     f.rowGroups.length === 0 ? h("p", { class: "notice" }, "This file has no row groups: a schema and no data.") : null,
     headersNotice(ctx),
+    failuresNotice(ctx),
     t.el,
     sizeLegend(),
   );
@@ -108,7 +139,8 @@ export function renderChunks(ctx, el) {
   f.rowGroups.forEach((rg, g) =>
     rg.columns.forEach((cm, c) => {
       const type = f.schema[c].type;
-      all.push({ g, c, cm, type, name: ctx.labels[c], rows: rg.numRows, ratio: ratio(cm.rawLength, cm.byteLength), decoded: decodedSize(type, rg.numRows, cm, ctx.decoded.get(`${g}:${c}`)) });
+      const failure = chunkFailure(ctx, g, c);
+      all.push({ g, c, cm, type, failure, name: ctx.labels[c], rows: rg.numRows, ratio: ratio(cm.rawLength, cm.byteLength), decoded: failure ? null : decodedSize(type, rg.numRows, cm, ctx.decoded.get(`${g}:${c}`)) });
     }),
   );
   let rgFilter = "all";
@@ -117,18 +149,18 @@ export function renderChunks(ctx, el) {
     testid: "chunk-table",
     rowTestid: "chunk-row",
     caption: "Column chunks",
-    rowProps: (r) => ({ "data-rg": r.g, "data-col": r.c, class: ctx.sel.g === r.g && ctx.sel.c === r.c ? "selected" : null }),
+    rowProps: (r) => ({ "data-rg": r.g, "data-col": r.c, class: [ctx.sel.g === r.g && ctx.sel.c === r.c && "selected", r.failure && "unreadable"], "data-unreadable": r.failure ? r.failure.error.kind : null }),
     onRowClick: (r) => ctx.select(r.g, r.c, "detail"),
     columns: [
       { key: "g", label: "RG", title: "row group", numeric: true, value: (r) => r.g },
       { key: "c", label: "#", numeric: true, value: (r) => r.c },
-      { key: "name", label: "Column", value: (r) => r.name, cell: (r) => h("span", { class: "colname" }, r.name) },
+      { key: "name", label: "Column", value: (r) => r.name, cell: (r) => (r.failure ? h("span", {}, h("span", { class: "colname" }, r.name), failureLine(r.failure.error, "does not read")) : h("span", { class: "colname" }, r.name)) },
       { key: "type", label: "Type", value: (r) => r.type, cell: (r) => h("span", { class: "type-tag" }, r.type) },
-      { key: "encoding", label: "Encoding", value: (r) => r.cm.encoding },
-      { key: "codec", label: "Codec", value: (r) => r.cm.codec },
+      { key: "encoding", label: "Encoding", value: (r) => r.cm.encoding, cell: (r) => tagCell(r.cm.encoding, r.failure?.encoding, "encoding-conflict") },
+      { key: "codec", label: "Codec", value: (r) => r.cm.codec, cell: (r) => tagCell(r.cm.codec, r.failure?.codec, "codec-conflict") },
       { key: "stored", label: "Stored", title: sizeTitle("stored"), numeric: true, value: (r) => r.cm.byteLength, cell: (r) => sizeCell(r.cm.byteLength, "stored") },
       { key: "raw", label: "Encoded", title: sizeTitle("encoded"), numeric: true, value: (r) => r.cm.rawLength, cell: (r) => sizeCell(r.cm.rawLength, "encoded") },
-      { key: "decoded", label: "Decoded", title: sizeTitle("decoded"), numeric: true, value: (r) => r.decoded, cell: (r) => sizeCell(r.decoded, "decoded") },
+      { key: "decoded", label: "Decoded", title: sizeTitle("decoded"), numeric: true, value: (r) => r.decoded, cell: (r) => (r.failure ? noDecode() : sizeCell(r.decoded, "decoded")) },
       { key: "ratio", label: "Ratio", title: sizeTitle("ratio"), numeric: true, value: (r) => r.ratio, cell: (r) => fmtRatioValue(r.ratio) },
       { key: "blocks", label: "Blocks", numeric: true, value: (r) => r.cm.blockCount, cell: (r) => (r.cm.blockCount === null ? "…" : fmtInt(r.cm.blockCount)) },
       { key: "rows", label: "Rows", numeric: true, value: (r) => r.rows, cell: (r) => fmtInt(r.rows) },
@@ -155,7 +187,7 @@ export function renderChunks(ctx, el) {
         name: h("b", {}, `Total (${plural(rs.length, "chunk")})`),
         stored: sizeCell(stored, "stored"),
         raw: sizeCell(raw, "encoded"),
-        decoded: sizeCell(dec, "decoded"),
+        decoded: rs.some((r) => r.failure) ? noDecode() : sizeCell(dec, "decoded"),
         ratio: fmtRatioValue(ratio(raw, stored)),
         blocks: fmtInt(sumOrNull(rs.map((r) => r.cm.blockCount))),
         nulls: fmtInt(sum(rs.map((r) => r.cm.nullCount))),
@@ -174,6 +206,7 @@ export function renderChunks(ctx, el) {
       h("span", { class: "muted small" }, "Min/max are the footer's statistics as stored, decoded by type. Click a chunk for its detail."),
     ),
     headersNotice(ctx),
+    failuresNotice(ctx),
     t.el,
     sizeLegend(),
   );

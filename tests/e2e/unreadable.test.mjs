@@ -1,0 +1,82 @@
+// Chunks the reader cannot read, and other things the page must not pass
+// off as fine: once a chunk's read or inspection fails, the Schema and
+// Chunks tables flag it with the error (as text) and show where its own
+// header names another codec than the footer; Column detail still shows
+// its byte range, header bytes and footer statistics.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { corpus, serve, launch, newPage, tab, waitState } from "./harness.mjs";
+
+let server, browser, page, log;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+  ({ page, log } = await newPage(browser, server.origin, { viewport: { width: 1280, height: 800 } }));
+  await page.goto(server.base);
+  await page.waitForSelector("body[data-ready='1']", { timeout: 30_000 });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+/** Opens a file (bytes) through the file input. */
+async function open(name, buffer) {
+  await page.evaluate(() => {
+    document.body.dataset.state = "";
+  });
+  await page.setInputFiles("[data-testid=file-input]", { name, mimeType: "application/octet-stream", buffer });
+  await waitState(page, "ready");
+}
+
+const rowText = (sel) => page.$eval(sel, (tr) => tr.innerText.replace(/\s+/g, " "));
+const field = (sel, f) => page.$eval(`${sel} [data-field=${f}]`, (td) => td.innerText.replace(/\s+/g, " ").trim());
+
+test("a chunk with an unknown codec: flagged in Schema and Chunks once it fails, and Column detail shows what is known", async () => {
+  const bytes = fs.readFileSync(path.join(corpus, "invalid/codec_unknown.cols"));
+  // Chunk 0:0 starts at byte 5; its header names codec 9, its footer Flate.
+  assert.deepEqual([...bytes.subarray(5, 7)], [0x01, 0x09]);
+  await open("codec_unknown.cols", bytes);
+  await tab(page, "detail");
+  await page.waitForSelector("[data-testid=detail-error]");
+  assert.equal(await page.getAttribute("[data-testid=detail-error]", "data-kind"), "unsupported_codec");
+  assert.match(await page.textContent("[data-testid=detail-error] [data-testid=error-message]"), /codec tag 9/);
+  assert.match(await page.textContent("[data-testid=detail-error] [data-testid=error-location]"), /byte offset 6\b/);
+  // What is known still shows: the byte range, the header bytes, the footer's statistics.
+  await page.waitForSelector("[data-testid=detail-chunk]");
+  assert.equal(await page.textContent("[data-testid=detail-range]"), "5 – 78");
+  assert.match(await page.textContent("[data-testid=detail-header-bytes]"), /^01 09 00 00 00 00 58 02 00 00 2f 00 00 00 01 00 00 00$/);
+  assert.match(await page.textContent("[data-testid=detail-header-codec]"), /^9 \(unknown\)$/);
+  const codec = await page.textContent("[data-testid=detail-codec]");
+  assert.ok(codec.includes("Flate") && codec.includes("9"), `detail codec shows footer and header: ${codec}`);
+  assert.equal(await page.textContent("[data-testid=detail-footer-nulls]"), "0");
+  assert.ok(await page.isVisible("[data-testid=detail-footer-min]"));
+
+  await tab(page, "chunks");
+  await page.waitForSelector('[data-testid=chunk-row][data-rg="0"][data-col="0"][data-unreadable]');
+  const bad = '[data-testid=chunk-row][data-rg="0"][data-col="0"]';
+  assert.equal(await page.getAttribute(bad, "data-unreadable"), "unsupported_codec");
+  const text = await rowText(bad);
+  assert.ok(text.includes("unsupported_codec") && text.includes("unknown codec tag 9"), `the row names the error: ${text}`);
+  const codecCell = await field(bad, "codec");
+  assert.ok(codecCell.includes("Flate") && /header: tag 9/.test(codecCell), `codec cell shows both: ${codecCell}`);
+  assert.doesNotMatch(await field(bad, "decoded"), /600 B/);
+  // Its neighbour reads: not flagged.
+  assert.equal(await page.getAttribute('[data-testid=chunk-row][data-rg="0"][data-col="1"]', "data-unreadable"), null);
+  assert.match(await page.textContent("[data-testid=panel-chunks] [data-testid=unreadable-notice]"), /1 chunk does not read/);
+
+  await tab(page, "schema");
+  const srow = '[data-testid=schema-row][data-col="0"]';
+  assert.equal(await page.getAttribute(srow, "data-unreadable"), "unsupported_codec");
+  const stext = await rowText(srow);
+  assert.ok(stext.includes("unsupported_codec") && stext.includes("unknown codec tag 9") && stext.includes("row group 0"), stext);
+  assert.match(await field(srow, "codecs"), /Flate.*header of row group 0: tag 9/);
+  assert.doesNotMatch(await field(srow, "decoded"), /\d B/);
+  assert.equal(await page.getAttribute('[data-testid=schema-row][data-col="1"]', "data-unreadable"), null);
+  assert.deepEqual(log.errors, []);
+});
