@@ -80,3 +80,48 @@ test("a chunk with an unknown codec: flagged in Schema and Chunks once it fails,
   assert.equal(await page.getAttribute('[data-testid=schema-row][data-col="1"]', "data-unreadable"), null);
   assert.deepEqual(log.errors, []);
 });
+
+/** The data grid's cells of row `row` once none is pending: { col: { kind, text, title, label } }. */
+async function gridRow(row) {
+  await page.waitForFunction((row) => {
+    const cells = document.querySelectorAll(`[data-testid=data-grid] .grid-cell[data-row="${row}"]`);
+    return cells.length > 0 && ![...cells].some((c) => c.dataset.kind === "pending");
+  }, row);
+  return page.$$eval(`[data-testid=data-grid] .grid-cell[data-row="${row}"]`, (tds) =>
+    Object.fromEntries(tds.map((td) => [td.dataset.col, { kind: td.dataset.kind, text: td.textContent, title: td.title, label: td.firstElementChild?.getAttribute("aria-label") || "" }])),
+  );
+}
+
+test("an unreadable cell is not a null: its own glyph, a label saying why, and the same in the side panel", async () => {
+  await open("codec_unknown.cols", fs.readFileSync(path.join(corpus, "invalid/codec_unknown.cols")));
+  await tab(page, "data");
+  // Column 0 (runs_bool) does not read in row group 0; column 1 (nullable_bool) reads, with nulls.
+  let row = null;
+  for (let r = 0; r < 20 && row === null; r++) {
+    const cells = await gridRow(r);
+    if (cells["1"].kind === "null") row = [r, cells];
+  }
+  assert.ok(row, "a null in nullable_bool among the first 20 rows");
+  const [r, cells] = row;
+  const bad = cells["0"];
+  const nul = cells["1"];
+  assert.equal(bad.kind, "error");
+  assert.notEqual(bad.text, nul.text, "unreadable and null look different");
+  assert.notEqual(bad.text.trim(), "·");
+  assert.match(bad.text, /unreadable/);
+  assert.match(bad.label, /unreadable/);
+  assert.match(bad.label, /unsupported_codec/);
+  assert.match(bad.title, /unsupported_codec/);
+
+  await page.click(`[data-testid=data-grid] .grid-cell[data-row="${r}"][data-col="0"]`);
+  await page.waitForSelector("[data-testid=cell-panel-unreadable]");
+  const panel = await page.textContent("[data-testid=cell-panel-unreadable]");
+  assert.match(panel, /unreadable/);
+  assert.match(panel, /unsupported_codec/);
+  assert.match(panel, /unknown codec tag 9/);
+  await page.click(`[data-testid=data-grid] .grid-cell[data-row="${r}"][data-col="1"]`);
+  await page.waitForSelector("[data-testid=cell-panel-null]");
+  assert.equal(await page.$("[data-testid=cell-panel-unreadable]"), null);
+  assert.doesNotMatch(await page.textContent("[data-testid=cell-panel]"), /unreadable/);
+  assert.deepEqual(log.errors, []);
+});

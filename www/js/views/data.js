@@ -9,7 +9,7 @@ import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, hex, valueNode, scalarTe
 import { errorBox } from "../common.js";
 import { opsFor, parseValue, describeCondition } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
-import { createGrid } from "./grid.js";
+import { createGrid, unreadableNode } from "./grid.js";
 import { copyText, hexDump, rowText } from "./cells.js";
 
 const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its whole value here.";
@@ -90,7 +90,7 @@ export function createData(ctx, el) {
   let lastCell = null;
   function cellCopyText(cell) {
     const { column: c, value: v } = cell;
-    if (v === null) return "";
+    if (v === null || v === undefined) return "";
     if (c.type === "string") return utf8Pieces(v).map((p) => (p.bad !== undefined ? `\\x${p.bad.toString(16).padStart(2, "0")}` : p.text)).join("");
     if (c.type === "bytes") return hex(v);
     if (c.unit) return formatTime(v, c.unit);
@@ -106,9 +106,14 @@ export function createData(ctx, el) {
       side,
       h("div", { class: "value-head" }, h("b", { "data-testid": "cell-panel-where" }, `Row ${fmtInt(id)}`), h("span", { class: "muted" }, " · "), h("span", { class: "colname" }, c.label), " ", h("span", { class: "type-tag" }, c.type)),
       v === undefined
-        ? h("p", { class: "error-inline" }, "This chunk could not be read.")
+        ? h(
+            "div",
+            { class: "value-full", "data-testid": "cell-panel-unreadable" },
+            unreadableNode(cell.error),
+            h("p", { class: "small" }, "Not a null: this row's chunk does not read, so its value is unknown.", cell.error ? [" ", h("span", { class: "kind-badge" }, cell.error.kind), " ", cell.error.message || ""] : null),
+          )
         : v === null
-          ? h("div", { class: "value-full" }, valueNode(c.type, null))
+          ? h("div", { class: "value-full", "data-testid": "cell-panel-null" }, valueNode(c.type, null), h("span", { class: "muted small" }, " no value in this row"))
           : c.unit
             ? h("div", { class: "value-full" }, h("div", { "data-testid": "cell-panel-value" }, formatTime(v, c.unit), " UTC"), h("div", { class: "muted small" }, `${scalarText(c.type, v)} ${UNIT_LABEL[c.unit]} since 1970-01-01`))
             : c.type === "string"

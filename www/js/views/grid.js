@@ -33,9 +33,15 @@ export function columnWidth(col) {
   return Math.max(base, Math.min(340, 30 + col.label.length * 8.5 + tag));
 }
 
+/** A value that is not there because its chunk does not read (never a null). */
+export function unreadableNode(error = null, tag = "span") {
+  const why = error ? `unreadable: the chunk does not read (${error.kind}: ${error.message})` : "unreadable: the chunk does not read";
+  return h(tag, { class: "v-error", "data-kind": "error", title: why, "aria-label": why }, h("span", { "aria-hidden": "true" }, "✗ unreadable"));
+}
+
 /** A cell's node: times as dates, everything else as the format shows values. */
 export function cellNode(col, v, maxChars = 160) {
-  if (v === undefined) return h("span", { class: "v-error", "data-kind": "error", title: "this chunk could not be read" }, "·");
+  if (v === undefined) return unreadableNode();
   if (v !== null && col.unit) return h("span", { class: "v-num v-time", "data-kind": "time", title: `${scalarText(col.type, v)} (${col.unit} since 1970-01-01 UTC)` }, formatTime(v, col.unit));
   return valueNode(col.type, v, { maxChars });
 }
@@ -242,7 +248,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         }
         const colData = at.data.columns[k];
         const v = colData.cells[at.k];
-        const node = cellNode(c, v);
+        const node = v === undefined ? unreadableNode(colData.error) : cellNode(c, v);
         cell.replaceChildren(node);
         cell.dataset.kind = node.dataset.kind;
         cell.title = v === undefined && colData.error ? `${colData.error.kind}: ${colData.error.message}` : node.title || titleOf(node);
@@ -296,7 +302,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     if (!b.data) await b.pending;
     if (!b.data || row !== sel.row || col !== sel.col) return;
     const k = row % BLOCK;
-    onSelect({ row, col, columns: source.columns, column: source.columns[col], value: b.data.columns[col].cells[k], id: b.data.ids[k], rowValues: source.columns.map((c, j) => b.data.columns[j].cells[k]) });
+    onSelect({ row, col, columns: source.columns, column: source.columns[col], value: b.data.columns[col].cells[k], error: b.data.columns[col].error || null, id: b.data.ids[k], rowValues: source.columns.map((c, j) => b.data.columns[j].cells[k]) });
   }
 
   el.addEventListener("keydown", (ev) => {
