@@ -125,3 +125,18 @@ test("an unreadable cell is not a null: its own glyph, a label saying why, and t
   assert.doesNotMatch(await page.textContent("[data-testid=cell-panel]"), /unreadable/);
   assert.deepEqual(log.errors, []);
 });
+
+test("Go to file row past the last row says so in the page", async () => {
+  await open("all_types_small.cols", fs.readFileSync(path.join(corpus, "valid/all_types_small.cols")));
+  await tab(page, "data");
+  await page.fill("[data-testid=data-goto]", "15");
+  await page.press("[data-testid=data-goto]", "Enter");
+  await page.waitForSelector("[data-testid=data-goto-error]:not([hidden])", { timeout: 5000 });
+  assert.equal(await page.textContent("[data-testid=data-goto-error]"), "Row 15 is past the last row, 14.");
+  // A row that is there goes, and the message goes away.
+  await page.fill("[data-testid=data-goto]", "14");
+  await page.press("[data-testid=data-goto]", "Enter");
+  await page.waitForSelector("[data-testid=data-goto-error][hidden]", { state: "attached" });
+  await page.waitForSelector('[data-testid=data-grid] .grid-row[data-row="14"]');
+  assert.deepEqual(log.errors, []);
+});

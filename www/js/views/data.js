@@ -320,18 +320,32 @@ export function createData(ctx, el) {
     return { filters: out };
   }
 
+  /** Says in the page why "Go to file row" did not go (null: clears it). */
+  const gotoNote = h("p", { id: "goto-note", class: "error-inline small goto-error", "data-testid": "data-goto-error", role: "alert", hidden: true });
+  const sayGoto = (text) => {
+    gotoNote.textContent = text || "";
+    gotoNote.hidden = !text;
+  };
+
   async function goTo(ev) {
     ev.preventDefault();
     const input = ev.target.querySelector("input");
-    const row = Number(input.value);
+    const text = input.value.trim();
+    const row = Number(text);
     const n = ctx.file.numRows;
-    if (!Number.isInteger(row) || row < 0 || row >= n) {
-      ctx.toast(`Row numbers run from 0 to ${fmtInt(n - 1)}.`, "error");
+    const range = n ? `from 0 to ${fmtInt(n - 1)}` : "none: the file has no rows";
+    if (text === "" || !Number.isInteger(row) || row < 0) {
+      sayGoto(text === "" ? `Type a row number (${range}).` : `${text.slice(0, 30)} is not a row number; rows run ${range}.`);
       return;
     }
+    if (row >= n) {
+      sayGoto(n ? `Row ${fmtInt(row)} is past the last row, ${fmtInt(n - 1)}.` : "The file has no rows.");
+      return;
+    }
+    sayGoto(null);
     const { index } = await ctx.call("locate", { row }, "Finding the row");
     if (index < 0) {
-      ctx.toast(`Row ${fmtInt(row)} is not in the current view (the filter leaves it out).`, "error");
+      sayGoto(`Row ${fmtInt(row)} is not in the current view (the filter leaves it out).`);
       return;
     }
     grid.scrollToRow(index);
@@ -433,7 +447,9 @@ export function createData(ctx, el) {
           { class: "toolbar data-toolbar" },
           h("details", { class: "dropdown" }, colsSummary, colsHost),
           h("details", { class: "dropdown", "data-testid": "export-menu" }, h("summary", { "data-testid": "export-toggle" }, "Export…"), exportHost),
-          h("form", { class: "goto-form", onsubmit: goTo }, h("label", { class: "field" }, h("span", { class: "field-label" }, "Go to file row"), h("input", { type: "number", min: 0, max: f.numRows - 1, class: "goto", style: { width: gotoWidth(f.numRows) }, "data-testid": "data-goto" })), h("button", { type: "submit", class: "small" }, "Go")),
+          // novalidate: the page says what is wrong (gotoNote), not the browser's bubble.
+          h("form", { class: "goto-form", onsubmit: goTo, novalidate: true }, h("label", { class: "field" }, h("span", { class: "field-label" }, "Go to file row"), h("input", { type: "number", min: 0, max: f.numRows - 1, class: "goto", style: { width: gotoWidth(f.numRows) }, "data-testid": "data-goto", "aria-describedby": "goto-note", oninput: () => sayGoto(null) })), h("button", { type: "submit", class: "small" }, "Go")),
+          gotoNote,
         ),
         h("form", { class: "filter-form", onsubmit: applyFilters }, filterHost),
         progress,
