@@ -52,9 +52,13 @@ function matches(type, want, cell) {
       const shown = Number(cell.text);
       return type === "float32" ? Math.fround(shown) === v && Object.is(Math.fround(shown), v) : Object.is(shown, v);
     }
-    case "bytes":
-      if (want === "") return cell.kind === "empty";
-      return cell.truncated ? cell.text.endsWith("…") && want.startsWith(cell.text.slice(0, -1)) : cell.text === want;
+    case "bytes": {
+      // Shown as 0x and the hex; empty bytes as 0x alone.
+      if (want === "") return cell.kind === "empty" && cell.text === "0x";
+      if (!cell.text.startsWith("0x")) return false;
+      const shown = cell.text.slice(2);
+      return cell.truncated ? shown.endsWith("…") && want.startsWith(shown.slice(0, -1)) : shown === want;
+    }
     case "string": {
       if (typeof want === "object") return cell.kind === "str"; // invalid UTF-8, checked separately
       if (want === "") return cell.kind === "empty";

@@ -140,3 +140,26 @@ test("Go to file row past the last row says so in the page", async () => {
   await page.waitForSelector('[data-testid=data-grid] .grid-row[data-row="14"]');
   assert.deepEqual(log.errors, []);
 });
+
+test("bytes values are written one way everywhere: 0x and the hex, empty bytes as 0x alone", async () => {
+  // enc_affix_flate.cols, column 2 (edge_bytes): rows 0..2 are "", 00, fffe0080.
+  await open("enc_affix_flate.cols", fs.readFileSync(path.join(corpus, "valid/enc_affix_flate.cols")));
+  await tab(page, "data");
+  const cells = [await gridRow(0), await gridRow(1), await gridRow(2)].map((r) => r["2"]);
+  assert.deepEqual(cells.map((x) => [x.kind, x.text]), [["empty", "0x"], ["bytes", "0x00"], ["bytes", "0xfffe0080"]]);
+  await page.click('[data-testid=data-grid] .grid-cell[data-row="2"][data-col="2"]');
+  await page.waitForSelector("[data-testid=cell-panel-value]");
+  assert.equal(await page.textContent("[data-testid=cell-panel-value]"), "0xfffe0080");
+  // The footer's statistics in the chunk table.
+  await tab(page, "chunks");
+  await page.waitForSelector('[data-testid=chunk-row][data-rg="0"][data-col="2"]');
+  assert.equal(await field('[data-testid=chunk-row][data-rg="0"][data-col="2"]', "min"), "0x00");
+  assert.match(await field('[data-testid=chunk-row][data-rg="0"][data-col="2"]', "max"), /^0xfffe0080/);
+  // The affix encoding's prefix and suffix of a bytes column.
+  await tab(page, "detail");
+  await page.selectOption("[data-testid=detail-col]", "0");
+  await page.waitForSelector("[data-testid=enc-prefix]");
+  for (const id of ["enc-prefix", "enc-suffix"]) assert.match(await page.textContent(`[data-testid=${id}]`), /^0x[0-9a-f]* \d+ B$/, id);
+  assert.deepEqual(log.errors, []);
+});
+

@@ -186,8 +186,9 @@ export function valueNode(type, v, { maxChars = 120, tag = "span" } = {}) {
   }
   if (type === "bytes") {
     if (v.length === 0) return h(tag, { class: "v-empty", "data-kind": "empty", title: "empty bytes (0 bytes)" }, "0x");
+    // "0x" and the hex, as empty bytes are "0x" alone (and the footer's empty statistic).
     const shown = hex(v, Math.ceil(maxChars / 2));
-    return h(tag, { class: "v-bytes", "data-kind": "bytes" }, shown, v.length * 2 > shown.length ? h("span", { class: "more" }, "…") : null);
+    return h(tag, { class: "v-bytes", "data-kind": "bytes" }, h("span", { class: "hex-prefix" }, "0x"), shown, v.length * 2 > shown.length ? h("span", { class: "more" }, "…") : null);
   }
   if (type === "bool") return h(tag, { class: "v-bool", "data-kind": "bool" }, scalarText(type, v));
   return h(tag, { class: "v-num", "data-kind": "num" }, scalarText(type, v));

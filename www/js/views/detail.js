@@ -2,7 +2,7 @@
 // whether the footer's statistics agree with the decoded values.
 
 import { h, fill } from "../dom.js";
-import { fmtBytes, fmtInt, hex, statNode, textNode, apiValueNode, plural, fmtRange, RANGE_TITLE } from "../format.js";
+import { fmtBytes, fmtInt, statNode, textNode, valueNode, apiValueNode, plural, fmtRange, RANGE_TITLE } from "../format.js";
 import { errorBox, selectField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeLegend, sizeTitle } from "../sizes.js";
 import { createProfile } from "./profile.js";
@@ -20,8 +20,10 @@ const kv = (rows) =>
   );
 
 function bytesText(type, b) {
+  // Bytes as everywhere else: 0x and the hex ("0x" alone when empty).
+  if (type === "bytes") return valueNode("bytes", b || new Uint8Array(0), { maxChars: 400 });
   if (!b || b.length === 0) return h("span", { class: "v-empty" }, "(empty)");
-  return type === "bytes" ? h("code", {}, hex(b, 200)) : h("span", { class: "v-str" }, "“", textNode(b, 200), "”");
+  return h("span", { class: "v-str" }, "“", textNode(b, 200), "”");
 }
 
 function encodingFacts(d, type, rows, cm, f) {
