@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { corpus, serve, launch, newPage, tab, waitState } from "./harness.mjs";
+import { buildFile, materialize } from "../node/synth.mjs";
 
 let server, browser, page, log;
 
@@ -163,3 +164,29 @@ test("bytes values are written one way everywhere: 0x and the hex, empty bytes a
   assert.deepEqual(log.errors, []);
 });
 
+test("an all-null chunk has no compression ratio: '—' in Column detail as in its block row and the tables, never 0.00×", async () => {
+  const file = buildFile(
+    [
+      { name: "n", type: "int32", nullable: false },
+      { name: "s", type: "string", nullable: true },
+    ],
+    [{ offset: 5, columns: [[1, 2, 3], [null, null, null]] }],
+  );
+  await open("all-null.cols", Buffer.from(materialize(file)));
+  await tab(page, "detail");
+  await page.selectOption("[data-testid=detail-col]", "1");
+  await page.waitForSelector("[data-testid=block-row]");
+  const detailRatio = await page.textContent("[data-testid=detail-ratio]");
+  const blockRatio = await page.$eval("[data-testid=block-row] td:nth-child(5)", (td) => td.textContent);
+  assert.equal(blockRatio, "—");
+  assert.doesNotMatch(detailRatio, /0\.00×/);
+  assert.ok(detailRatio.startsWith("—"), detailRatio);
+  assert.match(detailRatio, /every value is null/);
+  for (const t of ["chunks", "schema"]) {
+    await tab(page, t);
+    const sel = t === "chunks" ? '[data-testid=chunk-row][data-col="1"]' : '[data-testid=schema-row][data-col="1"]';
+    await page.waitForSelector(sel);
+    assert.equal(await field(sel, "ratio"), "—", t);
+  }
+  assert.deepEqual(log.errors, []);
+});

@@ -39,7 +39,9 @@ export function decodedSize(type, rows, cm, known) {
   return null;
 }
 
-export const ratio = (encoded, stored) => (encoded === null || encoded === undefined || !stored ? null : encoded / stored);
+// No encoded bytes (every value null, or no rows): no ratio, "—" as for a
+// block of 0 stored bytes, not a "0.00×" that reads as a failed compression.
+export const ratio = (encoded, stored) => (encoded === null || encoded === undefined || !encoded || !stored ? null : encoded / stored);
 export const fmtRatioValue = (r) => (r === null ? "—" : `${r >= 100 ? r.toFixed(0) : r >= 10 ? r.toFixed(1) : r.toFixed(2)}×`);
 
 /** A size cell: "…" (not known yet) or the size, exact bytes in the title. */

@@ -288,7 +288,7 @@ export function createDetail(ctx, el) {
               const d = decodedSize(col.type, rows, { ...cm, rawLength: r.rawLength }, ctx.decoded.get(`${g}:${c}`));
               return d === null ? h("span", { class: "muted" }, "— (the chunk does not read)") : h("span", { title: sizeTitle("decoded") }, exact(d));
             })(), "detail-decoded"],
-            ["Compression ratio", h("span", { title: sizeTitle("ratio") }, fmtRatioValue(ratio(r.rawLength, cm.byteLength)), r.error ? claimed.cloneNode(true) : null), "detail-ratio"],
+            ["Compression ratio", h("span", { title: sizeTitle("ratio") }, fmtRatioValue(ratio(r.rawLength, cm.byteLength)), r.rawLength === 0 ? h("span", { class: "muted small" }, ` (nothing encoded: ${cm.nullCount === rows && rows ? "every value is null" : "no values"})`) : null, r.error ? claimed.cloneNode(true) : null), "detail-ratio"],
             ["Blocks", fmtInt(r.blocks.length), "detail-block-count"],
           ]),
         ),
