@@ -2,7 +2,8 @@
 // px wide, every view of a file made here (a 63-character column name,
 // long and hostile values) keeps the document within the viewport; wide
 // tables scroll inside their own box, numbers do not break mid-digit, the
-// histogram fits its card and the timing chart's labels fit its margin.
+// histogram fits its card and the timing chart fits the window (drawn to
+// scale, no sideways scroll) with its labels in their room.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -122,6 +123,27 @@ for (const width of [390, 1280]) {
         assert.ok(l.text === l.title || (l.text.endsWith("…") && l.title.startsWith(l.text.slice(0, -1))), `${l.text} shortens ${l.title}`);
       }
       assert.ok(labels.some((l) => l.title === LONG_NAME && l.text.endsWith("…")));
+      // The chart fits the window's width: no box around it scrolls
+      // sideways, nothing of it is past its card, its text is drawn at
+      // its own size (not shrunk with the chart) and its tick labels
+      // neither overlap nor leave the chart.
+      const fit = await page.$eval("[data-testid=timing-chart]", (svg) => {
+        const panel = svg.closest("[data-testid=panel-timing]");
+        const scrolls = [];
+        for (let p = svg.parentElement; p && p !== panel; p = p.parentElement) if (p.scrollWidth > p.clientWidth + 1) scrolls.push(`${p.tagName.toLowerCase()}.${p.className}: ${p.scrollWidth} > ${p.clientWidth}`);
+        const r = svg.getBoundingClientRect();
+        const box = panel.getBoundingClientRect();
+        const ticks = [...svg.querySelectorAll("[data-testid=chart-tick]")].map((t) => t.getBoundingClientRect()).sort((a, b) => a.left - b.left);
+        const overlaps = ticks.slice(1).filter((t, i) => t.left < ticks[i].right).length;
+        const outside = ticks.filter((t) => t.left < r.left - 0.5 || t.right > r.right + 0.5).length;
+        return { scrolls, left: r.left, right: r.right, boxLeft: box.left, boxRight: box.right, ticks: ticks.length, overlaps, outside, scale: r.width / svg.viewBox.baseVal.width };
+      });
+      assert.deepEqual(fit.scrolls, [], "the timing chart scrolls sideways in its own box");
+      assert.ok(fit.left >= fit.boxLeft && fit.right <= fit.boxRight, `chart ${fit.left}–${fit.right} inside its panel ${fit.boxLeft}–${fit.boxRight}`);
+      assert.ok(fit.ticks >= 2, "at least two labelled ticks");
+      assert.equal(fit.overlaps, 0, "tick labels overlap");
+      assert.equal(fit.outside, 0, "tick labels past the chart's edge");
+      assert.ok(Math.abs(fit.scale - 1) < 0.02, `the chart is drawn at ${fit.scale.toFixed(2)}× its own size, not to scale`);
       await shot(page, `73-widths-${width}-timing`);
       assert.deepEqual(problems, []);
       assert.deepEqual(log.errors, []);

@@ -91,14 +91,45 @@ function fitRowLabels(svg) {
   }
 }
 
-/** Log-scale chart: one row per column (or whole read), dots for runs. */
-function chart(rows) {
-  const W = 1000;
-  const left = 200;
-  const right = 24;
-  const rowH = 30;
+/**
+ * Drops tick labels that would overlap or leave the chart: measured in the
+ * page, the decades' labels (1, 10, 100, ...) placed first, then the 2s and
+ * 5s where they fit; each kept label is moved inside the chart's edges.
+ * The grid lines all stay.
+ */
+function fitTicks(svg, W) {
+  const ticks = [...svg.querySelectorAll(".tick-label")];
+  const placed = [];
+  for (const t of ticks.sort((a, b) => Number(a.dataset.rank) - Number(b.dataset.rank))) {
+    const w = t.getComputedTextLength();
+    if (!(w > 0)) return; // not laid out (a hidden tab): fitted when drawn again
+    const x = Math.min(Math.max(Number(t.getAttribute("x")), w / 2 + 1), W - w / 2 - 1);
+    const a = x - w / 2 - 4;
+    const b = x + w / 2 + 4;
+    if (placed.some(([p, q]) => a < q && p < b)) {
+      t.remove();
+      continue;
+    }
+    t.setAttribute("x", x);
+    placed.push([a, b]);
+  }
+}
+
+/**
+ * Log-scale chart: one row per column (or whole read), dots for runs. Drawn
+ * for `width` pixels at one unit a pixel, so its text keeps its size at any
+ * width; narrower than 560 px, each row's label goes on a line of its own
+ * above the row and the plot takes the whole width.
+ */
+function chart(rows, width) {
+  const W = Math.max(240, Math.round(width));
+  const stacked = W < 560;
+  const left = stacked ? 8 : Math.min(200, Math.round(W * 0.24));
+  const right = stacked ? 8 : 24;
+  const labelH = stacked ? 16 : 0;
+  const rowH = 30 + labelH;
   const top = 10;
-  const axisH = 38;
+  const axisH = 26;
   const all = rows.flatMap((r) => r.runs.map((x) => x.wallMs)).filter((x) => x > 0);
   // The axis runs from the 1-2-5 step below the fastest run to the one
   // above the slowest, so it always has at least two labelled ticks.
@@ -113,26 +144,59 @@ function chart(rows) {
   const l1 = Math.log10(hi) === l0 ? l0 + 1 : Math.log10(hi);
   const x = (ms) => left + ((W - left - right) * (Math.log10(Math.max(ms, lo)) - l0)) / (l1 - l0);
   const H = top + rows.length * rowH + axisH;
-  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", class: "chart", "data-testid": "timing-chart", role: "img", "aria-label": "time per run, logarithmic axis" });
+  const svg = s("svg", { viewBox: `0 0 ${W} ${H}`, width: "100%", class: "chart", "data-testid": "timing-chart", "data-layout": stacked ? "stacked" : "side", role: "img", "aria-label": "time per run, logarithmic axis" });
+  const ticks = [];
   for (let e = Math.floor(l0); e <= Math.ceil(l1); e++) {
     for (const m of [1, 2, 5]) {
       const v = m * 10 ** e;
       if (v < lo * 0.999 || v > hi * 1.001) continue;
       svg.append(s("line", { x1: x(v), x2: x(v), y1: top, y2: H - axisH + 4, class: m === 1 ? "grid major" : "grid" }));
-      svg.append(s("text", { x: x(v), y: H - axisH + 18, class: "axis-label", "text-anchor": "middle", "data-testid": "chart-tick" }, fmtMs(v)));
+      // The ends of the axis first, then the decades, then the rest.
+      const rank = v <= lo * 1.001 || v >= hi * 0.999 ? 0 : m === 1 ? 1 : 2;
+      ticks.push(s("text", { x: x(v), y: H - axisH + 18, class: "axis-label tick-label", "text-anchor": "middle", "data-testid": "chart-tick", "data-rank": rank }, fmtMs(v)));
     }
   }
-  svg.append(s("text", { x: (left + W - right) / 2, y: H - 2, class: "axis-title", "text-anchor": "middle" }, "milliseconds per run, logarithmic axis — dots: runs · bar: median · band: 95% interval of the median"));
+  svg.append(...ticks);
   rows.forEach((r, i) => {
-    const y = top + i * rowH + rowH / 2;
+    const y = top + i * rowH + labelH + 15;
     const label = r.name.length > 28 ? `${r.name.slice(0, 27)}…` : r.name;
-    svg.append(s("text", { x: left - 10, y: y + 4, class: "row-label", "text-anchor": "end", "data-testid": "chart-row-label", "data-room": left - 14 }, s("title", {}, r.name), label));
+    const at = stacked ? { x: left, y: y - 17, "text-anchor": "start", "data-room": W - left - right } : { x: left - 10, y: y + 4, "text-anchor": "end", "data-room": left - 14 };
+    svg.append(s("text", { ...at, class: "row-label", "data-testid": "chart-row-label" }, s("title", {}, r.name), label));
     svg.append(s("line", { x1: x(r.min), x2: x(r.max), y1: y, y2: y, class: "range" }));
     svg.append(s("rect", { x: x(r.ciLo), y: y - 9, width: Math.max(1, x(r.ciHi) - x(r.ciLo)), height: 18, class: "ci" }));
     r.runs.forEach((run, j) => svg.append(s("circle", { cx: x(run.wallMs), cy: y + (((j * 7) % 11) - 5), r: 2.6, class: "dot" }, s("title", {}, `run ${run.seq}: ${fmtMs(run.wallMs)}`))));
     svg.append(s("line", { x1: x(r.median), x2: x(r.median), y1: y - 11, y2: y + 11, class: "median" }));
   });
   return svg;
+}
+
+/**
+ * The chart in a box that draws it again whenever the box's width changes
+ * (a narrower window, the tab shown after it was drawn hidden), with its
+ * axis title as text below it that wraps. `stop()` ends the watching.
+ */
+function chartBox(rows) {
+  const host = h("div", { class: "chart-host" });
+  const box = h("div", { class: "chart-box" }, host, h("p", { class: "chart-caption" }, "milliseconds per run, logarithmic axis — dots: runs · bar: median · band: 95% interval of the median"));
+  let drawn = -1;
+  let frame = 0;
+  const draw = () => {
+    frame = 0;
+    const w = host.clientWidth;
+    if (w === drawn) return;
+    drawn = w;
+    const svg = chart(rows, w || 1000);
+    fill(host, svg);
+    if (w) {
+      fitRowLabels(svg);
+      fitTicks(svg, svg.viewBox.baseVal.width);
+    }
+  };
+  const watch = new ResizeObserver(() => {
+    if (!frame) frame = requestAnimationFrame(draw);
+  });
+  watch.observe(host);
+  return { el: box, draw, stop: () => watch.disconnect() };
 }
 
 export function createTiming(ctx, el) {
@@ -145,6 +209,7 @@ export function createTiming(ctx, el) {
   const progress = h("progress", { max: 1, value: 0, hidden: true, "data-testid": "timing-progress" });
   const progressText = h("span", { class: "muted small" });
   let ac = null;
+  let shown = null; // the chart in sight (chartBox)
 
   /** Columns that cannot be read now (a missing tokenizer), with why. */
   function unreadableNow() {
@@ -327,7 +392,8 @@ export function createTiming(ctx, el) {
           ),
         ))
       : null;
-    let svg;
+    shown?.stop();
+    shown = chartBox(whole ? [whole] : rows);
     fill(
       results,
       h("h3", { "data-testid": "timing-run-label" }, `Run ${entry.label}`),
@@ -337,7 +403,7 @@ export function createTiming(ctx, el) {
       wholeTable,
       table,
       rows.length ? h("div", { class: "legend" }, PARTS.map((p) => h("span", { class: "legend-item" }, h("span", { class: ["swatch", p.cls] }), p.label))) : null,
-      h("div", { class: "scroll-x" }, (svg = chart(whole ? [whole] : rows))),
+      shown.el,
       h(
         "div",
         { class: "exports" },
@@ -347,7 +413,7 @@ export function createTiming(ctx, el) {
         h("button", { type: "button", "data-testid": "export-runs-csv", onclick: () => exportRunsCsv(entry) }, "CSV (every run)"),
       ),
     );
-    fitRowLabels(svg);
+    shown.draw();
   }
 
   /** Medians of every kept run side by side. */
