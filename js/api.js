@@ -7,7 +7,7 @@
 // "columns-wasm-glue" is wasm-bindgen's web-target output; tools/package.mjs
 // bundles it in (it is not a runtime dependency).
 import * as glue from "columns-wasm-glue";
-import { Column, ColumnsError, adopt, handBack, settle } from "./column.js";
+import { Column, ColumnsError, adopt, boolBitsOf, handBack, reused, settle } from "./column.js";
 import { RowGroupStream, Scope, ScopedColumn, scopedColumns } from "./scoped.js";
 
 export { Column, ColumnsError, ScopedColumn };
@@ -306,7 +306,9 @@ ColumnsFile.prototype.rowGroupsAsync = function (options) {
   let scoped = false;
   let error = null;
   try {
-    scoped = option(optionsOf(options, "rowGroupsAsync"), "scoped", "rowGroupsAsync") === true;
+    const s = option(optionsOf(options, "rowGroupsAsync"), "scoped", "rowGroupsAsync") ?? false;
+    if (typeof s !== "boolean") throw new ColumnsError(`rowGroupsAsync: options.scoped must be true or false; got ${describe(s)}`, "bad_argument");
+    scoped = s;
   } catch (e) {
     error = e; // the first step rejects with it
   }
@@ -359,6 +361,8 @@ export const internal = {
   compiledModule,
   toBytes,
   handBack,
+  reused,
+  boolBitsOf,
   /** A Column around buffers a worker transferred, refillable when handed back. */
   columnFromParts: (type, length, nullCount, values, validity, boolBits = false) => adopt(new Column(type, length, nullCount, values, validity, boolBits)),
 };

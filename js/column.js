@@ -44,7 +44,7 @@ export class Column {
   static fromViews(type, length, nullCount, values, validity, recycler) {
     const copy = (view) => (view === null ? null : recycler ? recycler.copy(view) : own(fresh(view)));
     // Packing replaces the copy (it reads the view once, as a copy does).
-    const bits = type === "bool" && recycler?.boolBits === true;
+    const bits = type === "bool" && !!recycler?.boolBits;
     const v = values.data ? { offsets: copy(values.offsets), data: copy(values.data) } : bits ? recycler.pack(values) : copy(values);
     return new Column(type, length, nullCount, v, copy(validity), bits);
   }
@@ -194,17 +194,33 @@ export function adopt(column) {
   return column;
 }
 
+/** @internal `options.reuse` as a list of Columns. Refused, not skipped,
+ *  when it holds anything else: a mistake there would silently cost fresh
+ *  memory on every read. */
+export function reused(options) {
+  const reuse = options?.reuse;
+  const list = reuse == null ? [] : Array.isArray(reuse) ? reuse : [reuse];
+  for (const col of list) if (!(col instanceof Column)) throw new ColumnsError(`options.reuse must be a Column or an array of Columns; got type ${typeof col}`, "bad_argument");
+  return list;
+}
+
+/** @internal `options.boolBits`: true, false or absent. */
+export function boolBitsOf(options) {
+  const b = options?.boolBits ?? false;
+  if (typeof b !== "boolean") throw new ColumnsError(`options.boolBits must be true or false; got type ${typeof b}`, "bad_argument");
+  return b;
+}
+
 /**
- * @internal Takes back the buffers of `reuse` (a Column or an array of
- * them) so a later read can refill them instead of allocating fresh memory,
- * which in Chromium costs more than the copy itself. Only buffers this
- * package allocated are taken. The columns are emptied, so that using one
- * after handing it back fails loudly instead of showing newer data.
+ * @internal Takes back the buffers of `columns` (see `reused`) so a later
+ * read can refill them instead of allocating fresh memory, which in
+ * Chromium costs more than the copy itself. Only buffers this package
+ * allocated are taken. The columns are emptied, so that using one after
+ * handing it back fails loudly instead of showing newer data.
  */
-export function handBack(reuse) {
+export function handBack(columns) {
   const buffers = new Set();
-  for (const col of Array.isArray(reuse) ? reuse : reuse ? [reuse] : []) {
-    if (!(col instanceof Column)) continue;
+  for (const col of columns) {
     // A transferred (detached) buffer has byteLength 0 and is skipped.
     for (const a of col.arrays()) if (owned.has(a.buffer) && a.buffer.byteLength > 0) buffers.add(a.buffer);
     col.values = null;
@@ -216,10 +232,9 @@ export function handBack(reuse) {
 /** @internal What a read with `options` copies into (null: fresh arrays,
  *  bools one byte per value). */
 export function recycler(options) {
-  const reuse = options?.reuse;
-  const boolBits = options?.boolBits === true;
-  const none = reuse === undefined || reuse === null;
-  return none && !boolBits ? null : new Recycler(none ? [] : handBack(reuse), boolBits);
+  const list = reused(options);
+  const boolBits = boolBitsOf(options);
+  return list.length === 0 && !boolBits ? null : new Recycler(handBack(list), boolBits);
 }
 
 class Recycler {

@@ -50,7 +50,7 @@ self.onmessage = async ({ data: msg }) => {
       let spare = msg.buffers ?? [];
       for (const [g, c] of msg.chunks) {
         const reuse = spare.map((b) => columnFromParts("uint8", b.byteLength, 0, new Uint8Array(b), null));
-        const options = { reuse, boolBits: msg.boolBits === true };
+        const options = { reuse, boolBits: msg.boolBits };
         const col = file.inMemory ? file.readColumn(g, c, options) : await file.readColumnAsync(g, c, options);
         const used = new Set(col.arrays().map((a) => a.buffer));
         spare = spare.filter((b) => !used.has(b));

@@ -13,7 +13,7 @@
 // the package (tools/package.mjs keeps the import as it is).
 import init, { ColumnsError, ColumnsFile, TokenizerRegistry, __internal } from "./columns_wasm.js";
 
-const { columnFromParts, compiledModule, handBack, toBytes } = __internal;
+const { boolBitsOf, columnFromParts, compiledModule, handBack, reused, toBytes } = __internal;
 
 let nextId = 1;
 // Which worker decoded a column, so that a column handed back with
@@ -127,7 +127,7 @@ export class ColumnsPool {
   }
 
   /** @internal Reads chunks spread over the workers; columns in input order. */
-  async read(id, meta, picks, reuse = null, boolBits = false) {
+  async read(id, meta, picks, reuse, boolBits) {
     const groups = meta.rowGroups;
     const load = this.workers.map(() => 0);
     const batches = this.workers.map(() => []);
@@ -145,10 +145,10 @@ export class ColumnsPool {
     }
     // Same picks, same split: each worker gets back what it allocated.
     const spare = this.workers.map(() => []);
-    for (const col of Array.isArray(reuse) ? reuse : reuse ? [reuse] : []) {
+    for (const col of reuse) {
       // A column from another pool (or none) feeds worker 0.
       const w = maker.get(col);
-      spare[w < spare.length ? w : 0].push(...handBack(col));
+      spare[w < spare.length ? w : 0].push(...handBack([col]));
     }
     const out = new Array(picks.length);
     await Promise.all(batches.map(async (batch, w) => {
@@ -204,7 +204,7 @@ export class PooledFile {
   async readColumns(rowGroups = null, columns = null, options = undefined) {
     const gs = indexes(rowGroups, this.meta.rowGroups.length, "row group");
     const cs = indexes(columns, this.meta.schema.length, "column");
-    return this.pool.read(this.id, this.meta, gs.flatMap((g) => cs.map((c) => [g, c])), options?.reuse, options?.boolBits === true);
+    return this.pool.read(this.id, this.meta, gs.flatMap((g) => cs.map((c) => [g, c])), reused(options), boolBitsOf(options));
   }
 
   close() {

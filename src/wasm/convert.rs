@@ -135,7 +135,7 @@ pub(crate) fn describe(v: &JsValue) -> String {
 
 /// The buffers a read may refill, from its options (see `recycler` in column.js).
 pub(crate) fn reuse_of(options: &JsValue) -> Result<JsValue, JsValue> {
-    recycler(options).map_err(|e| with_cause("bad_argument", "options.reuse or options.boolBits could not be read", e))
+    recycler(options).map_err(|e| with_cause("bad_argument", "bad options", e))
 }
 
 /// Where a column's buffers lie in wasm memory, as JS makes its views of

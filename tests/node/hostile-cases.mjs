@@ -229,6 +229,18 @@ export const cases = [
   ["readColumn(0, 0, 5) (options not an object)", ["bad_argument"], sync(({ file }) => file.readColumn(0, 0, 5))],
   ["readColumn(0, 0, { reuse: throwing getter })", ["bad_argument"], sync(({ file }) => file.readColumn(0, 0, { get reuse() { throw new Error("reuse"); } }))],
   ["readColumnAsync(0, 0, { signal: {} })", ["bad_argument"], ({ file }) => file.readColumnAsync(0, 0, { signal: {} })],
+  // Options of the wrong type are refused, not ignored: `{ reuse: "x" }`
+  // silently reading into fresh memory would hide the caller's mistake.
+  ...[["1", 1], ['"true"', "true"], ["0", 0]].map(([what, v]) => [
+    `readColumn(0, 0, { boolBits: ${what} })`, ["bad_argument"], sync(({ file }) => file.readColumn(0, 0, { boolBits: v })),
+  ]),
+  ...[['"x"', "x"], ["5", 5], ["false", false], ["{}", {}], ["[column, {}]", "mixed"]].map(([what, v]) => [
+    `readColumns(null, null, { reuse: ${what} })`, ["bad_argument"], sync(({ file }) => file.readColumns(null, null, { reuse: v === "mixed" ? [file.readColumn(0, 0), {}] : v })),
+  ]),
+  ['readColumnsAsync(null, null, { reuse: "x" })', ["bad_argument"], ({ file }) => file.readColumnsAsync(null, null, { reuse: "x" })],
+  ...[["1", 1], ['"yes"', "yes"]].map(([what, v]) => [
+    `rowGroupsAsync({ scoped: ${what} })`, ["bad_argument"], ({ file }) => file.rowGroupsAsync({ scoped: v }).next(),
+  ]),
   ["readColumnsAsync(null, null, { signal: throwing getter })", ["bad_argument"], ({ file }) => file.readColumnsAsync(null, null, { get signal() { throw new Error("signal"); } })],
 
   // The scoped read and streaming: the same checks on their arguments.

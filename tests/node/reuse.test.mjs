@@ -152,3 +152,19 @@ test("random reads handing back random earlier columns, across files and types, 
   }
   for (const f of files) f.file.free();
 });
+
+test("options absent as undefined or null are accepted; a refused reuse takes nothing back", () => {
+  const { bytes, expected } = corpusFile("valid/all_types_small");
+  const file = ColumnsFile.fromBytes(bytes);
+  for (const o of [{ reuse: undefined, boolBits: undefined, signal: undefined }, { reuse: null, boolBits: null, signal: null }]) {
+    assertExact(file, expected, file.readColumns(null, null, o), JSON.stringify(o));
+  }
+  // Every element is checked before any buffer is taken: the good column
+  // in a list with a bad one keeps its values.
+  const keep = file.readColumn(0, 0);
+  const before = keep.values;
+  assert.throws(() => file.readColumns(null, null, { reuse: [keep, "x"] }), (e) => e.kind === "bad_argument" && /options\.reuse/.test(e.message));
+  assert.equal(keep.values, before);
+  assert.throws(() => file.readColumn(0, 0, { boolBits: 1 }), (e) => e.kind === "bad_argument" && /options\.boolBits/.test(e.message));
+  file.free();
+});

@@ -91,6 +91,8 @@ if (pooledCols.length === 0 || pooledCols[0].length !== ColumnsFile.fromBytes(bu
 await expectError("pool readColumns([0.5])", () => pooled.readColumns([0.5]), "out_of_range", /row group indexes must be an array of integers below/);
 await expectError("pool readColumns([true])", () => pooled.readColumns(null, [true]), "out_of_range", /column indexes/);
 await expectError("pool readColumns(\"0\")", () => pooled.readColumns("0"), "bad_argument", /row group indexes must be an array/);
+await expectError("pool readColumns({ reuse: \"x\" })", () => pooled.readColumns(null, null, { reuse: "x" }), "bad_argument", /options\.reuse must be a Column/);
+await expectError("pool readColumns({ boolBits: 1 })", () => pooled.readColumns(null, null, { boolBits: 1 }), "bad_argument", /options\.boolBits must be true or false/);
 pool.terminate();
 await expectError("pool.open after terminate() (rejects)", () => pool.open(buffer), "freed", /terminated/);
 await expectError("pool readColumns after terminate() (rejects)", () => pooled.readColumns(), "freed", /terminated/);
