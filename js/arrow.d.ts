@@ -15,15 +15,15 @@ import type { Column, ColumnsFile } from "./columns_wasm.js";
 export type StringsAs = "utf8" | "binary" | "auto";
 
 export interface ArrowVectorOptions {
-  strings?: StringsAs;
+  strings?: StringsAs | undefined;
 }
 
 export interface ArrowTableOptions extends ArrowVectorOptions {
   /** Row group indices, in the order wanted (default: all). */
-  rowGroups?: readonly number[] | null;
+  rowGroups?: readonly number[] | null | undefined;
   /** Column indices or names (default: all). Names are the Table's, made
    *  unique by `uniqueNames`, so "s_1" is the second column named "s". */
-  columns?: readonly (number | string)[] | null;
+  columns?: readonly (number | string)[] | null | undefined;
 }
 
 /** The column as an Arrow Vector over the same memory (bool columns read

@@ -346,38 +346,38 @@ export interface AsyncBuffer {
 export interface AbortOptions {
   /** Stops an async open or read: it rejects at once with an `aborted`
    *  ColumnsError (`cause`: the signal's reason); the file stays usable. */
-  signal?: AbortSignal | null;
+  signal?: AbortSignal | null | undefined;
 }
 
 export interface ReadOptions extends AbortOptions {
   /** Columns you are done with: the read refills their buffers instead of
    *  allocating new memory, and empties them (their `values` become null). */
-  reuse?: Column | readonly Column[] | null;
+  reuse?: Column | readonly Column[] | null | undefined;
   /** Bool columns come bit-packed (8 rows per byte, Arrow's layout) instead
    *  of one byte per row; see `Column.boolBits`. */
-  boolBits?: boolean;
+  boolBits?: boolean | undefined;
 }
 
 export interface ScopedReadOptions {
   /** Column indexes, in the order wanted (all when omitted or null). */
-  columns?: readonly number[] | null;
+  columns?: readonly number[] | null | undefined;
 }
 
 export interface ScopedReadAsyncOptions extends ScopedReadOptions, AbortOptions {}
 
 export interface RowGroupsOptions extends AbortOptions {
   /** Row group indexes, in the order wanted (all when omitted or null). */
-  rowGroups?: readonly number[] | null;
+  rowGroups?: readonly number[] | null | undefined;
   /** Column indexes, in the order wanted (all when omitted or null). */
-  columns?: readonly number[] | null;
+  columns?: readonly number[] | null | undefined;
   /** Bytes that may be fetched ahead of the row group being handed out
    *  (64 MiB by default; a chunk larger than this is still fetched whole). */
-  readAhead?: number;
+  readAhead?: number | undefined;
   /** Bool columns bit-packed (copied columns only). */
-  boolBits?: boolean;
+  boolBits?: boolean | undefined;
   /** `true`: lend each row group's columns (ScopedColumn, valid until the
    *  next step of the loop) instead of copying them. */
-  scoped?: boolean;
+  scoped?: boolean | undefined;
 }
 
 /** What `rowGroupsAsync` returns: `for await` over it; `break` stops the

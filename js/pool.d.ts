@@ -14,7 +14,7 @@ export class ColumnsPool {
   readonly size: number;
   /** Opens a file in every worker: a Blob/File (each worker reads only what it needs), or bytes
    *  (copied once per worker and transferred; shared when the page is cross-origin isolated). */
-  open(source: Blob | Bytes, options?: { tokenizers?: Bytes[] }): Promise<PooledFile>;
+  open(source: Blob | Bytes, options?: { tokenizers?: Bytes[] | undefined }): Promise<PooledFile>;
   /** Stops every worker; pending reads reject (`internal`), later calls too (`freed`). */
   terminate(): void;
 }

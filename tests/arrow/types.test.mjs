@@ -32,6 +32,8 @@ export function use(bytes: Uint8Array): Uint8Array {
   void toArrowTable(file, fixed);
   void uniqueNames(names as readonly string[]);
   const s: StringsAs = "utf8";
+  // An option forwarded as undefined compiles under exactOptionalPropertyTypes.
+  void toArrowTable(file, { rowGroups: undefined, columns: undefined, strings: undefined });
   void [packed, bits, vector, names, s];
   return tableToIPC(table, "stream");
 }
@@ -51,7 +53,7 @@ toArrowVector(3);
 toArrowTable(file, { rowGroups: ["0"] });
 `;
 
-test("arrow.d.ts compiles with --strict against the package's and apache-arrow's declarations", () => {
+test("arrow.d.ts compiles with --strict (and exactOptionalPropertyTypes, noUncheckedIndexedAccess) against the package's and apache-arrow's declarations", () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "arrow-types-"));
   try {
     fs.copyFileSync(path.join(projectRoot, "js", "arrow.d.ts"), path.join(dir, "arrow.d.ts"));
@@ -63,7 +65,7 @@ test("arrow.d.ts compiles with --strict against the package's and apache-arrow's
     let out = "";
     try {
       // esnext.disposable: the package's ColumnsFile declares [Symbol.dispose].
-      execFileSync(process.execPath, [tsc, "--strict", "--noEmit", "--target", "es2022", "--lib", "es2022,dom,esnext.disposable",
+      execFileSync(process.execPath, [tsc, "--strict", "--exactOptionalPropertyTypes", "--noUncheckedIndexedAccess", "--noEmit", "--target", "es2022", "--lib", "es2022,dom,esnext.disposable",
         "--module", "esnext", "--moduleResolution", "bundler", "--types", "node", "usage.ts"], { cwd: dir, encoding: "utf8" });
     } catch (e) {
       out = `${e.stdout}${e.stderr}`;

@@ -176,6 +176,9 @@ const consumers = {
       await c(`${name} --strict, a Node project without the DOM lib ("lib": ["es2023"], @types/node)`, async () => {
         await node("typescript", [tsc, "-p", "tsconfig.node-only.json"]);
       });
+      await c(`${name} --strict + noUncheckedIndexedAccess + exactOptionalPropertyTypes: the README's Node snippet, options forwarded as undefined`, async () => {
+        await node("typescript", [tsc, "-p", "tsconfig.strictest.json"]);
+      });
     }
     await c("compiled TypeScript snippet runs: first value of every chunk (ESM)", async () => {
       const json = readExpected(DATA);

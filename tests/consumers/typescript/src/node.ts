@@ -12,7 +12,7 @@ function first(col: Column): string {
     case "string":
       return new TextDecoder().decode(col.values.data.subarray(col.values.offsets[0], col.values.offsets[1]));
     case "bytes":
-      return `${col.values.offsets[1] - col.values.offsets[0]} bytes`;
+      return `${col.values.data.subarray(col.values.offsets[0], col.values.offsets[1]).length} bytes`;
     case "bool":
       return col.values[0] === 1 ? "true" : "false";
     case "int64":
