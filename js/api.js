@@ -80,7 +80,8 @@ const freeing = new WeakSet();
 function guardInstances(cls, name) {
   const alive = (self) => {
     if (!(self instanceof cls) || typeof self.__wbg_ptr !== "number") {
-      throw new ColumnsError(`${name} methods need a ${name} made by this package; this is ${describe(self)}`, "bad_argument");
+      // (`new ColumnsFile()` makes an object that holds no file.)
+      throw new ColumnsError(`${name} methods need a ${name} made by this package${self instanceof cls ? `, not by new ${name}()` : `; this is ${describe(self)}`}`, "bad_argument");
     }
     if (self.__wbg_ptr === 0 || freeing.has(self)) {
       throw new ColumnsError(`this ${name} was freed (free() was called)`, "freed");

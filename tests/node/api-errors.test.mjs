@@ -132,6 +132,8 @@ test("a method called on the wrong object is a bad_argument, never a trap; the m
   // Objects the package did not make hold no pointer at all.
   throwsKind(() => Object.create(ColumnsFile.prototype).numRows, "bad_argument");
   throwsKind(() => Reflect.construct(Object, [], ColumnsFile).readColumns(), "bad_argument");
+  // `new ColumnsFile()` opens nothing; the message says how it was made.
+  throwsKind(() => new ColumnsFile().numRows, "bad_argument", (e) => assert.match(e.message, /made by this package, not by new ColumnsFile\(\)/));
   const detached = file.readColumn;
   throwsKind(() => detached(0, 0), "bad_argument", (e) => assert.match(e.message, /this is undefined/));
   // Both objects are untouched, and the module still works.
