@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import { Worker } from "node:worker_threads";
 import assert from "node:assert/strict";
-import { ColumnProfile, EXACT_LIMIT, ARENA_LIMIT } from "../../www/js/profile.js";
+import { ColumnProfile, EXACT_LIMIT, ARENA_LIMIT, TOP_KEPT, TOP_FULL, CUT_BYTES } from "../../www/js/profile.js";
 import { mulberry32 } from "../../www/js/stats.js";
 
 /** A decoded text column as the package hands it over (null: a null row). */
@@ -94,6 +94,35 @@ test("a text column's profile is exact: counts, ties in byte order, minimum, max
     );
     assert.ok(got.top.every((t) => t.value instanceof Uint8Array));
   }
+});
+
+test(`the ${TOP_KEPT} most common values the page asks for: exact, in order, long ones past the first ${TOP_FULL} cut to ${CUT_BYTES} bytes with their length`, () => {
+  // 30 long values (300 bytes; counts 100 down to 71), then 1,200 short ones once each.
+  const long = (k) => bytesOf(`L${String(k).padStart(2, "0")}`.padEnd(300, "x"));
+  const values = [];
+  for (let k = 0; k < 30; k++) for (let n = 0; n < 100 - k; n++) values.push(long(k));
+  for (let k = 0; k < 1200; k++) values.push(bytesOf(`s${String(k).padStart(4, "0")}`));
+  const groups = [values.slice(0, 2000), values.slice(2000)];
+  const want = expected(groups, TOP_KEPT);
+  const p = new ColumnProfile("string");
+  for (const g of groups) p.add(textColumn(g));
+  const got = p.result(TOP_KEPT);
+  assert.equal(got.distinct, 1230);
+  assert.equal(got.top.length, TOP_KEPT);
+  got.top.forEach((t, k) => {
+    const [value, count] = want.top[k];
+    assert.equal(t.count, count, `count of value ${k}`);
+    if (k >= TOP_FULL && value.length > CUT_BYTES) {
+      assert.equal(latin1(t.value), value.slice(0, CUT_BYTES), `value ${k} cut`);
+      assert.equal(t.length, value.length);
+    } else {
+      assert.equal(latin1(t.value), value, `value ${k} whole`);
+      assert.equal(t.length, undefined);
+    }
+  });
+  assert.ok(got.top.slice(TOP_FULL, 30).every((t) => t.length === 300), "the long values past the first 20 come cut");
+  // The default stays the first 20, whole.
+  assert.deepEqual(p.result().top.map((t) => [latin1(t.value), t.count]), want.top.slice(0, 20));
 });
 
 test("an all-null text column and an empty one have no minimum, maximum or lengths", () => {

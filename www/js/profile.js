@@ -16,6 +16,11 @@ export const EXACT_LIMIT = 500_000;
 /** Bytes of distinct text values counted exactly, whatever their number. */
 export const ARENA_LIMIT = 64 << 20;
 export const BINS = 40;
+/** Most common values the page asks for (it shows 20 at first, more on request). */
+export const TOP_KEPT = 1000;
+/** Past the first 20 of them, a text value is sent as its first CUT_BYTES bytes (the page shows 60 characters of one). */
+export const TOP_FULL = 20;
+export const CUT_BYTES = 256;
 const HLL_P = 14;
 const HLL_M = 1 << HLL_P;
 
@@ -257,7 +262,11 @@ class TextCounter {
     }
     return next;
   }
-  /** The `n` most common values as { value, count }, ties in byte order. */
+  /**
+   * The `n` most common values as { value, count }, ties in byte order;
+   * past the first TOP_FULL, a value longer than CUT_BYTES as its first
+   * CUT_BYTES bytes, with `length` its whole length.
+   */
   top(n) {
     const best = []; // slot indexes, best first
     const before = (i, j) => this.count[i] > this.count[j] || (this.count[i] === this.count[j] && compareBytes(this.arena, this.start[i], this.start[i] + this.len[i], this.arena, this.start[j], this.start[j] + this.len[j]) < 0);
@@ -270,7 +279,11 @@ class TextCounter {
       }
       best[k] = i;
     }
-    return best.map((i) => ({ value: this.arena.slice(this.start[i], this.start[i] + this.len[i]), count: this.count[i] }));
+    return best.map((i, k) => {
+      const len = this.len[i];
+      if (k < TOP_FULL || len <= CUT_BYTES) return { value: this.arena.slice(this.start[i], this.start[i] + len), count: this.count[i] };
+      return { value: this.arena.slice(this.start[i], this.start[i] + CUT_BYTES), count: this.count[i], length: len };
+    });
   }
 }
 

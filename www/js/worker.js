@@ -10,7 +10,7 @@ import { openUrl } from "./urlbuffer.js";
 import { shuffle } from "./stats.js";
 import { SortKeys, sortIds } from "./sort.js";
 import { applyCondition } from "./filter.js";
-import { ColumnProfile } from "./profile.js";
+import { ColumnProfile, TOP_KEPT } from "./profile.js";
 import { cellText, textFormat } from "./exporttext.js";
 import { columnLabels } from "./labels.js";
 import { decodedSize } from "./sizes.js";
@@ -525,7 +525,7 @@ const ops = {
         post({ done: G + g + 1, total: G * 2, text: `histogram of row group ${g + 1} of ${G}` });
       }
     }
-    return { c, profile: p.result(), ms: performance.now() - t0, ...ioCounters() };
+    return { c, profile: p.result(TOP_KEPT), ms: performance.now() - t0, ...ioCounters() };
   },
 
   /**

@@ -87,34 +87,66 @@ function histogram(p, unit, type) {
   );
 }
 
-function topList(p, type, unit) {
+const TOP_FIRST = 20; // most common values shown at first
+const TOP_STEP = 100; // and how many more each "Show more" adds
+
+/**
+ * The most common values: the first TOP_FIRST rows, then more on request
+ * from the TOP_KEPT the worker sent (so no click can ask the page for a
+ * million rows), with a line saying how many are shown of how many
+ * distinct values and how many are not listed. `head`: the heading, kept
+ * in step with the rows shown.
+ */
+function topList(p, type, unit, head) {
   const nonNull = p.rows - p.nulls;
   const max = Math.max(1, ...p.top.map((t) => t.count));
-  // In a box of its own that scrolls sideways: a long value or a narrow
-  // window never widens the page.
-  return h(
-    "div",
-    { class: "scroll-x top-values-box" },
+  const kept = p.top.length;
+  const distinct = `${p.distinctExact ? "" : "≈ "}${fmtInt(p.distinct)}`;
+  const body = h("tbody", {});
+  const line = h("div", { class: "top-more small", "data-testid": "profile-top-more" });
+  let shown = 0;
+  const row = (t) =>
     h(
-      "table",
-      { class: "data compact top-values", "data-testid": "profile-top" },
-      h("thead", {}, h("tr", {}, h("th", {}, "Value"), h("th", { class: "num" }, p.topExact ? "Rows" : "Rows (at least)"), h("th", { class: "num" }, "Share"), h("th", {}, ""))),
+      "tr",
+      { "data-testid": "profile-top-row" },
+      // A long text value past the first 20 comes cut (../profile.js): the cell shows its start either way.
+      h("td", { class: "stat", title: t.length ? `${fmtInt(t.length)} bytes` : null }, valueView(type, unit, t.value)),
+      h("td", { class: "num", "data-value": t.count }, fmtInt(t.count)),
+      h("td", { class: "num" }, fmtPct(t.count / Math.max(1, nonNull))),
+      h("td", { class: "bar-cell" }, h("span", { class: "bar stored", style: { width: `${(100 * t.count) / max}%` } })),
+    );
+  const show = (n) => {
+    const to = Math.min(kept, n);
+    body.append(...p.top.slice(shown, to).map(row));
+    shown = to;
+    const all = shown >= p.distinct && p.distinctExact;
+    if (head) head.textContent = `Most common values${all ? "" : ` (top ${fmtInt(shown)} of ${distinct})`}`;
+    const beyond = p.distinct - kept;
+    fill(
+      line,
+      h("span", { class: "muted" }, all ? `Showing all ${fmtInt(shown)} distinct values.` : `Showing the ${fmtInt(shown)} most common of ${distinct} distinct values.`),
+      shown >= kept && beyond > 0 ? h("span", { class: "muted" }, ` The profile keeps the ${fmtInt(kept)} most common; the other ${p.distinctExact ? "" : "≈ "}${fmtInt(beyond)} are not listed (sort or filter the column in Data, or GROUP BY it in SQL).`) : null,
+      shown < kept && kept - shown > TOP_STEP ? [" ", h("button", { type: "button", class: "small", "data-testid": "profile-top-next", onclick: () => show(shown + TOP_STEP) }, `Show ${fmtInt(TOP_STEP)} more`)] : null,
+      shown < kept ? [" ", h("button", { type: "button", class: "small", "data-testid": "profile-top-all", onclick: () => show(kept) }, kept >= p.distinct && p.distinctExact ? `Show all ${fmtInt(kept)}` : `Show the first ${fmtInt(kept)}`)] : null,
+    );
+  };
+  show(TOP_FIRST);
+  // The table in a box of its own that scrolls sideways: a long value or a
+  // narrow window never widens the page.
+  return [
+    h(
+      "div",
+      { class: "scroll-x top-values-box" },
       h(
-        "tbody",
-        {},
-        p.top.map((t) =>
-          h(
-            "tr",
-            { "data-testid": "profile-top-row" },
-            h("td", { class: "stat" }, valueView(type, unit, t.value)),
-            h("td", { class: "num", "data-value": t.count }, fmtInt(t.count)),
-            h("td", { class: "num" }, fmtPct(t.count / Math.max(1, nonNull))),
-            h("td", { class: "bar-cell" }, h("span", { class: "bar stored", style: { width: `${(100 * t.count) / max}%` } })),
-          ),
-        ),
+        "table",
+        { class: "data compact top-values", "data-testid": "profile-top" },
+        h("thead", {}, h("tr", {}, h("th", {}, "Value"), h("th", { class: "num" }, p.topExact ? "Rows" : "Rows (at least)"), h("th", { class: "num" }, "Share"), h("th", {}, ""))),
+        body,
       ),
     ),
-  );
+    // Nothing more to say of a list that is whole at first (a bool, a few values).
+    kept <= TOP_FIRST && p.distinctExact && p.distinct <= kept ? null : line,
+  ];
 }
 
 export function createProfile(ctx) {
@@ -165,9 +197,12 @@ export function createProfile(ctx) {
         p.histogram ? histogram(p, unit, type) : null,
       ),
       p.top.length && (TEXT.has(type) || type === "bool" || p.distinct <= 50 || !p.histogram)
-        ? h("div", {}, h("h4", {}, `Most common values${p.distinct > p.top.length ? ` (top ${p.top.length} of ${p.distinctExact ? "" : "≈"}${fmtInt(p.distinct)})` : ""}`), topList(p, type, unit))
+        ? (() => {
+            const head = h("h4", {});
+            return h("div", {}, head, topList(p, type, unit, head));
+          })()
         : p.top.length
-          ? h("details", {}, h("summary", {}, "Most common values"), topList(p, type, unit))
+          ? h("details", {}, h("summary", {}, "Most common values"), topList(p, type, unit, null))
           : h("p", { class: "muted" }, nonNull ? "" : "Every value is null."),
       p.topExact ? null : h("p", { class: "muted small" }, `Counts are lower bounds: past ${past(type)} the table of counts keeps only its most common half each time it fills.`),
     );
