@@ -29,6 +29,7 @@ const ctx = {
   ioNote: "",
   labels: [], // one unique label per column (index added where names repeat)
   timeUnits: {}, // column -> "s" | "ms" | "us" | "ns" for int64 columns that hold times
+  sqlIO: { bytes: 0, requests: 0 }, // read from the file by the SQL tab's loads of table t (views/sql.js)
   decoded: new Map(), // "g:c" -> decoded bytes, learnt as chunks are read
   chunkErrors: new Map(), // "g:c" -> { error, header }: chunks learnt not to read (worker.js)
 };
@@ -110,6 +111,8 @@ ctx.noteIO = (res) => {
   }
   updateIO(ctx);
 };
+
+ctx.updateIO = () => updateIO(ctx);
 
 /** Runs a worker operation with a status line; keeps I/O counters fresh. */
 ctx.call = async (op, args, label, { onProgress, signal } = {}) => {
@@ -260,6 +263,7 @@ async function openSource(src, name, restore = null) {
   ctx.ioNote = info.note || "";
   ctx.labels = columnLabels(info.schema);
   ctx.timeUnits = timeUnits(info);
+  ctx.sqlIO = { bytes: 0, requests: 0 };
   ctx.decoded = new Map();
   ctx.chunkErrors = new Map();
   // Raw lengths and block counts live in each chunk's 18-byte header: one

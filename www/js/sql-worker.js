@@ -33,7 +33,7 @@ function usage(kind, message) {
 function errorInfo(e) {
   const kind = typeof e?.kind === "string" ? e.kind : "sql";
   const msg = String(e?.message ?? e);
-  return { kind, message: kind === "sql" ? sqlMessage(msg) : msg, rowGroup: e?.rowGroup ?? null, column: e?.column ?? null, offset: e?.offset ?? null };
+  return { kind, message: kind === "sql" ? sqlMessage(msg) : msg, rowGroup: e?.rowGroup ?? null, column: e?.column ?? null, offset: e?.offset ?? null, io: e?.io ?? null };
 }
 
 const OFFLINE = "This page's DuckDB never fetches anything from outside the site: it comes without extensions and does not install or load any, and it reads only table t (no URLs, no files).";
@@ -145,6 +145,10 @@ const ops = {
     const registry = new TokenizerRegistry();
     for (const t of tokenizers) registry.register(t);
     const file = blob ? await ColumnsFile.fromBlob(blob, registry) : await ColumnsFile.fromAsyncBuffer((await openUrl(url)).buffer, registry);
+    // What this reader has read from the source, with every progress and
+    // the answer (or the error): the page counts it in "Read so far".
+    const io = () => ({ bytes: file.bytesRead, requests: file.requests });
+    post({ label: "reading the file", io: io() });
     try {
       const schema = file.schema;
       const labels = columnLabels(schema);
@@ -168,7 +172,7 @@ const ops = {
         try {
           read = await file.readColumnsAsync([g], cols);
         } catch (e) {
-          throw Object.assign(e, { message: `row group ${g}: ${e.message}` });
+          throw Object.assign(e, { message: `row group ${g}: ${e.message}`, io: io() });
         }
         const batchCols = read.map((col, k) => {
           if (col.type !== "string") return col;
@@ -178,10 +182,10 @@ const ops = {
         });
         await conn.insertArrowFromIPCStream(writer.whole(recordBatch(A, aSchema, batchCols)), { name: "t", create: g === 0 });
         rows += file.rowGroups[g].numRows;
-        post({ done: g + 1, total: G, label: "row groups loaded into DuckDB" });
+        post({ done: g + 1, total: G, label: "row groups loaded into DuckDB", io: io() });
       }
       loaded = { columns: cols.map((c) => ({ c, label: labels[c], type: schema[c].type })), rows, skipped, replaced: [...replaced].map((c) => labels[c]) };
-      return loaded;
+      return { ...loaded, io: io() };
     } finally {
       file.free();
     }

@@ -41,7 +41,8 @@ let decodedReported = 0;
 const failures = new Map(); // "g:c" -> { error, header: number[] | null }
 let failuresChanged = false;
 const CHUNK_KINDS = new Set(["truncated", "corrupt_chunk", "unsupported_codec", "unsupported_encoding", "unknown_tokenizer", "too_large", "out_of_range"]);
-// Bytes and requests the page read itself (a failing chunk's header), beside the package's.
+// Bytes and requests the page read itself (a failing chunk's header, the
+// whole file for Timing from memory), beside the package's.
 const extraIO = { bytes: 0, requests: 0 };
 
 // The current view: row ids in display order (null = every row in file order).
@@ -259,7 +260,14 @@ async function fileBytes(post) {
   const size = need().byteLength;
   if (size > MEMORY_LIMIT) throw usage("too_large", `the file is ${size} bytes; loading it whole is limited to ${MEMORY_LIMIT} bytes here`);
   post?.({ label: `Loading the whole file (${size} bytes) into memory…` });
+  // One read of the whole file, beside the package's (unless a server that
+  // ignores ranges already sent all of it: then no new read).
+  const fetched = !!source.blob || !source.http.note;
   memBytes = source.blob ? new Uint8Array(await source.blob.arrayBuffer()) : await source.http.readAll();
+  if (fetched) {
+    extraIO.bytes += memBytes.length;
+    extraIO.requests++;
+  }
   return memBytes;
 }
 

@@ -17,6 +17,7 @@ export function createSql(ctx, el) {
   let lastSql = "";
   let sort = null; // { key, desc } over the last result's columns
   let resultCols = [];
+  let noteIO = () => {}; // takes in what the running load of table t has read
   const state = h("p", { class: "muted small", "data-testid": "sql-state", "aria-live": "polite" });
   const out = h("div", { class: "sql-result", "data-testid": "sql-result" });
   const editor = h("textarea", { class: "sql-editor", rows: 5, spellcheck: "false", "data-testid": "sql-input", "aria-label": "SQL statement" });
@@ -70,7 +71,21 @@ export function createSql(ctx, el) {
         if (!engine) await spawn();
         const t0 = performance.now();
         const src = ctx.source.blob ? { blob: ctx.source.blob } : { url: ctx.source.url };
-        const info = await engine.call("load", { ...src, tokenizers: ctx.registered.map((t) => t.bytes) }, { onProgress: (p) => (state.textContent = p.total ? `Loading table t: ${p.label} ${p.done} of ${p.total}` : `${p.label}…`) });
+        // This load reads the file with a reader of its own: "Read so far"
+        // counts it on top of the loads before it (each reads every chunk).
+        const before = { ...ctx.sqlIO };
+        noteIO = (io) => {
+          if (!io || gen !== ctx.gen) return;
+          ctx.sqlIO = { bytes: before.bytes + io.bytes, requests: before.requests + io.requests };
+          ctx.updateIO();
+        };
+        const info = await engine.call("load", { ...src, tokenizers: ctx.registered.map((t) => t.bytes) }, {
+          onProgress: (p) => {
+            noteIO(p.io);
+            state.textContent = p.total ? `Loading table t: ${p.label} ${p.done} of ${p.total}` : `${p.label}…`;
+          },
+        });
+        noteIO(info.io);
         if (gen !== ctx.gen) return false;
         loadedFor = gen;
         const notes = [];
@@ -80,6 +95,7 @@ export function createSql(ctx, el) {
         el.dataset.sqlState = "ready";
         return true;
       } catch (e) {
+        noteIO(e.io);
         if (e.kind !== "cancelled") {
           fill(out, h("pre", { class: "error-box sql-error", role: "alert", "data-testid": "sql-error" }, `${e.kind}: ${e.message}`));
           el.dataset.sqlState = "error";

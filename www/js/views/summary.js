@@ -32,7 +32,7 @@ export function renderFacts(ctx, el) {
       fact("Header", `${fmtInt(f.headerLength)} B`, "fact-header", "magic, version and the tokenizer digest table"),
       fact("Footer", h("span", {}, h("span", { "data-testid": "fact-footer-length" }, `${fmtInt(f.footerLength)} B`), h("span", { class: "muted" }, " at "), h("span", { "data-testid": "fact-footer-offset" }, fmtInt(f.footerOffset))), "fact-footer", "footer length and offset", true),
       fact("Opened in", h("span", { "data-open-bytes": f.openBytes, "data-open-requests": f.openRequests }, fmtMs(f.openMs), h("span", { class: "muted" }, ` · ${fmtBytes(f.openBytes)}, ${plural(f.openRequests, "read")}`)), "fact-open", "time and bytes to read the tail, header and footer and decode the footer", true),
-      fact("Read so far", h("span", { "data-testid": "io-counter" }), "fact-io", "bytes fetched from the source so far (chunks read again count again), and the number of reads", true),
+      fact("Read so far", h("span", { "data-testid": "io-counter" }), "fact-io", "bytes fetched from the file so far and the number of reads: every view's (chunks read again count again), Timing's (a run from memory loads the whole file once), and the SQL tab's load of table t, which reads every chunk with a reader of its own; not what a Timing worker pool reads of a local file", true),
     ),
     ctx.ioNote ? h("p", { class: "notice" }, ctx.ioNote) : null,
   );
@@ -43,9 +43,12 @@ export function updateIO(ctx) {
   const el = document.querySelector("[data-testid=io-counter]");
   if (!el || !ctx.file) return;
   const f = ctx.file;
-  el.textContent = `${fmtBytes(f.bytesRead)}, ${plural(f.requests, "read")}`;
-  el.dataset.bytes = String(f.bytesRead);
-  el.dataset.requests = String(f.requests);
+  const sql = ctx.sqlIO || { bytes: 0, requests: 0 };
+  const bytes = f.bytesRead + sql.bytes;
+  const requests = f.requests + sql.requests;
+  el.textContent = `${fmtBytes(bytes)}, ${plural(requests, "read")}${sql.requests ? `, of which the SQL tab's table t: ${fmtBytes(sql.bytes)}, ${plural(sql.requests, "read")}` : ""}`;
+  el.dataset.bytes = String(bytes);
+  el.dataset.requests = String(requests);
 }
 
 export function renderTokenizers(ctx, el) {
