@@ -28,7 +28,8 @@ const ctx = {
   tab: "schema",
   ioNote: "",
   labels: [], // one unique label per column (index added where names repeat)
-  timeUnits: {}, // column -> "s" | "ms" | "us" | "ns" for int64 columns that hold times
+  timeUnits: {}, // column -> "s" | "ms" | "us" | "ns" for integer columns shown as times
+  timeSource: {}, // column -> "guessed" (int64, by name and range) | "chosen" (by the person, until another file opens)
   sqlIO: { bytes: 0, requests: 0 }, // read from the file by the SQL tab's loads of table t (views/sql.js)
   decoded: new Map(), // "g:c" -> decoded bytes, learnt as chunks are read
   chunkErrors: new Map(), // "g:c" -> { error, header }: chunks learnt not to read (worker.js)
@@ -198,6 +199,16 @@ ctx.select = (g, c, tab) => {
   if (tab) showTab(tab);
 };
 
+/** Shows column c's values as dates of `unit` ("s", "ms", "us", "ns"), or as numbers (null): every view. */
+ctx.setTimeUnit = (c, unit) => {
+  if (unit) ctx.timeUnits[c] = unit;
+  else delete ctx.timeUnits[c];
+  ctx.timeSource[c] = "chosen";
+  data.timeUnitsChanged();
+  if (ctx.tab === "detail") detail.timeUnitsChanged();
+  else dirty.add("detail");
+};
+
 /** Shows the first row of row group g, column c, in the data grid. */
 ctx.previewChunk = (g, c) => {
   const first = ctx.file.rowGroups.slice(0, g).reduce((a, rg) => a + rg.numRows, 0);
@@ -263,6 +274,7 @@ async function openSource(src, name, restore = null) {
   ctx.ioNote = info.note || "";
   ctx.labels = columnLabels(info.schema);
   ctx.timeUnits = timeUnits(info);
+  ctx.timeSource = Object.fromEntries(Object.keys(ctx.timeUnits).map((c) => [c, "guessed"]));
   ctx.sqlIO = { bytes: 0, requests: 0 };
   ctx.decoded = new Map();
   ctx.chunkErrors = new Map();

@@ -2,6 +2,7 @@
 
 import { h } from "./dom.js";
 import { fmtInt } from "./format.js";
+import { UNIT_LABEL } from "./timefmt.js";
 
 const HINTS = {
   truncated: "The file is shorter than its own structure says: it was probably cut short while copying or downloading.",
@@ -69,6 +70,23 @@ export function selectField(label, options, value, onchange, testid) {
   const id = `f${++uid}`;
   const sel = h("select", { id, "data-testid": testid, onchange: () => onchange(sel.value) }, options.map((o) => h("option", { value: String(o.value), selected: String(o.value) === String(value) }, o.label)));
   return h("label", { class: "field", for: id }, h("span", { class: "field-label" }, label), sel);
+}
+
+// The Unix time units an integer column can be shown in (32 bits hold seconds only).
+const TIME_UNITS = { int32: ["s"], uint32: ["s"], int64: ["s", "ms", "us", "ns"], uint64: ["s", "ms", "us", "ns"] };
+
+/**
+ * How column c's values show: numbers, or dates of a Unix time unit, as
+ * the person chooses (ctx.setTimeUnit); the unit the page guessed says so.
+ * null for a column that is not an integer of 32 or 64 bits.
+ */
+export function timeUnitField(ctx, c, testid, label = "Show values as") {
+  const units = TIME_UNITS[ctx.file.schema[c].type];
+  if (!units) return null;
+  const now = ctx.timeUnits[c] || "";
+  const guessed = ctx.timeSource[c] === "guessed";
+  const options = [{ value: "", label: "numbers" }, ...units.map((u) => ({ value: u, label: `dates, epoch ${UNIT_LABEL[u]}${guessed && u === now ? " (guessed)" : ""}` }))];
+  return selectField(label, options, now, (v) => ctx.setTimeUnit(c, v || null), testid);
 }
 
 /**

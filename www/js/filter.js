@@ -31,7 +31,7 @@ const enc = new TextEncoder();
 
 /**
  * Parses what a person typed for a column type: { value } or { error }.
- * `unit` ("s", "ms", "us", "ns") for int64 columns shown as times: a date
+ * `unit` ("s", "ms", "us", "ns") for integer columns shown as times: a date
  * such as 2001-03-01 or 2001-03-01 12:30 (UTC) is accepted too.
  */
 export function parseValue(type, text, unit = null) {
@@ -51,7 +51,7 @@ export function parseValue(type, text, unit = null) {
   if (unit && !/^-?\d+$/.test(t)) {
     const v = parseTime(t, unit);
     if (v === null) return { error: "a number, or a date and time such as 2001-03-01 or 2001-03-01 12:30:00 (UTC)" };
-    return { value: v };
+    return { value: type === "int64" || type === "uint64" ? v : Number(v) };
   }
   if (type === "float32" || type === "float64") {
     if (/^nan$/i.test(t)) return { value: NaN };

@@ -6,7 +6,7 @@
 
 import { h, fill } from "../dom.js";
 import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, hex, valueNode, scalarText, plural } from "../format.js";
-import { errorBox } from "../common.js";
+import { errorBox, timeUnitField } from "../common.js";
 import { opsFor, parseValue, describeCondition } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { createGrid, unreadableNode } from "./grid.js";
@@ -128,8 +128,13 @@ export function createData(ctx, el) {
         h("button", { type: "button", class: "small", "data-testid": "copy-row-json", onclick: () => copyText(rowText(cell, "json"), ctx.toast) }, "Copy row (JSON)"),
       ),
       isBytes ? h("details", {}, h("summary", {}, "Bytes (hex)"), h("pre", { class: "hexdump" }, hexDump(v))) : null,
+      timeUnitField(ctx, c.key, "cell-time-unit", "Show this column as"),
     );
+    // Chosen here, the column shows anew and so does this panel: the choice keeps the focus.
+    if (refocusUnit) side.querySelector("[data-testid=cell-time-unit]")?.focus();
+    refocusUnit = false;
   }
+  let refocusUnit = false;
 
   // ------------------------------------------------------------ view
 
@@ -461,6 +466,15 @@ export function createData(ctx, el) {
       status.textContent = describe();
       status.dataset.total = String(total);
       grid.setSource(source());
+    },
+    /** A column shows as dates or numbers now (ctx.setTimeUnit): the grid, the selected cell, the filters' hints, the export's choice. */
+    timeUnitsChanged() {
+      if (!ctx.file?.numRows) return;
+      refocusUnit = side.contains(document.activeElement);
+      grid.setSource(source(), { keepScroll: true });
+      drawFilters();
+      exportMenu();
+      if (lastCell) grid.select(grid.selection.row, grid.selection.col, { scroll: false });
     },
     /** Restores a link's place: its filter and sort, then its file row,
      *  found where that view puts it. */

@@ -6,7 +6,7 @@
 import { h, s, fill } from "../dom.js";
 import { fmtInt, fmtMs, fmtPct, fmtBytes, valueNode, decodeStat, scalarText, plural } from "../format.js";
 import { errorBox } from "../common.js";
-import { formatTime } from "../timefmt.js";
+import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { EXACT_LIMIT, ARENA_LIMIT, compareBytes } from "../profile.js";
 
 const AUTO_LIMIT = 64 * 1024 * 1024; // stored bytes profiled without asking
@@ -192,7 +192,7 @@ export function createProfile(ctx) {
           h("dt", {}, "Maximum"),
           h("dd", { "data-testid": "profile-max" }, valueView(type, unit, p.max), " ", h("span", { class: "muted small" }, "footer: "), valueView(type, unit, foot.max), " ", mark(agreeMax)),
           p.lengths ? [h("dt", {}, "Length (bytes)"), h("dd", {}, `${fmtInt(p.lengths.min)} to ${fmtInt(p.lengths.max)}, mean ${p.lengths.mean.toFixed(1)}`)] : null,
-          unit ? [h("dt", {}, "Shown as"), h("dd", {}, `times (int64 ${unit === "us" ? "microseconds" : unit} since 1970-01-01 UTC, guessed from the name and range)`)] : null,
+          unit ? [h("dt", {}, "Shown as"), h("dd", { "data-testid": "profile-shown-as" }, `dates (${type} ${UNIT_LABEL[unit]} since 1970-01-01 UTC, ${ctx.timeSource[c] === "chosen" ? "as chosen" : "guessed from the name and range"})`)] : null,
         ),
         p.histogram ? histogram(p, unit, type) : null,
       ),
@@ -247,6 +247,10 @@ export function createProfile(ctx) {
         el.dataset.state = "idle";
         fill(el, h("h3", {}, "Profile of ", h("span", { class: "colname" }, ctx.labels[c])), h("p", {}, `Reads every chunk of this column (${fmtBytes(stored)} stored). `, h("button", { type: "button", "data-testid": "profile-run", onclick: () => run(c) }, "Profile this column")));
       }
+    },
+    /** Draws the shown column's profile again, if it is counted (the column now shows another way). */
+    refresh() {
+      if (current >= 0 && cache.has(`${ctx.gen}:${current}`)) render(current, cache.get(`${ctx.gen}:${current}`));
     },
     reset() {
       ac?.abort();
