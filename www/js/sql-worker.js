@@ -10,6 +10,7 @@ import { init, ColumnsFile, TokenizerRegistry } from "./columns.js";
 import { openUrl } from "./urlbuffer.js";
 import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter } from "./arrowdata.js";
 import { columnLabels } from "./labels.js";
+import { formatTime } from "./timefmt.js";
 
 const DUCKDB_DIR = new URL("../vendor/duckdb/", import.meta.url);
 let duck = null; // { db, conn, version }
@@ -123,6 +124,79 @@ function typeName(A, t) {
   return TYPE_NAMES[name] || null;
 }
 
+const UNITS = ["s", "ms", "us", "ns"];
+const pad2 = (n) => String(n).padStart(2, "0");
+
+/** DECIMAL: the unscaled integer (arrow's BigNum as text) with the point put back by the type's scale. */
+function decimalText(v, scale) {
+  const raw = String(v);
+  if (!(scale > 0)) return raw;
+  const neg = raw.startsWith("-");
+  const digits = (neg ? raw.slice(1) : raw).padStart(scale + 1, "0");
+  return `${neg ? "-" : ""}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+}
+
+/** TIME: a count of `unit` since midnight as 12:34:56[.fraction]. */
+function timeOfDayText(x, unit) {
+  const per = [1n, 1000n, 1000000n, 1000000000n][unit];
+  const v = BigInt(x);
+  const s = v / per;
+  const frac = v % per;
+  const text = `${pad2(s / 3600n)}:${pad2((s / 60n) % 60n)}:${pad2(s % 60n)}`;
+  return frac ? `${text}.${String(frac).padStart(String(per).length - 1, "0").replace(/0+$/, "")}` : text;
+}
+
+/** INTERVAL as DuckDB writes it: "1 month 3 days 04:00:00". */
+function intervalText(months, days, nanos) {
+  const parts = [];
+  const y = Math.trunc(months / 12);
+  const mo = months % 12;
+  if (y) parts.push(`${y} year${Math.abs(y) === 1 ? "" : "s"}`);
+  if (mo) parts.push(`${mo} month${Math.abs(mo) === 1 ? "" : "s"}`);
+  if (days) parts.push(`${days} day${Math.abs(days) === 1 ? "" : "s"}`);
+  if (nanos || !parts.length) parts.push(`${nanos < 0n ? "-" : ""}${timeOfDayText(nanos < 0n ? -nanos : nanos, 3)}`);
+  return parts.join(" ");
+}
+
+/**
+ * For a result column apache-arrow 17 does not hand over as the value
+ * (DECIMAL and HUGEINT as an unscaled BigNum, dates and timestamps as
+ * milliseconds, TIME as a count, INTERVAL misread): a function (vector, row)
+ * -> the value as text, read from the column's own buffers; null otherwise.
+ */
+function textReader(A, type) {
+  const name = A.Type[type.typeId];
+  const raw = (vec, i, width = 1) => {
+    let at = i;
+    for (const d of vec.data) {
+      if (at < d.length) return { values: d.values, k: (d.offset + at) * width };
+      at -= d.length;
+    }
+    return null;
+  };
+  if (name === "Decimal") return (vec, i) => decimalText(vec.get(i), type.scale);
+  if (name === "Date") return (vec, i) => formatTime(BigInt(Math.round(vec.get(i))), "ms").split(" ")[0];
+  if (name === "Timestamp") {
+    const unit = UNITS[type.unit];
+    return (vec, i) => {
+      const r = raw(vec, i);
+      return `${formatTime(BigInt(r.values[r.k]), unit)}${type.timezone ? " UTC" : ""}`;
+    };
+  }
+  if (name === "Time") return (vec, i) => timeOfDayText(vec.get(i), type.unit);
+  if (name === "Interval") {
+    // unit 0: months (int32); 1: days, milliseconds (int32 each); 2: months, days (int32), nanoseconds (int64).
+    const width = [1, 2, 4][type.unit];
+    return (vec, i) => {
+      const { values: v, k } = raw(vec, i, width);
+      if (type.unit === 0) return intervalText(v[k], 0, 0n);
+      if (type.unit === 1) return intervalText(0, v[k], BigInt(v[k + 1]) * 1000000n);
+      return intervalText(v[k], v[k + 1], BigInt.asIntN(64, (BigInt(v[k + 3] >>> 0) << 32n) | BigInt(v[k + 2] >>> 0)));
+    };
+  }
+  return null;
+}
+
 function textOf(v) {
   if (v === null || v === undefined) return null;
   if (typeof v === "bigint" || typeof v === "number" || typeof v === "boolean") return String(v);
@@ -198,25 +272,36 @@ const ops = {
     const t0 = performance.now();
     const table = await conn.query(sql);
     const ms = performance.now() - t0;
+    const readers = [];
     const columns = table.schema.fields.map((f, i) => {
       const type = typeName(A, f.type);
-      return { key: i, label: f.name, type: type || "string", sqlType: String(f.type), asText: !type };
+      readers[i] = type ? null : textReader(A, f.type);
+      const kind = A.Type[f.type.typeId];
+      // Shown as text, tagged with their own type; numbers stay right-aligned.
+      const tag = type ? undefined : { Decimal: f.type.scale ? `decimal(${f.type.precision},${f.type.scale})` : "hugeint", Date: "date", Timestamp: f.type.timezone ? "timestamptz" : "timestamp", Time: "time", Interval: "interval" }[kind];
+      return { key: i, label: f.name, type: type || "string", sqlType: String(f.type), asText: !type, ...(tag ? { tag, numeric: kind === "Decimal" } : {}) };
     });
-    result = { table, columns };
+    result = { table, columns, readers };
     return { columns, numRows: table.numRows, ms };
   },
 
   /** Rows start .. start + count of the last result, as the grid's cells. */
   async rows({ start, count }) {
     if (!result) throw usage("bad_argument", "no result");
-    const { table, columns } = result;
+    const { table, columns, readers } = result;
     const end = Math.min(table.numRows, start + count);
     const out = columns.map((col, k) => {
       const vec = table.getChildAt(k);
+      const read = readers[k];
       const cells = [];
       for (let i = start; i < end; i++) {
-        const v = vec.get(i);
-        if (v === null || v === undefined) cells.push(null);
+        if (!vec.isValid(i)) {
+          cells.push(null);
+          continue;
+        }
+        const v = read ? null : vec.get(i);
+        if (read) cells.push(enc.encode(read(vec, i)));
+        else if (v === null || v === undefined) cells.push(null);
         else if (col.asText) cells.push(enc.encode(textOf(v)));
         else if (col.type === "string") cells.push(enc.encode(v));
         else if (col.type === "bytes") cells.push(new Uint8Array(v));

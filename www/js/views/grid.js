@@ -96,10 +96,10 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       source.columns.map((c, k) => {
         const active = sort && sort.key === c.key;
         const mark = active ? (sort.desc ? " ▼" : " ▲") : "";
-        const content = [h("span", { class: "colname" }, c.label), h("span", { class: "type-tag" }, c.unit ? `${c.type} · time` : c.type), h("span", { class: "sort-mark", "aria-hidden": "true" }, mark)];
+        const content = [h("span", { class: "colname" }, c.label), h("span", { class: "type-tag" }, c.unit ? `${c.type} · time` : c.tag || c.type), h("span", { class: "sort-mark", "aria-hidden": "true" }, mark)];
         return h(
           "div",
-          { class: ["grid-cell", "grid-th", NUMERIC.has(c.type) && "num"], role: "columnheader", style: { width: `${widths[k]}px` }, "aria-sort": active ? (sort.desc ? "descending" : "ascending") : "none", "data-col": c.key, "data-testid": `${testid}-header` },
+          { class: ["grid-cell", "grid-th", (NUMERIC.has(c.type) || c.numeric) && "num"], role: "columnheader", style: { width: `${widths[k]}px` }, "aria-sort": active ? (sort.desc ? "descending" : "ascending") : "none", "data-col": c.key, "data-testid": `${testid}-header` },
           source.sortable && onSort ? h("button", { type: "button", class: "grid-sort", tabindex: "-1", title: `sort by ${c.label} (again: the other way, a third time: file order)`, onclick: () => onSort(c.key) }, content) : content,
         );
       }),
@@ -229,7 +229,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       source.columns.forEach((c, k) => {
         const cell = r.cells[k];
         cell.style.width = `${widths[k]}px`;
-        cell.className = `grid-cell${NUMERIC.has(c.type) ? " num" : ""}${sel.row === i && sel.col === k ? " selected" : ""}`;
+        cell.className = `grid-cell${NUMERIC.has(c.type) || c.numeric ? " num" : ""}${sel.row === i && sel.col === k ? " selected" : ""}`;
         cell.dataset.col = String(c.key);
         cell.dataset.row = String(i);
         cell.setAttribute("aria-colindex", String(k + 2));
