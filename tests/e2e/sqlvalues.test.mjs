@@ -73,3 +73,22 @@ test("SQL: decimals, huge integers, dates, timestamps, times and intervals show 
   assert.deepEqual(await row(0), { x: "9.0" });
   assert.deepEqual(log.errors, []);
 });
+
+test("SQL: a result sorts by the column clicked, whatever the statement ends with or its columns are called", async () => {
+  const sortBy = async (k) => {
+    await page.evaluate(() => (document.querySelector("[data-testid=panel-sql]").dataset.sqlState = "sent"));
+    await page.click(`[data-testid=sql-grid-header] >> nth=${k}`);
+    await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done], [data-testid=panel-sql][data-sql-state=error]", { timeout: 60_000 });
+    assert.equal(await page.getAttribute("[data-testid=panel-sql]", "data-sql-state"), "done", await page.textContent("[data-testid=sql-result]"));
+    await page.waitForFunction(() => !document.querySelector("[data-testid=sql-grid] .grid-cell[data-kind=pending]"));
+  };
+  // A statement ending in a line comment: the sort's wrapping must not be commented out.
+  await run("SELECT id FROM t ORDER BY id DESC -- newest first");
+  await sortBy(0);
+  assert.deepEqual(await row(0), { id: "1" });
+  // Two columns of one name: the second one clicked sorts by the second.
+  await run("SELECT 1 AS a, 2 AS a UNION ALL SELECT 3, 0");
+  await sortBy(1);
+  assert.deepEqual(Object.values(await row(0)), ["3", "0"]);
+  assert.deepEqual(log.errors, []);
+});

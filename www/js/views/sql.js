@@ -117,7 +117,9 @@ export function createSql(ctx, el) {
     try {
       if (!(await ensureLoaded())) return;
       lastSql = text;
-      const statement = sort ? `SELECT * FROM (${text}) ORDER BY ${quote(resultCols.find((c) => c.key === sort.key)?.label ?? "")} ${sort.desc ? "DESC" : "ASC"} NULLS LAST` : text;
+      // On lines of their own, so a statement ending in a -- comment still
+      // closes; by position, so two columns of one name sort each by its own.
+      const statement = sort ? `SELECT * FROM (\n${text}\n) ORDER BY ${sort.key + 1} ${sort.desc ? "DESC" : "ASC"} NULLS LAST` : text;
       stopBtn.hidden = false;
       el.dataset.sqlState = "running";
       const res = await engine.call("query", { sql: statement });
