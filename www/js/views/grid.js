@@ -61,7 +61,9 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   const body = h("div", { class: "grid-body", role: "rowgroup" });
   const spacer = h("div", { class: "grid-spacer" });
   const sizer = h("div", { class: "grid-sizer" }, head, body, spacer);
-  const scroller = h("div", { class: "grid-scroll" }, sizer);
+  // Not a tab stop of its own (Chromium makes a scrolling box one): the
+  // grid is the one stop, and its arrow keys move the selected cell.
+  const scroller = h("div", { class: "grid-scroll", tabindex: "-1" }, sizer);
   // Said in words when there is nothing to show (a filter that matches no row).
   const empty = h("p", { class: "grid-empty muted", "data-testid": `${testid}-empty`, role: "status", hidden: true });
   const el = h("div", { class: "grid", role: "grid", tabindex: "0", "data-testid": testid, "aria-label": label, "aria-multiselectable": "false" }, scroller, empty);

@@ -1,0 +1,47 @@
+// The grid is one tab stop: Tab from it leaves it. Chromium makes a
+// scrolling box a tab stop of its own, so the grid's inner scroller was a
+// second, nameless stop where the arrow keys scrolled instead of moving the
+// selected cell.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { serve, launch, newPage, tab, waitState } from "./harness.mjs";
+import { buildFile, materialize } from "../node/synth.mjs";
+
+let server, browser, page, log;
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+  ({ page, log } = await newPage(browser, server.origin, { viewport: { width: 390, height: 800 } }));
+  await page.goto(server.base);
+  const n = 300;
+  const schema = Array.from({ length: 8 }, (_, k) => ({ name: `column_${k}`, type: "int32", nullable: false }));
+  const file = buildFile(schema, [{ offset: 5, columns: schema.map((_, k) => Array.from({ length: n }, (_, i) => i * 10 + k)) }]);
+  await page.setInputFiles("[data-testid=file-input]", { name: "wide.cols", mimeType: "application/octet-stream", buffer: Buffer.from(materialize(file)) });
+  await waitState(page, "ready");
+  await tab(page, "data");
+  await page.waitForFunction(() => !document.querySelector("[data-testid=data-grid] .grid-cell[data-kind=pending]"));
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+test("Data grid: one tab stop; Tab leaves it, Shift+Tab comes back to it", async () => {
+  await page.focus("[data-testid=data-grid]");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Tab");
+  const after = await page.evaluate(() => {
+    const a = document.activeElement;
+    return { inGrid: !!a.closest("[data-testid=data-grid]"), tag: a.tagName, cls: a.className };
+  });
+  assert.equal(after.inGrid, false, `Tab from the grid stayed in it: ${after.tag}.${after.cls}`);
+  await page.keyboard.press("Shift+Tab");
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), "data-grid");
+  // The arrow keys still move the selection, not the scroll box.
+  await page.keyboard.press("ArrowDown");
+  assert.equal(await page.getAttribute("[data-testid=data-grid] .grid-cell.selected", "data-row"), "2");
+  assert.deepEqual(log.errors, []);
+});
