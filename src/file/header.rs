@@ -50,7 +50,7 @@ pub fn read_prelude(file_len: u64, head: &[u8], tail: &[u8]) -> Result<Prelude> 
     if file_len < TAIL_LEN {
         return Err(Error::new(
             ErrorKind::Truncated,
-            format!("file is {file_len} bytes; even an empty columns file has at least 13"),
+            format!("file is {file_len} bytes; a columns file has at least 13 bytes"),
         ));
     }
     if (head.len() as u64) < head_probe_range(file_len).end || tail.len() as u64 != TAIL_LEN {

@@ -267,3 +267,9 @@ test("ColumnsPool.create: a size that is not 1 to 256 workers is a bad_argument;
     await assert.rejects(ColumnsPool.create(size), (e) => e.kind === "load_failed" && /no Web Workers here/.test(e.message));
   }
 });
+
+test("a file too small to be one says how small, in bytes, against the smallest there is", () => {
+  for (const n of [0, 5]) {
+    throwsKind(() => ColumnsFile.fromBytes(new Uint8Array(n)), "truncated", (e) => assert.match(e.message, new RegExp(`^file is ${n} bytes; a columns file has at least 13 bytes$`)));
+  }
+});
