@@ -48,6 +48,9 @@ test("a chunk with an unknown codec: flagged in Schema and Chunks once it fails,
   assert.equal(await page.getAttribute("[data-testid=detail-error]", "data-kind"), "unsupported_codec");
   assert.match(await page.textContent("[data-testid=detail-error] [data-testid=error-message]"), /codec tag 9/);
   assert.match(await page.textContent("[data-testid=detail-error] [data-testid=error-location]"), /byte offset 6\b/);
+  // Said once, on the Location line (with the column's name), not again at the message's end.
+  assert.doesNotMatch(await page.textContent("[data-testid=detail-error] [data-testid=error-message]"), /byte offset|row group/);
+  assert.match(await page.textContent("[data-testid=detail-error] [data-testid=error-location]"), /row group 0, column 0 \(/);
   // What is known still shows: the byte range, the header bytes, the footer's statistics.
   await page.waitForSelector("[data-testid=detail-chunk]");
   assert.equal(await page.textContent("[data-testid=detail-range]"), "5 – 78");

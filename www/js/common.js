@@ -53,13 +53,17 @@ export function errorBox(err, { title, schema, testid = "error-box", compact = f
       // A missing tokenizer in a compact box: the hint below says it all.
       compact && digest
         ? h("span", { class: "error-hint", "data-testid": "missing-digest" }, "Drop the tokenizer.json whose SHA-256 is ", h("code", { class: "digest" }, digest), " anywhere on the page to read this column, or ", chooseButton())
-        : h("span", { class: "error-message", "data-testid": "error-message" }, err.message || ""),
+        : h("span", { class: "error-message", "data-testid": "error-message" }, loc.length && !compact ? withoutLocation(err.message || "") : err.message || ""),
     ),
     loc.length && !compact ? h("div", { class: "error-loc", "data-testid": "error-location" }, "Location: ", loc.join(", ")) : null,
     digest && !compact ? h("div", { class: "error-hint", "data-testid": "missing-digest" }, "Drop the tokenizer.json whose SHA-256 is ", h("code", { class: "digest" }, digest), " anywhere on the page to read it, or ", chooseButton()) : null,
     HINTS[err.kind] && !digest && !compact ? h("div", { class: "error-hint", "data-testid": "error-hint" }, hintFor(err)) : null,
   );
 }
+
+/** A package message without the "(row group 0, column 1, byte offset 103)"
+ *  it ends with: the box's Location line says it, with the column's name. */
+const withoutLocation = (m) => m.replace(/ \((?:row group|column|byte offset) \d+(?:, (?:row group|column|byte offset) \d+)*\)$/, "");
 
 /** Opens the file chooser for tokenizer.json files (app.js listens for data-action). */
 const chooseButton = () => h("button", { type: "button", class: "small primary", "data-action": "choose-tokenizer", "data-testid": "choose-tokenizer" }, "Choose tokenizer…");
