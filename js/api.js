@@ -7,7 +7,7 @@
 // "columns-wasm-glue" is wasm-bindgen's web-target output; tools/package.mjs
 // bundles it in (it is not a runtime dependency).
 import * as glue from "columns-wasm-glue";
-import { Column, ColumnsError, adopt, boolBitsOf, handBack, reused, settle } from "./column.js";
+import { Column, ColumnsError, adopt, boolBitsOf, flag, handBack, reused, settle } from "./column.js";
 import { RowGroupStream, Scope, ScopedColumn, scopedColumns } from "./scoped.js";
 
 export { Column, ColumnsError, ScopedColumn };
@@ -307,9 +307,7 @@ ColumnsFile.prototype.rowGroupsAsync = function (options) {
   let scoped = false;
   let error = null;
   try {
-    const s = option(optionsOf(options, "rowGroupsAsync"), "scoped", "rowGroupsAsync") ?? false;
-    if (typeof s !== "boolean") throw new ColumnsError(`rowGroupsAsync: options.scoped must be true or false; got ${describe(s)}`, "bad_argument");
-    scoped = s;
+    scoped = flag(option(optionsOf(options, "rowGroupsAsync"), "scoped", "rowGroupsAsync"), "scoped");
   } catch (e) {
     error = e; // the first step rejects with it
   }

@@ -204,12 +204,15 @@ export function reused(options) {
   return list;
 }
 
-/** @internal `options.boolBits`: true, false or absent. */
-export function boolBitsOf(options) {
-  const b = options?.boolBits ?? false;
-  if (typeof b !== "boolean") throw new ColumnsError(`options.boolBits must be true or false; got type ${typeof b}`, "bad_argument");
+/** @internal An option that is true, false or absent (false). */
+export function flag(value, key) {
+  const b = value ?? false;
+  if (typeof b !== "boolean") throw new ColumnsError(`options.${key} must be true or false; got type ${typeof b}`, "bad_argument");
   return b;
 }
+
+/** @internal `options.boolBits`. */
+export const boolBitsOf = (options) => flag(options?.boolBits, "boolBits");
 
 /**
  * @internal Takes back the buffers of `columns` (see `reused`) so a later
