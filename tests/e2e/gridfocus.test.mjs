@@ -5,16 +5,14 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { serve, launch, newPage, tab, waitState } from "./harness.mjs";
+import { openInspector, tab, waitState } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
-let server, browser, page, log;
+let inspector, page, log;
 
 before(async () => {
-  server = await serve();
-  browser = await launch();
-  ({ page, log } = await newPage(browser, server.origin, { viewport: { width: 390, height: 800 } }));
-  await page.goto(server.base);
+  inspector = await openInspector({ viewport: { width: 390, height: 800 } });
+  ({ page, log } = inspector);
   const n = 300;
   const schema = Array.from({ length: 8 }, (_, k) => ({ name: `column_${k}`, type: "int32", nullable: false }));
   const file = buildFile(schema, [{ offset: 5, columns: schema.map((_, k) => Array.from({ length: n }, (_, i) => i * 10 + k)) }]);
@@ -25,8 +23,7 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
-  server?.stop();
+  await inspector?.close();
 });
 
 test("Data grid: one tab stop; Tab leaves it, Shift+Tab comes back to it", async () => {

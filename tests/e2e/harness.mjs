@@ -86,6 +86,36 @@ export async function newPage(browser, origin, options = {}) {
   return { page, context, log };
 }
 
+/** What most test files start with: the site served, a browser, one page
+ *  (1280 x 800 unless `pageOptions` says otherwise) loaded at the site.
+ *  `close()` ends all three. */
+export async function openInspector(pageOptions = {}) {
+  const server = await serve();
+  let browser;
+  try {
+    browser = await launch();
+    const { page, log } = await newPage(browser, server.origin, { viewport: { width: 1280, height: 800 }, ...pageOptions });
+    await page.goto(server.base);
+    return { server, browser, page, log, close: async () => { await browser.close(); server.stop(); } };
+  } catch (e) {
+    await browser?.close();
+    server.stop();
+    throw e;
+  }
+}
+
+/** Runs a statement in the SQL tab (open, its table loaded); resolves
+ *  { state: "done" | "error", text: the summary's or the error's text }. */
+export async function runSql(page, sql) {
+  await page.fill("[data-testid=sql-input]", sql);
+  await page.evaluate(() => (document.querySelector("[data-testid=panel-sql]").dataset.sqlState = "sent"));
+  await page.click("[data-testid=sql-run]");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done], [data-testid=panel-sql][data-sql-state=error]", { timeout: 60_000 });
+  const state = await page.getAttribute("[data-testid=panel-sql]", "data-sql-state");
+  const text = await page.textContent(state === "error" ? "[data-testid=sql-error]" : "[data-testid=sql-summary]");
+  return { state, text };
+}
+
 export async function shot(page, name) {
   fs.mkdirSync(shots, { recursive: true });
   await page.evaluate(() => {

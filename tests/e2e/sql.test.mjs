@@ -5,10 +5,10 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { serve, launch, recordOutside, newPage, tab, shot, waitState } from "./harness.mjs";
+import { openInspector, recordOutside, runSql, tab, shot, waitState } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
-let server, browser, recorder, page, log;
+let inspector, recorder, page, log;
 
 function smallFile() {
   const schema = [
@@ -21,11 +21,9 @@ function smallFile() {
 }
 
 before(async () => {
-  server = await serve();
-  browser = await launch();
   recorder = await recordOutside();
-  ({ page, log } = await newPage(browser, server.origin, { viewport: { width: 1280, height: 800 }, proxy: recorder.proxy }));
-  await page.goto(server.base);
+  inspector = await openInspector({ proxy: recorder.proxy });
+  ({ page, log } = inspector);
   await page.setInputFiles("[data-testid=file-input]", { name: "small.cols", mimeType: "application/octet-stream", buffer: smallFile() });
   await waitState(page, "ready");
   await tab(page, "sql");
@@ -33,21 +31,11 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
-  server?.stop();
+  await inspector?.close();
   recorder?.stop();
 });
 
-/** Runs a statement; resolves { state, text } (the error's text, or the summary's). */
-async function run(sql) {
-  await page.fill("[data-testid=sql-input]", sql);
-  await page.evaluate(() => (document.querySelector("[data-testid=panel-sql]").dataset.sqlState = "sent"));
-  await page.click("[data-testid=sql-run]");
-  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done], [data-testid=panel-sql][data-sql-state=error]", { timeout: 60_000 });
-  const state = await page.getAttribute("[data-testid=panel-sql]", "data-sql-state");
-  const text = await page.textContent(state === "error" ? "[data-testid=sql-error]" : "[data-testid=sql-summary]");
-  return { state, text };
-}
+const run = (sql) => runSql(page, sql);
 
 const offsite = () => [...log.foreign, ...recorder.outside];
 

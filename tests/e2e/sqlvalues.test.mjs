@@ -6,16 +6,14 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { serve, launch, newPage, tab, waitState } from "./harness.mjs";
+import { openInspector, runSql, tab, waitState } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
-let server, browser, page, log;
+let inspector, page, log;
 
 before(async () => {
-  server = await serve();
-  browser = await launch();
-  ({ page, log } = await newPage(browser, server.origin, { viewport: { width: 1280, height: 800 } }));
-  await page.goto(server.base);
+  inspector = await openInspector();
+  ({ page, log } = inspector);
   const file = buildFile([{ name: "id", type: "int32", nullable: false }], [{ offset: 5, columns: [[1, 2, 3]] }]);
   await page.setInputFiles("[data-testid=file-input]", { name: "small.cols", mimeType: "application/octet-stream", buffer: Buffer.from(materialize(file)) });
   await waitState(page, "ready");
@@ -24,16 +22,12 @@ before(async () => {
 });
 
 after(async () => {
-  await browser?.close();
-  server?.stop();
+  await inspector?.close();
 });
 
 async function run(sql) {
-  await page.fill("[data-testid=sql-input]", sql);
-  await page.evaluate(() => (document.querySelector("[data-testid=panel-sql]").dataset.sqlState = "sent"));
-  await page.click("[data-testid=sql-run]");
-  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done], [data-testid=panel-sql][data-sql-state=error]", { timeout: 60_000 });
-  assert.equal(await page.getAttribute("[data-testid=panel-sql]", "data-sql-state"), "done", await page.textContent("[data-testid=sql-result]"));
+  const { state, text } = await runSql(page, sql);
+  assert.equal(state, "done", text);
   await page.waitForFunction(() => !document.querySelector("[data-testid=sql-grid] .grid-cell[data-kind=pending]"));
 }
 

@@ -8,22 +8,19 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { corpus, serve, launch, newPage, tab, waitState } from "./harness.mjs";
+import { openInspector, corpus, tab, waitState } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
-let server, browser, page, log;
+let inspector, page, log;
 
 before(async () => {
-  server = await serve();
-  browser = await launch();
-  ({ page, log } = await newPage(browser, server.origin, { viewport: { width: 1280, height: 800 } }));
-  await page.goto(server.base);
+  inspector = await openInspector();
+  ({ page, log } = inspector);
   await page.waitForSelector("body[data-ready='1']", { timeout: 30_000 });
 });
 
 after(async () => {
-  await browser?.close();
-  server?.stop();
+  await inspector?.close();
 });
 
 /** Opens a file (bytes) through the file input. */
