@@ -289,6 +289,13 @@ export function settle(value, signal) {
 /** Every failure the package reports: `kind` names the error class (see
  *  the README), `rowGroup`, `column` and `offset` say where, when known. */
 export class ColumnsError extends Error {
+  // `instanceof` by a registered symbol, not by this class: the pool's
+  // errors come from the browser build, which in Node (or with two copies
+  // of the package in one bundle) is not the class the caller imported.
+  static [Symbol.hasInstance](x) {
+    return x instanceof Error && x.name === "ColumnsError";
+  }
+
   constructor(message, kind, rowGroup = null, column = null, offset = null) {
     super(message);
     this.name = "ColumnsError";

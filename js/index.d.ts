@@ -70,7 +70,9 @@ export type ErrorKind =
   // a bug, or a pool worker that died
   | "internal";
 
-/** Thrown (or rejected with) by every call that fails. */
+/** Thrown (or rejected with) by every call that fails. `instanceof
+ *  ColumnsError` is true of any Error named "ColumnsError" (the pool's errors
+ *  come from the package's other build in Node). */
 export class ColumnsError extends Error {
   constructor(message: string, kind: ErrorKind, rowGroup?: number | null, column?: number | null, offset?: number | null);
   readonly name: "ColumnsError";

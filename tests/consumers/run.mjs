@@ -139,7 +139,7 @@ const consumers = {
     fs.copyFileSync(corpusPath("invalid/magic_kein", "cols"), path.join(dir, "damaged.cols"));
     for (const n of NODES) {
       await c(`README quick start (node main.mjs)${n.label}`, async () => missingNode(n) ?? compareLines("main.mjs", await node("node-esm", ["main.mjs"], n.exe), lines));
-      await c(`every value of ${CHECKED.length} corpus files, from bytes, AsyncBuffer and Blob${n.label}`, async () => {
+      await c(`every value of ${CHECKED.length} corpus files, from bytes, AsyncBuffer and Blob; the pool's error a ColumnsError${n.label}`, async () => {
         if (n.missing) return missingNode(n);
         const out = (await node("node-esm", ["check.mjs", ...corpusArgs], n.exe)).trim();
         return out === "ok" ? [] : out.split("\n");

@@ -264,7 +264,21 @@ test("ColumnsPool.create: a size that is not 1 to 256 workers is a bad_argument;
     await assert.rejects(ColumnsPool.create(size), (e) => e.kind === "bad_argument" && /1 to 256 workers/.test(e.message));
   }
   for (const size of [undefined, 1, 256]) {
-    await assert.rejects(ColumnsPool.create(size), (e) => e.kind === "load_failed" && /no Web Workers here/.test(e.message));
+    await assert.rejects(ColumnsPool.create(size), (e) => e.kind === "load_failed" && /no Web Workers here/.test(e.message) && e instanceof ColumnsError);
+  }
+});
+
+test("instanceof ColumnsError holds for the other build's errors (the pool's, a second copy's) and for nothing but Errors named so", async () => {
+  const other = (await import(new URL("../../pkg/columns_wasm.js", import.meta.url).href)).ColumnsError;
+  assert.notEqual(other, ColumnsError, "the browser build has a class of its own");
+  const theirs = new other("from the browser build", "corrupt_chunk", 1, 2, 3);
+  assert.ok(theirs instanceof ColumnsError && theirs instanceof other && theirs instanceof Error);
+  assert.ok(new ColumnsError("x", "bad_argument") instanceof other);
+  const named = new TypeError("x");
+  named.name = "ColumnsError";
+  assert.ok(named instanceof ColumnsError);
+  for (const x of [new Error("x"), new TypeError("x"), { name: "ColumnsError", kind: "bad_argument" }, JSON.parse(JSON.stringify(theirs)), null, undefined, "ColumnsError", 0, Object.create(null)]) {
+    assert.equal(x instanceof ColumnsError, false, typeof x);
   }
 });
 

@@ -18,4 +18,13 @@ for (const name of files) {
     if (why !== null) problems.push(`${name} (${mode}): ${why}`);
   }
 }
+// The pool comes from the browser build, whose ColumnsError is another class
+// than this build's: its errors must still be ColumnsErrors to a caller.
+const { ColumnsPool } = await import("columns-wasm/pool");
+try {
+  await ColumnsPool.create();
+  problems.push("ColumnsPool.create() in Node did not reject");
+} catch (e) {
+  if (!(e instanceof api.ColumnsError) || e.kind !== "load_failed") problems.push(`ColumnsPool.create() in Node: not a ColumnsError load_failed: ${e}`);
+}
 console.log(problems.length ? problems.join("\n") : "ok");
