@@ -61,13 +61,26 @@ const FIXED = {
 
 const INT32_MAX = 0x7fffffff;
 
-// Errors carry a `kind` as the package's do; they are plain TypeError /
-// RangeError objects because this module takes nothing from the package at
-// run time.
+// The adapter's errors are ColumnsErrors as the package's are: that class
+// is recognised by its name (its `instanceof` tests the name, as each build
+// has a class of its own), so this module makes its own and still takes
+// nothing from the package at run time.
+class AdapterError extends Error {
+  constructor(message, kind) {
+    super(`columns-wasm/arrow: ${message}`);
+    this.name = "ColumnsError";
+    this.kind = kind;
+    this.rowGroup = this.column = this.offset = null;
+  }
+
+  toJSON() {
+    const { name, message, kind, rowGroup, column, offset } = this;
+    return { name, message, kind, rowGroup, column, offset };
+  }
+}
+
 function argumentError(message, kind = "bad_argument") {
-  const e = kind === "out_of_range" ? new RangeError(`columns-wasm/arrow: ${message}`) : new TypeError(`columns-wasm/arrow: ${message}`);
-  e.kind = kind;
-  return e;
+  return new AdapterError(message, kind);
 }
 
 /** A value as a message shows it: strings quoted; never throws (a BigInt,

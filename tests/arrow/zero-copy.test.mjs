@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { adapter, api, corpusFile, duplicateNamesFile } from "./support.mjs";
 
 const { toArrowTable, toArrowTableAsync, toArrowVector, uniqueNames } = adapter;
+const { ColumnsError } = api;
 
 /** A file that records the columns its reads return. */
 function spied(file) {
@@ -128,7 +129,8 @@ test("duplicate names (as comparison.cols's i, i, f, s, s) become unique, and se
   assert.deepEqual([...table.getChild("i")], whole(0));
   assert.deepEqual([...table.getChild("i_1")], whole(5));
   assert.throws(() => toArrowTable(file, { columns: ["s_2"] }), { kind: "out_of_range", message: /"s_2" does not exist.*i, i_2, f, s, s_1, i_1/ });
-  assert.throws(() => toArrowTable(file, { columns: [6] }), { name: "RangeError", kind: "out_of_range" });
+  assert.throws(() => toArrowTable(file, { columns: [6] }), (e) => e instanceof ColumnsError && e.kind === "out_of_range" && e.column === null && e.toJSON().kind === "out_of_range");
+  assert.throws(() => uniqueNames(null), (e) => e instanceof ColumnsError && e.kind === "bad_argument" && JSON.parse(JSON.stringify(e)).name === "ColumnsError");
   assert.throws(() => toArrowTable(file, { rowGroups: [2] }), { kind: "out_of_range" });
   assert.throws(() => toArrowTable(file, { columns: "s" }), { kind: "bad_argument", message: /columns must be an array/ });
   assert.throws(() => toArrowTable(file, { columns: [NaN] }), { kind: "out_of_range", message: /column NaN does not exist/ });
