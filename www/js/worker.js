@@ -138,7 +138,16 @@ async function getColumn(g, c) {
  */
 function getColumns(g, cols) {
   const f = need();
-  const missing = [...new Set(cols)].filter((c) => !cache.has(`${g}:${c}`) && !inflight.has(`${g}:${c}`));
+  let missing = [...new Set(cols)].filter((c) => !cache.has(`${g}:${c}`) && !inflight.has(`${g}:${c}`));
+  if (missing.length > 1) {
+    // One failing chunk rejects the whole call after every chunk in it was
+    // fetched, and the retry fetches them all again: a chunk known to fail
+    // (its tokenizer not registered, or it failed before) is read alone.
+    const metas = f.rowGroups[g].columns;
+    const tokenizers = f.tokenizers;
+    const fails = (c) => failures.has(`${g}:${c}`) || (metas[c].tokenizer > 0 && !tokenizers[metas[c].tokenizer - 1]?.resolved);
+    missing = missing.filter((c) => !fails(c));
+  }
   if (missing.length > 1) {
     const all = f.readColumnsAsync([g], missing);
     missing.forEach((c, k) =>

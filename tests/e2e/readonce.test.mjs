@@ -1,0 +1,111 @@
+// Opening a file reads each chunk once while the decoded-chunk cache can
+// hold it, even when some chunks of a row group cannot be read (a tokenizer
+// not registered): "Read so far" then stays within the file's size plus
+// what is read twice by design: each chunk's 18-byte header (loadHeaders,
+// for the tables, before the chunk itself is read) and, for a chunk that
+// fails, its header once more (the worker's headerBytes, for the error's
+// detail).
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { openInspector, waitState, tab, corpus } from "./harness.mjs";
+import { loadApi } from "../node/corpus.mjs";
+
+let ins;
+
+before(async () => {
+  ins = await openInspector();
+});
+
+after(async () => {
+  await ins?.close();
+});
+
+const CHUNK_HEADER = 18;
+const file = (rel, mimeType = "application/octet-stream") => ({ name: path.basename(rel), mimeType, buffer: fs.readFileSync(path.join(corpus, rel)) });
+
+/**
+ * The most a page that reads each region once may read of corpus file
+ * `rel` with `tokenizers` registered: the whole file, every chunk's header
+ * again, and each chunk that cannot be read (a tokenizer missing) its
+ * header a third time. `unreadable`: those chunks' bytes, which may be
+ * read again once their tokenizer comes.
+ */
+function bound(rel, tokenizers = []) {
+  const { ColumnsFile, TokenizerRegistry } = loadApi();
+  const registry = new TokenizerRegistry();
+  for (const t of tokenizers) registry.register(fs.readFileSync(path.join(corpus, t)));
+  const f = ColumnsFile.fromBytes(fs.readFileSync(path.join(corpus, rel)), registry);
+  try {
+    const chunks = f.rowGroups.flatMap((rg) => rg.columns);
+    const failing = chunks.filter((cm) => cm.tokenizer && !f.tokenizers[cm.tokenizer - 1].resolved);
+    const header = (cm) => Math.min(CHUNK_HEADER, cm.byteLength);
+    const headers = chunks.reduce((a, cm) => a + header(cm), 0) + failing.reduce((a, cm) => a + header(cm), 0);
+    return {
+      size: f.byteLength,
+      headers,
+      open: f.headerLength + f.footerLength + 8,
+      limit: f.byteLength + headers,
+      unreadable: failing.reduce((a, cm) => a + cm.byteLength, 0),
+    };
+  } finally {
+    f.free();
+    registry.free();
+  }
+}
+
+const counter = (page) => page.$eval("[data-testid=io-counter]", (e) => Number(e.dataset.bytes));
+
+/** The Data tab's first rows shown, nothing pending, and the counter still for a second. */
+async function settled(page) {
+  await tab(page, "data");
+  await page.waitForSelector("[data-testid=data-grid] .grid-row[data-file-row='0']", { timeout: 60_000 });
+  await page.waitForFunction(() => !document.querySelector("[data-testid=data-grid] .grid-row:not([hidden]) .grid-cell[data-kind=pending]"), null, { timeout: 60_000 });
+  let last = await counter(page);
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 1000));
+    const now = await counter(page);
+    if (now === last) return now;
+    last = now;
+  }
+}
+
+async function openedBytes(page) {
+  return Number(await page.getAttribute("[data-testid=fact-open] [data-open-bytes]", "data-open-bytes"));
+}
+
+test("the tokenized sample with only its small tokenizer: chunks beside the unreadable ones are read once", async () => {
+  const { page, log } = ins;
+  const rel = "valid/tokenized_two_tokenizers.cols";
+  const b = bound(rel, ["tokenizers/small-tokenizer.json"]);
+  // The samples' flow: the small tokenizer is supplied, GPT-2's is not.
+  await page.setInputFiles("[data-testid=file-input]", [file("tokenizers/small-tokenizer.json", "application/json"), file(rel)]);
+  await waitState(page, "ready");
+  assert.equal(await openedBytes(page), b.open, "opening reads the header, the footer and the tail, once each");
+  const read = await settled(page);
+  assert.ok(await page.$("[data-testid=data-grid] .grid-cell[data-kind=error]"), "the GPT-2 columns show as unreadable");
+  assert.ok(read <= b.limit, `read ${read} bytes of a ${b.size}-byte file (+${b.headers} of chunk headers read again): some chunks were read twice`);
+  assert.deepEqual(log.errors, []);
+});
+
+test("movielens.tokenized opened, then its tokenizer supplied: each chunk read once (title twice: it failed first)", async () => {
+  const { page, log } = ins;
+  const rel = "real/movielens.tokenized.cols";
+  const b = bound(rel);
+  await page.setInputFiles("[data-testid=file-input]", [file(rel)]);
+  await page.waitForFunction(() => document.querySelector("[data-testid=file-name]")?.textContent === "movielens.tokenized.cols");
+  await waitState(page, "ready");
+  assert.equal(await openedBytes(page), b.open);
+  const before = await settled(page);
+  assert.ok(await page.$("[data-testid=data-grid] .grid-cell[data-kind=error]"), "title shows as unreadable");
+  assert.ok(before <= b.limit, `read ${before} bytes of a ${b.size}-byte file (+${b.headers} of chunk headers read again) before the tokenizer came`);
+
+  await page.setInputFiles("[data-testid=file-input]", [file("tokenizers/gpt2-tokenizer.json", "application/json")]);
+  await page.waitForFunction(() => !document.querySelector("[data-testid=data-grid] .grid-cell[data-kind=error]"), null, { timeout: 60_000 });
+  const after = await settled(page);
+  // Only the chunks that failed for want of the tokenizer are read again.
+  assert.ok(after <= b.limit + b.unreadable, `read ${after} bytes of a ${b.size}-byte file (+${b.headers} of chunk headers, +${b.unreadable} of title chunks read again) with the tokenizer`);
+  assert.deepEqual(log.errors, []);
+});
