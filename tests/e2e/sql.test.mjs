@@ -77,6 +77,82 @@ test("a syntax error shows DuckDB's LINE block once", async () => {
   await shot(page, "61-sql-syntax-error");
 });
 
+/**
+ * Holds every "query" the page posts to a worker until release() (so a
+ * statement stays running as long as the test needs, whatever the
+ * machine's speed) and counts them: what reached, or would reach, DuckDB.
+ */
+async function holdQueries() {
+  await page.evaluate(() => {
+    if (!window.__queries) {
+      const send = Worker.prototype.postMessage;
+      window.__queries = { sent: [], held: [], hold: false };
+      Worker.prototype.postMessage = function (msg, ...rest) {
+        const q = window.__queries;
+        if (msg?.op !== "query") return send.call(this, msg, ...rest);
+        q.sent.push(msg.args.sql);
+        if (q.hold) q.held.push(() => send.call(this, msg, ...rest));
+        else send.call(this, msg, ...rest);
+      };
+    }
+    Object.assign(window.__queries, { sent: [], held: [], hold: true });
+  });
+  return {
+    sent: () => page.evaluate(() => window.__queries.sent),
+    release: () =>
+      page.evaluate(() => {
+        const q = window.__queries;
+        q.hold = false;
+        for (const go of q.held.splice(0)) go();
+      }),
+  };
+}
+
+const sqlState = () => page.getAttribute("[data-testid=panel-sql]", "data-sql-state");
+
+test("Ctrl+Enter (and Cmd+Enter) or a sort while a statement runs starts no second one, as the disabled Run button does not", async () => {
+  assert.equal((await run("SELECT 'zero' AS which")).state, "done"); // a result whose header can be clicked
+  const q = await holdQueries();
+  await page.fill("[data-testid=sql-input]", "SELECT 'first' AS which");
+  await page.press("[data-testid=sql-input]", "Control+Enter");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=running]");
+  assert.deepEqual(await q.sent(), ["SELECT 'first' AS which"]);
+  assert.equal(await page.isDisabled("[data-testid=sql-run]"), true, "Run is disabled while the statement runs");
+  await page.fill("[data-testid=sql-input]", "SELECT 'second' AS which");
+  await page.press("[data-testid=sql-input]", "Control+Enter");
+  await page.press("[data-testid=sql-input]", "Meta+Enter");
+  // The last result stays on show while the statement runs; its header sorts by running again.
+  await page.click("[data-testid=sql-grid-header] >> nth=0");
+  // Whatever the keys started would have posted its query by now: a
+  // round trip through the page's event loop and the worker's.
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
+  assert.deepEqual(await q.sent(), ["SELECT 'first' AS which"], "no second statement reached DuckDB");
+  assert.equal(await sqlState(), "running");
+  assert.equal(await page.getAttribute("[data-testid=sql-grid-header] >> nth=0", "aria-sort"), "none", "no sort marked that did not run");
+  await q.release();
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done]", { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector("[data-testid=sql-grid] .grid-row[data-row='0'] .grid-cell[data-col='0']")?.textContent === "first", null, { timeout: 30_000 });
+  assert.deepEqual(await q.sent(), ["SELECT 'first' AS which"]);
+  // Once it is done, the shortcut runs the editor's statement again, once.
+  await page.press("[data-testid=sql-input]", "Control+Enter");
+  await page.waitForFunction(() => document.querySelector("[data-testid=sql-grid] .grid-row[data-row='0'] .grid-cell[data-col='0']")?.textContent === "second", null, { timeout: 60_000 });
+  assert.deepEqual(await q.sent(), ["SELECT 'first' AS which", "SELECT 'second' AS which"]);
+});
+
+test("after another file opens, one Ctrl+Enter runs one statement", async () => {
+  await page.setInputFiles("[data-testid=file-input]", { name: "small2.cols", mimeType: "application/octet-stream", buffer: smallFile() });
+  await waitState(page, "ready");
+  await tab(page, "sql");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 180_000 });
+  const q = await holdQueries();
+  await q.release(); // counted, not held
+  await page.fill("[data-testid=sql-input]", "SELECT count(*) AS n FROM t");
+  await page.press("[data-testid=sql-input]", "Control+Enter");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done]", { timeout: 60_000 });
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
+  assert.deepEqual(await q.sent(), ["SELECT count(*) AS n FROM t"]);
+});
+
 test("no console errors and nothing fetched from outside", () => {
   assert.deepEqual(offsite(), []);
   assert.deepEqual(log.errors, []);

@@ -15,12 +15,24 @@ export function createSql(ctx, el) {
   let loadedFor = null; // the ctx.gen whose file is in table t
   let loading = null;
   let lastSql = "";
+  // The one rule for starting a statement (Run, Ctrl+Enter, the examples, a
+  // sort): not while one runs. Stop ends a run without its promise settling,
+  // so a run is current only while its number is `runId`.
+  let running = false;
+  let runId = 0;
   let sort = null; // { key, desc } over the last result's columns
   let resultCols = [];
   let noteIO = () => {}; // takes in what the running load of table t has read
   const state = h("p", { class: "muted small", "data-testid": "sql-state", "aria-live": "polite" });
   const out = h("div", { class: "sql-result", "data-testid": "sql-result" });
   const editor = h("textarea", { class: "sql-editor", rows: 5, spellcheck: "false", "data-testid": "sql-input", "aria-label": "SQL statement" });
+  // Bound here, once: render() runs for every file opened.
+  editor.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
+      ev.preventDefault();
+      run(editor.value);
+    }
+  });
   const runBtn = h("button", { type: "submit", class: "primary", "data-testid": "sql-run" }, "Run");
   const stopBtn = h("button", { type: "button", class: "danger", hidden: true, "data-testid": "sql-stop", onclick: stop }, "Stop");
   const examples = h("div", { class: "button-row sql-examples" });
@@ -37,8 +49,8 @@ export function createSql(ctx, el) {
         h("div", { class: "button-row" }, h("button", { type: "button", class: "small", onclick: () => copyText(plainText(cell.column, cell.value), ctx.toast) }, "Copy value"), h("button", { type: "button", class: "small", onclick: () => copyText(rowText(cell, "tsv"), ctx.toast) }, "Copy row (TSV)")),
       ),
     onSort: (key) => {
-      sort = !sort || sort.key !== key ? { key, desc: false } : !sort.desc ? { key, desc: true } : null;
-      run(lastSql, { resort: true });
+      const next = !sort || sort.key !== key ? { key, desc: false } : !sort.desc ? { key, desc: true } : null;
+      run(lastSql, { resort: true, sortTo: next });
     },
     sortState: () => sort,
   });
@@ -54,6 +66,8 @@ export function createSql(ctx, el) {
     engine = null;
     loadedFor = null;
     loading = null;
+    running = false;
+    runId++;
     stopBtn.hidden = true;
     runBtn.disabled = false;
     state.textContent = "Stopped. The next statement starts DuckDB again and reloads table t.";
@@ -109,10 +123,13 @@ export function createSql(ctx, el) {
     return loading;
   }
 
-  async function run(sqlText, { resort = false } = {}) {
+  /** `sortTo` takes effect only if the run starts (else the header would show a sort never run). */
+  async function run(sqlText, { resort = false, sortTo = null } = {}) {
     const text = sqlText.trim().replace(/;\s*$/, "");
-    if (!text) return;
-    if (!resort) sort = null;
+    if (!text || running) return;
+    sort = resort ? sortTo : null;
+    running = true;
+    const id = ++runId;
     runBtn.disabled = true;
     try {
       if (!(await ensureLoaded())) return;
@@ -139,8 +156,11 @@ export function createSql(ctx, el) {
       fill(out, h("pre", { class: "error-box sql-error", role: "alert", "data-testid": "sql-error" }, `${e.kind === "sql" ? "" : `${e.kind}: `}${e.message}`));
       el.dataset.sqlState = "error";
     } finally {
-      runBtn.disabled = false;
-      stopBtn.hidden = true;
+      if (id === runId) {
+        running = false;
+        runBtn.disabled = false;
+        stopBtn.hidden = true;
+      }
     }
   }
 
@@ -186,12 +206,6 @@ export function createSql(ctx, el) {
         state,
         out,
       );
-      editor.addEventListener("keydown", (ev) => {
-        if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
-          ev.preventDefault();
-          run(editor.value);
-        }
-      });
     },
     async activate() {
       if (!ctx.file || loadedFor === ctx.gen) return;
