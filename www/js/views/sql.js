@@ -14,7 +14,7 @@ export function createSql(ctx, el) {
   let engine = null; // the SQL worker, started on first use
   let loadedFor = null; // the ctx.gen whose file is in table t
   let loading = null;
-  let lastSql = "";
+  let shown = null; // { sql, labels }: the statement whose result is shown, and its column names
   // The one rule for starting a statement (Run, Ctrl+Enter, the examples, a
   // sort): not while one runs. Stop ends a run without its promise settling,
   // so a run is current only while its number is `runId`.
@@ -50,7 +50,7 @@ export function createSql(ctx, el) {
       ),
     onSort: (key) => {
       const next = !sort || sort.key !== key ? { key, desc: false } : !sort.desc ? { key, desc: true } : null;
-      run(lastSql, { resort: true, sortTo: next });
+      if (shown) run(shown.sql, { resort: true, sortTo: next });
     },
     sortState: () => sort,
   });
@@ -133,13 +133,16 @@ export function createSql(ctx, el) {
     runBtn.disabled = true;
     try {
       if (!(await ensureLoaded())) return;
-      lastSql = text;
       // On lines of their own, so a statement ending in a -- comment still
       // closes; by position, so two columns of one name sort each by its own.
       const statement = sort ? `SELECT * FROM (\n${text}\n) ORDER BY ${sort.key + 1} ${sort.desc ? "DESC" : "ASC"} NULLS LAST` : text;
       stopBtn.hidden = false;
       el.dataset.sqlState = "running";
       const res = await engine.call("query", { sql: statement });
+      // The sort's subquery makes DuckDB rename repeated names (a, a -> a, a_1):
+      // the columns keep the names the statement gave them, by position.
+      if (!resort) shown = { sql: text, labels: res.columns.map((c) => c.label) };
+      if (resort && shown.labels.length === res.columns.length) res.columns = res.columns.map((c, k) => ({ ...c, label: shown.labels[k] }));
       resultCols = res.columns;
       state.dataset.rows = String(res.numRows);
       fill(out, h("p", { class: "muted small", "data-testid": "sql-summary" }, `${plural(res.numRows, "row")} × ${plural(res.columns.length, "column")} in ${fmtMs(res.ms)}${sort ? ` · sorted by ${resultCols.find((c) => c.key === sort.key)?.label} ${sort.desc ? "descending" : "ascending"}` : ""}`), h("div", { class: "data-main" }, grid.el, side));
@@ -181,6 +184,7 @@ export function createSql(ctx, el) {
   return {
     render() {
       stop();
+      shown = null;
       state.textContent = "";
       el.dataset.sqlState = "idle";
       if (!ctx.file) return;
