@@ -15,12 +15,28 @@ async function httpFail(url, r, what) {
  * Learns the size of `url` from a HEAD request, or from a one-byte Range
  * probe's Content-Range when HEAD gives no length. A server that ignores
  * Range requests is read once in full (and said so in `note`).
+ * `stats` counts what came over the network: every range read, and a
+ * whole-file download as one read of all its bytes (the reads served from
+ * it after that fetch nothing).
  */
 export async function openUrl(url) {
   let size = null;
   let ranges = false;
-  let whole = null;
+  let wholeP = null; // the whole file, once a server sent it all: later and concurrent reads wait for it, none downloads it again
   let note = "";
+  const stats = { requests: 0, bytes: 0 };
+  const IGNORED = "the server ignores Range requests, so the whole file was downloaded";
+  const download = async (r) => {
+    const all = new Uint8Array(await r.arrayBuffer());
+    stats.requests++;
+    stats.bytes += all.length;
+    return all;
+  };
+  const takeWhole = (r) =>
+    (wholeP ??= download(r).then((all) => {
+      note = IGNORED;
+      return all;
+    }));
   try {
     const r = await fetch(url, { method: "HEAD", cache: "no-store" });
     if (r.status === 404 || r.status === 403 || r.status === 401) throw await httpFail(url, r, "cannot open");
@@ -51,41 +67,39 @@ export async function openUrl(url) {
       size = m ? Number(m[1]) : 0;
       ranges = true;
     } else if (r.ok) {
-      whole = new Uint8Array(await r.arrayBuffer());
-      size = whole.length;
-      note = "the server ignores Range requests, so the whole file was downloaded";
+      size = (await takeWhole(r)).length;
     } else throw await httpFail(url, r, "cannot open");
   }
 
-  const stats = { requests: 0, bytes: 0 };
   const buffer = {
     byteLength: size,
     async slice(start, end) {
       if (end <= start) return new Uint8Array(0);
-      if (whole) return whole.subarray(start, end);
-      stats.requests++;
+      if (wholeP) return (await wholeP).subarray(start, end);
       const r = await fetch(url, { headers: { Range: `bytes=${start}-${end - 1}` }, cache: "no-store" });
       if (r.status === 206) {
         const buf = new Uint8Array(await r.arrayBuffer());
+        stats.requests++;
         stats.bytes += buf.length;
         if (buf.length !== end - start) throw sourceError(`asked for ${end - start} bytes at ${start}, the server sent ${buf.length}`);
         return buf;
       }
       if (r.status === 200) {
-        // The server ignored the range: keep the body and serve from it.
-        whole = new Uint8Array(await r.arrayBuffer());
-        stats.bytes += whole.length;
-        note = "the server ignores Range requests, so the whole file was downloaded";
-        if (whole.length !== size) throw sourceError(`the file changed size while reading (${size} -> ${whole.length} bytes)`);
-        return whole.subarray(start, end);
+        // The server ignored the range: keep the body and serve from it
+        // (a read that raced this one drops its own copy of the body).
+        if (wholeP) r.body?.cancel();
+        const all = await takeWhole(r);
+        if (all.length !== size) throw sourceError(`the file changed size while reading (${size} -> ${all.length} bytes)`);
+        return all.subarray(start, end);
       }
       throw await httpFail(url, r, `reading bytes ${start}-${end - 1}`);
     },
   };
   return { buffer, stats, get note() { return note; }, async readAll() {
-    if (whole) return whole;
+    if (wholeP) return wholeP;
     const r = await fetch(url, { cache: "no-store" });
     if (!r.ok) throw await httpFail(url, r, "downloading");
-    return new Uint8Array(await r.arrayBuffer());
+    // Not kept for slice(): reads "from the file" stay reads over HTTP.
+    return download(r);
   } };
 }

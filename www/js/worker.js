@@ -78,9 +78,19 @@ function need() {
   return file;
 }
 
-function ioCounters() {
+/** Bytes and reads fetched from the file so far: over HTTP what urlbuffer.js
+ *  fetched (a server that ignores ranges sent the whole file once; the
+ *  package's reads after that came from memory), else the package's reads. */
+function fetched() {
   const f = file;
-  const out = { bytesRead: f ? f.bytesRead + extraIO.bytes : 0, requests: f ? f.requests + extraIO.requests : 0, note: source?.http?.note || "" };
+  if (!f) return { bytes: 0, requests: 0 };
+  if (source?.http) return { ...source.http.stats };
+  return { bytes: f.bytesRead + extraIO.bytes, requests: f.requests + extraIO.requests };
+}
+
+function ioCounters() {
+  const io = fetched();
+  const out = { bytesRead: io.bytes, requests: io.requests, note: source?.http?.note || "" };
   if (failuresChanged) {
     out.failures = [...failures];
     failuresChanged = false;
@@ -171,12 +181,11 @@ async function headerBytes(f, g, c) {
   const end = Math.min(start + Math.min(cm.byteLength, 18), f.byteLength);
   if (end <= start) return [];
   let bytes;
-  if (source.blob) bytes = new Uint8Array(await source.blob.slice(start, end).arrayBuffer());
-  else {
-    bytes = await source.http.buffer.slice(start, end);
+  if (source.blob) {
+    bytes = new Uint8Array(await source.blob.slice(start, end).arrayBuffer());
     extraIO.requests++;
-  }
-  extraIO.bytes += bytes.length;
+    extraIO.bytes += bytes.length;
+  } else bytes = await source.http.buffer.slice(start, end); // counted in its stats
   return [...bytes];
 }
 
@@ -269,14 +278,14 @@ async function fileBytes(post) {
   const size = need().byteLength;
   if (size > MEMORY_LIMIT) throw usage("too_large", `the file is ${size} bytes; loading it whole is limited to ${MEMORY_LIMIT} bytes here`);
   post?.({ label: `Loading the whole file (${size} bytes) into memory…` });
-  // One read of the whole file, beside the package's (unless a server that
-  // ignores ranges already sent all of it: then no new read).
-  const fetched = !!source.blob || !source.http.note;
-  memBytes = source.blob ? new Uint8Array(await source.blob.arrayBuffer()) : await source.http.readAll();
-  if (fetched) {
+  // One read of the whole file, beside the package's (over HTTP counted by
+  // urlbuffer.js, which fetches nothing anew when a server that ignores
+  // ranges already sent all of it).
+  if (source.blob) {
+    memBytes = new Uint8Array(await source.blob.arrayBuffer());
     extraIO.bytes += memBytes.length;
     extraIO.requests++;
-  }
+  } else memBytes = await source.http.readAll();
   return memBytes;
 }
 
@@ -364,7 +373,8 @@ const ops = {
     rgStart = new Float64Array(groups.length + 1);
     groups.forEach((rg, g) => (rgStart[g + 1] = rgStart[g] + rg.numRows));
     const openMs = performance.now() - t0;
-    return { ...summary(), openMs, openBytes: f.bytesRead, openRequests: f.requests };
+    const io = fetched();
+    return { ...summary(), openMs, openBytes: io.bytes, openRequests: io.requests };
   },
 
   async close() {

@@ -1,0 +1,64 @@
+// Opening by URL from servers that do not do what the page hopes: one that
+// ignores Range requests (answers 200 with the whole body, with or without
+// claiming Accept-Ranges), one that answers with errors. "Read so far" and
+// "Opened in" must say what came over the network.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { corpus, openInspector, tab, waitState } from "./harness.mjs";
+
+const FILE = path.join(corpus, "real/diamonds.default.cols");
+const size = fs.statSync(FILE).size;
+let insp, data, dataBase;
+const seen = [];
+
+before(async () => {
+  // Another origin than the page's, allowing it by CORS, as a data host would.
+  data = http.createServer((req, res) => {
+    const cors = { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "Content-Range, Content-Length, Accept-Ranges" };
+    if (req.method === "OPTIONS") return res.writeHead(204, { ...cors, "Access-Control-Allow-Headers": "Range", "Access-Control-Allow-Methods": "GET, HEAD" }).end();
+    const mode = req.url.split("/")[1];
+    seen.push({ mode, method: req.method, range: req.headers.range || null });
+    // "plain": no ranges, and says so by omission; "claims": says Accept-Ranges, ignores them.
+    const headers = { ...cors, "Content-Type": "application/octet-stream", "Content-Length": size, ...(mode === "claims" ? { "Accept-Ranges": "bytes" } : {}) };
+    res.writeHead(200, headers);
+    if (req.method === "HEAD") return res.end();
+    fs.createReadStream(FILE).pipe(res);
+  });
+  await new Promise((r) => data.listen(0, "127.0.0.1", r));
+  dataBase = `http://127.0.0.1:${data.address().port}`;
+  insp = await openInspector();
+});
+
+after(async () => {
+  await insp?.close();
+  data?.close();
+});
+
+const counter = () => insp.page.$eval("[data-testid=io-counter]", (e) => ({ bytes: Number(e.dataset.bytes), requests: Number(e.dataset.requests), text: e.textContent }));
+
+for (const mode of ["plain", "claims"]) {
+  test(`a server that ignores ranges (${mode === "plain" ? "no Accept-Ranges" : "Accept-Ranges: bytes, then 200"}): Read so far is the whole file in one read, and stays so`, async () => {
+    const { page } = insp;
+    seen.length = 0;
+    await page.fill("[data-testid=url-input]", `${dataBase}/${mode}/diamonds.default.cols`);
+    await page.click("[data-testid=url-open]");
+    await waitState(page, "ready");
+    assert.match(await page.textContent("#facts"), /ignores Range requests/);
+    const opened = await counter();
+    assert.deepEqual([opened.bytes, opened.requests], [size, 1], `Read so far after opening: ${opened.text}`);
+    assert.equal(Number(await page.getAttribute("[data-open-bytes]", "data-open-bytes")), size);
+    assert.equal(Number(await page.getAttribute("[data-open-bytes]", "data-open-requests")), 1);
+    // Rows come from the downloaded copy: nothing more is fetched or counted.
+    await tab(page, "data");
+    await page.waitForSelector("[data-testid=data-grid] .grid-cell[role=gridcell]");
+    await page.waitForFunction(() => !document.querySelector("[data-testid=data-grid] .grid-cell[data-kind=pending]"));
+    const after = await counter();
+    assert.deepEqual([after.bytes, after.requests], [size, 1], `Read so far after the Data tab: ${after.text}`);
+    assert.ok(seen.filter((r) => r.method === "GET").length <= 2, `GETs: ${JSON.stringify(seen)}`);
+    await tab(page, "schema");
+  });
+}
