@@ -22,6 +22,8 @@ before(async () => {
     if (req.method === "OPTIONS") return res.writeHead(204, { ...cors, "Access-Control-Allow-Headers": "Range", "Access-Control-Allow-Methods": "GET, HEAD" }).end();
     const mode = req.url.split("/")[1];
     seen.push({ mode, method: req.method, range: req.headers.range || null });
+    if (mode === "fails") return res.writeHead(500, { ...cors, "Content-Type": "text/html" }).end("<h1>Internal Server Error</h1>");
+    if (mode === "private") return res.writeHead(200, { "Content-Length": size }).end(); // no CORS headers: the browser keeps it from the page
     // "plain": no ranges, and says so by omission; "claims": says Accept-Ranges, ignores them.
     const headers = { ...cors, "Content-Type": "application/octet-stream", "Content-Length": size, ...(mode === "claims" ? { "Accept-Ranges": "bytes" } : {}) };
     res.writeHead(200, headers);
@@ -62,3 +64,22 @@ for (const mode of ["plain", "claims"]) {
     await tab(page, "schema");
   });
 }
+
+test("a URL that fails says why and what to do: no file there, a failing server, no CORS", async () => {
+  const { page } = insp;
+  const cases = [
+    [`${insp.server.origin}/nothing/here.cols`, /HTTP 404/, /no file at this address.*check the URL/i],
+    [`${dataBase}/fails/x.cols`, /HTTP 500/, /server failed to answer: try again/i],
+    [`${dataBase}/private/x.cols`, /Failed to fetch/, /Access-Control-Allow-Origin \(CORS\)/],
+  ];
+  for (const [url, message, hint] of cases) {
+    await page.fill("[data-testid=url-input]", url);
+    await page.click("[data-testid=url-open]");
+    await waitState(page, "error");
+    assert.equal(await page.getAttribute("[data-testid=open-error]", "data-kind"), "bad_source");
+    assert.match(await page.textContent("[data-testid=open-error] [data-testid=error-message]"), message);
+    assert.match(await page.textContent("[data-testid=open-error] [data-testid=error-hint]"), hint, url);
+    // The next one must be seen to change the state again.
+    await page.evaluate(() => (document.body.dataset.state = ""));
+  }
+});

@@ -27,9 +27,21 @@ const LOOKALIKES = [
   [/magic is 0x1f8b/, "a gzip-compressed file (decompress it first)"],
 ];
 
+// What to do about a URL that failed, by the HTTP status or the fetch
+// failure urlbuffer.js puts in its message.
+const SOURCE_HINTS = [
+  [/HTTP 40[34]\b|HTTP 410\b/, "The server has no file at this address, or will not give it: check the URL (paths are case-sensitive) and that the file is public."],
+  [/HTTP 401\b/, "The server wants a login for this file; this page sends none. Download the file and use Open file… to read it from disk."],
+  [/HTTP 5\d\d\b/, "The server failed to answer: try again in a moment; if it keeps failing, the server's owner has to look."],
+  [/HTTP 416\b/, "The server refused the byte range asked for: the file may have changed on the server while it was being read. Open the URL again."],
+  [/Failed to fetch|NetworkError|Load failed/, "The server could not be reached, or it is on another origin and does not let this page read its files: it must send Access-Control-Allow-Origin (CORS) and expose Content-Range. Check the URL, or download the file and use Open file… to read it from disk."],
+];
+
 function hintFor(err) {
   const like = err.kind === "bad_magic" && LOOKALIKES.find(([re]) => re.test(err.message || ""));
-  return like ? `This looks like ${like[1]}, not a columns file (columns files start and end with the 4 bytes ABCD).` : HINTS[err.kind];
+  if (like) return `This looks like ${like[1]}, not a columns file (columns files start and end with the 4 bytes ABCD).`;
+  const source = err.kind === "bad_source" && SOURCE_HINTS.find(([re]) => re.test(err.message || ""));
+  return source ? source[1] : HINTS[err.kind];
 }
 
 /** A readable, safe box for an error { kind, message, rowGroup, column, offset }. */
