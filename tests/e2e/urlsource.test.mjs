@@ -14,6 +14,7 @@ const FILE = path.join(corpus, "real/diamonds.default.cols");
 const size = fs.statSync(FILE).size;
 let insp, data, dataBase;
 const seen = [];
+const held = [];
 
 before(async () => {
   // Another origin than the page's, allowing it by CORS, as a data host would.
@@ -22,6 +23,7 @@ before(async () => {
     if (req.method === "OPTIONS") return res.writeHead(204, { ...cors, "Access-Control-Allow-Headers": "Range", "Access-Control-Allow-Methods": "GET, HEAD" }).end();
     const mode = req.url.split("/")[1];
     seen.push({ mode, method: req.method, range: req.headers.range || null });
+    if (mode === "hold") return held.push(res); // answers when the test ends
     if (mode === "fails") return res.writeHead(500, { ...cors, "Content-Type": "text/html" }).end("<h1>Internal Server Error</h1>");
     if (mode === "private") return res.writeHead(200, { "Content-Length": size }).end(); // no CORS headers: the browser keeps it from the page
     // "plain": no ranges, and says so by omission; "claims": says Accept-Ranges, ignores them.
@@ -36,6 +38,7 @@ before(async () => {
 });
 
 after(async () => {
+  for (const res of held) res.destroy();
   await insp?.close();
   data?.close();
 });
@@ -82,4 +85,23 @@ test("a URL that fails says why and what to do: no file there, a failing server,
     // The next one must be seen to change the state again.
     await page.evaluate(() => (document.body.dataset.state = ""));
   }
+});
+
+test("an open stopped with Cancel leaves the address saying the file still shown", async () => {
+  const { page } = insp;
+  const shown = `${dataBase}/plain/diamonds.default.cols`;
+  await page.fill("[data-testid=url-input]", shown);
+  await page.click("[data-testid=url-open]");
+  await waitState(page, "ready");
+  const address = page.url();
+  assert.equal(new URL(address).searchParams.get("url"), shown);
+  await page.fill("[data-testid=url-input]", `${dataBase}/hold/zipcodes.cols`);
+  await page.click("[data-testid=url-open]");
+  await waitState(page, "opening");
+  await page.waitForFunction(() => !document.querySelector("[data-testid=cancel-button]").disabled);
+  await page.click("[data-testid=cancel-button]");
+  await waitState(page, "ready");
+  assert.equal(await page.textContent("[data-testid=file-name]"), "diamonds.default.cols");
+  // A reload or a shared link shows what is on screen, not the file that was stopped.
+  assert.equal(page.url(), address);
 });

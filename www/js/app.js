@@ -241,16 +241,27 @@ function timeUnits(info) {
   return out;
 }
 
-async function openSource(src, name, restore = null) {
+/**
+ * Opens a Blob or a URL. `address` is the page address's new state
+ * (ctx.setUrlState), taken once the attempt ends: a cancelled one leaves
+ * the address (and the field) saying what is still shown.
+ */
+async function openSource(src, name, restore = null, address = {}) {
   const gen = ++ctx.gen;
   $("#samples-menu").open = false;
+  const before = document.body.dataset.state;
   document.body.dataset.state = "opening";
   let info;
   try {
     info = await ctx.call("open", src.blob ? { blob: src.blob } : { url: src.url }, `Opening ${name}`);
   } catch (e) {
     if (gen !== ctx.gen) return;
-    if (e.kind === "cancelled") return;
+    if (e.kind === "cancelled") {
+      document.body.dataset.state = before;
+      return;
+    }
+    ctx.setUrlState(address);
+    if (src.blob) $("#url-input").value = "";
     ctx.file = null;
     ctx.source = null;
     $("#welcome").hidden = true;
@@ -268,6 +279,8 @@ async function openSource(src, name, restore = null) {
     return;
   }
   if (gen !== ctx.gen) return;
+  ctx.setUrlState(address);
+  if (src.blob) $("#url-input").value = "";
   ctx.file = info;
   ctx.source = src.blob ? { blob: src.blob } : { url: src.url };
   ctx.name = name;
@@ -365,10 +378,8 @@ async function handleFiles(files) {
   if (registered) await afterTokenizers();
   if (others.length > 1) toast(`Opened ${others[0].name}; one .cols file at a time (${others.length - 1} ignored).`);
   if (others.length) {
-    // A local file has no address: forget any ?url= and the URL field.
-    ctx.setUrlState({ url: null, rg: null, col: null, row: null, sort: null, desc: null, where: null });
-    $("#url-input").value = "";
-    await openSource({ blob: others[0] }, others[0].name);
+    // A local file has no address: it forgets any ?url= and the URL field.
+    await openSource({ blob: others[0] }, others[0].name, null, { url: null, rg: null, col: null, row: null, sort: null, desc: null, where: null });
   }
 }
 
@@ -398,9 +409,7 @@ function openUrl(text, restore = null) {
     return;
   }
   const name = decodeURIComponent(url.pathname.split("/").pop() || url.host);
-  if (!restore) ctx.setUrlState({ url: t, rg: null, col: null, row: null, sort: null, desc: null, where: null });
-  else ctx.setUrlState({ url: t });
-  return openSource({ url: url.href }, name, restore);
+  return openSource({ url: url.href }, name, restore, restore ? { url: t } : { url: t, rg: null, col: null, row: null, sort: null, desc: null, where: null });
 }
 
 // ---------------------------------------------------------------- samples
