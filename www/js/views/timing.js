@@ -236,7 +236,7 @@ export function createTiming(ctx, el) {
     const warm = h("input", { type: "number", min: 0, max: 100, value: 3, "data-testid": "timing-warmups", id: "timing-warmups" });
     const radio = (name, value, label, checked, testid) => h("label", {}, h("input", { type: "radio", name, value, checked, "data-testid": testid }), ` ${label}`);
     const reuse = h("input", { type: "checkbox", "data-testid": "timing-reuse" });
-    const poolSize = h("input", { type: "number", min: 1, max: 16, value: Math.max(1, Math.min(16, navigator.hardwareConcurrency || 2)), "data-testid": "timing-pool-size", id: "timing-pool-size" });
+    const poolSize = h("input", { type: "number", min: 1, max: 16, value: Math.max(1, Math.min(16, navigator.hardwareConcurrency || 2)), "data-testid": "timing-pool-size", id: "timing-pool-size", "aria-label": "workers in the pool" }); // inside the radio's label, which names the radio only
     const via = ctx.source.url ? "over HTTP (range requests)" : "from the File (Blob.slice)";
     const runBtn = h("button", { type: "submit", class: "primary", "data-testid": "timing-run" }, "Run timing");
     const stopBtn = h("button", { type: "button", class: "danger", hidden: true, "data-testid": "timing-stop", onclick: () => ac?.abort() }, "Stop");
