@@ -475,15 +475,23 @@ function wire() {
     toast("Cancelled: the worker was stopped and restarted.");
     await ctx.engine.cancel();
   });
+  // The pop-up menus (Samples, and the Data tab's Columns and Export) close
+  // as menus do, on Escape and on a click outside; they would stack over
+  // the grid otherwise.
+  const POPUPS = "details.menu[open], details.dropdown[open]";
   document.addEventListener("keydown", (ev) => {
     if (ev.key === "Escape") {
       $("#drop-overlay").hidden = true;
       $("#tooltip").hidden = true;
-      const menu = $("#samples-menu");
-      // Focus in a menu that closes goes back to the menu's button.
-      if (menu.open && menu.contains(document.activeElement)) menu.querySelector("summary").focus();
-      menu.open = false;
+      for (const menu of $$(POPUPS)) {
+        // Focus in a menu that closes goes back to the menu's button.
+        if (menu.contains(document.activeElement)) menu.querySelector("summary").focus();
+        menu.open = false;
+      }
     }
+  });
+  document.addEventListener("pointerdown", (ev) => {
+    for (const menu of $$(POPUPS)) if (!menu.contains(ev.target)) menu.open = false;
   });
 
   // Tabs: click, and arrow keys / Home / End as in the ARIA tabs pattern.
