@@ -118,6 +118,12 @@ export function utf8Pieces(bytes) {
 export const isValidUtf8 = (bytes) => utf8Pieces(bytes).every((p) => p.text !== undefined);
 
 const CTRL_NAMES = { 0: "\\0", 9: "\\t", 10: "\\n", 13: "\\r" };
+// C0 controls and DEL; then C1 controls, bidirectional controls (marks,
+// embeddings, overrides, isolates), and the invisible zero-width space,
+// word joiner, byte order mark and line/paragraph separators. Not the
+// zero-width (non-)joiners, which emoji and scripts need.
+const SHOWN_AS_ESCAPE = /([\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff])/u;
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
 /**
  * Renders a byte string as text: valid UTF-8 as itself, control characters
@@ -144,13 +150,18 @@ export function textNode(bytes, maxChars = Infinity) {
       truncated = true;
     }
     left -= [...text].length;
-    // Control characters would vanish or break the layout: show escapes.
-    const parts = text.split(/([\u0000-\u001f\u007f])/u);
+    // Control characters would vanish or break the layout, and invisible
+    // ones would hide (a zero-width space, a byte order mark) or reorder the
+    // text around them (a right-to-left override makes "\u202egnp.exe"
+    // read "exe.png"): show escapes.
+    const parts = text.split(SHOWN_AS_ESCAPE);
     for (const part of parts) {
       if (part === "") continue;
-      if (part.length === 1 && /[\u0000-\u001f\u007f]/u.test(part)) {
+      if (part.length === 1 && SHOWN_AS_ESCAPE.test(part)) {
         const code = part.charCodeAt(0);
-        frag.append(h("span", { class: "ctl", title: `control character U+${code.toString(16).padStart(4, "0").toUpperCase()}` }, CTRL_NAMES[code] ?? `\\x${code.toString(16).padStart(2, "0")}`));
+        const u = code.toString(16).padStart(4, "0");
+        const title = code <= 0x9f ? `control character U+${u.toUpperCase()}` : BIDI.test(part) ? `direction control U+${u.toUpperCase()}, shown instead of obeyed` : `invisible character U+${u.toUpperCase()}`;
+        frag.append(h("span", { class: "ctl", title }, CTRL_NAMES[code] ?? (code < 0x80 ? `\\x${u.slice(2)}` : `\\u${u}`)));
       } else frag.append(document.createTextNode(part));
     }
   }

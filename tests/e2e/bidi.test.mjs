@@ -1,0 +1,54 @@
+// Text from a file that reorders or hides itself: a value "\u202Egnp.exe"
+// (a right-to-left override, then "gnp.exe") must not read as "exe.png",
+// and a column name holding an override must not reverse the page's own
+// words after it ("Profile of NAME over its one row group").
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { openInspector, tab, waitState } from "./harness.mjs";
+import { buildFile, materialize } from "../node/synth.mjs";
+
+const RLO = "\u202E";
+const VALUES = [`${RLO}gnp.exe`, "zero\u200Bwidth", "\u0085next line", "plain"];
+let insp;
+
+before(async () => {
+  const schema = [
+    { name: "id", type: "int32", nullable: false },
+    { name: `evil${RLO}name`, type: "string", nullable: false },
+  ];
+  const file = buildFile(schema, [{ offset: 5, columns: [VALUES.map((_, k) => k), VALUES] }]);
+  insp = await openInspector();
+  await insp.page.waitForSelector("body[data-ready='1']");
+  await insp.page.setInputFiles("[data-testid=file-input]", { name: "bidi.cols", mimeType: "application/octet-stream", buffer: Buffer.from(materialize(file)) });
+  await waitState(insp.page, "ready");
+});
+after(() => insp?.close());
+
+test("invisible and direction-changing characters in values are shown as marks, not obeyed", async () => {
+  const { page } = insp;
+  await tab(page, "data");
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=data-grid] .grid-cell[data-col='1'][data-kind=str]").length === 4);
+  const cells = await page.$$eval("[data-testid=data-grid] .grid-cell[data-col='1'][data-kind=str]", (cs) => cs.map((c) => ({ text: c.textContent, marks: [...c.querySelectorAll(".ctl")].map((m) => m.title) })));
+  assert.deepEqual(
+    cells.map((c) => c.text),
+    ["\\u202egnp.exe", "zero\\u200bwidth", "\\u0085next line", "plain"],
+  );
+  assert.match(cells[0].marks[0], /U\+202E/);
+  // The side panel shows the same marks.
+  await page.click("[data-testid=data-grid] .grid-cell[data-col='1'][data-kind=str]");
+  assert.equal(await page.textContent("[data-testid=cell-panel-value]"), "\\u202egnp.exe");
+});
+
+test("a column name holding a right-to-left override does not reorder the words after it", async () => {
+  const { page } = insp;
+  await tab(page, "detail");
+  await page.selectOption("[data-testid=detail-col]", "1");
+  await page.waitForSelector(".detail-title .colname");
+  // What follows the name (its type tag) must be drawn to the right of it.
+  const { nameRight, nextLeft, after } = await page.$eval(".detail-title .colname", (span) => {
+    const next = span.nextElementSibling;
+    return { nameRight: span.getBoundingClientRect().right, nextLeft: next.getBoundingClientRect().left, after: next.textContent };
+  });
+  assert.ok(nextLeft >= nameRight - 1, `“${after}” starts at x=${nextLeft}, left of the name's end at x=${nameRight}`);
+});
