@@ -4,12 +4,13 @@
 // words after it ("Profile of NAME over its one row group").
 
 import { test, before, after } from "node:test";
+import fs from "node:fs";
 import assert from "node:assert/strict";
 import { openInspector, tab, waitState } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 const RLO = "\u202E";
-const VALUES = [`${RLO}gnp.exe`, "zero\u200Bwidth", "\u0085next line", "plain"];
+const VALUES = [`${RLO}gnp.exe`, "zero\u200Bwidth", "\u0085next line", "plain", "\uFEFFstarts with a byte order mark"];
 let insp;
 
 before(async () => {
@@ -28,11 +29,11 @@ after(() => insp?.close());
 test("invisible and direction-changing characters in values are shown as marks, not obeyed", async () => {
   const { page } = insp;
   await tab(page, "data");
-  await page.waitForFunction(() => document.querySelectorAll("[data-testid=data-grid] .grid-cell[data-col='1'][data-kind=str]").length === 4);
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=data-grid] .grid-cell[data-col='1'][data-kind=str]").length === 5);
   const cells = await page.$$eval("[data-testid=data-grid] .grid-cell[data-col='1'][data-kind=str]", (cs) => cs.map((c) => ({ text: c.textContent, marks: [...c.querySelectorAll(".ctl")].map((m) => m.title) })));
   assert.deepEqual(
     cells.map((c) => c.text),
-    ["\\u202egnp.exe", "zero\\u200bwidth", "\\u0085next line", "plain"],
+    ["\\u202egnp.exe", "zero\\u200bwidth", "\\u0085next line", "plain", "\\ufeffstarts with a byte order mark"],
   );
   assert.match(cells[0].marks[0], /U\+202E/);
   // The side panel shows the same marks.
@@ -51,4 +52,18 @@ test("a column name holding a right-to-left override does not reorder the words 
     return { nameRight: span.getBoundingClientRect().right, nextLeft: next.getBoundingClientRect().left, after: next.textContent };
   });
   assert.ok(nextLeft >= nameRight - 1, `“${after}” starts at x=${nextLeft}, left of the name's end at x=${nameRight}`);
+});
+
+test("a value's leading byte order mark is kept: in the CSV export and the copied value", async () => {
+  const { page } = insp;
+  await tab(page, "data");
+  await page.click("[data-testid=export-toggle]");
+  await page.check("[data-testid=export-format-csv]");
+  const [dl] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-run]")]);
+  await page.click("[data-testid=export-toggle]");
+  const lines = fs.readFileSync(await dl.path(), "utf8").split("\r\n");
+  assert.equal(lines[5], `4,${VALUES[4]}`);
+  await page.click("[data-testid=data-grid] .grid-cell[data-col='1'][data-row='4']");
+  await page.click("[data-testid=copy-cell]");
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), VALUES[4]);
 });

@@ -7,7 +7,8 @@
 import { scalarText, textString, hex } from "./format.js";
 import { formatTime } from "./timefmt.js";
 
-const fatal = new TextDecoder("utf-8", { fatal: true });
+// ignoreBOM: a value that starts with U+FEFF keeps it (the default drops it).
+const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The value of row i of a decoded column as text, or null. `unit`: write an int64 time column as a date. */
 export function cellText(col, i, unit = null) {

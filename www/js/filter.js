@@ -105,7 +105,7 @@ function bytesContains(data, a, b, needle, fold) {
   return false;
 }
 
-const utf8 = new TextDecoder();
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true }); // a leading U+FEFF is part of the value
 
 /** "contains (any case)": bytes compared with ASCII letters folded; a value
  *  with other bytes (or a needle with them) compared again as lower-case

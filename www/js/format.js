@@ -4,7 +4,8 @@
 
 import { h } from "./dom.js";
 
-const fatal = new TextDecoder("utf-8", { fatal: true });
+// ignoreBOM: a value that starts with U+FEFF keeps it (the default drops it).
+const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 const intFormat = new Intl.NumberFormat("en-US");
 export const fmtInt = (n) => (n === null || n === undefined ? "—" : intFormat.format(n));
