@@ -105,3 +105,18 @@ test("an open stopped with Cancel leaves the address saying the file still shown
   // A reload or a shared link shows what is on screen, not the file that was stopped.
   assert.equal(page.url(), address);
 });
+
+test("at 390 px, a URL with a long file name that fails keeps its error box within the window", async () => {
+  const { page } = insp;
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.fill("[data-testid=url-input]", `${insp.server.origin}/gone/${"a_long_file_name_without_spaces_".repeat(5)}.cols`);
+    await page.click("[data-testid=url-open]");
+    await waitState(page, "error");
+    const [scrollWidth, width] = await page.evaluate(() => [document.documentElement.scrollWidth, innerWidth]);
+    assert.ok(scrollWidth <= width, `the page is ${scrollWidth} px wide in a ${width} px window`);
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.evaluate(() => (document.body.dataset.state = ""));
+  }
+});
