@@ -23,6 +23,15 @@ before(async () => {
     if (req.method === "OPTIONS") return res.writeHead(204, { ...cors, "Access-Control-Allow-Headers": "Range", "Access-Control-Allow-Methods": "GET, HEAD" }).end();
     const mode = req.url.split("/")[1];
     seen.push({ mode, method: req.method, range: req.headers.range || null });
+    if (mode === "signed") {
+      // As a URL signed for GET only (S3, GCS): HEAD is refused, ranged GETs work.
+      if (req.method === "HEAD") return res.writeHead(403, cors).end();
+      const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range || "");
+      if (!m) return res.writeHead(403, cors).end();
+      const [s, e] = [Number(m[1]), Math.min(Number(m[2]), size - 1)];
+      res.writeHead(206, { ...cors, "Content-Range": `bytes ${s}-${e}/${size}`, "Content-Length": e - s + 1 });
+      return fs.createReadStream(FILE, { start: s, end: e }).pipe(res);
+    }
     if (mode === "hold") return held.push(res); // answers when the test ends
     if (mode === "fails") return res.writeHead(500, { ...cors, "Content-Type": "text/html" }).end("<h1>Internal Server Error</h1>");
     if (mode === "private") return res.writeHead(200, { "Content-Length": size }).end(); // no CORS headers: the browser keeps it from the page
@@ -119,4 +128,14 @@ test("at 390 px, a URL with a long file name that fails keeps its error box with
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.evaluate(() => (document.body.dataset.state = ""));
   }
+});
+
+test("a URL signed for GET only (HEAD refused with 403) opens with range requests", async () => {
+  const { page } = insp;
+  await page.fill("[data-testid=url-input]", `${dataBase}/signed/diamonds.default.cols`);
+  await page.click("[data-testid=url-open]");
+  await waitState(page, "ready");
+  assert.equal((await page.textContent("[data-testid=fact-rows]")).trim(), "53,940");
+  const opened = await counter();
+  assert.ok(opened.bytes < 4096, `opening read ${opened.text}`);
 });

@@ -39,7 +39,8 @@ export async function openUrl(url) {
     }));
   try {
     const r = await fetch(url, { method: "HEAD", cache: "no-store" });
-    if (r.status === 404 || r.status === 403 || r.status === 401) throw await httpFail(url, r, "cannot open");
+    // A 401 or 403 on HEAD may be a URL signed for GET only (S3, GCS): the probe below decides.
+    if (r.status === 404 || r.status === 410) throw await httpFail(url, r, "cannot open");
     if (r.ok) {
       const len = r.headers.get("content-length");
       if (len !== null && /^\d+$/.test(len) && !r.headers.get("content-encoding")) size = Number(len);
