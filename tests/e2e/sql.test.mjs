@@ -81,24 +81,27 @@ test("a syntax error shows DuckDB's LINE block once", async () => {
  * Holds every "query" the page posts to a worker until release() (so a
  * statement stays running as long as the test needs, whatever the
  * machine's speed) and counts them: what reached, or would reach, DuckDB.
+ * Counts the "sort"s posted too (by column, not held).
  */
 async function holdQueries() {
   await page.evaluate(() => {
     if (!window.__queries) {
       const send = Worker.prototype.postMessage;
-      window.__queries = { sent: [], held: [], hold: false };
+      window.__queries = { sent: [], sorts: [], held: [], hold: false };
       Worker.prototype.postMessage = function (msg, ...rest) {
         const q = window.__queries;
+        if (msg?.op === "sort") q.sorts.push(msg.args.key);
         if (msg?.op !== "query") return send.call(this, msg, ...rest);
         q.sent.push(msg.args.sql);
         if (q.hold) q.held.push(() => send.call(this, msg, ...rest));
         else send.call(this, msg, ...rest);
       };
     }
-    Object.assign(window.__queries, { sent: [], held: [], hold: true });
+    Object.assign(window.__queries, { sent: [], sorts: [], held: [], hold: true });
   });
   return {
     sent: () => page.evaluate(() => window.__queries.sent),
+    sorts: () => page.evaluate(() => window.__queries.sorts),
     release: () =>
       page.evaluate(() => {
         const q = window.__queries;
@@ -121,12 +124,13 @@ test("Ctrl+Enter (and Cmd+Enter) or a sort while a statement runs starts no seco
   await page.fill("[data-testid=sql-input]", "SELECT 'second' AS which");
   await page.press("[data-testid=sql-input]", "Control+Enter");
   await page.press("[data-testid=sql-input]", "Meta+Enter");
-  // The last result stays on show while the statement runs; its header sorts by running again.
+  // The last result stays on show while the statement runs; a click on its header sorts nothing.
   await page.click("[data-testid=sql-grid-header] >> nth=0");
   // Whatever the keys started would have posted its query by now: a
   // round trip through the page's event loop and the worker's.
   await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
   assert.deepEqual(await q.sent(), ["SELECT 'first' AS which"], "no second statement reached DuckDB");
+  assert.deepEqual(await q.sorts(), [], "nor a sort");
   assert.equal(await sqlState(), "running");
   assert.equal(await page.getAttribute("[data-testid=sql-grid-header] >> nth=0", "aria-sort"), "none", "no sort marked that did not run");
   await q.release();
@@ -151,6 +155,73 @@ test("after another file opens, one Ctrl+Enter runs one statement", async () => 
   await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done]", { timeout: 60_000 });
   await page.evaluate(() => new Promise((r) => setTimeout(r, 200)));
   assert.deepEqual(await q.sent(), ["SELECT count(*) AS n FROM t"]);
+});
+
+/** The result's column k, top to bottom, as its cells' text, once the grid has drawn the rows it shows. */
+async function column(k) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.waitForFunction(() => !document.querySelector("[data-testid=sql-grid] .grid-row:not([hidden]) .grid-cell[data-kind=pending]"));
+  return page.$$eval(`[data-testid=sql-grid] .grid-row:not([hidden]) .grid-cell[data-col="${k}"]`, (els) => els.sort((a, b) => a.dataset.row - b.dataset.row).map((e) => e.textContent));
+}
+
+/** Clicks header k and waits for the sort to be shown (done) or refused (error); resolves that state. */
+async function clickSort(k, summary) {
+  await page.click(`[data-testid=sql-grid-header] >> nth=${k}`);
+  await page.waitForFunction((re) => new RegExp(re).test(document.querySelector("[data-testid=sql-summary]")?.textContent || "") || document.querySelector("[data-testid=sql-error]"), summary.source, { timeout: 60_000 });
+  return sqlState();
+}
+
+test("sorting a result never runs its statement again: an INSERT ... RETURNING sorted inserts its rows once", async () => {
+  const q = await holdQueries();
+  await q.release(); // counted, not held
+  assert.equal((await run("CREATE TABLE u (a INTEGER)")).state, "done");
+  assert.equal((await run("INSERT INTO u VALUES (2), (1), (3) RETURNING a")).state, "done");
+  assert.deepEqual(await column(0), ["2", "1", "3"]);
+  const before = (await q.sent()).length;
+  assert.equal(await clickSort(0, /sorted by a ascending$/), "done", await page.textContent("[data-testid=sql-result]"));
+  assert.deepEqual(await column(0), ["1", "2", "3"]);
+  assert.equal(await clickSort(0, /sorted by a descending$/), "done");
+  assert.deepEqual(await column(0), ["3", "2", "1"]);
+  // A third click: the statement's own order, again without running it.
+  await page.click("[data-testid=sql-grid-header] >> nth=0");
+  await page.waitForFunction(() => !/sorted by/.test(document.querySelector("[data-testid=sql-summary]")?.textContent || "x"), null, { timeout: 60_000 });
+  assert.deepEqual(await column(0), ["2", "1", "3"]);
+  assert.equal((await q.sent()).length, before, "no statement reached DuckDB for the sorts");
+  assert.deepEqual(await q.sorts(), [0, 0, null]);
+  const count = await run("SELECT count(*) AS n FROM u");
+  assert.equal(count.state, "done");
+  assert.deepEqual(await column(0), ["3"], "the rows were inserted once");
+});
+
+test("a sort orders the rows in hand: nextval() and random() keep their values, a script ending in a SELECT sorts", async () => {
+  assert.equal((await run("CREATE SEQUENCE s")).state, "done");
+  assert.equal((await run("SELECT nextval('s') AS v FROM range(3)")).state, "done");
+  assert.deepEqual(await column(0), ["1", "2", "3"]);
+  assert.equal(await clickSort(0, /sorted by v ascending$/), "done");
+  assert.equal(await clickSort(0, /sorted by v descending$/), "done");
+  assert.deepEqual(await column(0), ["3", "2", "1"], "the values drawn, not new ones");
+  assert.equal((await run("SELECT nextval('s') AS v")).state, "done");
+  assert.deepEqual(await column(0), ["4"], "the sequence moved on only for the statement");
+  assert.equal((await run("SELECT random() AS r FROM range(5)")).state, "done");
+  const drawn = await column(0);
+  assert.equal(await clickSort(0, /sorted by r ascending$/), "done");
+  assert.deepEqual(await column(0), [...drawn].sort((a, b) => Number(a) - Number(b)));
+  // A script: the wrapping subquery could not hold it, nor may it run again (CREATE TABLE w would fail).
+  assert.equal((await run("CREATE TABLE w AS SELECT * FROM (VALUES (2, 'b'), (NULL, 'n'), (1, 'a')) v(x, y);\nSELECT x, y FROM w")).state, "done");
+  assert.equal(await clickSort(0, /sorted by x ascending$/), "done", await page.textContent("[data-testid=sql-result]"));
+  assert.deepEqual(await column(1), ["a", "b", "n"], "NULL last");
+  assert.equal(await clickSort(0, /sorted by x descending$/), "done");
+  assert.deepEqual(await column(1), ["b", "a", "n"], "NULL last either way");
+});
+
+test("a SELECT on t sorts as before: numbers, text with NULLs last", async () => {
+  assert.equal((await run("SELECT id, name FROM t WHERE id < 6")).state, "done");
+  assert.equal(await clickSort(1, /sorted by name ascending$/), "done");
+  assert.deepEqual(await column(1), ["n1", "n2", "n3", "n5", "null", "null"]);
+  assert.deepEqual(await column(0), ["1", "2", "3", "5", "0", "4"]);
+  assert.equal(await clickSort(0, /sorted by id ascending$/), "done");
+  assert.equal(await clickSort(0, /sorted by id descending$/), "done");
+  assert.deepEqual(await column(0), ["5", "4", "3", "2", "1", "0"]);
 });
 
 test("no console errors and nothing fetched from outside", () => {

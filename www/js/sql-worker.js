@@ -13,8 +13,8 @@ import { columnLabels } from "./labels.js";
 import { formatTime } from "./timefmt.js";
 
 const DUCKDB_DIR = new URL("../vendor/duckdb/", import.meta.url);
-let duck = null; // { db, conn, version }
-let result = null; // { table, columns }
+let duck = null; // { db, conn, version, sortConn }
+let result = null; // { table, columns, readers, order }: order (Int32Array | null) is the rows' shown order
 let loaded = null; // { columns: [...], rows, skipped }
 
 const ready = init();
@@ -281,20 +281,37 @@ const ops = {
       const tag = type ? undefined : { Decimal: f.type.scale ? `decimal(${f.type.precision},${f.type.scale})` : "hugeint", Date: "date", Timestamp: f.type.timezone ? "timestamptz" : "timestamp", Time: "time", Interval: "interval" }[kind];
       return { key: i, label: f.name, type: type || "string", sqlType: String(f.type), asText: !type, ...(tag ? { tag, numeric: kind === "Decimal" } : {}) };
     });
-    result = { table, columns, readers };
+    result = { table, columns, readers, order: null };
     return { columns, numRows: table.numRows, ms };
+  },
+
+  /**
+   * Orders the last result's rows by column `key` (null: the statement's
+   * own order) without running its statement again: a statement can change
+   * things (INSERT ... RETURNING, nextval(), a script) or give other rows a
+   * second time (random()), and the whole result is here already. DuckDB
+   * orders, so the order is an ORDER BY's for every type (see orderOf).
+   * Ties keep the statement's order.
+   */
+  async sort({ key, desc }) {
+    const r = result;
+    if (!r) throw usage("bad_argument", "no result");
+    const order = key === null ? null : await orderOf(r.table, key, desc);
+    if (result === r) r.order = order;
+    return { rows: r.table.numRows };
   },
 
   /** Rows start .. start + count of the last result, as the grid's cells. */
   async rows({ start, count }) {
     if (!result) throw usage("bad_argument", "no result");
-    const { table, columns, readers } = result;
+    const { table, columns, readers, order } = result;
     const end = Math.min(table.numRows, start + count);
     const out = columns.map((col, k) => {
       const vec = table.getChildAt(k);
       const read = readers[k];
       const cells = [];
-      for (let i = start; i < end; i++) {
+      for (let at = start; at < end; at++) {
+        const i = order ? order[at] : at;
         if (!vec.isValid(i)) {
           cells.push(null);
           continue;
@@ -313,6 +330,76 @@ const ops = {
     return { start, end, total: table.numRows, ids, columns: out };
   },
 };
+
+/**
+ * The rows of `table` in order of its column `key` (NULLs last either way),
+ * by DuckDB: only that column and each row's place go to it, as a table
+ * made and dropped on a connection of the page's own (so no setting, USE or
+ * transaction of the user's, open or failed, touches it).
+ */
+async function orderOf(table, key, desc) {
+  const n = table.numRows;
+  if (n === 0) return new Int32Array(0);
+  const A = await loadArrow();
+  const col = table.getChildAt(key);
+  const sortKey = sortKeyOf(A, col.type);
+  duck.sortConn ||= await duck.db.connect();
+  const conn = duck.sortConn;
+  // One batch for each of the column's chunks, so a row's key and its place line up.
+  let at = 0;
+  const batches = col.data.map((d) => {
+    const i = new Int32Array(d.length).map((_, j) => at + j);
+    at += d.length;
+    return new A.RecordBatch({ ...sortKey.parts(d), i: A.makeData({ type: new A.Int32(), length: d.length, data: i }) });
+  });
+  // DuckDB-Wasm makes it in a schema (the temp catalog is refused): a name no
+  // statement of the user's would pick, there only while no statement runs.
+  const name = `columns_wasm_sort_${crypto.randomUUID().replaceAll("-", "")}`;
+  await conn.insertArrowFromIPCStream(A.tableToIPC(new A.Table(batches), "stream"), { schema: "main", name, create: true });
+  try {
+    const sorted = await conn.query(`SELECT i FROM main.${name} ORDER BY ${sortKey.expr} ${desc ? "DESC" : "ASC"} NULLS LAST, i`);
+    return Int32Array.from(sorted.getChildAt(0).toArray());
+  } finally {
+    await conn.query(`DROP TABLE main.${name}`);
+  }
+}
+
+const holdsInterval = (A, type) => A.Type[type.typeId] === "Interval" || (type.children || []).some((f) => holdsInterval(A, f.type)) || (type.dictionary ? holdsInterval(A, type.dictionary) : false);
+
+/**
+ * How a result column goes back to DuckDB to be ordered as its type orders:
+ * `parts(data)`, the Arrow columns for one chunk of it, and `expr`, what
+ * ORDER BY takes over them. Mostly the column as it came.
+ */
+function sortKeyOf(A, type) {
+  const kind = A.Type[type.typeId];
+  // An ENUM comes as a dictionary whose codes follow the ENUM's order, which
+  // its ORDER BY keeps (the text would sort alphabetically). An ENUM inside a
+  // LIST or STRUCT sorts by its text.
+  if (kind === "Dictionary") return { expr: "k", parts: (d) => ({ k: d.clone(type.indices) }) };
+  // apache-arrow 17 writes an INTERVAL (months, days, nanoseconds: 16 bytes
+  // a row) as 8 bytes a row: it goes as its three parts, put back together
+  // by DuckDB.
+  if (kind === "Interval" && type.unit === 2) return { expr: "to_months(m) + to_days(d) + to_microseconds(ns // 1000)", parts: (d) => intervalParts(A, d) };
+  if (holdsInterval(A, type)) throw usage("unsupported", "this page cannot sort by a column with intervals inside (apache-arrow 17 does not write them back for DuckDB); ORDER BY in the statement can");
+  return { expr: "k", parts: (d) => ({ k: d }) };
+}
+
+/** An INTERVAL chunk's months, days and nanoseconds, as columns m, d, ns (same offset and nulls). */
+function intervalParts(A, data) {
+  const { offset, length, values: v } = data;
+  const end = offset + length;
+  const m = new Int32Array(end);
+  const d = new Int32Array(end);
+  const ns = new BigInt64Array(end);
+  for (let j = offset; j < end; j++) {
+    m[j] = v[4 * j];
+    d[j] = v[4 * j + 1];
+    ns[j] = BigInt.asIntN(64, (BigInt(v[4 * j + 3] >>> 0) << 32n) | BigInt(v[4 * j + 2] >>> 0));
+  }
+  const part = (type, values) => A.makeData({ type, offset, length, nullCount: data.nullCount, nullBitmap: data.nullBitmap, data: values });
+  return { m: part(new A.Int32(), m), d: part(new A.Int32(), d), ns: part(new A.Int64(), ns) };
+}
 
 function emptyOf(type) {
   const T = { bool: Uint8Array, int8: Int8Array, int16: Int16Array, int32: Int32Array, int64: BigInt64Array, uint8: Uint8Array, uint16: Uint16Array, uint32: Uint32Array, uint64: BigUint64Array, float32: Float32Array, float64: Float64Array }[type];

@@ -9,19 +9,20 @@ import { createGrid } from "./grid.js";
 import { copyText, plainText, rowText } from "./cells.js";
 
 const quote = (name) => `"${name.replaceAll('"', '""')}"`;
+const errorBox = (message) => h("pre", { class: "error-box sql-error", role: "alert", "data-testid": "sql-error" }, message);
+const errorText = (e) => `${e.kind === "sql" ? "" : `${e.kind}: `}${e.message}`;
 
 export function createSql(ctx, el) {
   let engine = null; // the SQL worker, started on first use
   let loadedFor = null; // the ctx.gen whose file is in table t
   let loading = null;
-  let shown = null; // { sql, labels }: the statement whose result is shown, and its column names
+  let shown = null; // { columns, numRows, ms }: the result on show, whose rows a sort orders
   // The one rule for starting a statement (Run, Ctrl+Enter, the examples, a
   // sort): not while one runs. Stop ends a run without its promise settling,
   // so a run is current only while its number is `runId`.
   let running = false;
   let runId = 0;
   let sort = null; // { key, desc } over the last result's columns
-  let resultCols = [];
   let noteIO = () => {}; // takes in what the running load of table t has read
   const state = h("p", { class: "muted small", "data-testid": "sql-state", "aria-live": "polite" });
   const out = h("div", { class: "sql-result", "data-testid": "sql-result" });
@@ -50,7 +51,7 @@ export function createSql(ctx, el) {
       ),
     onSort: (key) => {
       const next = !sort || sort.key !== key ? { key, desc: false } : !sort.desc ? { key, desc: true } : null;
-      if (shown) run(shown.sql, { resort: true, sortTo: next });
+      if (shown) sortShown(next);
     },
     sortState: () => sort,
   });
@@ -68,6 +69,9 @@ export function createSql(ctx, el) {
     loading = null;
     running = false;
     runId++;
+    // The result's rows went with the worker: nothing left to scroll or sort.
+    shown = null;
+    fill(out);
     stopBtn.hidden = true;
     runBtn.disabled = false;
     state.textContent = "Stopped. The next statement starts DuckDB again and reloads table t.";
@@ -111,7 +115,7 @@ export function createSql(ctx, el) {
       } catch (e) {
         noteIO(e.io);
         if (e.kind !== "cancelled") {
-          fill(out, h("pre", { class: "error-box sql-error", role: "alert", "data-testid": "sql-error" }, `${e.kind}: ${e.message}`));
+          fill(out, errorBox(`${e.kind}: ${e.message}`));
           el.dataset.sqlState = "error";
         }
         return false;
@@ -123,41 +127,14 @@ export function createSql(ctx, el) {
     return loading;
   }
 
-  /** `sortTo` takes effect only if the run starts (else the header would show a sort never run). */
-  async function run(sqlText, { resort = false, sortTo = null } = {}) {
-    const text = sqlText.trim().replace(/;\s*$/, "");
-    if (!text || running) return;
-    sort = resort ? sortTo : null;
+  /** Runs `work` as the one thing under way (see `running`), or not at all if something else is. */
+  async function exclusive(work) {
+    if (running) return;
     running = true;
     const id = ++runId;
     runBtn.disabled = true;
     try {
-      if (!(await ensureLoaded())) return;
-      // On lines of their own, so a statement ending in a -- comment still
-      // closes; by position, so two columns of one name sort each by its own.
-      const statement = sort ? `SELECT * FROM (\n${text}\n) ORDER BY ${sort.key + 1} ${sort.desc ? "DESC" : "ASC"} NULLS LAST` : text;
-      stopBtn.hidden = false;
-      el.dataset.sqlState = "running";
-      const res = await engine.call("query", { sql: statement });
-      // The sort's subquery makes DuckDB rename repeated names (a, a -> a, a_1):
-      // the columns keep the names the statement gave them, by position.
-      if (!resort) shown = { sql: text, labels: res.columns.map((c) => c.label) };
-      if (resort && shown.labels.length === res.columns.length) res.columns = res.columns.map((c, k) => ({ ...c, label: shown.labels[k] }));
-      resultCols = res.columns;
-      state.dataset.rows = String(res.numRows);
-      fill(out, h("p", { class: "muted small", "data-testid": "sql-summary" }, `${plural(res.numRows, "row")} × ${plural(res.columns.length, "column")} in ${fmtMs(res.ms)}${sort ? ` · sorted by ${resultCols.find((c) => c.key === sort.key)?.label} ${sort.desc ? "descending" : "ascending"}` : ""}`), h("div", { class: "data-main" }, grid.el, side));
-      grid.setSource({
-        total: res.numRows,
-        sortable: true,
-        emptyText: "The query returned no rows.",
-        columns: res.columns,
-        fetch: (start, count) => engine.call("rows", { start, count }),
-      });
-      el.dataset.sqlState = "done";
-    } catch (e) {
-      if (!engine) return; // stopped
-      fill(out, h("pre", { class: "error-box sql-error", role: "alert", "data-testid": "sql-error" }, `${e.kind === "sql" ? "" : `${e.kind}: `}${e.message}`));
-      el.dataset.sqlState = "error";
+      await work();
     } finally {
       if (id === runId) {
         running = false;
@@ -165,6 +142,74 @@ export function createSql(ctx, el) {
         stopBtn.hidden = true;
       }
     }
+  }
+
+  /** The result on show, in the order `sort` says; `note`, if any, under its summary. */
+  function showResult(note = null) {
+    const sortedBy = sort ? ` · sorted by ${shown.columns.find((c) => c.key === sort.key)?.label} ${sort.desc ? "descending" : "ascending"}` : "";
+    const summary = h("p", { class: "muted small", "data-testid": "sql-summary" }, `${plural(shown.numRows, "row")} × ${plural(shown.columns.length, "column")} in ${fmtMs(shown.ms)}${sortedBy}`);
+    fill(out, summary, note, h("div", { class: "data-main" }, grid.el, side));
+    const eng = engine;
+    grid.setSource({
+      total: shown.numRows,
+      sortable: true,
+      emptyText: "The query returned no rows.",
+      columns: shown.columns,
+      fetch: (start, count) => eng.call("rows", { start, count }),
+    });
+  }
+
+  async function run(sqlText) {
+    const text = sqlText.trim().replace(/;\s*$/, "");
+    if (!text) return;
+    await exclusive(async () => {
+      sort = null;
+      if (!(await ensureLoaded())) return;
+      stopBtn.hidden = false;
+      el.dataset.sqlState = "running";
+      try {
+        const res = await engine.call("query", { sql: text });
+        shown = { columns: res.columns, numRows: res.numRows, ms: res.ms };
+        state.dataset.rows = String(res.numRows);
+        showResult();
+        el.dataset.sqlState = "done";
+      } catch (e) {
+        if (!engine) return; // stopped
+        shown = null;
+        fill(out, errorBox(errorText(e)));
+        el.dataset.sqlState = "error";
+      }
+    });
+  }
+
+  /**
+   * A header click orders the rows already in hand (the worker keeps the
+   * whole result) and never runs the statement again: it may have changed
+   * something (INSERT ... RETURNING, CREATE, nextval(), a script), and even
+   * a plain SELECT may give other rows the second time (random(), now()).
+   * DuckDB still decides the order (see the worker's sort), so it is the
+   * same as an ORDER BY. `next` takes effect only if the sort starts (else
+   * the header would show a sort never done).
+   */
+  async function sortShown(next) {
+    await exclusive(async () => {
+      const was = sort;
+      sort = next;
+      stopBtn.hidden = false;
+      el.dataset.sqlState = "running";
+      try {
+        await engine.call("sort", { key: next ? next.key : null, desc: !!next?.desc });
+        showResult();
+        el.dataset.sqlState = "done";
+      } catch (e) {
+        if (!engine) return; // stopped
+        // The rows stay on show, in the order they had; the message says why they did not sort.
+        const label = shown.columns.find((c) => c.key === next?.key)?.label;
+        sort = was;
+        showResult(errorBox(`Could not sort by ${label}: ${errorText(e)}`));
+        el.dataset.sqlState = "error";
+      }
+    });
   }
 
   function exampleButtons() {
@@ -184,7 +229,6 @@ export function createSql(ctx, el) {
   return {
     render() {
       stop();
-      shown = null;
       state.textContent = "";
       el.dataset.sqlState = "idle";
       if (!ctx.file) return;
@@ -204,7 +248,7 @@ export function createSql(ctx, el) {
             },
           },
           editor,
-          h("div", { class: "button-row" }, runBtn, stopBtn, h("span", { class: "muted small" }, "Ctrl+Enter runs. Click a result column to sort by it.")),
+          h("div", { class: "button-row" }, runBtn, stopBtn, h("span", { class: "muted small" }, "Ctrl+Enter runs. Click a result column to sort the rows by it (the statement does not run again).")),
         ),
         examples,
         state,
