@@ -3,7 +3,9 @@
 // everything here is plain JS so a column outlives the wasm instance and
 // needs no free().
 
-const utf8 = new TextDecoder("utf-8", { fatal: false });
+// ignoreBOM: a value starting with U+FEFF keeps it (the decoder's default
+// would drop it, as if each value were a document).
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
 // ArrayBuffers made here (or transferred in from a pool worker) and so safe
 // to overwrite when their column is handed back: never the wasm memory, a

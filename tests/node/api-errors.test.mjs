@@ -287,3 +287,11 @@ test("a file too small to be one says how small, in bytes, against the smallest 
     throwsKind(() => ColumnsFile.fromBytes(new Uint8Array(n)), "truncated", (e) => assert.match(e.message, new RegExp(`^file is ${n} bytes; a columns file has at least 13 bytes$`)));
   }
 });
+
+test("toArray() keeps a string's leading U+FEFF: a value's bytes are its text, not a document with a byte order mark", async () => {
+  const { buildFile, materialize } = await import("./synth.mjs");
+  const values = ["\uFEFFbom first", "bom \uFEFF inside", "\uFEFF", "\uFEFF\uFEFFtwo", "plain"];
+  const bytes = materialize(buildFile([{ name: "s", type: "string", nullable: false }], [{ offset: 5, columns: [values] }]));
+  const [col] = ColumnsFile.fromBytes(bytes).readColumns();
+  assert.deepEqual(col.toArray(), values);
+});
