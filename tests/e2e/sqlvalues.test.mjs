@@ -153,3 +153,14 @@ test("SQL: a header sort orders the rows as DuckDB's ORDER BY does, for every ty
   assert.deepEqual(await column(0), ["1", "2"]);
   assert.deepEqual(log.errors, []);
 });
+
+test("SQL: table t keeps a string's bytes where the column has invalid UTF-8 too (U+FFFD for the bad bytes only; a leading U+FEFF stays)", async () => {
+  const values = [Uint8Array.of(0x61, 0xff), "\uFEFFx", "plain"];
+  const file = buildFile([{ name: "s", type: "string", nullable: false }], [{ offset: 5, columns: [values] }]);
+  await page.setInputFiles("[data-testid=file-input]", { name: "bytes.cols", mimeType: "application/octet-stream", buffer: Buffer.from(materialize(file)) });
+  await waitState(page, "ready");
+  await tab(page, "sql");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 180_000 });
+  await run("SELECT hex(s) AS h FROM t");
+  assert.deepEqual([await cells(0), await cells(1), await cells(2)], [["61EFBFBD"], ["EFBBBF78"], ["706C61696E"]]);
+});

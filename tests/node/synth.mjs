@@ -167,12 +167,14 @@ function fixed(type, v) {
 }
 
 /** A Plain, uncompressed (codec None), single-block chunk and its footer entry.
- *  `values` may hold null for nullable columns. Types: int32, int64, string. */
+ *  `values` may hold null for nullable columns. Types: int32, int64, string
+ *  (a string value may be a Uint8Array: its bytes as they are, UTF-8 or not). */
 export function plainChunk(type, nullable, values) {
   const present = values.filter((v) => v !== null);
   const nulls = values.length - present.length;
   if (!nullable && nulls > 0) throw new Error("nulls in a non-nullable column");
-  const items = present.map((v) => (type === "string" ? concat([u32(enc.encode(v).length), enc.encode(v)]) : fixed(type, v)));
+  const utf8 = (v) => (v instanceof Uint8Array ? v : enc.encode(v));
+  const items = present.map((v) => (type === "string" ? concat([u32(utf8(v).length), utf8(v)]) : fixed(type, v)));
   const stream = concat(items);
   const bitmap = new Uint8Array(nullable ? Math.ceil(values.length / 8) : 0);
   values.forEach((v, i) => {
@@ -184,7 +186,7 @@ export function plainChunk(type, nullable, values) {
   let minVal = new Uint8Array(0), maxVal = new Uint8Array(0), minLen = 0, maxLen = 0;
   if (present.length > 0) {
     if (type === "string") {
-      const raw = present.map((v) => enc.encode(v));
+      const raw = present.map(utf8);
       const cmp = (a, b) => {
         for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];
         return a.length - b.length;

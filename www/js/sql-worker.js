@@ -86,7 +86,7 @@ async function startDuckDB(post) {
 }
 
 const fatal = new TextDecoder("utf-8", { fatal: true });
-const lossy = new TextDecoder("utf-8");
+const lossy = new TextDecoder("utf-8", { ignoreBOM: true }); // a leading U+FEFF is part of the value
 const enc = new TextEncoder();
 
 /** A string column whose bytes are not all UTF-8, with U+FFFD in their place (DuckDB's VARCHAR must be UTF-8). */
