@@ -67,3 +67,14 @@ test("a value's leading byte order mark is kept: in the CSV export and the copie
   await page.click("[data-testid=copy-cell]");
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), VALUES[4]);
 });
+
+test("menus naming a column hold its name apart: an override in it ends with the name, not the option's text", async () => {
+  const { page } = insp;
+  await tab(page, "detail");
+  const detail = await page.$$eval("[data-testid=detail-col] option", (os) => os.map((o) => o.textContent));
+  assert.equal(detail[1], `1: \u2068evil${RLO}name\u2069 (string)`);
+  await tab(page, "data");
+  await page.click("[data-testid=filter-add]");
+  const filter = await page.$$eval("[data-testid=filter-col] option", (os) => os.map((o) => o.textContent));
+  assert.equal(filter[1], `\u2068evil${RLO}name\u2069`);
+});

@@ -17,3 +17,8 @@ export function columnLabels(schema) {
 
 /** Whether column c's name appears more than once. */
 export const nameRepeats = (schema, c) => schema.some((o, i) => i !== c && o.name === schema[c].name);
+
+/** A name for a menu's option text, where CSS cannot isolate a part: between
+ *  U+2068 and U+2069, so a direction control inside it (an override) ends
+ *  with it instead of reversing the option's own words after it. */
+export const isolated = (name) => `\u2068${name}\u2069`;

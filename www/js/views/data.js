@@ -11,6 +11,7 @@ import { opsFor, parseValue, describeCondition } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { createGrid, unreadableNode } from "./grid.js";
 import { copyText, hexDump, rowText } from "./cells.js";
+import { isolated } from "../labels.js";
 
 const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its whole value here.";
 
@@ -249,7 +250,7 @@ export function createData(ctx, el) {
     return h(
       "div",
       { class: "filter-row", "data-testid": "filter-row" },
-      h("select", { "aria-label": "column", "data-testid": "filter-col", onchange: (ev) => { fl.c = Number(ev.target.value); drawFilters(); } }, f.schema.map((col, c) => h("option", { value: String(c), selected: c === fl.c }, ctx.labels[c]))),
+      h("select", { "aria-label": "column", "data-testid": "filter-col", onchange: (ev) => { fl.c = Number(ev.target.value); drawFilters(); } }, f.schema.map((col, c) => h("option", { value: String(c), selected: c === fl.c }, isolated(ctx.labels[c])))),
       h("select", { "aria-label": "comparison", "data-testid": "filter-op", onchange: (ev) => { fl.op = ev.target.value; drawFilters(); } }, ops.map((o) => h("option", { value: o.op, selected: o.op === fl.op }, o.label))),
       input,
       h("button", { type: "button", class: "small", "aria-label": "remove this condition", onclick: () => { filters.splice(i, 1); drawFilters(); } }, "×"),

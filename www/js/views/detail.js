@@ -7,6 +7,7 @@ import { errorBox, selectField, timeUnitField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeLegend, sizeTitle } from "../sizes.js";
 import { createProfile } from "./profile.js";
 import { chunkFailure, parseHeader, tagLabel, tagCell } from "../chunkstate.js";
+import { isolated } from "../labels.js";
 
 /** A size as "10.6 KiB (10,888 B)": a narrow card may break the line
  *  between the two parts, never inside one. */
@@ -200,7 +201,7 @@ export function createDetail(ctx, el) {
       "div",
       { class: "toolbar" },
       selectField("Row group", f.rowGroups.map((rg, g) => ({ value: g, label: `${g} (${plural(rg.numRows, "row")})` })), ctx.sel.g, (v) => ctx.select(Number(v), ctx.sel.c, "detail"), "detail-rg"),
-      selectField("Column", f.schema.map((col, c) => ({ value: c, label: `${c}: ${col.name} (${col.type})` })), ctx.sel.c, (v) => ctx.select(ctx.sel.g, Number(v), "detail"), "detail-col"),
+      selectField("Column", f.schema.map((col, c) => ({ value: c, label: `${c}: ${isolated(col.name)} (${col.type})` })), ctx.sel.c, (v) => ctx.select(ctx.sel.g, Number(v), "detail"), "detail-col"),
       timeUnitField(ctx, ctx.sel.c, "detail-time-unit"),
       h("button", { type: "button", "data-testid": "detail-preview", onclick: () => ctx.previewChunk(ctx.sel.g, ctx.sel.c) }, "Show these rows in Data"),
     );
