@@ -32,6 +32,15 @@ before(async () => {
       res.writeHead(206, { ...cors, "Content-Range": `bytes ${s}-${e}/${size}`, "Content-Length": e - s + 1 });
       return fs.createReadStream(FILE, { start: s, end: e }).pipe(res);
     }
+    if (mode === "late503") {
+      // Ranges served for the file's tail (its footer), 503 for anything before.
+      if (req.method === "HEAD") return res.writeHead(200, { ...cors, "Content-Length": size, "Accept-Ranges": "bytes" }).end();
+      const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range || "");
+      if (!m || Number(m[1]) < size - 4096) return res.writeHead(503, cors).end();
+      const [s, e] = [Number(m[1]), Math.min(Number(m[2]), size - 1)];
+      res.writeHead(206, { ...cors, "Content-Range": `bytes ${s}-${e}/${size}`, "Content-Length": e - s + 1 });
+      return fs.createReadStream(FILE, { start: s, end: e }).pipe(res);
+    }
     if (mode === "hold") return held.push(res); // answers when the test ends
     if (mode === "fails") return res.writeHead(500, { ...cors, "Content-Type": "text/html" }).end("<h1>Internal Server Error</h1>");
     if (mode === "private") return res.writeHead(200, { "Content-Length": size }).end(); // no CORS headers: the browser keeps it from the page
@@ -138,4 +147,15 @@ test("a URL signed for GET only (HEAD refused with 403) opens with range request
   assert.equal((await page.textContent("[data-testid=fact-rows]")).trim(), "53,940");
   const opened = await counter();
   assert.ok(opened.bytes < 4096, `opening read ${opened.text}`);
+});
+
+test("a range read that fails names its bytes once, in the package's words", async () => {
+  const { page } = insp;
+  await page.fill("[data-testid=url-input]", `${dataBase}/late503/diamonds.default.cols`);
+  await page.click("[data-testid=url-open]");
+  await page.waitForFunction(() => /HTTP 503/.test(document.body.innerText), null, { timeout: 30_000 });
+  const text = await page.evaluate(() => document.body.innerText);
+  const line = text.split("\n").find((l) => /HTTP 503/.test(l));
+  assert.match(line, /reading bytes \d+\.\.\d+ from the source failed/);
+  assert.equal(line.match(/bytes/g).length, 1, line);
 });

@@ -93,7 +93,8 @@ export async function openUrl(url) {
         if (all.length !== size) throw sourceError(`the file changed size while reading (${size} -> ${all.length} bytes)`);
         return all.subarray(start, end);
       }
-      throw await httpFail(url, r, `reading bytes ${start}-${end - 1}`);
+      // (No range here: the package's message around this one names it.)
+      throw await httpFail(url, r, "range request");
     },
   };
   return { buffer, stats, get note() { return note; }, async readAll() {
