@@ -6,7 +6,7 @@
 import { test, before, after } from "node:test";
 import fs from "node:fs";
 import assert from "node:assert/strict";
-import { openInspector, tab, waitState } from "./harness.mjs";
+import { dropFile, openInspector, tab } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 const RLO = "\u202E";
@@ -20,9 +20,7 @@ before(async () => {
   ];
   const file = buildFile(schema, [{ offset: 5, columns: [VALUES.map((_, k) => k), VALUES] }]);
   insp = await openInspector();
-  await insp.page.waitForSelector("body[data-ready='1']");
-  await insp.page.setInputFiles("[data-testid=file-input]", { name: "bidi.cols", mimeType: "application/octet-stream", buffer: Buffer.from(materialize(file)) });
-  await waitState(insp.page, "ready");
+  await dropFile(insp.page, { name: "bidi.cols", bytes: materialize(file) });
 });
 after(() => insp?.close());
 

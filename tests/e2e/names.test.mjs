@@ -5,14 +5,12 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { corpus, openInspector, tab, waitState } from "./harness.mjs";
+import { corpus, dropFile, openInspector, tab } from "./harness.mjs";
 
 let insp;
 before(async () => {
   insp = await openInspector();
-  await insp.page.waitForSelector("body[data-ready='1']");
-  await insp.page.setInputFiles("[data-testid=file-input]", path.join(corpus, "valid/all_types_small.cols"));
-  await waitState(insp.page, "ready");
+  await dropFile(insp.page, path.join(corpus, "valid/all_types_small.cols"));
 });
 after(() => insp?.close());
 

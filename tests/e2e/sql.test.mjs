@@ -5,7 +5,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { openInspector, recordOutside, runSql, tab, shot, waitState } from "./harness.mjs";
+import { dropFile, openInspector, recordOutside, runSql, shot, sqlReady } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 let inspector, recorder, page, log;
@@ -24,10 +24,8 @@ before(async () => {
   recorder = await recordOutside();
   inspector = await openInspector({ proxy: recorder.proxy });
   ({ page, log } = inspector);
-  await page.setInputFiles("[data-testid=file-input]", { name: "small.cols", mimeType: "application/octet-stream", buffer: smallFile() });
-  await waitState(page, "ready");
-  await tab(page, "sql");
-  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 180_000 });
+  await dropFile(page, { name: "small.cols", bytes: smallFile() });
+  await sqlReady(page);
 });
 
 after(async () => {
@@ -144,10 +142,8 @@ test("Ctrl+Enter (and Cmd+Enter) or a sort while a statement runs starts no seco
 });
 
 test("after another file opens, one Ctrl+Enter runs one statement", async () => {
-  await page.setInputFiles("[data-testid=file-input]", { name: "small2.cols", mimeType: "application/octet-stream", buffer: smallFile() });
-  await waitState(page, "ready");
-  await tab(page, "sql");
-  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 180_000 });
+  await dropFile(page, { name: "small2.cols", bytes: smallFile() });
+  await sqlReady(page);
   const q = await holdQueries();
   await q.release(); // counted, not held
   await page.fill("[data-testid=sql-input]", "SELECT count(*) AS n FROM t");

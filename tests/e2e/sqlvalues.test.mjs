@@ -6,7 +6,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { openInspector, runSql, tab, waitState } from "./harness.mjs";
+import { dropFile, openInspector, runSql, sqlReady } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 let inspector, page, log;
@@ -15,10 +15,8 @@ before(async () => {
   inspector = await openInspector();
   ({ page, log } = inspector);
   const file = buildFile([{ name: "id", type: "int32", nullable: false }], [{ offset: 5, columns: [[1, 2, 3]] }]);
-  await page.setInputFiles("[data-testid=file-input]", { name: "small.cols", mimeType: "application/octet-stream", buffer: Buffer.from(materialize(file)) });
-  await waitState(page, "ready");
-  await tab(page, "sql");
-  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 180_000 });
+  await dropFile(page, { name: "small.cols", bytes: materialize(file) });
+  await sqlReady(page);
 });
 
 after(async () => {
@@ -157,10 +155,8 @@ test("SQL: a header sort orders the rows as DuckDB's ORDER BY does, for every ty
 test("SQL: table t keeps a string's bytes where the column has invalid UTF-8 too (U+FFFD for the bad bytes only; a leading U+FEFF stays)", async () => {
   const values = [Uint8Array.of(0x61, 0xff), "\uFEFFx", "plain"];
   const file = buildFile([{ name: "s", type: "string", nullable: false }], [{ offset: 5, columns: [values] }]);
-  await page.setInputFiles("[data-testid=file-input]", { name: "bytes.cols", mimeType: "application/octet-stream", buffer: Buffer.from(materialize(file)) });
-  await waitState(page, "ready");
-  await tab(page, "sql");
-  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 180_000 });
+  await dropFile(page, { name: "bytes.cols", bytes: materialize(file) });
+  await sqlReady(page);
   await run("SELECT hex(s) AS h FROM t");
   assert.deepEqual([await cells(0), await cells(1), await cells(2)], [["61EFBFBD"], ["EFBBBF78"], ["706C61696E"]]);
 });

@@ -8,7 +8,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { openInspector, corpus, tab, waitState } from "./harness.mjs";
+import { dropFile, openInspector, corpus, tab } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 let inspector, page, log;
@@ -23,15 +23,6 @@ after(async () => {
   await inspector?.close();
 });
 
-/** Opens a file (bytes) through the file input. */
-async function open(name, buffer) {
-  await page.evaluate(() => {
-    document.body.dataset.state = "";
-  });
-  await page.setInputFiles("[data-testid=file-input]", { name, mimeType: "application/octet-stream", buffer });
-  await waitState(page, "ready");
-}
-
 const rowText = (sel) => page.$eval(sel, (tr) => tr.innerText.replace(/\s+/g, " "));
 const field = (sel, f) => page.$eval(`${sel} [data-field=${f}]`, (td) => td.innerText.replace(/\s+/g, " ").trim());
 
@@ -39,7 +30,7 @@ test("a chunk with an unknown codec: flagged in Schema and Chunks once it fails,
   const bytes = fs.readFileSync(path.join(corpus, "invalid/codec_unknown.cols"));
   // Chunk 0:0 starts at byte 5; its header names codec 9, its footer Flate.
   assert.deepEqual([...bytes.subarray(5, 7)], [0x01, 0x09]);
-  await open("codec_unknown.cols", bytes);
+  await dropFile(page, { name: "codec_unknown.cols", bytes });
   await tab(page, "detail");
   await page.waitForSelector("[data-testid=detail-error]");
   assert.equal(await page.getAttribute("[data-testid=detail-error]", "data-kind"), "unsupported_codec");
@@ -94,7 +85,7 @@ async function gridRow(row) {
 }
 
 test("an unreadable cell is not a null: its own glyph, a label saying why, and the same in the side panel", async () => {
-  await open("codec_unknown.cols", fs.readFileSync(path.join(corpus, "invalid/codec_unknown.cols")));
+  await dropFile(page, { name: "codec_unknown.cols", bytes: fs.readFileSync(path.join(corpus, "invalid/codec_unknown.cols")) });
   await tab(page, "data");
   // Column 0 (runs_bool) does not read in row group 0; column 1 (nullable_bool) reads, with nulls.
   let row = null;
@@ -128,7 +119,7 @@ test("an unreadable cell is not a null: its own glyph, a label saying why, and t
 });
 
 test("Go to file row past the last row says so in the page", async () => {
-  await open("all_types_small.cols", fs.readFileSync(path.join(corpus, "valid/all_types_small.cols")));
+  await dropFile(page, { name: "all_types_small.cols", bytes: fs.readFileSync(path.join(corpus, "valid/all_types_small.cols")) });
   await tab(page, "data");
   await page.fill("[data-testid=data-goto]", "15");
   await page.press("[data-testid=data-goto]", "Enter");
@@ -144,7 +135,7 @@ test("Go to file row past the last row says so in the page", async () => {
 
 test("bytes values are written one way everywhere: 0x and the hex, empty bytes as 0x alone", async () => {
   // enc_affix_flate.cols, column 2 (edge_bytes): rows 0..2 are "", 00, fffe0080.
-  await open("enc_affix_flate.cols", fs.readFileSync(path.join(corpus, "valid/enc_affix_flate.cols")));
+  await dropFile(page, { name: "enc_affix_flate.cols", bytes: fs.readFileSync(path.join(corpus, "valid/enc_affix_flate.cols")) });
   await tab(page, "data");
   const cells = [await gridRow(0), await gridRow(1), await gridRow(2)].map((r) => r["2"]);
   assert.deepEqual(cells.map((x) => [x.kind, x.text]), [["empty", "0x"], ["bytes", "0x00"], ["bytes", "0xfffe0080"]]);
@@ -172,7 +163,7 @@ test("an all-null chunk has no compression ratio: '—' in Column detail as in i
     ],
     [{ offset: 5, columns: [[1, 2, 3], [null, null, null]] }],
   );
-  await open("all-null.cols", Buffer.from(materialize(file)));
+  await dropFile(page, { name: "all-null.cols", bytes: materialize(file) });
   await tab(page, "detail");
   await page.selectOption("[data-testid=detail-col]", "1");
   await page.waitForSelector("[data-testid=block-row]");
