@@ -120,6 +120,19 @@ export async function sqlReady(page) {
   await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 180_000 });
 }
 
+/** Waits until the SQL result's grid has drawn the rows it shows: two
+ *  frames first, as a result just shown may not have asked for them yet. */
+export async function sqlGridDrawn(page) {
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await page.waitForFunction(() => !document.querySelector("[data-testid=sql-grid] .grid-row:not([hidden]) .grid-cell[data-kind=pending]"));
+}
+
+/** The SQL result's column k, top to bottom, as its cells' text, once drawn. */
+export async function sqlColumn(page, k) {
+  await sqlGridDrawn(page);
+  return page.$$eval(`[data-testid=sql-grid] .grid-row:not([hidden]) .grid-cell[data-col="${k}"]`, (els) => els.sort((a, b) => a.dataset.row - b.dataset.row).map((e) => e.textContent));
+}
+
 /** Runs a statement in the SQL tab (open, its table loaded); resolves
  *  { state: "done" | "error", text: the summary's or the error's text }. */
 export async function runSql(page, sql) {

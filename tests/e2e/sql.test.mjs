@@ -5,7 +5,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { dropFile, openInspector, recordOutside, runSql, shot, sqlReady } from "./harness.mjs";
+import { dropFile, openInspector, recordOutside, runSql, shot, sqlColumn, sqlReady } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 let inspector, recorder, page, log;
@@ -154,11 +154,7 @@ test("after another file opens, one Ctrl+Enter runs one statement", async () => 
 });
 
 /** The result's column k, top to bottom, as its cells' text, once the grid has drawn the rows it shows. */
-async function column(k) {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  await page.waitForFunction(() => !document.querySelector("[data-testid=sql-grid] .grid-row:not([hidden]) .grid-cell[data-kind=pending]"));
-  return page.$$eval(`[data-testid=sql-grid] .grid-row:not([hidden]) .grid-cell[data-col="${k}"]`, (els) => els.sort((a, b) => a.dataset.row - b.dataset.row).map((e) => e.textContent));
-}
+const column = (k) => sqlColumn(page, k);
 
 /** Clicks header k and waits for the sort to be shown (done) or refused (error); resolves that state. */
 async function clickSort(k, summary) {

@@ -6,7 +6,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { dropFile, openInspector, runSql, sqlReady } from "./harness.mjs";
+import { dropFile, openInspector, runSql, sqlColumn, sqlGridDrawn, sqlReady } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 let inspector, page, log;
@@ -26,7 +26,7 @@ after(async () => {
 async function run(sql) {
   const { state, text } = await runSql(page, sql);
   assert.equal(state, "done", text);
-  await page.waitForFunction(() => !document.querySelector("[data-testid=sql-grid] .grid-cell[data-kind=pending]"));
+  await sqlGridDrawn(page);
 }
 
 /** Row r of the result: { column label: cell text }. */
@@ -76,7 +76,7 @@ test("SQL: a result sorts by the column clicked, whatever the statement ends wit
     await page.click(`[data-testid=sql-grid-header] >> nth=${k}`);
     await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done], [data-testid=panel-sql][data-sql-state=error]", { timeout: 60_000 });
     assert.equal(await page.getAttribute("[data-testid=panel-sql]", "data-sql-state"), "done", await page.textContent("[data-testid=sql-result]"));
-    await page.waitForFunction(() => !document.querySelector("[data-testid=sql-grid] .grid-cell[data-kind=pending]"));
+    await sqlGridDrawn(page);
   };
   // A statement ending in a line comment: the sort's wrapping must not be commented out.
   await run("SELECT id FROM t ORDER BY id DESC -- newest first");
@@ -100,11 +100,7 @@ test("SQL: a result sorts by the column clicked, whatever the statement ends wit
 });
 
 /** The result's column k, top to bottom, as its cells' text, once the grid has drawn the rows it shows. */
-async function column(k) {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  await page.waitForFunction(() => !document.querySelector("[data-testid=sql-grid] .grid-row:not([hidden]) .grid-cell[data-kind=pending]"));
-  return page.$$eval(`[data-testid=sql-grid] .grid-row:not([hidden]) .grid-cell[data-col="${k}"]`, (els) => els.sort((a, b) => a.dataset.row - b.dataset.row).map((e) => e.textContent));
-}
+const column = (k) => sqlColumn(page, k);
 
 test("SQL: a header sort orders the rows as DuckDB's ORDER BY does, for every type the result has", async () => {
   // rn: the row's place; every other column orders the rows its own way
