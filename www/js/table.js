@@ -27,7 +27,7 @@ function compare(a, b) {
  * (re)draws the table, whose rendering frame then lays out no rows.
  * Returns { el, setRows(rows) }.
  */
-export function sortableTable({ columns, rows, testid, rowTestid, rowProps, onRowClick, footer, caption, maxRows = 5000, sort = null, wrapClass = "", later = false }) {
+export function sortableTable({ columns, rows, testid, rowTestid, rowProps, onRowClick, footer, caption, maxRows = 5000, sort = null, onSort = null, wrapClass = "", later = false }) {
   let state = sort ? { ...sort } : { key: null, dir: 1 };
   let renderToken = 0;
   let data = rows;
@@ -51,6 +51,7 @@ export function sortableTable({ columns, rows, testid, rowTestid, rowProps, onRo
           title: col.title ? `${col.title} — click to sort` : "click to sort",
           onclick: () => {
             state = { key: col.key, dir: active ? -state.dir : col.numeric ? -1 : 1 };
+            onSort?.(state);
             render();
           },
         },

@@ -11,6 +11,15 @@ import { chunkFailure, columnFailures, tagCell, failureLine, groupList } from ".
 const noDecode = () => h("span", { class: "bad-text", title: "a chunk does not read, so there are no decoded values", "data-testid": "decoded-none" }, "✗ none");
 
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+
+// The tables are drawn again whenever chunk headers, decoded sizes or
+// failures arrive; the order the user chose is kept per file across that.
+const sorts = new WeakMap(); // ctx.file -> { schema, chunks }
+function keptSort(ctx, table) {
+  if (!sorts.has(ctx.file)) sorts.set(ctx.file, {});
+  const kept = sorts.get(ctx.file);
+  return { sort: kept[table] ?? null, onSort: (s) => (kept[table] = s) };
+}
 const sumOrNull = (xs) => (xs.some((x) => x === null || x === undefined) ? null : sum(xs));
 
 function tokenizerCell(f, cm) {
@@ -81,6 +90,7 @@ export function renderSchema(ctx, el) {
     return h("span", { class: "tag-conflict", "data-testid": `schema-${key}-conflict` }, h("span", {}, `footer: ${r[`${key}s`]}`), odd.map((x) => [" ", h("span", { class: "nowrap bad-text" }, `header of row group ${fmtInt(x.g)}: ${x[key].header}`)]));
   };
   const t = sortableTable({
+    ...keptSort(ctx, "schema"),
     testid: "schema-table",
     rowTestid: "schema-row",
     caption: "Schema and per-column totals",
@@ -146,6 +156,7 @@ export function renderChunks(ctx, el) {
   let rgFilter = "all";
   let nameFilter = "";
   const t = sortableTable({
+    ...keptSort(ctx, "chunks"),
     testid: "chunk-table",
     rowTestid: "chunk-row",
     caption: "Column chunks",

@@ -1,0 +1,33 @@
+// The Schema and Chunks tables are drawn again when something about the
+// file is learnt (chunk headers, decoded sizes, a failure, a tokenizer);
+// the order the user clicked stays.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { corpus, dropFile, openInspector, tab } from "./harness.mjs";
+
+let insp;
+before(async () => {
+  insp = await openInspector();
+  await dropFile(insp.page, path.join(corpus, "valid/all_types_small.cols"));
+});
+after(() => insp?.close());
+
+const firstStored = () => insp.page.$eval("[data-testid=chunk-row] [data-field=stored]", (td) => Number(td.dataset.value));
+const storedSort = () => insp.page.getAttribute("[data-testid=chunk-table] th[data-key=stored]", "aria-sort");
+
+test("a sorted Chunks table keeps its order when the page draws it again (a tokenizer supplied)", async () => {
+  const { page } = insp;
+  await tab(page, "chunks");
+  await page.click("[data-testid=chunk-table] th[data-key=stored] button");
+  const largest = await page.$$eval("[data-testid=chunk-row] [data-field=stored]", (tds) => Math.max(...tds.map((td) => Number(td.dataset.value))));
+  assert.equal(await firstStored(), largest);
+  assert.equal(await storedSort(), "descending");
+  // Mark the table drawn now, supply a tokenizer, and wait for a new one.
+  await page.$eval("[data-testid=chunk-table]", (t) => (t.dataset.before = "1"));
+  await page.setInputFiles("[data-testid=file-input]", path.join(corpus, "tokenizers/small-tokenizer.json"));
+  await page.waitForSelector("[data-testid=chunk-table]:not([data-before])");
+  assert.equal(await storedSort(), "descending");
+  assert.equal(await firstStored(), largest);
+});
