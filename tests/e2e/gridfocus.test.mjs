@@ -5,7 +5,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { dropFile, openInspector, tab } from "./harness.mjs";
+import { openInspector, tab, waitState } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 let inspector, page, log;
@@ -16,7 +16,8 @@ before(async () => {
   const n = 300;
   const schema = Array.from({ length: 8 }, (_, k) => ({ name: `column_${k}`, type: "int32", nullable: false }));
   const file = buildFile(schema, [{ offset: 5, columns: schema.map((_, k) => Array.from({ length: n }, (_, i) => i * 10 + k)) }]);
-  await dropFile(page, { name: "wide.cols", bytes: materialize(file) });
+  await page.setInputFiles("[data-testid=file-input]", { name: "wide.cols", mimeType: "application/octet-stream", buffer: Buffer.from(materialize(file)) });
+  await waitState(page, "ready");
   await tab(page, "data");
   await page.waitForFunction(() => !document.querySelector("[data-testid=data-grid] .grid-cell[data-kind=pending]"));
 });
