@@ -87,8 +87,8 @@ export async function newPage(browser, origin, options = {}) {
 }
 
 /** What most test files start with: the site served, a browser, one page
- *  (1280 x 800 unless `pageOptions` says otherwise) loaded at the site and
- *  ready to take a file. `close()` ends all three. */
+ *  (1280 x 800 unless `pageOptions` says otherwise) loaded at the site.
+ *  `close()` ends all three. */
 export async function openInspector(pageOptions = {}) {
   const server = await serve();
   let browser;
@@ -96,7 +96,6 @@ export async function openInspector(pageOptions = {}) {
     browser = await launch();
     const { page, log } = await newPage(browser, server.origin, { viewport: { width: 1280, height: 800 }, ...pageOptions });
     await page.goto(server.base);
-    await page.waitForSelector("body[data-ready='1']");
     return { server, browser, page, log, close: async () => { await browser.close(); server.stop(); } };
   } catch (e) {
     await browser?.close();
@@ -109,6 +108,7 @@ export async function openInspector(pageOptions = {}) {
  *  and waits until the page shows it. The state is cleared first: after an
  *  earlier file it is already "ready". */
 export async function dropFile(page, file) {
+  await page.waitForSelector("body[data-ready='1']");
   await page.evaluate(() => (document.body.dataset.state = ""));
   await page.setInputFiles("[data-testid=file-input]", typeof file === "string" ? file : { name: file.name, mimeType: "application/octet-stream", buffer: Buffer.from(file.bytes) });
   await waitState(page, "ready");
