@@ -38,7 +38,10 @@ test("Data grid: one tab stop; Tab leaves it, Shift+Tab comes back to it", async
   await page.keyboard.press("Shift+Tab");
   assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), "data-grid");
   // The arrow keys still move the selection, not the scroll box.
+  // The grid draws the selection in its next animation frame: wait for a
+  // frame (so a key that did not move it fails here, not by a timeout).
   await page.keyboard.press("ArrowDown");
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   assert.equal(await page.getAttribute("[data-testid=data-grid] .grid-cell.selected", "data-row"), "2");
   assert.deepEqual(log.errors, []);
 });

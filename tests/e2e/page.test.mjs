@@ -119,6 +119,8 @@ const fact = (id) => page.textContent(`[data-testid=fact-${id}]`);
 
 /** The chunk grid as { "g:c": { field: text, value } }. */
 async function chunkGrid() {
+  // The table draws its rows in tasks after the one that draws it.
+  await page.waitForSelector("[data-testid=chunk-table][data-complete='1']");
   return page.$$eval("[data-testid=chunk-row]", (rows) =>
     Object.fromEntries(
       rows.map((tr) => [
@@ -281,7 +283,9 @@ test("a plain file through the file input: facts, schema, chunks, data, detail",
     }),
   );
   // Sorting by stored size puts the largest chunk first.
+  // The table draws its rows in a task after the click: wait for them.
   await page.click("[data-testid=chunk-table] th[data-key=stored] button");
+  await page.waitForSelector("[data-testid=chunk-table]:has(th[data-key=stored][aria-sort=descending])[data-complete='1']");
   const firstStored = await page.$eval("[data-testid=chunk-row] [data-field=stored]", (td) => Number(td.dataset.value));
   assert.equal(firstStored, Math.max(...want.row_groups[0].columns.map((c) => c.byte_length)));
   await shot("03-chunks");

@@ -15,12 +15,15 @@ before(async () => {
 after(() => insp?.close());
 
 const firstStored = () => insp.page.$eval("[data-testid=chunk-row] [data-field=stored]", (td) => Number(td.dataset.value));
+// The table draws its rows in tasks after the one that draws it: wait for all.
+const drawn = () => insp.page.waitForSelector("[data-testid=chunk-table][data-complete='1']");
 const storedSort = () => insp.page.getAttribute("[data-testid=chunk-table] th[data-key=stored]", "aria-sort");
 
 test("a sorted Chunks table keeps its order when the page draws it again (a tokenizer supplied)", async () => {
   const { page } = insp;
   await tab(page, "chunks");
   await page.click("[data-testid=chunk-table] th[data-key=stored] button");
+  await drawn();
   const largest = await page.$$eval("[data-testid=chunk-row] [data-field=stored]", (tds) => Math.max(...tds.map((td) => Number(td.dataset.value))));
   assert.equal(await firstStored(), largest);
   assert.equal(await storedSort(), "descending");
@@ -28,6 +31,7 @@ test("a sorted Chunks table keeps its order when the page draws it again (a toke
   await page.$eval("[data-testid=chunk-table]", (t) => (t.dataset.before = "1"));
   await page.setInputFiles("[data-testid=file-input]", path.join(corpus, "tokenizers/small-tokenizer.json"));
   await page.waitForSelector("[data-testid=chunk-table]:not([data-before])");
+  await drawn();
   assert.equal(await storedSort(), "descending");
   assert.equal(await firstStored(), largest);
 });
