@@ -194,7 +194,50 @@ function textReader(A, type) {
       return intervalText(v[k], v[k + 1], BigInt.asIntN(64, (BigInt(v[k + 3] >>> 0) << 32n) | BigInt(v[k + 2] >>> 0)));
     };
   }
-  return null;
+  return nestedReader(A, type);
+}
+
+/** Leaf types textReader reads itself (arrow's own value is wrong or unshown). */
+const OWN_TEXT = new Set(["Decimal", "Date", "Timestamp", "Time", "Interval"]);
+const holdsOwnText = (A, type) => OWN_TEXT.has(A.Type[type.typeId]) || (type.children || []).some((f) => holdsOwnText(A, f.type));
+
+/**
+ * A LIST, STRUCT or MAP with such a type inside: (vector, row) -> the value
+ * as JSON text, each of those leaves as textReader writes it. Walked over
+ * the Data as read (offset 0, buffers whole), never sliced: apache-arrow 17
+ * slices an INTERVAL's values at half their width. Null otherwise (arrow's
+ * toJSON is right there).
+ */
+function nestedReader(A, type) {
+  if (!["List", "FixedSizeList", "Struct", "Map"].includes(A.Type[type.typeId]) || !holdsOwnText(A, type)) return null;
+  const leaves = new WeakMap(); // leaf Data -> { vec, read }
+  const at = (data, i) => {
+    if (!data.getValid(i)) return null;
+    const t = data.type;
+    const kind = A.Type[t.typeId];
+    const child = data.children[0];
+    const range = (from, to) => Array.from({ length: to - from }, (_, k) => at(child, from + k));
+    if (kind === "List") return range(data.valueOffsets[i], data.valueOffsets[i + 1]);
+    if (kind === "FixedSizeList") return range(i * t.listSize, (i + 1) * t.listSize);
+    if (kind === "Struct") return Object.fromEntries(t.children.map((f, c) => [f.name, at(data.children[c], i)]));
+    if (kind === "Map") {
+      const [keys, values] = child.children;
+      const out = {};
+      for (let k = data.valueOffsets[i]; k < data.valueOffsets[i + 1]; k++) out[textOf(at(keys, k))] = at(values, k);
+      return out;
+    }
+    let leaf = leaves.get(data);
+    if (!leaf) leaves.set(data, (leaf = { vec: new A.Vector([data]), read: OWN_TEXT.has(kind) ? textReader(A, t) : null }));
+    const v = leaf.read ? leaf.read(leaf.vec, i) : leaf.vec.get(i);
+    return typeof v === "bigint" ? String(v) : v?.toJSON ? v.toJSON() : v;
+  };
+  return (vec, i) => {
+    for (const d of vec.data) {
+      if (i < d.length) return JSON.stringify(at(d, i), (_, x) => (typeof x === "bigint" ? String(x) : x));
+      i -= d.length;
+    }
+    return null;
+  };
 }
 
 function textOf(v) {
