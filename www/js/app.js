@@ -57,18 +57,24 @@ function renderStatus() {
   const el = $("#status");
   const last = [...tasks.values()].pop();
   el.classList.toggle("busy", tasks.size > 0);
-  $("#status-text").textContent = last ? last.text : "";
+  // What is under way, then how far it is: when the line is too long for
+  // its room, the first part is cut (a long file name), not the progress;
+  // the whole line shows on hover.
+  const text = $("#status-text");
+  if (last) fill(text, h("span", { class: "status-what" }, last.detail === null ? `${last.label}…` : `${last.label}:`), last.detail === null ? null : h("span", { class: "status-detail" }, h("span", { class: "status-gap" }, " "), last.detail));
+  else fill(text);
+  text.title = text.textContent;
   $("#cancel-button").disabled = tasks.size === 0;
 }
 function beginTask(label) {
   const id = ++taskId;
-  tasks.set(id, { text: `${label}…` });
+  tasks.set(id, { label, detail: null });
   renderStatus();
   return {
     progress(p) {
       const t = tasks.get(id);
       if (!t) return;
-      t.text = `${label}: ${p.text ?? (p.total ? `${p.label} ${p.done} of ${p.total}` : p.label)}`;
+      t.detail = p.text ?? (p.total ? `${p.label} ${p.done} of ${p.total}` : p.label);
       renderStatus();
     },
     end() {
