@@ -1,7 +1,9 @@
 // Opening by URL from servers that do not do what the page hopes: one that
 // ignores Range requests (answers 200 with the whole body, with or without
-// claiming Accept-Ranges), one that answers with errors. "Read so far" and
-// "Opened in" must say what came over the network.
+// claiming Accept-Ranges, slowly, without its size, or 2 GiB of it), one
+// that answers with errors. "Read so far" and "Opened in" must say what came
+// over the network; a whole download shows its progress, and a file over
+// the page's limit is refused before it is downloaded.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -9,12 +11,53 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { corpus, openInspector, tab, waitState } from "./harness.mjs";
+import { openUrl } from "../../www/js/urlbuffer.js";
 
 const FILE = path.join(corpus, "real/diamonds.default.cols");
 const size = fs.statSync(FILE).size;
+const BODY = fs.readFileSync(FILE);
+const HUGE = 2 ** 31; // 2 GiB: over the page's 1.5 GiB limit on a file held whole
 let insp, data, dataBase;
 const seen = [];
 const held = [];
+// Bodies sent a piece at a time: how much went out, and whether the client
+// closed the connection before the end.
+const downloads = [];
+const live = new Set();
+
+/** Sends `next()`'s pieces every `ms` (after `delay`) until it gives none; counted in `downloads`. */
+function pieces(req, res, mode, ms, next, delay = 0) {
+  const d = { mode, sent: 0, closed: false, closedEarly: false };
+  downloads.push(d);
+  live.add(res);
+  let timer;
+  const wait = setTimeout(() => {
+    timer = setInterval(() => {
+      const part = next(d.sent);
+      if (!part) {
+        clearInterval(timer);
+        return res.end();
+      }
+      d.sent += part.length;
+      res.write(part);
+    }, ms);
+  }, delay);
+  res.on("close", () => {
+    clearTimeout(wait);
+    clearInterval(timer);
+    live.delete(res);
+    d.closed = true;
+    d.closedEarly = !res.writableFinished;
+  });
+}
+
+async function until(check, what, timeout = 10_000) {
+  const t0 = Date.now();
+  while (!check()) {
+    if (Date.now() - t0 > timeout) throw new Error(`waited ${timeout} ms for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 before(async () => {
   // Another origin than the page's, allowing it by CORS, as a data host would.
@@ -42,6 +85,29 @@ before(async () => {
       return fs.createReadStream(FILE, { start: s, end: e }).pipe(res);
     }
     if (mode === "hold") return held.push(res); // answers when the test ends
+    if (mode === "slow" || mode === "unsized") {
+      // Ranges ignored, the file sent in pieces: "slow" 64 KiB every 150 ms,
+      // "unsized" the same without a Content-Length (HEAD's or GET's).
+      res.writeHead(200, { ...cors, "Content-Type": "application/octet-stream", ...(mode === "unsized" ? {} : { "Content-Length": size }) });
+      if (req.method === "HEAD") return res.end();
+      return pieces(req, res, mode, 150, (at) => (at < size ? BODY.subarray(at, at + 65536) : null));
+    }
+    if (mode === "huge" || mode === "hugeclaims") {
+      // A 2 GiB file, ranges ignored ("hugeclaims" says Accept-Ranges, as
+      // "claims" does): its body starts 300 ms after the headers, 64 KiB every 50 ms.
+      res.writeHead(200, { ...cors, "Content-Type": "application/octet-stream", "Content-Length": HUGE, ...(mode === "hugeclaims" ? { "Accept-Ranges": "bytes" } : {}) });
+      if (req.method === "HEAD") return res.end();
+      res.flushHeaders();
+      const zeros = Buffer.alloc(65536);
+      return pieces(req, res, mode, 50, (at) => (at < HUGE ? zeros : null), 300);
+    }
+    if (mode === "endless") {
+      // 16 MiB without a Content-Length, ranges ignored, 64 KiB every 10 ms.
+      res.writeHead(200, { ...cors, "Content-Type": "application/octet-stream" });
+      if (req.method === "HEAD") return res.end();
+      const zeros = Buffer.alloc(65536);
+      return pieces(req, res, mode, 10, (at) => (at < 16 << 20 ? zeros : null));
+    }
     if (mode === "fails") return res.writeHead(500, { ...cors, "Content-Type": "text/html" }).end("<h1>Internal Server Error</h1>");
     if (mode === "private") return res.writeHead(200, { "Content-Length": size }).end(); // no CORS headers: the browser keeps it from the page
     // "plain": no ranges, and says so by omission; "claims": says Accept-Ranges, ignores them.
@@ -56,7 +122,7 @@ before(async () => {
 });
 
 after(async () => {
-  for (const res of held) res.destroy();
+  for (const res of [...held, ...live]) res.destroy();
   await insp?.close();
   data?.close();
 });
@@ -158,4 +224,90 @@ test("a range read that fails names its bytes once, in the package's words", asy
   const line = text.split("\n").find((l) => /HTTP 503/.test(l));
   assert.match(line, /reading bytes \d+\.\.\d+ from the source failed/);
   assert.equal(line.match(/bytes/g).length, 1, line);
+});
+
+/** Every text the status line shows from now on, with the page's state then. */
+const recordStatus = (page) =>
+  page.evaluate(() => {
+    window.__statusLog = [];
+    window.__statusObserver?.disconnect();
+    const el = document.getElementById("status-text");
+    window.__statusObserver = new MutationObserver(() => window.__statusLog.push({ text: el.textContent, state: document.body.dataset.state }));
+    window.__statusObserver.observe(el, { childList: true, characterData: true, subtree: true });
+  });
+
+const UNIT = { B: 1, KiB: 1024, MiB: 1024 ** 2, GiB: 1024 ** 3 };
+/** "224 KiB" in bytes; "224" takes the unit of `of` ("224 of 636 KiB"). */
+const bytesOf = (t, of = "") => {
+  const m = /^([\d.]+)(?: (B|KiB|MiB|GiB))?$/.exec(t);
+  const unit = m?.[2] ?? / (\S+)$/.exec(of)?.[1];
+  return m && UNIT[unit] ? Number(m[1]) * UNIT[unit] : NaN;
+};
+
+for (const mode of ["slow", "unsized"]) {
+  test(`a server that ignores ranges and sends the file slowly${mode === "unsized" ? ", without its size" : ""}: the status line shows the download growing, then the file opens`, async () => {
+    const { page } = insp;
+    downloads.length = 0;
+    await recordStatus(page);
+    await page.fill("[data-testid=url-input]", `${dataBase}/${mode}/diamonds.default.cols`);
+    await page.click("[data-testid=url-open]");
+    await waitState(page, "ready");
+    assert.equal((await page.textContent("[data-testid=fact-rows]")).trim(), "53,940");
+    assert.match(await page.textContent("#facts"), /ignores Range requests/);
+    const opened = await counter();
+    assert.deepEqual([opened.bytes, opened.requests], [size, 1], `Read so far after opening: ${opened.text}`);
+    const log = await page.evaluate(() => window.__statusLog);
+    const shown = log.filter((e) => /downloaded/.test(e.text));
+    const re = mode === "slow" ? /^Opening diamonds\.default\.cols: (\d+)% downloaded \((.+) of (.+)\)$/ : /^Opening diamonds\.default\.cols: (.+) downloaded$/;
+    const got = shown.map((e) => {
+      const m = re.exec(e.text);
+      assert.ok(m, `status line: ${e.text}`);
+      assert.equal(e.state, "opening", `shown before the file opened: ${e.text}`);
+      if (mode === "unsized") return bytesOf(m[1]);
+      assert.ok(Math.abs(bytesOf(m[3]) - size) < size / 100, `the total is the file's size: ${e.text}`);
+      assert.ok(Math.abs((100 * bytesOf(m[2], m[3])) / size - Number(m[1])) <= 1, `the share is the bytes': ${e.text}`);
+      return bytesOf(m[2], m[3]);
+    });
+    const distinct = [...new Set(got)];
+    assert.ok(distinct.length >= 3, `at least three steps of progress: ${JSON.stringify(shown.map((e) => e.text))}`);
+    for (let i = 1; i < distinct.length; i++) assert.ok(distinct[i] > distinct[i - 1], `growing: ${distinct.join(", ")}`);
+    assert.ok(distinct.at(-1) <= size);
+    assert.equal(await page.textContent("#status-text"), "", "the status line is empty once open");
+  });
+}
+
+for (const mode of ["huge", "hugeclaims"]) {
+  test(`a 2 GiB file from a server that ignores ranges (${mode === "huge" ? "no Accept-Ranges" : "claims Accept-Ranges"}) is refused as too_large, naming its size and the limit, before its body comes`, async () => {
+    const { page } = insp;
+    downloads.length = 0;
+    await page.evaluate(() => (document.body.dataset.state = ""));
+    await page.fill("[data-testid=url-input]", `${dataBase}/${mode}/big.cols`);
+    await page.click("[data-testid=url-open]");
+    await waitState(page, "error");
+    assert.equal(await page.getAttribute("[data-testid=open-error]", "data-kind"), "too_large");
+    const message = await page.textContent("[data-testid=open-error] [data-testid=error-message]");
+    assert.match(message, /2\.00 GiB \(2,147,483,648 bytes\)/, message);
+    assert.match(message, /1\.50 GiB \(1,610,612,736 bytes\) limit/, message);
+    assert.match(await page.textContent("[data-testid=open-error] [data-testid=error-hint]"), /Range requests/);
+    // The server's side: every GET of the body was closed by the page, next to nothing sent.
+    assert.ok(downloads.length >= 1, `GETs: ${JSON.stringify(seen.filter((r) => r.mode === mode))}`);
+    await until(() => downloads.every((d) => d.closed), "the page to close the body's connection", 5_000);
+    for (const d of downloads) {
+      assert.ok(d.closedEarly, "closed before the end");
+      assert.ok(d.sent <= 1 << 20, `${d.sent} bytes of the body went out`);
+    }
+    await page.evaluate(() => (document.body.dataset.state = ""));
+  });
+}
+
+test("without a size, a whole download stops as soon as it passes the limit (urlbuffer.js in Node, its limit set to 1 MiB)", async () => {
+  downloads.length = 0;
+  await assert.rejects(openUrl(`${dataBase}/endless/x.cols`, { limit: 1 << 20 }), (e) => {
+    assert.equal(e.kind, "too_large", e.message);
+    assert.match(e.message, /over the 1\.00 MiB \(1,048,576 bytes\) limit/);
+    assert.match(e.message, /ignores Range requests/);
+    return true;
+  });
+  await until(() => downloads.length && downloads.every((d) => d.closed), "the client to close the connection", 5_000);
+  for (const d of downloads) assert.ok(d.closedEarly && d.sent < 8 << 20, `${d.sent} of 16 MiB sent`);
 });

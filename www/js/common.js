@@ -37,7 +37,11 @@ const SOURCE_HINTS = [
   [/Failed to fetch|NetworkError|Load failed/, "The server could not be reached, or it is on another origin and does not let this page read its files: it must send Access-Control-Allow-Origin (CORS) and expose Content-Range. Check the URL, or download the file and use Open file… to read it from disk."],
 ];
 
+// A file too large to download whole, from a server that will not send it in parts.
+const WHOLE_HINT = "This server sends only whole files (it ignores HTTP Range requests), and this file is too large to hold whole in a browser tab. Serve it from a host that answers Range requests (most static hosts and object stores do), or download it and use Open file…, which reads it in parts.";
+
 function hintFor(err) {
+  if (err.kind === "too_large" && /ignores Range requests/.test(err.message || "")) return WHOLE_HINT;
   const like = err.kind === "bad_magic" && LOOKALIKES.find(([re]) => re.test(err.message || ""));
   if (like) return `This looks like ${like[1]}, not a columns file (columns files start and end with the 4 bytes ABCD).`;
   const source = err.kind === "bad_source" && SOURCE_HINTS.find(([re]) => re.test(err.message || ""));

@@ -261,7 +261,9 @@ const ops = {
     const A = await loadArrow();
     const registry = new TokenizerRegistry();
     for (const t of tokenizers) registry.register(t);
-    const file = blob ? await ColumnsFile.fromBlob(blob, registry) : await ColumnsFile.fromAsyncBuffer((await openUrl(url)).buffer, registry);
+    // A server that ignores Range requests sends the whole file: its download shows as it comes.
+    const onProgress = (p) => post({ label: `reading the file: ${p.label}` });
+    const file = blob ? await ColumnsFile.fromBlob(blob, registry) : await ColumnsFile.fromAsyncBuffer((await openUrl(url, { onProgress })).buffer, registry);
     // What this reader has read from the source, with every progress and
     // the answer (or the error): the page counts it in "Read so far".
     const io = () => ({ bytes: file.bytesRead, requests: file.requests });

@@ -6,7 +6,7 @@
 // operation to stop at its next check (between row groups or passes).
 
 import { init, ColumnsFile, TokenizerRegistry, ColumnsPool } from "./columns.js";
-import { openUrl } from "./urlbuffer.js";
+import { openUrl, WHOLE_LIMIT } from "./urlbuffer.js";
 import { shuffle } from "./stats.js";
 import { SortKeys, sortIds } from "./sort.js";
 import { applyCondition } from "./filter.js";
@@ -28,7 +28,7 @@ const cache = new Map(); // "g:c" -> { col, size }
 const inflight = new Map(); // "g:c" -> Promise
 let cacheBytes = 0;
 let cacheLimit = 384 * 1024 * 1024;
-const MEMORY_LIMIT = 1536 * 1024 * 1024;
+const MEMORY_LIMIT = WHOLE_LIMIT; // a file held whole: a download from a server that ignores ranges, Timing from memory
 
 // Decoded sizes learnt so far, reported to the page with every answer.
 const decodedSizes = new Map();
@@ -285,7 +285,7 @@ async function fileBytes(post) {
     memBytes = new Uint8Array(await source.blob.arrayBuffer());
     extraIO.bytes += memBytes.length;
     extraIO.requests++;
-  } else memBytes = await source.http.readAll();
+  } else memBytes = await source.http.readAll({ onProgress: post });
   return memBytes;
 }
 
@@ -356,7 +356,7 @@ const ops = {
     return { digest, name, tokenizers: file ? file.tokenizers : [] };
   },
 
-  async open({ blob, url }) {
+  async open({ blob, url }, post) {
     dropFile();
     const t0 = performance.now();
     let f;
@@ -364,8 +364,13 @@ const ops = {
       f = await ColumnsFile.fromBlob(blob, registry);
       source = { blob };
     } else {
-      const http = await openUrl(url);
-      f = await ColumnsFile.fromAsyncBuffer(http.buffer, registry);
+      const http = await openUrl(url, { onProgress: post });
+      try {
+        f = await ColumnsFile.fromAsyncBuffer(http.buffer, registry);
+      } catch (e) {
+        // A whole-file download refused inside one of the package's reads: its own error.
+        throw e?.cause?.kind === "too_large" ? e.cause : e;
+      }
       source = { url, http };
     }
     file = f;
