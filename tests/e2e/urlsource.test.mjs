@@ -2,8 +2,9 @@
 // ignores Range requests (answers 200 with the whole body, with or without
 // claiming Accept-Ranges, slowly, without its size, or 2 GiB of it), one
 // that answers with errors. "Read so far" and "Opened in" must say what came
-// over the network; a whole download shows its progress, and a file over
-// the page's limit is refused before it is downloaded.
+// over the network; a whole download shows its progress, a file over the
+// page's limit is refused before it is downloaded, and opening another file
+// stops a download under way.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -85,12 +86,14 @@ before(async () => {
       return fs.createReadStream(FILE, { start: s, end: e }).pipe(res);
     }
     if (mode === "hold") return held.push(res); // answers when the test ends
-    if (mode === "slow" || mode === "unsized") {
+    if (mode === "slow" || mode === "unsized" || mode === "trickle") {
       // Ranges ignored, the file sent in pieces: "slow" 64 KiB every 150 ms,
-      // "unsized" the same without a Content-Length (HEAD's or GET's).
+      // "unsized" the same without a Content-Length (HEAD's or GET's),
+      // "trickle" 8 KiB every 100 ms (8 s in all).
       res.writeHead(200, { ...cors, "Content-Type": "application/octet-stream", ...(mode === "unsized" ? {} : { "Content-Length": size }) });
       if (req.method === "HEAD") return res.end();
-      return pieces(req, res, mode, 150, (at) => (at < size ? BODY.subarray(at, at + 65536) : null));
+      const n = mode === "trickle" ? 8192 : 65536;
+      return pieces(req, res, mode, mode === "trickle" ? 100 : 150, (at) => (at < size ? BODY.subarray(at, at + n) : null));
     }
     if (mode === "huge" || mode === "hugeclaims") {
       // A 2 GiB file, ranges ignored ("hugeclaims" says Accept-Ranges, as
@@ -310,4 +313,24 @@ test("without a size, a whole download stops as soon as it passes the limit (url
   });
   await until(() => downloads.length && downloads.every((d) => d.closed), "the client to close the connection", 5_000);
   for (const d of downloads) assert.ok(d.closedEarly && d.sent < 8 << 20, `${d.sent} of 16 MiB sent`);
+});
+
+test("opening another file stops the whole download of the one still opening", async () => {
+  const { page } = insp;
+  downloads.length = 0;
+  await page.fill("[data-testid=url-input]", `${dataBase}/trickle/first.cols`);
+  await page.click("[data-testid=url-open]");
+  await until(() => downloads.length === 1 && downloads[0].sent >= 32768, "the first download to be under way");
+  await page.evaluate(() => (document.body.dataset.state = ""));
+  await page.fill("[data-testid=url-input]", `${dataBase}/signed/second.cols`);
+  await page.click("[data-testid=url-open]");
+  await waitState(page, "ready");
+  assert.equal(await page.textContent("[data-testid=file-name]"), "second.cols");
+  const [first] = downloads;
+  await until(() => first.closed, "the first download's connection to close", 3_000);
+  assert.ok(first.closedEarly && first.sent < size, `the first download sent ${first.sent} of ${size} bytes`);
+  // What is shown stays the second file's.
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(await page.textContent("[data-testid=file-name]"), "second.cols");
+  assert.equal(await page.textContent("#status-text"), "");
 });

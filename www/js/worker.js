@@ -21,6 +21,9 @@ let file = null; // the file opened from a Blob or URL
 let memFile = null; // the same file opened with fromBytes (timing "from memory")
 let memBytes = null;
 let source = null; // { blob } or { url, http }
+// Stops the open file's requests, a whole-file download under way included,
+// or the open under way, when another file opens (or none stays open).
+let sourceStop = null;
 let rgStart = new Float64Array(1); // file row of each row group's first row, then numRows
 
 // Decoded chunks, least recently used first, bounded by their decoded bytes.
@@ -271,6 +274,8 @@ function dropFile() {
   memBytes = null;
   file = null;
   source = null;
+  sourceStop?.abort();
+  sourceStop = null;
 }
 
 async function fileBytes(post) {
@@ -358,21 +363,30 @@ const ops = {
 
   async open({ blob, url }, post) {
     dropFile();
+    // A newer open drops this one: its requests stop, and if it ends anyway
+    // it neither becomes the open file nor keeps its own.
+    const stop = new AbortController();
+    sourceStop = stop;
     const t0 = performance.now();
     let f;
-    if (blob) {
-      f = await ColumnsFile.fromBlob(blob, registry);
-      source = { blob };
-    } else {
-      const http = await openUrl(url, { onProgress: post });
-      try {
+    let http = null;
+    try {
+      if (blob) f = await ColumnsFile.fromBlob(blob, registry);
+      else {
+        http = await openUrl(url, { signal: stop.signal, onProgress: (p) => stop.signal.aborted || post(p) });
         f = await ColumnsFile.fromAsyncBuffer(http.buffer, registry);
-      } catch (e) {
-        // A whole-file download refused inside one of the package's reads: its own error.
-        throw e?.cause?.kind === "too_large" ? e.cause : e;
       }
-      source = { url, http };
+    } catch (e) {
+      if (stop.signal.aborted) throw usage("cancelled", "another file was opened");
+      // A whole-file download refused inside one of the package's reads: its own error.
+      if (e?.cause?.kind === "too_large") throw e.cause;
+      throw e;
     }
+    if (stop.signal.aborted) {
+      f.free();
+      throw usage("cancelled", "another file was opened");
+    }
+    source = blob ? { blob } : { url, http };
     file = f;
     const groups = f.rowGroups;
     rgStart = new Float64Array(groups.length + 1);
