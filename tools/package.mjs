@@ -9,6 +9,7 @@
 //   pool.js                columns-wasm/pool (imports ./columns_wasm.js)
 //   pool-worker.js         the pool's worker (imports ./columns_wasm.js too)
 //   arrow.js               columns-wasm/arrow, when js/arrow.js exists
+//   http.js                columns-wasm/http: a URL as an AsyncBuffer (range requests)
 //   *.d.ts, *.d.cts        the hand-written types (js/index.d.ts)
 //   README.md, LICENSE     npm/README.md (with js/arrow.md) and the repository's LICENSE
 //
@@ -87,6 +88,9 @@ const arrow = fs.existsSync(path.join(js, "arrow.js"));
 if (arrow) {
   await bundle("arrow.js", "arrow.js", { ...web, platform: "neutral", external: ["apache-arrow", "columns-wasm", "./columns_wasm.js"] });
 }
+// columns-wasm/http imports nothing; like the Arrow adapter it is outside
+// what tools/size.mjs measures (the entry, the pool and what they load).
+await bundle("http.js", "http.js", { ...web, platform: "neutral" });
 
 // Node's ES module entry re-exports the CommonJS one by name, so both share
 // one instance (and one ColumnsError class for instanceof).
@@ -102,6 +106,7 @@ fs.copyFileSync(path.join(js, "index.d.ts"), path.join(outDir, "columns_wasm.d.t
 fs.copyFileSync(path.join(js, "index.d.ts"), path.join(outDir, "columns_wasm.d.cts"));
 fs.copyFileSync(path.join(js, "pool.d.ts"), path.join(outDir, "pool.d.ts"));
 if (arrow) fs.copyFileSync(path.join(js, "arrow.d.ts"), path.join(outDir, "arrow.d.ts"));
+fs.copyFileSync(path.join(js, "http.d.ts"), path.join(outDir, "http.d.ts"));
 // The README, with the Arrow section (js/arrow.md, the adapter's own
 // document, tested with it) where npm/README.md marks its place.
 const marker = /^<!-- arrow: .* -->\n/m;
@@ -135,6 +140,7 @@ const pkg = {
     },
     "./pool": { types: "./pool.d.ts", default: "./pool.js" },
     ...(arrow ? { "./arrow": { types: "./arrow.d.ts", default: "./arrow.js" } } : {}),
+    "./http": { types: "./http.d.ts", default: "./http.js" },
     "./columns_wasm_bg.wasm": "./columns_wasm_bg.wasm",
     "./package.json": "./package.json",
   },

@@ -1,0 +1,58 @@
+// Types of columns-wasm/http: a file on a web server as an AsyncBuffer
+// for ColumnsFile.fromAsyncBuffer, read with HTTP range requests. See the
+// package README's "Over HTTP" section.
+
+import type { AsyncBuffer } from "./columns_wasm.js";
+
+/** How far a whole download has come (a server that ignores Range
+ *  requests, or `readAll()`): bytes so far, and the file's size when the
+ *  server said it (else null). */
+export interface DownloadProgress {
+  bytes: number;
+  totalBytes: number | null;
+}
+
+export interface AsyncBufferFromUrlOptions {
+  /** Sent with every request (an Authorization header, an API key). */
+  headers?: RequestInit["headers"] | undefined;
+  /** The fetch to use (a test's, an instrumented one): the global fetch by default. */
+  fetch?: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
+  /** Stops every request of this source, and a download under way:
+   *  what waits on one rejects with an `aborted` ColumnsError. */
+  signal?: AbortSignal | null | undefined;
+  /** The most bytes a whole download may have (1 GiB by default): a
+   *  server that ignores Range requests, or `readAll()`. Over it is a
+   *  `too_large` error, before the body is read when its size is known. */
+  limit?: number | undefined;
+  /** Called as a whole download comes in, at most every 100 ms. */
+  onProgress?: ((progress: DownloadProgress) => void) | null | undefined;
+  /** Other fetch options for every request (`cache`, `credentials`,
+   *  `mode`, ...); method, headers and signal are this module's. */
+  requestInit?: Omit<RequestInit, "method" | "headers" | "signal"> | null | undefined;
+}
+
+/** What `asyncBufferFromUrl` resolves to: an AsyncBuffer, and what it did. */
+export interface UrlAsyncBuffer extends AsyncBuffer {
+  readonly byteLength: number;
+  /** The URL, as given. */
+  readonly url: string;
+  /** What came over the network so far: every range read, and a whole
+   *  download as one request of all its bytes (reads served from it
+   *  after that fetch nothing). Updated as reads happen. */
+  readonly stats: { requests: number; bytes: number };
+  /** Why the file was downloaded whole (the server ignores Range
+   *  requests), or "" when it is read in ranges. */
+  readonly note: string;
+  slice(start: number, end: number): Promise<Uint8Array>;
+  /** The whole file in memory, within `limit`: the copy a server that
+   *  ignores Range requests already sent, else one more GET. */
+  readAll(options?: { onProgress?: ((progress: DownloadProgress) => void) | null | undefined }): Promise<Uint8Array>;
+}
+
+/** Opens `url` for range reads: learns its size (HEAD, else a one-byte
+ *  Range probe) and resolves to an AsyncBuffer for
+ *  `ColumnsFile.fromAsyncBuffer`. Rejects with a ColumnsError:
+ *  `bad_source` (an HTTP status, an unreachable or CORS-blocked server;
+ *  the message names the URL), `too_large` (over `limit`), `aborted`,
+ *  `bad_argument`. */
+export function asyncBufferFromUrl(url: string | URL, options?: AsyncBufferFromUrlOptions): Promise<UrlAsyncBuffer>;

@@ -1,0 +1,270 @@
+// columns-wasm/http: a file on a web server as an AsyncBuffer
+// ({ byteLength, slice(start, end) }) for ColumnsFile.fromAsyncBuffer, each
+// slice one GET with a Range header. What real servers do is handled here:
+//   - the size comes from HEAD; when HEAD gives none (or is refused, as a
+//     URL signed for GET only is), from a one-byte Range probe's
+//     Content-Range total;
+//   - a server that ignores Range and answers 200 with the whole body: the
+//     body is streamed once (progress, a size limit checked before the
+//     body when its size is known, else as the bytes come), kept, and every
+//     read, concurrent ones included, is served from it;
+//   - an AbortSignal stops every request and a download under way;
+//   - `stats` counts what came over the network.
+// Errors are ColumnsErrors (by name, as columns-wasm/arrow's): bad_source
+// with the status and the URL, too_large, aborted, bad_argument.
+// It needs nothing from the package at run time.
+
+/** A whole download may be at most this many bytes unless `limit` says. */
+const DEFAULT_LIMIT = 1024 * 1024 * 1024;
+// Progress is reported at most this often (ms), and at the start and end.
+const PROGRESS_EVERY = 100;
+const IGNORED = "the server ignores Range requests, so the whole file was downloaded";
+const CORS = "a server on another origin must allow CORS and expose Content-Range";
+
+class HttpError extends Error {
+  constructor(message, kind, cause) {
+    super(message, cause === undefined ? undefined : { cause });
+    this.name = "ColumnsError";
+    this.kind = kind;
+    this.rowGroup = this.column = this.offset = null;
+  }
+
+  toJSON() {
+    const { name, message, kind, rowGroup, column, offset } = this;
+    return { name, message, kind, rowGroup, column, offset };
+  }
+}
+
+const grouped = new Intl.NumberFormat("en-US");
+/** "1.50 GiB (1,610,612,736 bytes)": the size in binary units, then exact. */
+function sizeText(n) {
+  return `${binaryUnits(n)} (${grouped.format(n)} bytes)`;
+}
+function binaryUnits(n) {
+  const units = ["KiB", "MiB", "GiB", "TiB"];
+  if (n < 1024) return `${n} B`;
+  let v = n / 1024;
+  let u = 0;
+  for (; v >= 1024 && u < units.length - 1; u++) v /= 1024;
+  return `${v.toFixed(v < 10 ? 2 : v < 100 ? 1 : 0)} ${units[u]}`;
+}
+
+/** A non-negative whole number from a header, or null. */
+function headerNumber(text) {
+  return text !== null && /^\d+$/.test(text.trim()) ? Number(text.trim()) : null;
+}
+/** The total after the slash of a Content-Range header, or null. */
+function rangeTotal(r) {
+  const m = /\/(\d+)\s*$/.exec(r.headers.get("content-range") || "");
+  return m ? Number(m[1]) : null;
+}
+/** The body's length when the body will hold to it (not compressed on the way). */
+function declaredLength(r) {
+  return r.headers.get("content-encoding") ? null : headerNumber(r.headers.get("content-length"));
+}
+
+/** The options, checked: a wrong one is a bad_argument, never ignored. */
+function checkOptions(url, options) {
+  const bad = (what) => new HttpError(`asyncBufferFromUrl: ${what}`, "bad_argument");
+  if (typeof url !== "string" && !(typeof URL === "function" && url instanceof URL)) throw bad("the URL must be a string or a URL");
+  if (options !== undefined && options !== null && typeof options !== "object") throw bad("options must be an object");
+  const { headers, fetch = globalThis.fetch, signal, limit = DEFAULT_LIMIT, onProgress, requestInit } = options ?? {};
+  if (typeof fetch !== "function") throw bad("there is no global fetch here: pass options.fetch");
+  if (signal != null && (typeof signal !== "object" || typeof signal.aborted !== "boolean")) throw bad("signal must be an AbortSignal");
+  if (typeof limit !== "number" || !(limit >= 0)) throw bad("limit must be a number of bytes, 0 or more");
+  if (onProgress != null && typeof onProgress !== "function") throw bad("onProgress must be a function");
+  if (requestInit != null && typeof requestInit !== "object") throw bad("requestInit must be an object");
+  let base;
+  try {
+    base = new Headers(headers ?? undefined);
+  } catch (e) {
+    throw bad(`headers are not usable as HTTP headers: ${e.message}`);
+  }
+  return { href: String(url), base, fetch, signal: signal ?? null, limit, onProgress: onProgress ?? null, requestInit: requestInit ?? {} };
+}
+
+/**
+ * Opens `url` for range reads. Resolves to an AsyncBuffer with `stats`
+ * ({ requests, bytes }: every range read, and a whole download as one
+ * read of all its bytes), `note` (why the file was downloaded whole, or ""),
+ * `url`, and `readAll()` (the whole file, in memory).
+ */
+export async function asyncBufferFromUrl(url, options) {
+  const { href, base, fetch, signal, limit, onProgress, requestInit } = checkOptions(url, options);
+  let size = null;
+  let ranges = false;
+  let whole = null; // the whole file, once a server sent it all: later and concurrent reads wait for it
+  let note = "";
+  const stats = { requests: 0, bytes: 0 };
+
+  const aborted = () => new HttpError(`stopped reading ${href}: the request was aborted`, "aborted", signal.reason);
+  const checkAborted = () => {
+    if (signal?.aborted) throw aborted();
+  };
+  const statusError = (r, what) => new HttpError(`${what}: HTTP ${r.status} ${r.statusText || ""}`.trimEnd() + ` for ${href}`, "bad_source");
+  const request = async (method, range) => {
+    const headers = new Headers(base);
+    if (range) headers.set("Range", range);
+    try {
+      return await fetch(href, { ...requestInit, method, headers, ...(signal ? { signal } : {}) });
+    } catch (e) {
+      checkAborted();
+      throw new HttpError(`cannot fetch ${href}: ${e?.message ?? e} (${CORS})`, "bad_source", e);
+    }
+  };
+
+  /**
+   * A 200 answer's body, whole. Refused before any of it is read when its
+   * size is known and over the limit, and as soon as the bytes pass the
+   * limit when it is not. Read into one buffer when Content-Length can be
+   * trusted (no Content-Encoding), else in pieces joined at the end.
+   */
+  const download = async (r, ignored, progress) => {
+    const declared = declaredLength(r);
+    const total = declared ?? size;
+    const why = ignored ? "a file downloaded whole (the server ignores Range requests, so it cannot be read in parts)" : "a file read whole into memory";
+    if (total !== null && total > limit) {
+      r.body?.cancel().catch(() => {});
+      throw new HttpError(`the file is ${sizeText(total)}, over the ${sizeText(limit)} limit on ${why}; none of it was downloaded`, "too_large");
+    }
+    if (!r.body) return new Uint8Array(await r.arrayBuffer());
+    let buf = null;
+    const parts = [];
+    if (declared !== null) {
+      try {
+        buf = new Uint8Array(declared);
+      } catch (e) {
+        r.body.cancel().catch(() => {});
+        throw new HttpError(`the file is ${sizeText(declared)}: there is not memory enough to hold it`, "too_large", e);
+      }
+    }
+    const reader = r.body.getReader();
+    let n = 0;
+    let reported = 0;
+    const report = () => {
+      const now = Date.now();
+      if (!progress || (n && n !== declared && now - reported < PROGRESS_EVERY)) return;
+      reported = now;
+      progress({ bytes: n, totalBytes: total !== null && n <= total ? total : null });
+    };
+    report();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        if (n + value.length > limit) {
+          throw new HttpError(`the file is over the ${sizeText(limit)} limit on ${why}; the server did not say its size, and the download was stopped after ${binaryUnits(n + value.length)}`, "too_large");
+        }
+        if (buf) {
+          if (n + value.length > buf.length) throw new HttpError(`the server sent more than the ${grouped.format(declared)} bytes of its Content-Length (${href})`, "bad_source");
+          buf.set(value, n);
+        } else parts.push(value);
+        n += value.length;
+        report();
+      }
+    } catch (e) {
+      reader.cancel().catch(() => {});
+      checkAborted();
+      if (e instanceof HttpError) throw e;
+      throw new HttpError(`downloading ${href} failed after ${binaryUnits(n)}: ${e?.message ?? e}`, "bad_source", e);
+    }
+    if (buf) {
+      if (n !== declared) throw new HttpError(`the download ended after ${grouped.format(n)} of its ${grouped.format(declared)} bytes (${href})`, "bad_source");
+      return buf;
+    }
+    const all = new Uint8Array(n);
+    let at = 0;
+    for (const p of parts) {
+      all.set(p, at);
+      at += p.length;
+    }
+    return all;
+  };
+  const counted = (all) => {
+    stats.requests++;
+    stats.bytes += all.length;
+    return all;
+  };
+  const keepWhole = (r) =>
+    (whole ??= download(r, true, onProgress).then((all) => {
+      note = IGNORED;
+      return counted(all);
+    }));
+
+  // HEAD: the size, and whether ranges are served. A network or CORS
+  // failure of HEAD alone leaves it to the probe.
+  let head = null;
+  try {
+    head = await request("HEAD");
+  } catch (e) {
+    if (e.kind !== "bad_source") throw e;
+  }
+  // A 401 or 403 may be a URL signed for GET only (S3, GCS): the probe decides.
+  if (head && (head.status === 404 || head.status === 410)) throw statusError(head, "cannot open");
+  if (head?.ok) {
+    size = declaredLength(head);
+    ranges = (head.headers.get("accept-ranges") || "").trim().toLowerCase() === "bytes";
+  }
+  checkAborted();
+  if (size === null || !ranges) {
+    const r = await request("GET", "bytes=0-0");
+    if (r.status === 206) {
+      const total = rangeTotal(r);
+      await r.arrayBuffer().catch(() => {});
+      if (total === null) throw new HttpError(`the server answered a Range request without a readable Content-Range total (${href})`, "bad_source");
+      size = total;
+    } else if (r.status === 416) {
+      size = rangeTotal(r) ?? 0; // an empty file
+    } else if (r.ok) {
+      size = (await keepWhole(r)).length;
+    } else throw statusError(r, "cannot open");
+  }
+
+  return {
+    byteLength: size,
+    url: href,
+    stats,
+    get note() {
+      return note;
+    },
+    async slice(start, end) {
+      if (!(end > start)) return new Uint8Array(0);
+      if (whole) return (await whole).subarray(start, end);
+      const r = await request("GET", `bytes=${start}-${end - 1}`);
+      if (r.status === 206) {
+        let buf;
+        try {
+          buf = new Uint8Array(await r.arrayBuffer());
+        } catch (e) {
+          checkAborted();
+          throw new HttpError(`reading the answer from ${href} failed: ${e?.message ?? e}`, "bad_source", e);
+        }
+        stats.requests++;
+        stats.bytes += buf.length;
+        const from = /^\s*bytes\s+(\d+)-/i.exec(r.headers.get("content-range") || "");
+        if (from && Number(from[1]) !== start) throw new HttpError(`asked for bytes from ${start}, the server sent them from ${from[1]} (${href})`, "bad_source");
+        if (buf.length !== end - start) throw new HttpError(`asked for ${end - start} bytes at ${start}, the server sent ${buf.length} (${href})`, "bad_source");
+        return buf;
+      }
+      if (r.status === 200) {
+        // The range was ignored: keep this body and serve every read from it
+        // (a read that raced this one drops its own copy).
+        if (whole) r.body?.cancel().catch(() => {});
+        const all = await keepWhole(r);
+        if (all.length !== size) throw new HttpError(`the file changed size while it was read (${size} -> ${all.length} bytes, ${href})`, "bad_source");
+        return all.subarray(start, end);
+      }
+      // (The package's message around this one names the bytes.)
+      throw statusError(r, "range request");
+    },
+    /** The whole file in one Uint8Array, within the limit: the download the
+     *  server already sent whole, else one GET not kept for slice(). */
+    async readAll({ onProgress: progress } = {}) {
+      if (whole) return whole;
+      checkAborted();
+      const r = await request("GET");
+      if (!r.ok) throw statusError(r, "downloading");
+      return counted(await download(r, false, progress ?? null));
+    },
+  };
+}

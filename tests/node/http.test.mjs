@@ -1,0 +1,283 @@
+// columns-wasm/http (pkg/http.js, from js/http.js) against a local server
+// that behaves as real ones do: ranges honoured, HEAD without a length or
+// refused, Range ignored (200 and the whole body, sized or not, fast or
+// slow), 404, a login wanted on every request. Then a corpus file read
+// through it, every value against its JSON.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { columnJson } from "../js/check.mjs";
+import { corpusDir, corpusFile, loadApi, projectRoot } from "./corpus.mjs";
+
+const { ColumnsFile, ColumnsError } = loadApi();
+const { asyncBufferFromUrl } = await import(pathToFileURL(path.join(projectRoot, "pkg", "http.js")).href);
+
+const NAME = "real/diamonds.optimized";
+const BODY = fs.readFileSync(path.join(corpusDir, `${NAME}.cols`));
+const size = BODY.length;
+const BIG = 4 << 20; // an unsized body of 4 MiB, in 64 KiB pieces
+const seen = []; // { mode, method, range, auth }
+const bodies = []; // whole bodies sent piece by piece: { mode, sent, closedEarly }
+let server;
+let base;
+
+/** Sends `total` bytes of `body` (repeated) in `piece`-sized writes every `ms`. */
+function trickle(res, mode, total, piece, ms) {
+  const d = { mode, sent: 0, closed: false, closedEarly: false };
+  bodies.push(d);
+  const timer = setInterval(() => {
+    if (d.sent >= total) {
+      clearInterval(timer);
+      return res.end();
+    }
+    const n = Math.min(piece, total - d.sent);
+    const part = Buffer.alloc(n);
+    for (let i = 0; i < n; i++) part[i] = BODY[(d.sent + i) % size];
+    d.sent += n;
+    res.write(part);
+  }, ms);
+  res.on("close", () => {
+    clearInterval(timer);
+    d.closed = true;
+    d.closedEarly = !res.writableFinished;
+  });
+}
+
+function ranged(req, res, headers = {}) {
+  const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range || "");
+  if (!m) return res.writeHead(200, { "Content-Length": size, ...headers }).end(BODY);
+  const [s, e] = [Number(m[1]), Math.min(Number(m[2]), size - 1)];
+  if (s >= size) return res.writeHead(416, { "Content-Range": `bytes */${size}` }).end();
+  res.writeHead(206, { "Content-Range": `bytes ${s}-${e}/${size}`, "Content-Length": e - s + 1, ...headers }).end(BODY.subarray(s, e + 1));
+}
+
+before(async () => {
+  server = http.createServer((req, res) => {
+    const mode = req.url.split("/")[1];
+    seen.push({ mode, method: req.method, range: req.headers.range ?? null, auth: req.headers.authorization ?? null, extra: req.headers["x-extra"] ?? null });
+    const head = req.method === "HEAD";
+    switch (mode) {
+      case "ranges": // a static host: HEAD says the size and Accept-Ranges
+        if (head) return res.writeHead(200, { "Content-Length": size, "Accept-Ranges": "bytes" }).end();
+        return ranged(req, res, { "Accept-Ranges": "bytes" });
+      case "nohead": // HEAD refused (405), ranged GETs work
+        if (head) return res.writeHead(405).end();
+        return ranged(req, res);
+      case "ignore": // Range ignored: 200 with the whole body; HEAD says the size
+        if (head) return res.writeHead(200, { "Content-Length": size }).end();
+        return res.writeHead(200, { "Content-Length": size }).end(BODY);
+      case "ignoreclaims": // claims Accept-Ranges on HEAD, then sends 200 to every range
+        if (head) return res.writeHead(200, { "Content-Length": size, "Accept-Ranges": "bytes" }).end();
+        return res.writeHead(200, { "Content-Length": size }).end(BODY);
+      case "unsized": // Range ignored, no size anywhere, 4 MiB in pieces
+        if (head) return res.writeHead(405).end();
+        res.writeHead(200, { "Content-Type": "application/octet-stream" });
+        return trickle(res, mode, BIG, 65536, 2);
+      case "slow": // Range ignored, sized, slow
+        if (head) return res.writeHead(200, { "Content-Length": size }).end();
+        res.writeHead(200, { "Content-Length": size });
+        return trickle(res, mode, size, 16384, 15);
+      case "auth": // every request needs the login
+        if (req.headers.authorization !== "Bearer t0ken") return res.writeHead(401).end();
+        if (head) return res.writeHead(200, { "Content-Length": size, "Accept-Ranges": "bytes" }).end();
+        return ranged(req, res);
+      default:
+        return res.writeHead(404, "Not Found").end("no such file");
+    }
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${server.address().port}`;
+});
+
+after(() => {
+  server.closeAllConnections?.();
+  server.close();
+});
+
+async function until(check, what, timeout = 5000) {
+  const t0 = Date.now();
+  while (!check()) {
+    if (Date.now() - t0 > timeout) throw new Error(`waited ${timeout} ms for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Every value of the file read through `source`, against the corpus JSON. */
+async function checkValues(source) {
+  const { expected } = corpusFile(NAME);
+  const file = await ColumnsFile.fromAsyncBuffer(source);
+  try {
+    assert.equal(file.numRows, expected.row_groups.reduce((n, rg) => n + rg.num_rows, 0));
+    const cols = await file.readColumnsAsync();
+    let k = 0;
+    expected.row_groups.forEach((rg, g) => {
+      expected.schema.forEach((s, c) => {
+        assert.deepEqual(columnJson(cols[k++], s.type, `${g}:${c}`), rg.values[c], `row group ${g}, column ${c}`);
+      });
+    });
+    assert.equal(k, cols.length);
+  } finally {
+    file.free();
+  }
+}
+
+const isColumnsError = (kind, re) => (e) => {
+  assert.ok(e instanceof ColumnsError, `a ColumnsError: ${e?.name}: ${e?.message}`);
+  assert.equal(e.kind, kind, e.message);
+  if (re) assert.match(e.message, re);
+  assert.deepEqual(Object.keys(e.toJSON()).sort(), ["column", "kind", "message", "name", "offset", "rowGroup"]);
+  assert.equal(e.rowGroup, null);
+  return true;
+};
+
+test("ranges honoured: size from HEAD, no probe, each read one ranged GET; every value equals the corpus JSON", async () => {
+  seen.length = 0;
+  const source = await asyncBufferFromUrl(`${base}/ranges/${NAME}.cols`);
+  assert.equal(source.byteLength, size);
+  assert.equal(source.note, "");
+  assert.deepEqual(seen.map((r) => r.method), ["HEAD"], "opening asks HEAD alone");
+  await checkValues(source);
+  const gets = seen.filter((r) => r.method === "GET");
+  assert.ok(gets.length >= 2 && gets.every((r) => /^bytes=\d+-\d+$/.test(r.range)), JSON.stringify(gets));
+  assert.equal(source.stats.requests, gets.length);
+  const asked = gets.reduce((n, r) => n + Number(/-(\d+)$/.exec(r.range)[1]) - Number(/=(\d+)/.exec(r.range)[1]) + 1, 0);
+  assert.equal(source.stats.bytes, asked, "stats.bytes is what the ranges asked for");
+  assert.deepEqual(await source.slice(0, 4), new Uint8Array(BODY.subarray(0, 4)));
+  assert.deepEqual(await source.slice(7, 7), new Uint8Array(0));
+});
+
+test("HEAD refused or without a length: the size comes from a one-byte Range probe", async () => {
+  seen.length = 0;
+  const source = await asyncBufferFromUrl(`${base}/nohead/x.cols`);
+  assert.equal(source.byteLength, size);
+  assert.deepEqual(seen.map((r) => [r.method, r.range]), [["HEAD", null], ["GET", "bytes=0-0"]]);
+  assert.deepEqual(source.stats, { requests: 0, bytes: 0 }, "the probe is not counted");
+  await checkValues(source);
+});
+
+for (const mode of ["ignore", "ignoreclaims"]) {
+  test(`a server that ignores Range (${mode === "ignore" ? "no Accept-Ranges" : "claims Accept-Ranges, then 200"}): downloaded once, every read served from it`, async () => {
+    seen.length = 0;
+    const progress = [];
+    const source = await asyncBufferFromUrl(`${base}/${mode}/x.cols`, { onProgress: (p) => progress.push(p) });
+    assert.equal(source.byteLength, size);
+    // Concurrent reads wait for the one download.
+    const parts = await Promise.all([source.slice(0, 10), source.slice(size - 8, size), source.slice(100, 200)]);
+    assert.deepEqual(parts[1], new Uint8Array(BODY.subarray(size - 8)));
+    await checkValues(source);
+    assert.equal(seen.filter((r) => r.method === "GET").length, mode === "ignore" ? 1 : 3, JSON.stringify(seen));
+    assert.deepEqual(source.stats, { requests: 1, bytes: size });
+    assert.match(source.note, /ignores Range requests/);
+    assert.ok(progress.length >= 1 && progress.at(-1).bytes === size && progress.at(-1).totalBytes === size, JSON.stringify(progress));
+    assert.equal(await source.readAll(), await source.readAll(), "readAll gives the kept copy");
+  });
+}
+
+test("a slow whole download reports growing progress and its total", async () => {
+  const progress = [];
+  const source = await asyncBufferFromUrl(`${base}/slow/x.cols`, { onProgress: (p) => progress.push(p) });
+  assert.equal(source.byteLength, size);
+  const bytes = progress.map((p) => p.bytes);
+  assert.ok(new Set(bytes).size >= 3, `steps: ${bytes}`);
+  for (let i = 1; i < bytes.length; i++) assert.ok(bytes[i] >= bytes[i - 1], `growing: ${bytes}`);
+  assert.ok(progress.every((p) => p.totalBytes === size));
+  assert.equal(bytes.at(-1), size);
+});
+
+test("404: bad_source naming the status and the URL, at HEAD", async () => {
+  const url = `${base}/missing/x.cols`;
+  seen.length = 0;
+  await assert.rejects(asyncBufferFromUrl(url), isColumnsError("bad_source", /HTTP 404 Not Found for http:\/\/127\.0\.0\.1:\d+\/missing\/x\.cols/));
+  assert.deepEqual(seen.map((r) => r.method), ["HEAD"], "a 404 on HEAD ends it: no probe");
+});
+
+test("a server that cannot be reached: bad_source with the CORS hint and the fetch failure as cause", async () => {
+  const closed = http.createServer();
+  await new Promise((r) => closed.listen(0, "127.0.0.1", r));
+  const url = `http://127.0.0.1:${closed.address().port}/x.cols`;
+  await new Promise((r) => closed.close(r));
+  await assert.rejects(asyncBufferFromUrl(url), (e) => {
+    isColumnsError("bad_source", /cannot fetch .*x\.cols.*CORS/)(e);
+    assert.ok(e.cause instanceof Error);
+    return true;
+  });
+});
+
+test("over the limit: too_large before the body when the size is known, as the bytes pass it when not", async () => {
+  bodies.length = 0;
+  await assert.rejects(asyncBufferFromUrl(`${base}/ignore/x.cols`, { limit: 1000 }), isColumnsError("too_large", /over the 1000 B \(1,000 bytes\) limit.*ignores Range requests.*none of it was downloaded/));
+  await assert.rejects(asyncBufferFromUrl(`${base}/unsized/x.cols`, { limit: 1 << 20 }), isColumnsError("too_large", /over the 1\.00 MiB \(1,048,576 bytes\) limit.*did not say its size/));
+  await until(() => bodies.length === 1 && bodies[0].closed, "the client to close the unsized body");
+  assert.ok(bodies[0].closedEarly && bodies[0].sent < BIG, `${bodies[0].sent} of ${BIG} bytes sent`);
+  // Within the limit it opens (an unsized body, joined from its pieces).
+  const source = await asyncBufferFromUrl(`${base}/unsized/x.cols`, { limit: BIG });
+  assert.equal(source.byteLength, BIG);
+  assert.deepEqual(await source.slice(size, size + 3), new Uint8Array(BODY.subarray(0, 3)));
+  // readAll of a ranged file keeps to the limit too.
+  const ranged = await asyncBufferFromUrl(`${base}/ranges/x.cols`, { limit: 1000 });
+  await assert.rejects(ranged.readAll(), isColumnsError("too_large", /limit on a file read whole/));
+  assert.deepEqual(await (await asyncBufferFromUrl(`${base}/ranges/x.cols`)).readAll(), new Uint8Array(BODY));
+});
+
+test("abort: before opening, during a whole download (its connection closed), and a later read", async () => {
+  const early = new AbortController();
+  early.abort();
+  await assert.rejects(asyncBufferFromUrl(`${base}/ranges/x.cols`, { signal: early.signal }), isColumnsError("aborted"));
+
+  bodies.length = 0;
+  const stop = new AbortController();
+  const opening = asyncBufferFromUrl(`${base}/slow/x.cols`, { signal: stop.signal, onProgress: (p) => p.bytes > 0 && stop.abort(new Error("enough")) });
+  await assert.rejects(opening, (e) => {
+    isColumnsError("aborted", /stopped reading/)(e);
+    assert.equal(e.cause?.message, "enough", "cause is the signal's reason");
+    return true;
+  });
+  await until(() => bodies.length === 1 && bodies[0].closed, "the slow body's connection to close");
+  assert.ok(bodies[0].closedEarly && bodies[0].sent < size, `${bodies[0].sent} of ${size} bytes sent`);
+
+  const later = new AbortController();
+  const source = await asyncBufferFromUrl(`${base}/ranges/x.cols`, { signal: later.signal });
+  later.abort();
+  await assert.rejects(source.slice(0, 10), isColumnsError("aborted"));
+});
+
+test("headers go with every request (HEAD, probe, reads); requestInit and an injected fetch are used", async () => {
+  await assert.rejects(asyncBufferFromUrl(`${base}/auth/x.cols`), isColumnsError("bad_source", /HTTP 401/));
+  seen.length = 0;
+  const calls = [];
+  const fetch = (url, init) => {
+    calls.push([url, init.method, init.cache]);
+    return globalThis.fetch(url, init);
+  };
+  const headers = { Authorization: "Bearer t0ken", "X-Extra": "1" };
+  const source = await asyncBufferFromUrl(new URL(`${base}/auth/x.cols`), { headers, fetch, requestInit: { cache: "no-store" } });
+  await checkValues(source);
+  assert.ok(seen.length >= 3 && seen.every((r) => r.auth === "Bearer t0ken" && r.extra === "1"), JSON.stringify(seen));
+  assert.equal(calls.length, seen.length, "every request went through the given fetch");
+  assert.ok(calls.every(([url, , cache]) => url === `${base}/auth/x.cols` && cache === "no-store"));
+  assert.equal(source.url, `${base}/auth/x.cols`);
+  // The caller's headers object is not changed by the Range header.
+  assert.deepEqual(Object.keys(headers), ["Authorization", "X-Extra"]);
+});
+
+test("bad arguments are bad_argument ColumnsErrors (rejections, never throws)", async () => {
+  const url = `${base}/ranges/x.cols`;
+  for (const [args, re] of [
+    [[42], /URL must be a string/],
+    [[url, "x"], /options must be an object/],
+    [[url, { limit: -1 }], /limit/],
+    [[url, { limit: "5" }], /limit/],
+    [[url, { onProgress: 1 }], /onProgress/],
+    [[url, { signal: {} }], /signal/],
+    [[url, { fetch: "no" }], /fetch/],
+    [[url, { headers: [["bad header", "x"]] }], /headers/],
+  ]) {
+    const p = asyncBufferFromUrl(...args);
+    assert.ok(p instanceof Promise);
+    await assert.rejects(p, isColumnsError("bad_argument", re), JSON.stringify(args));
+  }
+});
