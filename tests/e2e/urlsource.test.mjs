@@ -11,8 +11,8 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
-import { corpus, openInspector, tab, waitState } from "./harness.mjs";
-import { openUrl } from "../../www/js/urlbuffer.js";
+import { pathToFileURL } from "node:url";
+import { corpus, openInspector, site, tab, waitState } from "./harness.mjs";
 
 const FILE = path.join(corpus, "real/diamonds.default.cols");
 const size = fs.statSync(FILE).size;
@@ -304,6 +304,8 @@ for (const mode of ["huge", "hugeclaims"]) {
 }
 
 test("without a size, a whole download stops as soon as it passes the limit (urlbuffer.js in Node, its limit set to 1 MiB)", async () => {
+  // The built site's copy, which imports the package's columns-wasm/http from site/pkg/.
+  const { openUrl } = await import(pathToFileURL(path.join(site, "js/urlbuffer.js")).href);
   downloads.length = 0;
   await assert.rejects(openUrl(`${dataBase}/endless/x.cols`, { limit: 1 << 20 }), (e) => {
     assert.equal(e.kind, "too_large", e.message);

@@ -4,3 +4,4 @@
 
 export { default as init, ColumnsFile, TokenizerRegistry } from "../pkg/columns_wasm.js";
 export { ColumnsPool } from "../pkg/pool.js";
+export { asyncBufferFromUrl } from "../pkg/http.js";
