@@ -233,9 +233,9 @@ const consumers = {
     });
   },
   async esbuild(c) {
-    await c("esbuild --format=esm + the README's copy line: quick start + pool", async () => {
+    await c("esbuild --format=esm + the README's copy line: quick start + pool + columns-wasm/http by URL", async () => {
       await npmRun("esbuild", "build");
-      return servePage(dirOf("esbuild"), { blocks: [lines, lines], pool: true, mounts: testMounts() });
+      return servePage(dirOf("esbuild"), { blocks: [lines, lines], pool: true, http: true, mounts: testMounts() });
     });
   },
   async rollup(c) {
@@ -383,6 +383,7 @@ function checkTarball(packed, sizeReport) {
     'exports["."].node.import': typeof pkg.exports?.["."]?.node?.import?.default === "string",
     'exports["."].default': typeof pkg.exports?.["."]?.default === "string",
     'exports["./pool"]': typeof pkg.exports?.["./pool"]?.default === "string",
+    'exports["./http"] with its types': typeof pkg.exports?.["./http"]?.default === "string" && typeof pkg.exports?.["./http"]?.types === "string",
     "no dependencies": !pkg.dependencies,
     // columns-wasm/arrow: apache-arrow is the user's (optional peer), never installed with the package.
     'exports["./arrow"] with apache-arrow an optional peer': !pkg.exports?.["./arrow"] || (pkg.peerDependencies?.["apache-arrow"] && pkg.peerDependenciesMeta?.["apache-arrow"]?.optional === true),

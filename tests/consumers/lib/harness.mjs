@@ -104,11 +104,13 @@ function isBlocksInSomeOrder(got, blocks) {
  * the blocks in any order; lines of Vite's and webpack's own ignored), every
  * value of the CHECKED files read through that API (fromBytes and fromBlob),
  * and, with `pool`, the same files read through its ColumnsPool; with
- * `edges`, the failures the page listed in globalThis.columnsWasmEdges.
+ * `edges`, the failures the page listed in globalThis.columnsWasmEdges;
+ * with `http`, the same files opened by URL through the page's
+ * columns-wasm/http (`asyncBufferFromUrl`, which it must have imported).
  * `expectError`: the page must instead fail with an error matching it.
  * Resolves to { failures, facts }.
  */
-export async function checkPage(url, { blocks = [], pool = false, edges = false, expectError = null, timeout = 60000 } = {}) {
+export async function checkPage(url, { blocks = [], pool = false, edges = false, http = false, expectError = null, timeout = 60000 } = {}) {
   const b = await browser();
   const context = await b.newContext();
   const page = await context.newPage();
@@ -160,11 +162,31 @@ export async function checkPage(url, { blocks = [], pool = false, edges = false,
     }
     if (edges) failures.push(...(await page.evaluate(() => globalThis.columnsWasmEdges ?? ["the page listed no edge results"])));
     const report = await page.evaluate(
-      async ({ files, pool }) => {
+      async ({ files, pool, http }) => {
         const { checkFile, columnJson, compare } = await import("/__test/check.mjs");
         const api = globalThis.columnsWasm;
         const out = [];
+        if (http && typeof api.asyncBufferFromUrl !== "function") out.push("the page did not import asyncBufferFromUrl from columns-wasm/http");
         for (const [name, expected] of files) {
+          if (http && typeof api.asyncBufferFromUrl === "function") {
+            // By URL: HEAD, then one range request per read, every value compared.
+            try {
+              const source = await api.asyncBufferFromUrl(`/__test/corpus/${name}.cols`);
+              const file = await api.ColumnsFile.fromAsyncBuffer(source);
+              const cols = await file.readColumnsAsync();
+              let k = 0;
+              expected.row_groups.forEach((rg, g) =>
+                rg.columns.forEach((_, c) => {
+                  const d = compare(`http ${name} rg ${g} col ${c}`, rg.values[c], columnJson(cols[k++], expected.schema[c].type));
+                  if (d) out.push(d);
+                }),
+              );
+              if (!(source.stats.requests >= 2) || source.note !== "") out.push(`http ${name}: stats ${JSON.stringify(source.stats)}, note ${JSON.stringify(source.note)}`);
+              file.free();
+            } catch (e) {
+              out.push(`http ${name}: ${e?.kind ?? "(no kind)"}: ${e?.message ?? e}`);
+            }
+          }
           const bytes = new Uint8Array(await (await fetch(`/__test/corpus/${name}.cols`)).arrayBuffer());
           for (const mode of ["bytes", "blob"]) {
             const why = await checkFile({ ...api, bytes, expected, name: `${name.split("/").pop()}.cols`, mode });
@@ -194,7 +216,7 @@ export async function checkPage(url, { blocks = [], pool = false, edges = false,
         }
         return out;
       },
-      { files: CHECKED.map((rel) => [rel, readExpected(rel)]), pool },
+      { files: CHECKED.map((rel) => [rel, readExpected(rel)]), pool, http },
     );
     failures.push(...report);
   } catch (e) {

@@ -1,6 +1,6 @@
 // The hand-written declarations against the code they describe, so that
 // neither can drift: every value the installed package exports at run time
-// (Node ESM entry, and the pool module) and every member of its classes is
+// (Node ESM entry, the pool module and columns-wasm/http) and every member of its classes is
 // declared, and every declared one exists; every error kind the sources can
 // produce is in the ErrorKind union. Uses TypeScript's compiler API to read
 // the .d.ts files. Prints "ok" or the differences.
@@ -11,6 +11,7 @@ import { fileURLToPath } from "node:url";
 import ts from "typescript";
 import * as api from "columns-wasm";
 import * as poolApi from "columns-wasm/pool";
+import * as httpApi from "columns-wasm/http";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const project = path.resolve(here, "../../..");
@@ -107,6 +108,15 @@ function checkModule(label, dts, runtime) {
 
 const types = checkModule("columns-wasm", path.join(pkgDir, "columns_wasm.d.ts"), api);
 checkModule("columns-wasm/pool", path.join(pkgDir, "pool.d.ts"), poolApi);
+const httpTypes = checkModule("columns-wasm/http", path.join(pkgDir, "http.d.ts"), httpApi);
+
+// What asyncBufferFromUrl resolves to (over a fetch that answers HEAD
+// with a size and Accept-Ranges): declared as UrlAsyncBuffer.
+{
+  const fetch = async () => new Response(null, { status: 200, headers: { "Content-Length": "10", "Accept-Ranges": "bytes" } });
+  const source = await httpApi.asyncBufferFromUrl("http://127.0.0.1:9/x.cols", { fetch });
+  same("columns-wasm/http UrlAsyncBuffer", members(httpTypes.get("UrlAsyncBuffer")).inst, new Set(Object.keys(source)));
+}
 
 // Column: a runtime class whose instances carry their fields; declared as ColumnOf<T>.
 {
@@ -147,7 +157,8 @@ checkModule("columns-wasm/pool", path.join(pkgDir, "pool.d.ts"), poolApi);
     const str = (n) => (n && (ts.isStringLiteral(n) || ts.isNoSubstitutionTemplateLiteral(n)) ? n.text : null);
     (function visit(n) {
       let kind = null;
-      if (ts.isNewExpression(n) && n.expression.getText() === "ColumnsError") kind = str(n.arguments?.[1]);
+      // (columns-wasm/http makes its ColumnsErrors with a class of its own, HttpError.)
+      if (ts.isNewExpression(n) && /^(ColumnsError|HttpError)$/.test(n.expression.getText())) kind = str(n.arguments?.[1]);
       else if (ts.isPropertyAssignment(n) && n.name.getText() === "kind") kind = str(n.initializer);
       else if (ts.isBinaryExpression(n) && n.operatorToken.kind === ts.SyntaxKind.QuestionQuestionToken && /\.kind$/.test(n.left.getText())) kind = str(n.right);
       if (kind) found.set(kind, path.relative(project, file));
