@@ -69,9 +69,58 @@ export async function recordOutside() {
   return { outside, proxy: { server: `http://127.0.0.1:${server.address().port}`, bypass: "127.0.0.1,localhost,[::1]" }, stop: () => server.close() };
 }
 
+/**
+ * E2E_SLOW=1 (off by default): the page's deferred work runs late, to find
+ * tests that read the page before it has finished drawing (races that CI
+ * hits only now and then). In every page made by newPage (so openInspector
+ * too): a setTimeout of 0-16 ms runs E2E_SLOW_MS (80) ms later, a
+ * requestAnimationFrame callback waits that long and then a frame, and each
+ * message or error event from a Web Worker the page starts reaches its
+ * addEventListener listeners (engine.js) that long after it came, in order.
+ * Timers the page sets for longer, the workers themselves and their own
+ * workers are as they were. A test that fails only with it reads too early
+ * (wait for a state only the finished drawing has, never a fixed sleep) or
+ * has found a page that shows a wrong state while it works. Run:
+ * E2E_SLOW=1 tests/e2e/run.sh (E2E_SLOW_MS=250 for more).
+ */
+const SLOW_MS = process.env.E2E_SLOW ? Number(process.env.E2E_SLOW_MS || 80) : 0;
+function slowDown(ms) {
+  const { setTimeout: later, clearTimeout: unlater, requestAnimationFrame: frame, cancelAnimationFrame: unframe } = window;
+  window.setTimeout = function (fn, delay = 0, ...args) {
+    return later.call(window, fn, Number(delay) <= 16 ? Number(delay) + ms : delay, ...args);
+  };
+  // A requestAnimationFrame id is the timer's; the frame's id is kept to cancel it.
+  const frames = new Map();
+  window.requestAnimationFrame = function (cb) {
+    const id = later.call(window, () => frames.set(id, frame.call(window, (t) => (frames.delete(id), cb(t)))), ms);
+    frames.set(id, null);
+    return id;
+  };
+  window.cancelAnimationFrame = function (id) {
+    if (!frames.has(id)) return;
+    unlater.call(window, id);
+    if (frames.get(id) !== null) unframe.call(window, frames.get(id));
+    frames.delete(id);
+  };
+  const Base = window.Worker;
+  window.Worker = class extends Base {
+    addEventListener(type, fn, opts) {
+      if (type !== "message" && type !== "error") return super.addEventListener(type, fn, opts);
+      this.__last ??= 0;
+      return super.addEventListener(type, (ev) => {
+        // In the order sent: never before an earlier event's delivery.
+        const at = Math.max(performance.now() + ms, this.__last);
+        this.__last = at;
+        later.call(window, () => (typeof fn === "function" ? fn.call(this, ev) : fn.handleEvent(ev)), at - performance.now());
+      }, opts);
+    }
+  };
+}
+
 /** A page that records console errors and any request leaving the origin. */
 export async function newPage(browser, origin, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true, permissions: ["clipboard-read", "clipboard-write"], ...options });
+  if (SLOW_MS) await context.addInitScript(slowDown, SLOW_MS);
   const page = await context.newPage();
   const log = { errors: [], foreign: [], requests: [] };
   page.on("console", (m) => {

@@ -2,6 +2,9 @@
 # Runs the page's end-to-end tests in headless Chromium against the built
 # site: builds pkg/ (web target) when missing, writes site/ afresh
 # (scripts/build-site), then runs every test file here.
+# E2E_SLOW=1 tests/e2e/run.sh runs them with the page's deferred work
+# (short timers, animation frames, worker replies) made late, to bring out
+# tests that read the page before it has drawn (see harness.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [ ! -f pkg/columns_wasm.js ]; then
