@@ -541,7 +541,11 @@ test("a URL file of many chunks opens with its footer alone, and reads its chunk
   for (const [s] of mine) assert.ok(s < 64 || s >= footerOffset, `a range inside the chunks (${s}) was read to open: ${JSON.stringify(mine)}`);
   await tab("schema");
   assert.match(await page.textContent("[data-testid=headers-deferred]"), /78 small requests/);
-  const encoded = () => page.$$eval("[data-testid=schema-row] [data-field=raw]", (tds) => tds.map((td) => td.textContent.trim()));
+  // The table draws its rows 25 at a time, the rest in later tasks: wait for all.
+  const encoded = async () => {
+    await page.waitForSelector("[data-testid=schema-table][data-complete='1']");
+    return page.$$eval("[data-testid=schema-row] [data-field=raw]", (tds) => tds.map((td) => td.textContent.trim()));
+  };
   assert.ok((await encoded()).every((t) => t === "…"), "encoded sizes wait for the headers");
   await page.click("[data-testid=load-headers]");
   await page.waitForSelector("[data-testid=headers-deferred]", { state: "detached" });
