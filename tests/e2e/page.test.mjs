@@ -569,7 +569,8 @@ test("a float32 filter matches the values as shown; a filter that matches nothin
     await page.fill("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-value]", text);
     const before = await page.getAttribute("[data-testid=panel-data]", "data-view");
     await page.click("[data-testid=filter-apply]");
-    await page.waitForFunction((b) => document.querySelector("[data-testid=panel-data]").dataset.view !== b, before, { timeout: 20_000 });
+    // getAttribute as above: before the first view, null (dataset gives undefined, which is !== null at once).
+    await page.waitForFunction((b) => document.querySelector("[data-testid=panel-data]").getAttribute("data-view") !== b, before, { timeout: 20_000 });
     return Number(await page.getAttribute("[data-testid=data-status]", "data-total"));
   };
   // 0x7f7fffff is shown as 3.4028235e+38, 0x00000001 as 1e-45.
