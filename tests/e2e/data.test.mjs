@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import fs from "node:fs";
 import path from "node:path";
-import { serve, launch, newPage, shot, tab, mainThreadDuring, loadAverage, root } from "./harness.mjs";
+import { serve, launch, newPage, shot, tab, mainThreadDuring, loadAverage, root, gridDrawn } from "./harness.mjs";
 import { flights3m, ROWS } from "./flights3m.mjs";
 
 const LIMIT_MS = 50;
@@ -46,7 +46,8 @@ async function cellText(selector, want) {
 }
 
 async function visibleRows() {
-  await page.waitForFunction(() => !document.querySelector("[data-testid=data-grid] .grid-row:not([hidden]) .grid-cell[data-kind=pending]"), null, { timeout: 30_000 });
+  // Frames first: a new view's rows are drawn in one, the old ones shown till then.
+  await gridDrawn(page);
   return page.$$eval("[data-testid=data-grid] .grid-row:not([hidden])", (rows) =>
     rows.map((r) => ({ row: Number(r.dataset.row), id: Number(r.dataset.fileRow), cells: [...r.querySelectorAll(".grid-cell[data-col]")].map((c) => ({ col: Number(c.dataset.col), text: c.textContent, title: c.title })) })),
   );

@@ -169,12 +169,21 @@ export async function sqlReady(page) {
   await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 180_000 });
 }
 
-/** Waits until the SQL result's grid has drawn the rows it shows: two
- *  frames first, as a result just shown may not have asked for them yet. */
-export async function sqlGridDrawn(page) {
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-  await page.waitForFunction(() => !document.querySelector("[data-testid=sql-grid] .grid-row:not([hidden]) .grid-cell[data-kind=pending]"));
+/** Resolves after the page's next two animation frames: whatever the last
+ *  action asked to draw in a frame is drawn. */
+export const twoFrames = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+
+/** Waits until a grid (views/grid.js) has drawn the rows it shows: two
+ *  frames first, as it draws in the animation frame after a change (new
+ *  rows, a scroll, a selection) and until then shows the rows from before,
+ *  none pending; then until no cell in sight is pending. */
+export async function gridDrawn(page, testid = "data-grid") {
+  await twoFrames(page);
+  await page.waitForFunction((t) => !document.querySelector(`[data-testid=${t}] .grid-row:not([hidden]) .grid-cell[data-kind=pending]`), testid);
 }
+
+/** Waits until the SQL result's grid has drawn the rows it shows. */
+export const sqlGridDrawn = (page) => gridDrawn(page, "sql-grid");
 
 /** The SQL result's column k, top to bottom, as its cells' text, once drawn. */
 export async function sqlColumn(page, k) {

@@ -14,7 +14,7 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { corpus, serve, launch, newPage, shot as takeShot, SUBPATH } from "./harness.mjs";
+import { corpus, serve, launch, newPage, shot as takeShot, SUBPATH, twoFrames } from "./harness.mjs";
 import { expectedPath, readJson } from "../node/corpus.mjs";
 
 let server;
@@ -149,6 +149,9 @@ async function gridCells({ from = 0, cols = null } = {}) {
     await page.fill("[data-testid=data-goto]", String(from));
     await page.press("[data-testid=data-goto]", "Enter");
   }
+  // The grid draws new columns or rows in a frame; until then it shows the
+  // rows from before, none pending, under the new header.
+  await twoFrames(page);
   await page.waitForFunction(
     ({ from, cols }) => {
       const g = document.querySelector("[data-testid=data-grid]");
