@@ -101,7 +101,7 @@ async function eachView(page, fn) {
   for (const v of VIEWS) {
     await tab(page, v);
     if (v === "detail") await page.waitForSelector("[data-testid=profile][data-state=done]", { timeout: 30_000 });
-    if (v === "data") await page.waitForSelector("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell:not([data-kind=pending])");
+    if (v === "data") await page.waitForSelector("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell[data-col]:not([data-kind=pending])");
     if (v === "timing" && !(await page.$("[data-testid=timing-result-row]"))) {
       await page.fill("[data-testid=timing-runs]", "3");
       await page.fill("[data-testid=timing-warmups]", "0");
@@ -180,7 +180,7 @@ test("on a phone (390 x 844) the top bar leaves room: a usable URL field, the Sa
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute("role")), "tab", "the focus is on the file's tabs");
   await openForLooks(page, "/corpus/real/diamonds.optimized.cols");
   await tab(page, "data");
-  await page.waitForSelector("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell:not([data-kind=pending])");
+  await page.waitForSelector("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell[data-col]:not([data-kind=pending])");
   // Scrolled to the grid, its header row is not under the top bar.
   await page.$eval("[data-testid=data-grid]", (g) => g.scrollIntoView({ block: "start" }));
   const covered = await page.evaluate(() => {
@@ -235,7 +235,7 @@ test("repeated column names carry their index everywhere", async () => {
   const { page, context } = await newPage(browser, server.origin);
   await openForLooks(page, "/made/repeated-names.cols");
   await tab(page, "data");
-  await page.waitForSelector("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell:not([data-kind=pending])");
+  await page.waitForSelector("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell[data-col]:not([data-kind=pending])");
   const heads = await page.$$eval("[data-testid=data-grid-header] .colname", (x) => x.map((e) => e.textContent));
   assert.deepEqual(heads, ["i #0", "i #1", "s #2", "s #3"]);
   // File-wide rows across the two row groups.
