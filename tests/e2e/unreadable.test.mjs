@@ -129,7 +129,9 @@ test("Go to file row past the last row says so in the page", async () => {
   await page.fill("[data-testid=data-goto]", "14");
   await page.press("[data-testid=data-goto]", "Enter");
   await page.waitForSelector("[data-testid=data-goto-error][hidden]", { state: "attached" });
-  await page.waitForSelector('[data-testid=data-grid] .grid-row[data-row="14"]');
+  // Row 14 is in sight already: wait for the go itself (the worker finds
+  // the row, then the grid selects it in a frame), not just for the row.
+  await page.waitForSelector('[data-testid=data-grid] .grid-row[data-row="14"] .grid-cell.selected');
   assert.deepEqual(log.errors, []);
 });
 
