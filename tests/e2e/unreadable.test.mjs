@@ -8,7 +8,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { dropFile, openInspector, corpus, tab } from "./harness.mjs";
+import { dropFile, openInspector, corpus, gridDrawn, tab, waitState } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 let inspector, page, log;
@@ -132,6 +132,53 @@ test("Go to file row past the last row says so in the page", async () => {
   // Row 14 is in sight already: wait for the go itself (the worker finds
   // the row, then the grid selects it in a frame), not just for the row.
   await page.waitForSelector('[data-testid=data-grid] .grid-row[data-row="14"] .grid-cell.selected');
+  assert.deepEqual(log.errors, []);
+});
+
+test("Go to row just before another file opens leaves the new file's rows at the top", async () => {
+  // The row is found in the worker and drawn in a frame: the new file
+  // can come between. The page's frames are held until the file is open
+  // (so the grid cannot draw the go), in both orders of the two requests.
+  const other = fs.readFileSync(path.join(corpus, "valid/enc_affix_flate.cols")).toString("base64"); // 1200 rows
+  for (const gotoFirst of [true, false]) {
+    await dropFile(page, { name: "all_types_small.cols", bytes: fs.readFileSync(path.join(corpus, "valid/all_types_small.cols")) });
+    await tab(page, "data");
+    await gridDrawn(page);
+    await page.evaluate(({ b64, gotoFirst }) => {
+      const raf = window.requestAnimationFrame;
+      const held = [];
+      window.requestAnimationFrame = (cb) => held.push(cb);
+      window.releaseFrames = () => {
+        window.requestAnimationFrame = raf;
+        for (const cb of held) raf(cb);
+      };
+      const dt = new DataTransfer();
+      dt.items.add(new File([Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0))], "enc_affix_flate.cols"));
+      const input = document.querySelector("[data-testid=data-goto]");
+      input.value = "14";
+      const go = () => input.form.requestSubmit();
+      const open = () => window.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, cancelable: true }));
+      document.body.dataset.state = "";
+      if (gotoFirst) {
+        go();
+        open();
+      } else {
+        open();
+        go();
+      }
+    }, { b64: other, gotoFirst });
+    // Ready comes after the answer to the Go (the worker answers in order,
+    // and the open asks again after its first answer).
+    await waitState(page, "ready");
+    await page.evaluate(() => window.releaseFrames());
+    await gridDrawn(page);
+    const shown = await page.$$eval("[data-testid=data-grid] .grid-row:not([hidden])", (rows) => rows.map((r) => Number(r.dataset.row)));
+    assert.equal(Math.min(...shown), 0, `go to row first: ${gotoFirst}`);
+    assert.equal(await page.getAttribute("[data-testid=data-grid] .grid-cell.selected", "data-row"), "0", `go to row first: ${gotoFirst}`);
+    assert.equal(await page.textContent("[data-testid=data-status]"), "1,200 rows, in file order");
+    // Nor a word about that row under the new file's rows.
+    assert.equal(await page.isHidden("[data-testid=data-goto-error]"), true, `go to row first: ${gotoFirst}`);
+  }
   assert.deepEqual(log.errors, []);
 });
 

@@ -349,7 +349,17 @@ export function createData(ctx, el) {
       return;
     }
     sayGoto(null);
-    const { index } = await ctx.call("locate", { row }, "Finding the row");
+    const my = token;
+    let index;
+    try {
+      ({ index } = await ctx.call("locate", { row }, "Finding the row"));
+    } catch (e) {
+      // (Another file opening meanwhile: the worker has none open for a moment.)
+      if (my === token && e.kind !== "cancelled") sayGoto(`Row ${fmtInt(row)} could not be found: ${e.message}.`);
+      return;
+    }
+    // Another file or view since: the row was asked for in the old one.
+    if (my !== token) return;
     if (index < 0) {
       sayGoto(`Row ${fmtInt(row)} is not in the current view (the filter leaves it out).`);
       return;
@@ -438,6 +448,7 @@ export function createData(ctx, el) {
       lastCell = null;
       colErrors.clear();
       fill(errorsHost);
+      sayGoto(null); // about the rows shown before
       fill(side, h("p", { class: "muted small" }, SELECT_HINT));
       if (!f.rowGroups.length || !f.numRows) {
         fill(el, h("p", { class: "notice" }, "This file has no rows."));
@@ -503,8 +514,18 @@ export function createData(ctx, el) {
       const r = Math.min(n - 1, Math.max(0, state.row));
       const c = Math.max(0, cols.indexOf(state.col ?? cols[0]));
       const inFileOrder = !applied.sort && !applied.filters.length;
-      const index = inFileOrder ? r : (await ctx.call("locate", { row: r }, "Finding the row")).index;
-      if (index >= 0) setTimeout(() => grid.scrollToRow(index, c), 0);
+      const my = token;
+      let index = r;
+      if (!inFileOrder) {
+        try {
+          ({ index } = await ctx.call("locate", { row: r }, "Finding the row"));
+        } catch (e) {
+          if (my === token && e.kind !== "cancelled") ctx.toast(`Row ${fmtInt(r)} could not be found: ${e.kind}: ${e.message}`, "error");
+          return;
+        }
+      }
+      // Not if another file or view came meanwhile: the row is a place in this one.
+      if (index >= 0) setTimeout(() => my === token && grid.scrollToRow(index, c), 0);
     },
     grid,
   };

@@ -349,6 +349,9 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       generation++;
       blocks.clear();
       if (!keepScroll) {
+        // A scroll asked for in the rows shown before (Go to row, a link's
+        // row) and not yet drawn is not a place in these.
+        pendingScroll = null;
         scroller.scrollTop = 0;
         sel = { row: 0, col: Math.min(sel.col, Math.max(0, src.columns.length - 1)) };
       }
