@@ -218,7 +218,7 @@ const consumers = {
   async vite(c) {
     await viteApp(c, "vite", [
       ["vite dev server, no configuration (Vite 8 points pre-bundled code at the package's files)", null, three()],
-    ]);
+    ], { http: true });
   },
   async vite7(c) {
     await viteApp(c, "vite7", [
@@ -227,9 +227,9 @@ const consumers = {
     ]);
   },
   async webpack(c) {
-    await c("webpack 5, no configuration: quick start + pool + Web Worker", async () => {
+    await c("webpack 5, no configuration: quick start + pool + Web Worker + columns-wasm/http by URL", async () => {
       await npmRun("webpack", "build");
-      return servePage(dirOf("webpack"), { ...three(), mounts: testMounts() });
+      return servePage(dirOf("webpack"), { ...three(), http: true, mounts: testMounts() });
     });
   },
   async esbuild(c) {
@@ -239,9 +239,9 @@ const consumers = {
     });
   },
   async rollup(c) {
-    await c("Rollup + node-resolve + the README's copy line: quick start + pool", async () => {
+    await c("Rollup + node-resolve + the README's copy line: quick start + pool + columns-wasm/http by URL", async () => {
       await npmRun("rollup", "build");
-      return servePage(dirOf("rollup"), { blocks: [lines, lines], pool: true, mounts: testMounts() });
+      return servePage(dirOf("rollup"), { blocks: [lines, lines], pool: true, http: true, mounts: testMounts() });
     });
   },
 };
@@ -251,13 +251,13 @@ const three = () => ({ blocks: [lines, lines, lines], pool: true });
 
 /** A Vite app: production build served statically (plain and cross-origin
  *  isolated), then the dev server with each config of `devs`. */
-async function viteApp(c, app, devs) {
+async function viteApp(c, app, devs, { http = false } = {}) {
   const dir = dirOf(app);
   fs.rmSync(path.join(dir, "public"), { recursive: true, force: true });
   copyTestFiles(path.join(dir, "public"));
-  await c("vite build (production), served statically: quick start + pool + Web Worker", async () => {
+  await c(`vite build (production), served statically: quick start + pool + Web Worker${http ? " + columns-wasm/http by URL" : ""}`, async () => {
     await npmRun(app, "build");
-    return servePage(path.join(dir, "dist"), three());
+    return servePage(path.join(dir, "dist"), { ...three(), http, mounts: testMounts() });
   });
   await c("... the same build, cross-origin isolated", () => servePage(path.join(dir, "dist"), { ...three(), isolated: true }));
   const { createServer } = await import(pathToFileURL(path.join(dir, "node_modules/vite/dist/node/index.js")).href);

@@ -9,4 +9,5 @@ for (const col of file.readColumns()) console.log(col.type, col.length, col.null
 import "./pool.js"; // the README's pool snippet (an import: it runs first)
 import * as api from "columns-wasm";
 import { ColumnsPool } from "columns-wasm/pool";
-globalThis.columnsWasm = { ...api, ColumnsPool };
+import { asyncBufferFromUrl } from "columns-wasm/http";
+globalThis.columnsWasm = { ...api, ColumnsPool, asyncBufferFromUrl };
