@@ -5,7 +5,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { openInspector, tab, waitState } from "./harness.mjs";
+import { gridDrawn, openInspector, tab, waitState } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 let inspector, page, log;
@@ -19,7 +19,9 @@ before(async () => {
   await page.setInputFiles("[data-testid=file-input]", { name: "wide.cols", mimeType: "application/octet-stream", buffer: Buffer.from(materialize(file)) });
   await waitState(page, "ready");
   await tab(page, "data");
-  await page.waitForFunction(() => !document.querySelector("[data-testid=data-grid] .grid-cell[data-kind=pending]"));
+  // Row 0's values drawn (no pending cell alone is true before the grid has any).
+  await page.waitForSelector("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell[data-col]:not([data-kind=pending])");
+  await gridDrawn(page);
 });
 
 after(async () => {
