@@ -197,9 +197,13 @@ function textReader(A, type) {
   return nestedReader(A, type);
 }
 
+/** Whether `type` is, or has inside (a child, a dictionary's values), a type of one of `kinds`. */
+const holds = (A, type, kinds) => kinds.has(A.Type[type.typeId]) || (type.children || []).some((f) => holds(A, f.type, kinds)) || (type.dictionary ? holds(A, type.dictionary, kinds) : false);
+
+const INTERVAL = new Set(["Interval"]);
+
 /** Leaf types textReader reads itself (arrow's own value is wrong or unshown). */
 const OWN_TEXT = new Set(["Decimal", "Date", "Timestamp", "Time", "Interval"]);
-const holdsOwnText = (A, type) => OWN_TEXT.has(A.Type[type.typeId]) || (type.children || []).some((f) => holdsOwnText(A, f.type));
 
 /**
  * A LIST, STRUCT or MAP with such a type inside: (vector, row) -> the value
@@ -209,7 +213,7 @@ const holdsOwnText = (A, type) => OWN_TEXT.has(A.Type[type.typeId]) || (type.chi
  * toJSON is right there).
  */
 function nestedReader(A, type) {
-  if (!["List", "FixedSizeList", "Struct", "Map"].includes(A.Type[type.typeId]) || !holdsOwnText(A, type)) return null;
+  if (!["List", "FixedSizeList", "Struct", "Map"].includes(A.Type[type.typeId]) || !holds(A, type, OWN_TEXT)) return null;
   const leaves = new WeakMap(); // leaf Data -> { vec, read }
   const at = (data, i) => {
     if (!data.getValid(i)) return null;
@@ -409,7 +413,6 @@ async function orderOf(table, key, desc) {
   }
 }
 
-const holdsInterval = (A, type) => A.Type[type.typeId] === "Interval" || (type.children || []).some((f) => holdsInterval(A, f.type)) || (type.dictionary ? holdsInterval(A, type.dictionary) : false);
 
 /**
  * How a result column goes back to DuckDB to be ordered as its type orders:
@@ -426,7 +429,7 @@ function sortKeyOf(A, type) {
   // a row) as 8 bytes a row: it goes as its three parts, put back together
   // by DuckDB.
   if (kind === "Interval" && type.unit === 2) return { expr: "to_months(m) + to_days(d) + to_microseconds(ns // 1000)", parts: (d) => intervalParts(A, d) };
-  if (holdsInterval(A, type)) throw usage("unsupported", "this page cannot sort by a column with intervals inside (apache-arrow 17 does not write them back for DuckDB); ORDER BY in the statement can");
+  if (holds(A, type, INTERVAL)) throw usage("unsupported", "this page cannot sort by a column with intervals inside (apache-arrow 17 does not write them back for DuckDB); ORDER BY in the statement can");
   return { expr: "k", parts: (d) => ({ k: d }) };
 }
 
