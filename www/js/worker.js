@@ -31,7 +31,6 @@ const cache = new Map(); // "g:c" -> { col, size }
 const inflight = new Map(); // "g:c" -> Promise
 let cacheBytes = 0;
 let cacheLimit = 384 * 1024 * 1024;
-const MEMORY_LIMIT = WHOLE_LIMIT; // a file held whole: a download from a server that ignores ranges, Timing from memory
 
 // Decoded sizes learnt so far, reported to the page with every answer.
 const decodedSizes = new Map();
@@ -281,7 +280,7 @@ function dropFile() {
 async function fileBytes(post) {
   if (memBytes) return memBytes;
   const size = need().byteLength;
-  if (size > MEMORY_LIMIT) throw usage("too_large", `the file is ${size} bytes; loading it whole is limited to ${MEMORY_LIMIT} bytes here`);
+  if (size > WHOLE_LIMIT) throw usage("too_large", `the file is ${size} bytes; loading it whole is limited to ${WHOLE_LIMIT} bytes here`);
   post?.({ label: `Loading the whole file (${size} bytes) into memory…` });
   // One read of the whole file, beside the package's (over HTTP counted by
   // urlbuffer.js, which fetches nothing anew when a server that ignores

@@ -333,6 +333,23 @@ export function createData(ctx, el) {
     gotoNote.hidden = !text;
   };
 
+  /**
+   * Where file row `row` is in the current view (-1: the filter leaves it
+   * out); null when it could not be found (`fail` says why) or another file
+   * or view came meanwhile (the row was asked for in the old one).
+   */
+  async function locate(row, fail) {
+    const my = token;
+    try {
+      const { index } = await ctx.call("locate", { row }, "Finding the row");
+      return my === token ? index : null;
+    } catch (e) {
+      // (Another file opening meanwhile: the worker has none open for a moment.)
+      if (my === token && e.kind !== "cancelled") fail(e);
+      return null;
+    }
+  }
+
   async function goTo(ev) {
     ev.preventDefault();
     const input = ev.target.querySelector("input");
@@ -349,17 +366,8 @@ export function createData(ctx, el) {
       return;
     }
     sayGoto(null);
-    const my = token;
-    let index;
-    try {
-      ({ index } = await ctx.call("locate", { row }, "Finding the row"));
-    } catch (e) {
-      // (Another file opening meanwhile: the worker has none open for a moment.)
-      if (my === token && e.kind !== "cancelled") sayGoto(`Row ${fmtInt(row)} could not be found: ${e.message}.`);
-      return;
-    }
-    // Another file or view since: the row was asked for in the old one.
-    if (my !== token) return;
+    const index = await locate(row, (e) => sayGoto(`Row ${fmtInt(row)} could not be found: ${e.message}.`));
+    if (index === null) return;
     if (index < 0) {
       sayGoto(`Row ${fmtInt(row)} is not in the current view (the filter leaves it out).`);
       return;
@@ -515,17 +523,9 @@ export function createData(ctx, el) {
       const c = Math.max(0, cols.indexOf(state.col ?? cols[0]));
       const inFileOrder = !applied.sort && !applied.filters.length;
       const my = token;
-      let index = r;
-      if (!inFileOrder) {
-        try {
-          ({ index } = await ctx.call("locate", { row: r }, "Finding the row"));
-        } catch (e) {
-          if (my === token && e.kind !== "cancelled") ctx.toast(`Row ${fmtInt(r)} could not be found: ${e.kind}: ${e.message}`, "error");
-          return;
-        }
-      }
+      const index = inFileOrder ? r : await locate(r, (e) => ctx.toast(`Row ${fmtInt(r)} could not be found: ${e.kind}: ${e.message}`, "error"));
       // Not if another file or view came meanwhile: the row is a place in this one.
-      if (index >= 0) setTimeout(() => my === token && grid.scrollToRow(index, c), 0);
+      if (index !== null && index >= 0) setTimeout(() => my === token && grid.scrollToRow(index, c), 0);
     },
     grid,
   };
