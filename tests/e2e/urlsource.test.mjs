@@ -155,6 +155,21 @@ for (const mode of ["plain", "claims"]) {
   });
 }
 
+test("a server that ignores ranges: the SQL tab loads table t from the page's download, fetching nothing again", async () => {
+  const { page } = insp;
+  await page.fill("[data-testid=url-input]", `${dataBase}/plain/diamonds.default.cols`);
+  await page.click("[data-testid=url-open]");
+  await waitState(page, "ready");
+  seen.length = 0;
+  await tab(page, "sql");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 180_000 });
+  assert.match(await page.textContent("[data-testid=sql-state]"), /Table t: 53,940 rows × 10 columns/);
+  assert.deepEqual(seen, [], "requests while table t loaded");
+  const after = await counter();
+  assert.deepEqual([after.bytes, after.requests], [size, 1], `Read so far after the SQL load: ${after.text}`);
+  await tab(page, "schema");
+});
+
 test("a URL that fails says why and what to do: no file there, a failing server, no CORS", async () => {
   const { page } = insp;
   const cases = [

@@ -400,6 +400,15 @@ const ops = {
     return null;
   },
 
+  /** The whole file as a Blob where this worker already holds all of it (a
+   *  server that ignored Range sent it, or Timing loaded it), else null: the
+   *  SQL worker reads that rather than download the file again. */
+  async heldBlob() {
+    need();
+    const bytes = memBytes ?? (source.http?.note ? await source.http.readAll() : null);
+    return { blob: bytes && new Blob([bytes]) };
+  },
+
   async loadHeaders() {
     const f = need();
     const t0 = performance.now();

@@ -78,6 +78,15 @@ export function createSql(ctx, el) {
     el.dataset.sqlState = "stopped";
   }
 
+  /** What the SQL worker reads: the file dropped, else the whole file the
+   *  page's reader already holds (a server that ignores Range sent it all;
+   *  fetching it again would download it twice), else the URL. */
+  async function source() {
+    if (ctx.source.blob) return { blob: ctx.source.blob };
+    const { blob } = await ctx.engine.call("heldBlob", {}).catch(() => ({ blob: null }));
+    return blob ? { blob, held: true } : { url: ctx.source.url };
+  }
+
   async function ensureLoaded() {
     if (loadedFor === ctx.gen) return true;
     if (loading) return loading;
@@ -88,12 +97,13 @@ export function createSql(ctx, el) {
       try {
         if (!engine) await spawn();
         const t0 = performance.now();
-        const src = ctx.source.blob ? { blob: ctx.source.blob } : { url: ctx.source.url };
+        const { held, ...src } = await source();
         // This load reads the file with a reader of its own: "Read so far"
-        // counts it on top of the loads before it (each reads every chunk).
+        // counts it on top of the loads before it (each reads every chunk),
+        // but not a copy in memory of what the page's reader downloaded.
         const before = { ...ctx.sqlIO };
         noteIO = (io) => {
-          if (!io || gen !== ctx.gen) return;
+          if (!io || gen !== ctx.gen || held) return;
           ctx.sqlIO = { bytes: before.bytes + io.bytes, requests: before.requests + io.requests };
           ctx.updateIO();
         };
