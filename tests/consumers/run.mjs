@@ -145,6 +145,7 @@ const consumers = {
         return out === "ok" ? [] : out.split("\n");
       });
       await c(`README API tour (Blob, HTTP ranges, reuse, tokenizers, errors)${n.label}`, async () => missingNode(n) ?? tour(n.exe));
+      await c(`README file on disk (fs.openAsBlob: Node 20+; refused at its import by Node 18)${n.label}`, async () => missingNode(n) ?? disk(n));
     }
   },
   async "node-cjs"(c) {
@@ -314,6 +315,21 @@ function float64(bits) {
   const view = new DataView(new ArrayBuffer(8));
   view.setBigUint64(0, BigInt(bits));
   return view.getFloat64(0);
+}
+
+/** The README's file on disk: one chunk read from an fs.openAsBlob Blob, not the whole file. */
+async function disk(n) {
+  if (n.line === "node18") {
+    const failed = await node("node-esm", ["disk.mjs"], n.exe).then(() => null, (e) => String(e.stderr));
+    return failed !== null && /openAsBlob/.test(failed) ? [] : [`Node 18 has no fs.openAsBlob, yet disk.mjs ${failed === null ? "ran" : `failed otherwise: ${failed}`}`];
+  }
+  const json = readExpected(DATA);
+  const size = fs.statSync(corpusPath(DATA, "cols")).size;
+  const out = (await node("node-esm", ["disk.mjs"], n.exe)).trim();
+  const m = /^(\S+) (\d+) (\d+) of (\d+) bytes read$/.exec(out);
+  const want = `${json.schema[2].type} ${json.row_groups[3].num_rows}`;
+  if (!m || `${m[1]} ${m[2]}` !== want || Number(m[4]) !== size || !(Number(m[3]) < size)) return [`printed ${JSON.stringify(out)}; expected "${want} N of ${size} bytes read" with N < ${size}`];
+  return [];
 }
 
 /** Runs the README's API tour against a range-serving server and checks each line it prints. */
