@@ -3,6 +3,7 @@
 // unused and tsc would fail. Compiled only (the test does not run it).
 import init, { Column, ColumnsError, ColumnsFile, ScopedColumn, TokenizerRegistry, initSync, wasmMemory, type ErrorKind, type RowGroupBatch } from "columns-wasm";
 import { ColumnsPool } from "columns-wasm/pool";
+import { openAsBlob } from "node:fs";
 
 export async function allowed(bytes: Uint8Array, buffer: ArrayBuffer, blob: Blob, view: DataView): Promise<void> {
   await init();
@@ -152,4 +153,10 @@ export function refused(file: ColumnsFile, col: Column, e: ColumnsError): void {
   // @ts-expect-error a Dict's detail has no prefix (narrowed by kind)
   if (detail?.kind === "Dict") void detail.prefix;
   void f, k;
+}
+
+/** The README's file on disk: Node's fs.openAsBlob gives what fromBlob takes (with lib.dom, where Blob is the DOM's). */
+export async function onDisk(path: string): Promise<number> {
+  const file = await ColumnsFile.fromBlob(await openAsBlob(path));
+  return file.numRows;
 }
