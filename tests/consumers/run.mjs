@@ -218,14 +218,14 @@ const consumers = {
   },
   async vite(c) {
     await viteApp(c, "vite", [
-      ["vite dev server, no configuration (Vite 8 points pre-bundled code at the package's files)", null, three()],
+      ["vite dev server, no configuration (Vite 8 points pre-bundled code at the package's files) + columns-wasm/http by URL", null, { ...three(), http: true }],
     ], { http: true });
   },
   async vite7(c) {
     await viteApp(c, "vite7", [
-      ["vite dev server with the README's one line (optimizeDeps.exclude)", "vite.config.js", three()],
+      ["vite dev server with the README's one line (optimizeDeps.exclude) + columns-wasm/http by URL", "vite.config.js", { ...three(), http: true }],
       ["vite dev server without it: init() fails with load_failed naming that line", "vite.bare.config.js", { expectError: /^load_failed: .*optimizeDeps: \{ exclude: \["columns-wasm"\] \}/s }],
-    ]);
+    ], { http: true });
   },
   async webpack(c) {
     await c("webpack 5, no configuration: quick start + pool + Web Worker + columns-wasm/http by URL", async () => {

@@ -10,4 +10,5 @@ import "./pool.js"; // the README's pool snippet (imports run first)
 import "./start-worker.js"; // the README's Web Worker snippet
 import * as api from "columns-wasm";
 import { ColumnsPool } from "columns-wasm/pool";
-globalThis.columnsWasm = { ...api, ColumnsPool };
+import { asyncBufferFromUrl } from "columns-wasm/http";
+globalThis.columnsWasm = { ...api, ColumnsPool, asyncBufferFromUrl };
