@@ -242,9 +242,11 @@ export class RowGroupStream {
     ack?.(on);
   }
 
+  // (And lets go of the stream: `held` is what `dropped` keeps of it, so
+  // a stream that ended, left there, kept itself and its file for good.)
   #release() {
     this.#held.scope?.end();
-    this.#held.scope = null;
+    this.#held.scope = this.#held.stream = null;
   }
 
   #finish(error) {

@@ -281,3 +281,35 @@ test("a stream dropped after one step (no break, no return()) lets its reading g
     file.free();
   }
 });
+
+test("a stream that ran to its end, or to an error, keeps neither itself nor its file from being collected", async () => {
+  v8.setFlagsFromString("--expose-gc");
+  const gc = vm.runInNewContext("gc");
+  const { bytes } = corpusFile("valid/nulls");
+  const bad = corpusFile("invalid/chunk_raw_length_bomb").bytes;
+  const collected = new Set();
+  const registryOf = new FinalizationRegistry((name) => collected.add(name));
+  const names = [];
+  // In a function of its own: nothing here keeps the file or the stream.
+  const run = async (name, fileBytes, scoped) => {
+    const file = ColumnsFile.fromBytes(fileBytes);
+    const stream = file.rowGroupsAsync({ scoped });
+    registryOf.register(file, `${name} file`);
+    registryOf.register(stream, `${name} stream`);
+    names.push(`${name} file`, `${name} stream`);
+    try {
+      for await (const _ of stream);
+    } catch (e) {
+      assert.equal(e.kind, "corrupt_chunk");
+    }
+  };
+  for (const scoped of [false, true]) {
+    await run(`ended, scoped: ${scoped}`, bytes, scoped);
+    await run(`failed, scoped: ${scoped}`, bad, scoped);
+  }
+  for (let i = 0; i < 10 && collected.size < names.length; i++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  assert.deepEqual(names.filter((n) => !collected.has(n)), [], "never collected");
+});
