@@ -21,7 +21,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::convert::{self, describe, js_error, places, usage_error, with_cause};
 use super::file::{index, indices_into, signal_of, try_vec, ColumnsFile, Inner, JsResult};
-use super::source::{aborted, copy_into, is_aborted, view_len, Fetch, PartView, View};
+use super::source::{aborted, copy_into, is_aborted, Fetch, PartView, View};
 use crate::column::Column;
 use crate::error::Error;
 use crate::plan::{self, Window};
@@ -90,7 +90,7 @@ impl RowGroupBuffers {
     #[inline(never)]
     fn read_all(&mut self, inner: &Inner, g: usize, order: &[usize], parts: &[PartView]) -> JsResult<JsValue> {
         for (&c, p) in order.iter().zip(parts) {
-            self.read(inner, g, c, &p.view, 0)?;
+            self.read(inner, g, c, &p.view, p.at)?;
         }
         Ok(self.describe(inner.meta.row_groups[g].num_rows)?.into())
     }
@@ -317,7 +317,7 @@ fn copy_all(
     recycler: &JsValue,
 ) -> JsResult<JsValue> {
     for (&c, p) in order.iter().zip(parts) {
-        copy_into(&p.view, 0, view_len(&p.view), &mut bufs.chunk)?;
+        copy_into(&p.view, p.at, p.len, &mut bufs.chunk)?;
         decoded[c] = inner.decode(g, c, &bufs.chunk, Some(p.read_ms), recycler)?.into();
     }
     let out = Array::new_with_length(bufs.picks.len() as u32);

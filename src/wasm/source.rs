@@ -89,10 +89,12 @@ pub(crate) fn copy_out(view: &View, at: u64, len: u64) -> Result<Vec<u8>, JsValu
 pub(crate) fn copy_into(view: &View, at: u64, len: u64, out: &mut Vec<u8>) -> Result<(), JsValue> {
     let too_large = || usage_error("too_large", &format!("{len} bytes do not fit in wasm memory"));
     let n = usize::try_from(len).map_err(|_| too_large())?;
+    // Every view copied from was checked to hold its range; one that no
+    // longer does lost its buffer since (detached, or shrunk).
     if at.checked_add(len).is_none_or(|end| end > view_len(view)) {
         return Err(usage_error(
-            "truncated",
-            &format!("{len} bytes at {at} are outside the {} bytes given", view_len(view)),
+            "bad_source",
+            &format!("{len} bytes at {at} are outside the {} bytes given (detached?)", view_len(view)),
         ));
     }
     out.clear();
@@ -307,11 +309,17 @@ pub(crate) struct Part {
     pub read_ms: f64,
 }
 
-/// [`Part`] with the bytes still where the source put them (a view of the
-/// request's buffer, which it keeps alive), not yet in wasm memory.
+/// [`Part`] with the bytes still where the source put them, not yet in
+/// wasm memory: `len` bytes at `at` of the view of its request's buffer
+/// (which it keeps alive). No view of them is made here: a stream keeps
+/// parts while its loop body runs, which may detach or shrink that buffer,
+/// and `subarray` would then throw through the module; [`copy_into`]
+/// refuses them with a `bad_source` instead.
 pub(crate) struct PartView {
     pub index: usize,
     pub view: View,
+    pub at: u64,
+    pub len: u64,
     pub read_ms: f64,
 }
 
@@ -360,7 +368,7 @@ impl<'s> Fetch<'s> {
     /// The next range's bytes, or `None` when every range was handed out.
     pub async fn next(&mut self) -> Result<Option<Part>, JsValue> {
         let Some(part) = self.next_view().await? else { return Ok(None) };
-        let bytes = copy_out(&part.view, 0, view_len(&part.view))?;
+        let bytes = copy_out(&part.view, part.at, part.len)?;
         Ok(Some(Part { index: part.index, bytes, read_ms: part.read_ms }))
     }
 
@@ -373,9 +381,8 @@ impl<'s> Fetch<'s> {
                     let index = self.next_part;
                     self.next_part += 1;
                     let range = &self.ranges[index];
-                    let at = (range.start - request.range.start) as f64;
-                    let view = view.subarray_f64(at, at + (range.end - range.start) as f64);
-                    return Ok(Some(PartView { index, view, read_ms: *read_ms }));
+                    let (at, len) = (range.start - request.range.start, range.end - range.start);
+                    return Ok(Some(PartView { index, view: view.clone(), at, len, read_ms: *read_ms }));
                 }
                 self.window.done(request.len());
                 self.current = None;

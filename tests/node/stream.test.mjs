@@ -313,3 +313,39 @@ test("a stream that ran to its end, or to an error, keeps neither itself nor its
   }
   assert.deepEqual(names.filter((n) => !collected.has(n)), [], "never collected");
 });
+
+test("bytes detached while a loop runs (a fromBytes file's buffer, or what an AsyncBuffer gave): the next step rejects with bad_source, never an uncaught TypeError and a step that never settles", async () => {
+  const { bytes, expected } = corpusFile("valid/nulls"); // 4 row groups, fetched in one request
+  const detach = (buffer) => structuredClone(buffer, { transfer: [buffer] });
+  const cases = {
+    fromBytes: async () => {
+      const own = bytes.slice();
+      return [ColumnsFile.fromBytes(own), () => detach(own.buffer)];
+    },
+    asyncBuffer: async () => {
+      const given = [];
+      const source = { byteLength: bytes.length, slice: (s, e) => given[given.push(bytes.slice(s, e)) - 1] };
+      return [await ColumnsFile.fromAsyncBuffer(source), () => detach(given.at(-1).buffer)];
+    },
+  };
+  for (const [what, open] of Object.entries(cases)) {
+    for (const scoped of [false, true]) {
+      const [file, take] = await open();
+      const steps = [];
+      const loop = (async () => {
+        for await (const { rowGroup } of file.rowGroupsAsync({ scoped })) {
+          steps.push(rowGroup);
+          if (rowGroup === 0) take();
+        }
+      })();
+      const timeout = new Promise((_, reject) => setTimeout(() => reject(new Error(`${what}: the step never settled`)), 5000).unref());
+      await assert.rejects(Promise.race([loop, timeout]), (e) => e instanceof ColumnsError && e.kind === "bad_source" && /detached/.test(e.message), `${what}, scoped: ${scoped}`);
+      assert.deepEqual(steps, [0]);
+      // A file whose bytes are gone goes on refusing; a source's file reads on.
+      if (what === "fromBytes") await assert.rejects(file.readColumnAsync(1, 0), (e) => e.kind === "bad_source");
+      else assert.equal((await file.readColumnAsync(1, 0)).length, expected.row_groups[1].num_rows);
+      file.free();
+    }
+  }
+  assert.equal(ColumnsFile.fromBytes(bytes).readColumns().length, 20);
+});
