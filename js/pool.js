@@ -183,7 +183,7 @@ export class ColumnsPool {
 function indexes(list, n, what) {
   list ??= [...Array(n).keys()];
   const array = Array.isArray(list);
-  if (!array || list.some((i) => !Number.isInteger(i) || i < 0 || i >= n)) {
+  if (!array || [...list].some((i) => !Number.isInteger(i) || i < 0 || i >= n)) {
     throw new ColumnsError(`readColumns: ${what} indexes must be an array of integers below ${n}`, array ? "out_of_range" : "bad_argument");
   }
   return list;

@@ -90,6 +90,9 @@ const pooledCols = await pooled.readColumns();
 if (pooledCols.length === 0 || pooledCols[0].length !== ColumnsFile.fromBytes(buffer).readColumn(0, 0).length) failures.push("pool read the wrong rows");
 await expectError("pool readColumns([0.5])", () => pooled.readColumns([0.5]), "out_of_range", /row group indexes must be an array of integers below/);
 await expectError("pool readColumns([true])", () => pooled.readColumns(null, [true]), "out_of_range", /column indexes/);
+// A hole in a list is no index: refused, not skipped (which read fewer chunks than asked, in other places).
+await expectError("pool readColumns([, 0])", () => pooled.readColumns([, 0]), "out_of_range", /row group indexes must be an array of integers below/);
+await expectError("pool readColumns(null, new Array(2))", () => pooled.readColumns(null, new Array(2)), "out_of_range", /column indexes/);
 await expectError("pool readColumns(\"0\")", () => pooled.readColumns("0"), "bad_argument", /row group indexes must be an array/);
 await expectError("pool readColumns({ reuse: \"x\" })", () => pooled.readColumns(null, null, { reuse: "x" }), "bad_argument", /options\.reuse must be a Column/);
 await expectError("pool readColumns({ boolBits: 1 })", () => pooled.readColumns(null, null, { boolBits: 1 }), "bad_argument", /options\.boolBits must be true or false/);
