@@ -5,7 +5,8 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { dropFile, openInspector, recordOutside, runSql, shot, sqlColumn, sqlReady } from "./harness.mjs";
+import path from "node:path";
+import { corpus, dropFile, openInspector, recordOutside, runSql, shot, sqlColumn, sqlReady, tab } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 let inspector, recorder, page, log;
@@ -214,6 +215,23 @@ test("a SELECT on t sorts as before: numbers, text with NULLs last", async () =>
   assert.equal(await clickSort(0, /sorted by id ascending$/), "done");
   assert.equal(await clickSort(0, /sorted by id descending$/), "done");
   assert.deepEqual(await column(0), ["5", "4", "3", "2", "1", "0"]);
+});
+
+test("a file whose every column needs a tokenizer not supplied: the SQL tab says why table t is empty of columns, then loads it once they are dropped", async () => {
+  await dropFile(page, path.join(corpus, "valid/tokenized_special_tokens.cols"));
+  await tab(page, "sql");
+  await page.waitForSelector("[data-testid=panel-sql]:is([data-sql-state=ready], [data-sql-state=error])", { timeout: 180_000 });
+  assert.equal(await page.getAttribute("[data-testid=panel-sql]", "data-sql-state"), "error");
+  const text = await page.textContent("[data-testid=sql-error]");
+  assert.match(text, /^unknown_tokenizer: /, text);
+  assert.match(text, /no column .*table t/i, text);
+  assert.match(text, /text, small/, "names the columns left out");
+  assert.doesNotMatch(text, /exception_type|at least one column/, "not DuckDB's raw answer to an empty table");
+  assert.doesNotMatch(await page.textContent("[data-testid=sql-state]"), /reading the file/, "no load said to be under way");
+  // Both tokenizers dropped: table t loads with its columns.
+  await page.setInputFiles("[data-testid=file-input]", [path.join(corpus, "tokenizers/gpt2-tokenizer.json"), path.join(corpus, "tokenizers/small-tokenizer.json")]);
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 180_000 });
+  assert.match(await page.textContent("[data-testid=sql-state]"), /^Table t: 7 rows × 2 columns/);
 });
 
 test("no console errors and nothing fetched from outside", () => {

@@ -284,12 +284,16 @@ const ops = {
         else cols.push(c);
       });
       await conn.query("DROP TABLE IF EXISTS t");
+      // DuckDB makes no table of no columns: say which were left out and why.
+      if (cols.length === 0) {
+        throw usage(skipped.length ? "unknown_tokenizer" : "bad_argument", skipped.length ? `no column can be loaded into table t: ${skipped.map((s) => s.label).join(", ")} ${skipped.length === 1 ? "needs a tokenizer" : "need tokenizers"} not registered; drop the tokenizer.json files on the page to read them` : "no column can be loaded into table t: the file has no columns");
+      }
       const aSchema = arrowSchema(A, cols.map((c) => ({ name: labels[c], type: schema[c].type })));
       const writer = ipcStreamWriter(A, aSchema);
       const replaced = new Set();
       const G = file.rowGroups.length;
       let rows = 0;
-      if (G === 0 || cols.length === 0) await conn.insertArrowFromIPCStream(writer.whole(recordBatch(A, aSchema, cols.map((c) => ({ type: schema[c].type, length: 0, nullCount: 0, validity: null, values: schema[c].type === "string" || schema[c].type === "bytes" ? { offsets: new Uint32Array(1), data: new Uint8Array(0) } : emptyOf(schema[c].type) })))), { name: "t", create: true });
+      if (G === 0) await conn.insertArrowFromIPCStream(writer.whole(recordBatch(A, aSchema, cols.map((c) => ({ type: schema[c].type, length: 0, nullCount: 0, validity: null, values: schema[c].type === "string" || schema[c].type === "bytes" ? { offsets: new Uint32Array(1), data: new Uint8Array(0) } : emptyOf(schema[c].type) })))), { name: "t", create: true });
       for (let g = 0; g < G; g++) {
         let read;
         try {

@@ -125,6 +125,7 @@ export function createSql(ctx, el) {
       } catch (e) {
         noteIO(e.io);
         if (e.kind !== "cancelled") {
+          state.textContent = "Table t could not be loaded.";
           fill(out, errorBox(`${e.kind}: ${e.message}`));
           el.dataset.sqlState = "error";
         }
