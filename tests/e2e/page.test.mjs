@@ -492,6 +492,18 @@ test("invalid files show their error kind, and the page then opens a good file",
   assert.equal(await page.isVisible("[data-testid=error-panel]"), false);
 });
 
+test("the window title names the file on show: not the last good one after a failed open, nor after going back to the samples", async () => {
+  await openByInput("valid/nulls.cols");
+  assert.equal(await page.title(), "nulls.cols — columns inspector");
+  await openByInput("invalid/version_3.cols", { state: "error" });
+  const title = await page.title();
+  assert.doesNotMatch(title, /nulls\.cols/, "the file no longer shown");
+  assert.match(title, /version_3\.cols/);
+  await page.click("[data-testid=error-panel] button");
+  await page.waitForSelector("[data-testid=welcome]:not([hidden])");
+  assert.equal(await page.title(), "columns inspector");
+});
+
 test("files without rows open cleanly", async () => {
   for (const rel of ["valid/no_row_groups.cols", "valid/zero_rows.cols"]) {
     const want = expected(rel);

@@ -228,6 +228,7 @@ function showWelcome() {
   $("#welcome").hidden = false;
   $("#error-panel").hidden = true;
   $("#file-view").hidden = true;
+  document.title = "columns inspector";
 }
 
 /** int64 columns whose footer statistics look like times (see timefmt.js). */
@@ -280,6 +281,7 @@ async function openSource(src, name, restore = null, address = {}) {
       h("button", { type: "button", onclick: showWelcome }, "Show the samples"),
     );
     panel.hidden = false;
+    document.title = `${name} could not be opened — columns inspector`;
     renderTokenizersAnywhere();
     document.body.dataset.state = "error";
     return;
