@@ -135,6 +135,33 @@ test("Go to file row past the last row says so in the page", async () => {
   assert.deepEqual(log.errors, []);
 });
 
+test("Show these rows in Data for a row group whose first row the filter leaves out says so, as Go to file row does", async () => {
+  await dropFile(page, { name: "nulls.cols", bytes: fs.readFileSync(path.join(corpus, "valid/nulls.cols")) }); // row groups of 1, 9, 64 and 1000 rows
+  await tab(page, "data");
+  await page.click("[data-testid=filter-add]");
+  await page.selectOption("[data-testid=filter-col]", "3"); // edges_null_u16: null in each row group's first row
+  await page.selectOption("[data-testid=filter-op]", ">");
+  await page.fill("[data-testid=filter-value]", "0");
+  await page.click("[data-testid=filter-apply]");
+  await page.waitForFunction(() => /where/.test(document.querySelector("[data-testid=data-status]").textContent));
+  await tab(page, "detail");
+  await page.selectOption("[data-testid=detail-rg]", "2");
+  await page.waitForSelector("[data-testid=detail-chunk]");
+  await page.click("[data-testid=detail-preview]");
+  await page.waitForSelector("[data-testid=panel-data]:not([hidden])");
+  await page.waitForSelector("[data-testid=data-goto-error]:not([hidden])", { timeout: 5000 });
+  assert.equal(await page.textContent("[data-testid=data-goto-error]"), "Row 10 is not in the current view (the filter leaves it out).");
+  // Without the filter the row group's rows show, and the message goes away.
+  await page.click("[data-testid=filter-clear]");
+  await page.waitForFunction(() => document.querySelector("[data-testid=data-status]").textContent.startsWith("1,074 rows, in file order"));
+  await tab(page, "detail");
+  await page.waitForSelector("[data-testid=detail-chunk]");
+  await page.click("[data-testid=detail-preview]");
+  await page.waitForSelector("[data-testid=data-goto-error][hidden]", { state: "attached" });
+  await page.waitForSelector('[data-testid=data-grid] .grid-row[data-row="10"] .grid-cell.selected');
+  assert.deepEqual(log.errors, []);
+});
+
 test("Go to row just before another file opens leaves the new file's rows at the top", async () => {
   // The row is found in the worker and drawn in a frame: the new file
   // can come between. The page's frames are held until the file is open
