@@ -16,11 +16,14 @@ export function fmtBytes(n) {
   const units = ["B", "KiB", "MiB", "GiB", "TiB"];
   let v = Number(n);
   let u = 0;
-  while (Math.abs(v) >= 1024 && u < units.length - 1) {
+  // A size that would round to 1024 of a unit (1023.6 KiB) is 1.00 of the next.
+  while (Math.abs(v) >= (u === 0 ? 1024 : 1023.5) && u < units.length - 1) {
     v /= 1024;
     u++;
   }
-  return u === 0 ? `${v} B` : `${v.toFixed(v >= 100 ? 0 : v >= 10 ? 1 : 2)} ${units[u]}`;
+  // Decimals by the rounded size: 99.97 is "100", not "100.0".
+  const a = Math.abs(v);
+  return u === 0 ? `${v} B` : `${v.toFixed(a >= 99.95 ? 0 : a >= 9.995 ? 1 : 2)} ${units[u]}`;
 }
 
 export function fmtMs(ms) {
