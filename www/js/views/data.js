@@ -523,9 +523,9 @@ export function createData(ctx, el) {
       const c = Math.max(0, cols.indexOf(state.col ?? cols[0]));
       const inFileOrder = !applied.sort && !applied.filters.length;
       const my = token;
+      // null (locate's): not found, or another file or view came meanwhile.
       const index = inFileOrder ? r : await locate(r, (e) => ctx.toast(`Row ${fmtInt(r)} could not be found: ${e.kind}: ${e.message}`, "error"));
-      // Not if another file or view came meanwhile: the row is a place in this one.
-      if (index === null || my !== token) return;
+      if (index === null) return;
       // Left out by the filter: said where Go to file row says it, not a silent stay.
       sayGoto(index < 0 ? `Row ${fmtInt(r)} is not in the current view (the filter leaves it out).` : null);
       if (index >= 0) setTimeout(() => my === token && grid.scrollToRow(index, c), 0);
