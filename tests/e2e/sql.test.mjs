@@ -234,6 +234,58 @@ test("a file whose every column needs a tokenizer not supplied: the SQL tab says
   assert.match(await page.textContent("[data-testid=sql-state]"), /^Table t: 7 rows × 2 columns/);
 });
 
+/**
+ * Three row groups of four rows (id, name, n = 10 * id), with the chunks of
+ * `name` in `bad` row groups damaged: their own header names codec 9, which
+ * no reader knows (unsupported_codec). `only`: the file holds `name` alone.
+ */
+function damagedFile(bad, { only = false } = {}) {
+  const schema = [
+    { name: "id", type: "int32", nullable: false },
+    { name: "name", type: "string", nullable: true },
+    { name: "n", type: "int64", nullable: false },
+  ];
+  const ids = (g) => Array.from({ length: 4 }, (_, k) => 4 * g + k);
+  const cols = (g) => [ids(g), ids(g).map((i) => `s${i}`), ids(g).map((i) => 10 * i)];
+  const pick = (list) => (only ? [list[1]] : list);
+  const file = buildFile(pick(schema), [0, 1, 2].map((g) => ({ offset: 5 + 400 * g, columns: pick(cols(g)) })));
+  const bytes = materialize(file);
+  for (const g of bad) {
+    const at = file.chunks[g][only ? 0 : 1].start + 1; // the chunk header's codec byte
+    assert.equal(bytes[at], 0, "codec None before");
+    bytes[at] = 9;
+  }
+  return bytes;
+}
+
+const sqlSettled = () => page.waitForSelector("[data-testid=panel-sql]:is([data-sql-state=ready], [data-sql-state=error])", { timeout: 180_000 });
+
+test("a damaged chunk leaves its column out of table t, said with its error kind and row group; the other columns load with their values", async () => {
+  // Damaged in the first row group (before table t is made) or a later one (t holds rows already).
+  for (const g of [0, 1]) {
+    await dropFile(page, { name: `damaged-${g}.cols`, bytes: damagedFile([g]) });
+    await tab(page, "sql");
+    await sqlSettled();
+    const state = await page.textContent("[data-testid=sql-state]");
+    assert.equal(await page.getAttribute("[data-testid=panel-sql]", "data-sql-state"), "ready", `row group ${g}: ${state} ${await page.textContent("[data-testid=sql-result]")}`);
+    assert.match(state, /^Table t: 12 rows × 2 columns/, state);
+    assert.match(state, new RegExp(`left out: name \\(row group ${g} does not read: unsupported_codec\\)`), state);
+    assert.equal((await run("SELECT * FROM t ORDER BY id")).state, "done");
+    assert.deepEqual(await page.$$eval("[data-testid=sql-grid-header] .colname", (hs) => hs.map((x) => x.textContent)), ["id", "n"]);
+    assert.deepEqual(await column(0), Array.from({ length: 12 }, (_, i) => String(i)));
+    assert.deepEqual(await column(1), Array.from({ length: 12 }, (_, i) => String(10 * i)));
+  }
+  // Every column unreadable: still a failure, that names the column and says why.
+  await dropFile(page, { name: "damaged-only.cols", bytes: damagedFile([1], { only: true }) });
+  await tab(page, "sql");
+  await sqlSettled();
+  assert.equal(await page.getAttribute("[data-testid=panel-sql]", "data-sql-state"), "error");
+  assert.equal(await page.textContent("[data-testid=sql-state]"), "Table t could not be loaded.");
+  const text = await page.textContent("[data-testid=sql-error]");
+  assert.match(text, /^unsupported_codec: /, text);
+  assert.match(text, /row group 1/, text);
+});
+
 test("no console errors and nothing fetched from outside", () => {
   assert.deepEqual(offsite(), []);
   assert.deepEqual(log.errors, []);

@@ -27,6 +27,11 @@ const LOCKDOWN = [
   "SET lock_configuration = true",
 ];
 
+// Errors of one chunk, not of the file or its source (as worker.js keeps them).
+const CHUNK_KINDS = new Set(["truncated", "corrupt_chunk", "unsupported_codec", "unsupported_encoding", "unknown_tokenizer", "too_large", "out_of_range"]);
+
+const quote = (name) => `"${name.replaceAll('"', '""')}"`;
+
 function usage(kind, message) {
   return Object.assign(new Error(message), { kind });
 }
@@ -277,7 +282,7 @@ const ops = {
       const labels = columnLabels(schema);
       const skipped = [];
       // A tokenized column without its tokenizer cannot be read: leave it out and say so.
-      const cols = [];
+      let cols = [];
       schema.forEach((col, c) => {
         const missing = file.rowGroups.some((rg) => rg.columns[c].tokenizer && !file.tokenizers[rg.columns[c].tokenizer - 1]?.resolved);
         if (missing) skipped.push({ c, label: labels[c], reason: "its tokenizer is not registered" });
@@ -288,18 +293,43 @@ const ops = {
       if (cols.length === 0) {
         throw usage(skipped.length ? "unknown_tokenizer" : "bad_argument", skipped.length ? `no column can be loaded into table t: ${skipped.map((s) => s.label).join(", ")} ${skipped.length === 1 ? "needs a tokenizer" : "need tokenizers"} not registered; drop the tokenizer.json files on the page to read them` : "no column can be loaded into table t: the file has no columns");
       }
-      const aSchema = arrowSchema(A, cols.map((c) => ({ name: labels[c], type: schema[c].type })));
-      const writer = ipcStreamWriter(A, aSchema);
+      let aSchema = arrowSchema(A, cols.map((c) => ({ name: labels[c], type: schema[c].type })));
+      let writer = ipcStreamWriter(A, aSchema);
       const replaced = new Set();
       const G = file.rowGroups.length;
       let rows = 0;
+      let made = false; // table t, made by the first row group's insert
       if (G === 0) await conn.insertArrowFromIPCStream(writer.whole(recordBatch(A, aSchema, cols.map((c) => ({ type: schema[c].type, length: 0, nullCount: 0, validity: null, values: schema[c].type === "string" || schema[c].type === "bytes" ? { offsets: new Uint32Array(1), data: new Uint8Array(0) } : emptyOf(schema[c].type) })))), { name: "t", create: true });
       for (let g = 0; g < G; g++) {
+        const failed = (e) => Object.assign(e, { message: `row group ${g}: ${e.message}`, io: io() });
         let read;
         try {
           read = await file.readColumnsAsync([g], cols);
         } catch (e) {
-          throw Object.assign(e, { message: `row group ${g}: ${e.message}`, io: io() });
+          if (!CHUNK_KINDS.has(e?.kind)) throw failed(e);
+          // A chunk that does not read (damaged, ...) takes its column out
+          // of t, from here on and from the rows already in: found by
+          // reading this row group's chunks one at a time.
+          read = [];
+          const bad = [];
+          for (const c of cols) {
+            try {
+              read.push(await file.readColumnAsync(g, c));
+            } catch (e1) {
+              if (!CHUNK_KINDS.has(e1?.kind)) throw failed(e1);
+              bad.push({ c, e: e1 });
+            }
+          }
+          for (const { c, e: e1 } of bad) skipped.push({ c, label: labels[c], reason: `row group ${g} does not read: ${e1.kind}` });
+          cols = cols.filter((c) => !bad.some((b) => b.c === c));
+          if (cols.length === 0) {
+            // Nothing left to load: the list of what was left out, then the error met last.
+            const last = bad.at(-1).e;
+            throw Object.assign(usage(last.kind, `no column can be loaded into table t: ${skipped.map((s) => `${s.label} (${s.reason})`).join(", ")}\n\nrow group ${g}: ${last.message}`), { rowGroup: g, io: io() });
+          }
+          if (made) for (const { c } of bad) await conn.query(`ALTER TABLE t DROP COLUMN ${quote(labels[c])}`);
+          aSchema = arrowSchema(A, cols.map((c) => ({ name: labels[c], type: schema[c].type })));
+          writer = ipcStreamWriter(A, aSchema);
         }
         const batchCols = read.map((col, k) => {
           if (col.type !== "string") return col;
@@ -307,11 +337,12 @@ const ops = {
           if (r.replaced) replaced.add(cols[k]);
           return r.col;
         });
-        await conn.insertArrowFromIPCStream(writer.whole(recordBatch(A, aSchema, batchCols)), { name: "t", create: g === 0 });
+        await conn.insertArrowFromIPCStream(writer.whole(recordBatch(A, aSchema, batchCols)), { name: "t", create: !made });
+        made = true;
         rows += file.rowGroups[g].numRows;
         post({ done: g + 1, total: G, label: "row groups loaded into DuckDB", io: io() });
       }
-      loaded = { columns: cols.map((c) => ({ c, label: labels[c], type: schema[c].type })), rows, skipped, replaced: [...replaced].map((c) => labels[c]) };
+      loaded = { columns: cols.map((c) => ({ c, label: labels[c], type: schema[c].type })), rows, skipped, replaced: [...replaced].filter((c) => cols.includes(c)).map((c) => labels[c]) };
       return { ...loaded, io: io() };
     } finally {
       file.free();
