@@ -118,6 +118,59 @@ test("an unreadable cell is not a null: its own glyph, a label saying why, and t
   assert.deepEqual(log.errors, []);
 });
 
+/**
+ * Three row groups of four rows (id, name), with the chunks of `name` in
+ * `bad` row groups damaged: their own header names codec 9, which no
+ * reader knows (unsupported_codec).
+ */
+function damagedFile(bad) {
+  const ids = (g) => Array.from({ length: 4 }, (_, k) => 4 * g + k);
+  const file = buildFile(
+    [
+      { name: "id", type: "int32", nullable: false },
+      { name: "name", type: "string", nullable: true },
+    ],
+    [0, 1, 2].map((g) => ({ offset: 5 + 400 * g, columns: [ids(g), ids(g).map((i) => `s${i}`)] })),
+  );
+  const bytes = materialize(file);
+  for (const g of bad) bytes[file.chunks[g][1].start + 1] = 9; // the chunk header's codec byte
+  return bytes;
+}
+
+test("a column whose chunk fails in some row groups only: the box above the grid names those row groups, not the whole column", async () => {
+  const cases = [
+    [[1], "Column “name”: row group 1 cannot be read"],
+    [[0, 2], "Column “name”: row groups 0 and 2 cannot be read"],
+    [[0, 1, 2], "Column “name” cannot be read"],
+  ];
+  for (const [bad, title] of cases) {
+    await dropFile(page, { name: `damaged-${bad.join("-")}.cols`, bytes: damagedFile(bad) });
+    await tab(page, "data");
+    await gridDrawn(page);
+    const boxes = await page.$$eval("[data-testid=column-error]", (els) => els.map((e) => [e.dataset.kind, e.querySelector(".error-title").textContent]));
+    assert.deepEqual(boxes, [["unsupported_codec", title]], `damaged in ${bad}`);
+    // What the title says is what the grid shows: the other row groups' cells of name read.
+    for (let r = 0; r < 12; r++) {
+      const cell = (await gridRow(r))["1"];
+      if (bad.includes(Math.floor(r / 4))) assert.equal(cell.kind, "error", `row ${r}`);
+      else assert.equal(cell.text, `s${r}`, `row ${r}`);
+    }
+  }
+  const titles = () => page.$$eval("[data-testid=column-error] .error-title", (els) => els.map((e) => e.textContent));
+  // The corpus's own case: runs_bool's chunk in row group 0 of 2.
+  await dropFile(page, { name: "codec_unknown.cols", bytes: fs.readFileSync(path.join(corpus, "invalid/codec_unknown.cols")) });
+  await tab(page, "data");
+  await gridDrawn(page);
+  assert.deepEqual(await titles(), ["Column “runs_bool”: row group 0 cannot be read"]);
+  // A column that fails as a whole (its tokenizer is not registered, for
+  // both its row groups), though only row group 0's rows are in sight.
+  await dropFile(page, path.join(corpus, "valid/tokenized_bits_counts.cols"));
+  await tab(page, "data");
+  await gridDrawn(page);
+  assert.deepEqual(await titles(), ["Column “text” cannot be read", "Column “raw” cannot be read"]);
+  assert.deepEqual(log.errors, []);
+});
+
 test("Go to file row past the last row says so in the page", async () => {
   await dropFile(page, { name: "all_types_small.cols", bytes: fs.readFileSync(path.join(corpus, "valid/all_types_small.cols")) });
   await tab(page, "data");

@@ -453,7 +453,8 @@ const ops = {
   /**
    * Rows start .. start + count of the current view: their file row numbers
    * and, per column, the cells (null, number, bigint, bool, or the bytes of
-   * a string), or the error that column's chunk gave.
+   * a string), or the error that column's chunk gave (the first, if
+   * several row groups' did) and the row groups whose chunk failed.
    */
   async rows({ start, count, cols }) {
     const total = viewLength();
@@ -475,12 +476,14 @@ const ops = {
     for (const c of cols) {
       const cells = new Array(n).fill(null);
       let error = null;
+      const failed = []; // the row groups whose chunk of c did not read
       for (const [g, idx] of groups) {
         let col;
         try {
           col = await getColumn(g, c);
         } catch (e) {
           error ??= errorInfo(e);
+          failed.push(g);
           for (const i of idx) cells[i] = undefined;
           continue;
         }
@@ -493,7 +496,7 @@ const ops = {
           else cells[i] = col.type === "bool" ? v[r] === 1 : v[r];
         }
       }
-      columns.push({ c, type: f.schema[c].type, cells, error });
+      columns.push({ c, type: f.schema[c].type, cells, error, failed });
     }
     return { start, end, total, ids, columns, ...ioCounters() };
   },

@@ -12,6 +12,7 @@ import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { createGrid, unreadableNode } from "./grid.js";
 import { copyText, hexDump, rowText } from "./cells.js";
 import { isolated } from "../labels.js";
+import { groupList } from "../chunkstate.js";
 
 const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its whole value here.";
 
@@ -28,21 +29,41 @@ export function createData(ctx, el) {
   const side = h("aside", { class: "side-panel", "data-testid": "cell-panel", "aria-label": "selected cell" }, h("p", { class: "muted small" }, SELECT_HINT));
   const filterHost = h("div", { class: "filters", "data-testid": "filters" });
   const errorsHost = h("div", { class: "column-errors" });
-  const colErrors = new Map(); // column -> error, once per open file
+  const colErrors = new Map(); // column -> { error (the first), groups: row groups whose chunk failed }, once per open file
 
   /** Columns whose chunks cannot be read: one compact box each, above the grid. */
   function noteErrors(res) {
-    let added = false;
+    let changed = false;
     res.columns.forEach((col, k) => {
       const c = res.cols ? res.cols[k] : col.c;
-      if (col.error && !colErrors.has(c)) {
-        colErrors.set(c, col.error);
-        added = true;
+      if (!col.error) return;
+      if (!colErrors.has(c)) colErrors.set(c, { error: col.error, groups: new Set() });
+      const { groups } = colErrors.get(c);
+      for (const g of col.failed) {
+        if (!groups.has(g)) changed = true;
+        groups.add(g);
       }
     });
-    if (added) drawErrors();
+    if (changed) drawErrors();
   }
-  const drawErrors = () => fill(errorsHost, [...colErrors].filter(([c]) => cols.includes(c)).map(([c, e]) => errorBox(e, { title: `Column “${ctx.labels[c]}” cannot be read`, schema: ctx.file.schema, testid: "column-error", compact: true })));
+  const drawErrors = () => fill(errorsHost, [...colErrors].filter(([c]) => cols.includes(c)).map(([c, { error, groups }]) => errorBox(error, { title: errorTitle(c, groups), schema: ctx.file.schema, testid: "column-error", compact: true })));
+
+  /**
+   * What a box says of column c: the row groups whose chunk of it failed
+   * (the other row groups' cells show), or the whole column when that is
+   * every row group. A tokenizer not registered fails its chunks before
+   * they are read: those count too.
+   */
+  function errorTitle(c, groups) {
+    const f = ctx.file;
+    const all = new Set(groups);
+    f.rowGroups.forEach((rg, g) => {
+      const t = rg.columns[c].tokenizer;
+      if (t && !f.tokenizers[t - 1]?.resolved) all.add(g);
+    });
+    const name = `Column “${ctx.labels[c]}”`;
+    return all.size >= f.rowGroups.length ? `${name} cannot be read` : `${name}: ${groupList([...all].sort((a, b) => a - b))} cannot be read`;
+  }
   const colsSummary = h("summary", { "data-testid": "data-columns-toggle" });
   const colsHost = h("div", { class: "menu-body picker" });
   const exportHost = h("div", { class: "menu-body export-body" });
