@@ -152,9 +152,18 @@ test("a column whose chunk fails in some row groups only: the box above the grid
     // What the title says is what the grid shows: the other row groups' cells of name read.
     for (let r = 0; r < 12; r++) {
       const cell = (await gridRow(r))["1"];
-      if (bad.includes(Math.floor(r / 4))) assert.equal(cell.kind, "error", `row ${r}`);
-      else assert.equal(cell.text, `s${r}`, `row ${r}`);
+      const g = Math.floor(r / 4);
+      if (bad.includes(g)) {
+        assert.equal(cell.kind, "error", `row ${r}`);
+        // Each unreadable cell says its own chunk's error, not the first row group's.
+        assert.match(cell.title, new RegExp(`\\(row group ${g}, column 1, byte offset \\d+\\)`), `row ${r}`);
+        assert.match(cell.label, new RegExp(`row group ${g},`), `row ${r}`);
+      } else assert.equal(cell.text, `s${r}`, `row ${r}`);
     }
+    const last = 4 * bad.at(-1) + 3;
+    await page.click(`[data-testid=data-grid] .grid-cell[data-row="${last}"][data-col="1"]`);
+    await page.waitForFunction((r) => document.querySelector("[data-testid=cell-panel-where]")?.textContent === `Row ${r}`, last);
+    assert.match(await page.textContent("[data-testid=cell-panel-unreadable]"), new RegExp(`row group ${bad.at(-1)}, column 1`));
   }
   const titles = () => page.$$eval("[data-testid=column-error] .error-title", (els) => els.map((e) => e.textContent));
   // The corpus's own case: runs_bool's chunk in row group 0 of 2.

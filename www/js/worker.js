@@ -454,7 +454,8 @@ const ops = {
    * Rows start .. start + count of the current view: their file row numbers
    * and, per column, the cells (null, number, bigint, bool, or the bytes of
    * a string), or the error that column's chunk gave (the first, if
-   * several row groups' did) and the row groups whose chunk failed.
+   * several row groups' did), each unreadable cell's own, and the row
+   * groups whose chunk failed.
    */
   async rows({ start, count, cols }) {
     const total = viewLength();
@@ -476,15 +477,18 @@ const ops = {
     for (const c of cols) {
       const cells = new Array(n).fill(null);
       let error = null;
+      let errors = null; // each unreadable cell's own chunk error (they name their row group and offset)
       const failed = []; // the row groups whose chunk of c did not read
       for (const [g, idx] of groups) {
         let col;
         try {
           col = await getColumn(g, c);
         } catch (e) {
-          error ??= errorInfo(e);
+          const info = errorInfo(e);
+          error ??= info;
+          errors ??= new Array(n).fill(null);
           failed.push(g);
-          for (const i of idx) cells[i] = undefined;
+          for (const i of idx) [cells[i], errors[i]] = [undefined, info];
           continue;
         }
         const v = col.values;
@@ -496,7 +500,7 @@ const ops = {
           else cells[i] = col.type === "bool" ? v[r] === 1 : v[r];
         }
       }
-      columns.push({ c, type: f.schema[c].type, cells, error, failed });
+      columns.push({ c, type: f.schema[c].type, cells, error, errors, failed });
     }
     return { start, end, total, ids, columns, ...ioCounters() };
   },

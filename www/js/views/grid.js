@@ -10,7 +10,7 @@
 // the first row in proportion, and every row stays reachable.
 //
 // source: { total, maxRowNumber?, columns: [{ key, label, type, unit?, width? }],
-//           fetch(start, count) -> Promise<{ ids, columns: [{ cells, error }] }>,
+//           fetch(start, count) -> Promise<{ ids, columns: [{ cells, error, errors? (per cell) }] }>,
 //           sortable?: bool, emptyText?: string,
 //           prefetch?: bool (false: nothing is fetched while the grid is hidden) }
 
@@ -34,6 +34,9 @@ export function columnWidth(col) {
 }
 
 /** A value that is not there because its chunk does not read (never a null). */
+/** The error of cell k's own chunk (its row group's), else the column's. */
+const errorAt = (colData, k) => colData.errors?.[k] ?? colData.error ?? null;
+
 export function unreadableNode(error = null, tag = "span") {
   const why = error ? `unreadable: the chunk does not read (${error.kind}: ${error.message})` : "unreadable: the chunk does not read";
   return h(tag, { class: "v-error", "data-kind": "error", title: why, "aria-label": why }, h("span", { "aria-hidden": "true" }, "✗ unreadable"));
@@ -250,10 +253,11 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         }
         const colData = at.data.columns[k];
         const v = colData.cells[at.k];
-        const node = v === undefined ? unreadableNode(colData.error) : cellNode(c, v);
+        const err = errorAt(colData, at.k);
+        const node = v === undefined ? unreadableNode(err) : cellNode(c, v);
         cell.replaceChildren(node);
         cell.dataset.kind = node.dataset.kind;
-        cell.title = v === undefined && colData.error ? `${colData.error.kind}: ${colData.error.message}` : node.title || titleOf(node);
+        cell.title = v === undefined && err ? `${err.kind}: ${err.message}` : node.title || titleOf(node);
       });
     }
     el.setAttribute("aria-activedescendant", `${testid}-active`);
@@ -304,7 +308,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     if (!b.data) await b.pending;
     if (!b.data || row !== sel.row || col !== sel.col) return;
     const k = row % BLOCK;
-    onSelect({ row, col, columns: source.columns, column: source.columns[col], value: b.data.columns[col].cells[k], error: b.data.columns[col].error || null, id: b.data.ids[k], rowValues: source.columns.map((c, j) => b.data.columns[j].cells[k]) });
+    onSelect({ row, col, columns: source.columns, column: source.columns[col], value: b.data.columns[col].cells[k], error: errorAt(b.data.columns[col], k), id: b.data.ids[k], rowValues: source.columns.map((c, j) => b.data.columns[j].cells[k]) });
   }
 
   el.addEventListener("keydown", (ev) => {
