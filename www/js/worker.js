@@ -160,20 +160,32 @@ function getColumns(g, cols) {
     const fails = (c) => failures.has(`${g}:${c}`) || (metas[c].tokenizer > 0 && !tokenizers[metas[c].tokenizer - 1]?.resolved);
     missing = missing.filter((c) => !fails(c));
   }
-  if (missing.length > 1) {
-    const all = f.readColumnsAsync([g], missing);
-    missing.forEach((c, k) =>
-      reading(
-        f,
-        `${g}:${c}`,
-        all.then(
-          (read) => read[k],
-          () => f.readColumnAsync(g, c),
-        ),
-      ),
-    );
-  }
+  if (missing.length > 1) readTogether(f, g, missing).forEach((p, k) => reading(f, `${g}:${missing[k]}`, p));
   return cols.map((c) => getColumn(g, c));
+}
+
+/**
+ * Chunks `list` of row group g read in one call, as a promise each. When
+ * the call fails on one chunk (its error names the column), that chunk
+ * gets the error and the others are read again together: a damaged chunk
+ * costs its neighbours one more request, not one each. An error that names
+ * no chunk of the call is found by reading each chunk alone.
+ */
+function readTogether(f, g, list) {
+  const all = f.readColumnsAsync([g], list);
+  let rest = null;
+  return list.map((c, k) =>
+    all.then(
+      (read) => read[k],
+      (e) => {
+        if (e?.rowGroup !== g || !list.includes(e.column) || !CHUNK_KINDS.has(e.kind)) return f.readColumnAsync(g, c);
+        if (c === e.column) throw e;
+        const others = list.filter((x) => x !== e.column);
+        rest ??= others.length > 1 ? readTogether(f, g, others) : [f.readColumnAsync(g, others[0])];
+        return rest[others.indexOf(c)];
+      },
+    ),
+  );
 }
 
 /** The first (up to 18) bytes of chunk g:c, its own header, read from the source. */
