@@ -156,6 +156,10 @@ export function createProfile(ctx) {
   const cache = new Map(); // `${gen}:${c}` -> result
   let ac = null;
   let current = -1;
+  // Bumped by each run, column shown and file opened: a run draws its end
+  // only while nothing came since (its answer may come after another
+  // file's card is up).
+  let token = 0;
 
   function render(c, res) {
     const f = ctx.file;
@@ -211,7 +215,9 @@ export function createProfile(ctx) {
   }
 
   async function run(c) {
-    const key = `${ctx.gen}:${c}`;
+    const gen = ctx.gen;
+    const key = `${gen}:${c}`;
+    const mine = ++token;
     if (cache.has(key)) {
       render(c, cache.get(key));
       return;
@@ -223,10 +229,11 @@ export function createProfile(ctx) {
     el.dataset.state = "running";
     try {
       const res = await ctx.call("profile", { c }, `Profiling ${ctx.labels[c]}`, { signal: my.signal, onProgress: (p) => (bar.value = p.total ? p.done / p.total : 0) });
-      cache.set(key, res);
-      if (current === c) render(c, res);
+      // Kept while its file is open, even if another column is shown now.
+      if (gen === ctx.gen) cache.set(key, res);
+      if (mine === token) render(c, res);
     } catch (e) {
-      if (current !== c) return;
+      if (mine !== token) return;
       el.dataset.state = "error";
       fill(el, e.kind === "cancelled" ? h("p", { class: "muted" }, "Profile stopped.", " ", h("button", { type: "button", class: "small", onclick: () => run(c) }, "Profile again")) : errorBox(e, { title: "The column could not be profiled", schema: ctx.file.schema, testid: "profile-error" }));
     }
@@ -236,6 +243,7 @@ export function createProfile(ctx) {
     el,
     show(c) {
       current = c;
+      token++;
       const f = ctx.file;
       if (!f.rowGroups.length) {
         fill(el);
@@ -253,6 +261,7 @@ export function createProfile(ctx) {
       if (current >= 0 && cache.has(`${ctx.gen}:${current}`)) render(current, cache.get(`${ctx.gen}:${current}`));
     },
     reset() {
+      token++;
       ac?.abort();
       cache.clear();
       current = -1;

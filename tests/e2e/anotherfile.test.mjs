@@ -1,0 +1,136 @@
+// Work under way on one file when another opens: what it finishes, or how
+// it ends, belongs to the file it was started on. A column profile of the
+// old file is never drawn in the new file's view. A is flights-3m (see
+// flights3m.mjs: 46 row groups, so a profile or an export of it takes a
+// while), opened by URL; B a small file through the file input.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { serve, launch, newPage, dropFile, waitState, twoFrames } from "./harness.mjs";
+import { flights3m, ROWS } from "./flights3m.mjs";
+import { buildFile, materialize } from "../node/synth.mjs";
+
+let server, browser, data;
+
+// B: column 0 is text ("beta-0" ...), nothing like A's column 0 (dates of 2001).
+const B = {
+  name: "b.cols",
+  bytes: materialize(buildFile([{ name: "word", type: "string", nullable: false }], [{ offset: 5, columns: [Array.from({ length: 300 }, (_, i) => `beta-${i % 7}`)] }])),
+};
+
+before(async () => {
+  data = flights3m();
+  server = await serve({ mounts: { "/data/": data.dir } });
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+const aUrl = () => `/data/${data.name}`;
+
+/**
+ * In the page: the worker's answer to the next "profile" asked once
+ * window.__hold.armed is set is held until window.__hold.release(), as if
+ * the worker had sent it that late; and every text the profile card shows
+ * is recorded with the window title of that moment (which names the file
+ * shown).
+ */
+function instrument() {
+  const hold = (window.__hold = { armed: true, id: null, held: [] });
+  hold.release = () => {
+    hold.id = null;
+    for (const go of hold.held.splice(0)) go();
+  };
+  const send = Worker.prototype.postMessage;
+  Worker.prototype.postMessage = function (msg, ...rest) {
+    if (hold.armed && msg?.op === "profile") {
+      hold.id = msg.id;
+      hold.armed = false;
+    }
+    return send.call(this, msg, ...rest);
+  };
+  const Base = window.Worker;
+  window.Worker = class extends Base {
+    addEventListener(type, fn, opts) {
+      if (type !== "message") return super.addEventListener(type, fn, opts);
+      return super.addEventListener(
+        type,
+        (ev) => {
+          if (hold.id !== null && ev.data?.id === hold.id && !ev.data.progress) hold.held.push(() => fn.call(this, ev));
+          else fn.call(this, ev);
+        },
+        opts,
+      );
+    }
+  };
+  window.__profileSeen = [];
+  document.addEventListener("DOMContentLoaded", () => {
+    new MutationObserver(() => {
+      const el = document.querySelector("[data-testid=profile]");
+      if (!el) return;
+      const seen = window.__profileSeen;
+      const now = { title: document.title, text: el.textContent, state: el.dataset.state };
+      const last = seen[seen.length - 1];
+      if (!last || last.title !== now.title || last.text !== now.text || last.state !== now.state) seen.push(now);
+    }).observe(document.body, { childList: true, characterData: true, subtree: true, attributes: true, attributeFilter: ["data-state"] });
+  });
+}
+
+/** B opened, its profile drawn; then A's held answer let through. Resolves what the card showed while B was open. */
+async function openBThenRelease(page) {
+  await dropFile(page, B);
+  await page.waitForFunction(() => {
+    const el = document.querySelector("[data-testid=profile]");
+    return el?.dataset.state === "done" && /beta-/.test(el.textContent);
+  }, null, { timeout: 60_000 });
+  // A's answer came (held) while B was being opened and profiled.
+  await page.waitForFunction(() => window.__hold.held.length === 1, null, { timeout: 60_000 });
+  await page.evaluate(() => window.__hold.release());
+  await twoFrames(page);
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+  await twoFrames(page);
+  return page.evaluate(() => window.__profileSeen.filter((s) => s.title.startsWith("b.cols")));
+}
+
+/** A's profile (its 3,000,000 rows, its dates of 2001) or the end of A's run (stopped, failed) shown while B (300 rows) is open. */
+const A_LIKE = new RegExp(`${ROWS.toLocaleString("en-US")}|2001-|Profile stopped|could not be profiled`);
+const stale = (seen) => seen.filter((s) => A_LIKE.test(s.text) || (s.state !== "done" && s.state !== "running")).map((s) => ({ state: s.state, text: s.text.slice(0, 240) }));
+
+test("a column profile of the previous file is never drawn in the next file's view, finished or stopped", async () => {
+  const { page, context, log } = await newPage(browser, server.origin);
+  try {
+    await context.addInitScript(instrument);
+    // A's profile of `date` (column 0) runs to its end; the answer is held.
+    await page.goto(`${server.base}?url=${encodeURIComponent(aUrl())}&tab=detail`);
+    await waitState(page, "ready", 60_000);
+    await page.waitForFunction(() => window.__hold.held.length === 1, null, { timeout: 180_000 });
+    assert.equal(await page.getAttribute("[data-testid=profile]", "data-state"), "running");
+    let seen = await openBThenRelease(page);
+    assert.deepEqual(stale(seen), [], "A's finished profile was drawn while B was shown");
+    assert.match(await page.textContent("[data-testid=profile]"), /beta-/);
+    assert.equal(await page.getAttribute("[data-testid=profile]", "data-state"), "done");
+
+    // A again, and B opened while A's profile still runs: what A's run
+    // ends with (stopped, or failed for want of its file) is held too.
+    await page.evaluate(() => {
+      window.__hold.armed = true;
+      window.__profileSeen.length = 0;
+    });
+    await page.evaluate(() => (document.body.dataset.state = ""));
+    await page.fill("[data-testid=url-input]", aUrl());
+    await page.press("[data-testid=url-input]", "Enter");
+    await waitState(page, "ready", 60_000);
+    await page.waitForFunction(() => /Profiling date: values of row group ([3-9]|\d\d) /.test(document.getElementById("status-text").textContent), null, { timeout: 60_000 });
+    assert.equal(await page.evaluate(() => window.__hold.held.length), 0, "A's profile still runs");
+    seen = await openBThenRelease(page);
+    assert.deepEqual(stale(seen), [], "the end of A's stopped profile was drawn while B was shown");
+    assert.match(await page.textContent("[data-testid=profile]"), /beta-/);
+    assert.equal(await page.getAttribute("[data-testid=profile]", "data-state"), "done");
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
