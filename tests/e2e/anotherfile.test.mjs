@@ -32,23 +32,23 @@ after(async () => {
 const aUrl = () => `/data/${data.name}`;
 
 /**
- * In the page: the worker's answer to the next "profile" asked once
- * window.__hold.armed is set is held until window.__hold.release(), as if
- * the worker had sent it that late; and every text the profile card shows
- * is recorded with the window title of that moment (which names the file
- * shown).
+ * In the page: the worker's answer to the next operation named by
+ * window.__hold.armed ("profile" at first) is held until
+ * window.__hold.release(), as if the worker had sent it that late; and
+ * every text the profile card shows is recorded with the window title of
+ * that moment (which names the file shown).
  */
 function instrument() {
-  const hold = (window.__hold = { armed: true, id: null, held: [] });
+  const hold = (window.__hold = { armed: "profile", id: null, held: [] });
   hold.release = () => {
     hold.id = null;
     for (const go of hold.held.splice(0)) go();
   };
   const send = Worker.prototype.postMessage;
   Worker.prototype.postMessage = function (msg, ...rest) {
-    if (hold.armed && msg?.op === "profile") {
+    if (hold.armed && msg?.op === hold.armed) {
       hold.id = msg.id;
-      hold.armed = false;
+      hold.armed = null;
     }
     return send.call(this, msg, ...rest);
   };
@@ -116,7 +116,7 @@ test("a column profile of the previous file is never drawn in the next file's vi
     // A again, and B opened while A's profile still runs: what A's run
     // ends with (stopped, or failed for want of its file) is held too.
     await page.evaluate(() => {
-      window.__hold.armed = true;
+      window.__hold.armed = "profile";
       window.__profileSeen.length = 0;
     });
     await page.evaluate(() => (document.body.dataset.state = ""));
@@ -129,6 +129,42 @@ test("a column profile of the previous file is never drawn in the next file's vi
     assert.deepEqual(stale(seen), [], "the end of A's stopped profile was drawn while B was shown");
     assert.match(await page.textContent("[data-testid=profile]"), /beta-/);
     assert.equal(await page.getAttribute("[data-testid=profile]", "data-state"), "done");
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a sort under way when another file opens ends without a word over the new file: no 'Stopped', no error", async () => {
+  const { page, context, log } = await newPage(browser, server.origin);
+  try {
+    await context.addInitScript(instrument);
+    await page.goto(`${server.base}?url=${encodeURIComponent(aUrl())}&tab=data`);
+    await waitState(page, "ready", 60_000);
+    await page.waitForSelector("[data-testid=data-grid] .grid-row[data-file-row='0']", { timeout: 60_000 });
+    await page.click("[data-testid=data-grid-header][data-col='3'] button");
+    await page.waitForFunction(() => document.querySelector("[data-testid=data-progress]")?.value > 0, null, { timeout: 60_000 });
+    // B's open answered only once the sort has ended: the page hears of the
+    // sort's end while A is still shown and B is on its way. From then on,
+    // whatever the page says of the sort (a toast, an error box) is recorded.
+    await page.evaluate(() => {
+      window.__hold.armed = "open";
+      document.body.dataset.state = "";
+      window.__said = [];
+      new MutationObserver(() => {
+        const toasts = document.getElementById("toasts").textContent;
+        const error = document.querySelector("[data-testid=data-error]")?.textContent;
+        if (/Stopped|could not/.test(toasts) || error) window.__said.push(`${toasts} | ${error || ""}`);
+      }).observe(document.body, { childList: true, characterData: true, subtree: true });
+    });
+    await page.setInputFiles("[data-testid=file-input]", { name: B.name, mimeType: "application/octet-stream", buffer: Buffer.from(B.bytes) });
+    await page.waitForFunction(() => window.__hold.id !== null && !document.getElementById("panel-data").dataset.busy, null, { timeout: 60_000 });
+    await page.evaluate(() => window.__hold.release());
+    await waitState(page, "ready");
+    await twoFrames(page);
+    assert.deepEqual(await page.evaluate(() => window.__said), [], "the sort's end was told over the file being opened");
+    assert.equal(await page.getAttribute("[data-testid=data-status]", "data-total"), "300");
+    assert.match(await page.textContent("[data-testid=data-status]"), /in file order/);
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

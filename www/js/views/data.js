@@ -176,6 +176,7 @@ export function createData(ctx, el) {
     const ac = new AbortController();
     busy = ac;
     const my = ++token;
+    const gen = ctx.gen;
     progress.hidden = false;
     const bar = progress.querySelector("progress");
     const text = progress.querySelector("span");
@@ -195,6 +196,9 @@ export function createData(ctx, el) {
       if (my !== token) return;
       progress.hidden = true;
       delete el.dataset.busy;
+      // Another file opening stopped it (the worker dropped this one): the
+      // new file's views follow, and nothing is said of this one over them.
+      if (gen !== ctx.gen) return;
       if (e.kind === "cancelled") {
         ctx.toast("Stopped; the rows shown are the previous view.");
         return;
