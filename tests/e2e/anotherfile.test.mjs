@@ -135,6 +135,38 @@ test("a column profile of the previous file is never drawn in the next file's vi
   }
 });
 
+test("an export under way when another file opens is stopped, and the page says so: nothing downloaded, nothing claims it was done", async () => {
+  const { page, context, log } = await newPage(browser, server.origin);
+  const downloads = [];
+  page.on("download", (d) => downloads.push(d.suggestedFilename()));
+  try {
+    await page.goto(`${server.base}?url=${encodeURIComponent(aUrl())}&tab=data`);
+    await waitState(page, "ready", 60_000);
+    await page.waitForSelector("[data-testid=data-grid] .grid-row[data-file-row='0']", { timeout: 60_000 });
+    await page.click("[data-testid=export-toggle]");
+    await page.check("[data-testid=export-format-csv]");
+    await page.click("[data-testid=export-run]");
+    // Under way: its first block of 65,536 rows written, of 46.
+    await page.waitForFunction(() => document.querySelector("[data-testid=export-progress]")?.value > 0, null, { timeout: 60_000 });
+    assert.equal(await page.textContent("[data-testid=export-result]"), "", "not done yet");
+    await dropFile(page, B);
+    await page.waitForFunction((name) => document.querySelector("[data-testid=toasts]").textContent.includes(`Export of ${name} stopped: another file was opened.`), data.name, { timeout: 30_000 });
+    // The export's call has ended (the status line no longer shows it), and
+    // B's Data tab shows B with an export menu of its own, untouched.
+    await page.waitForFunction(() => !/Exporting/.test(document.getElementById("status-text").textContent), null, { timeout: 30_000 });
+    assert.equal(await page.getAttribute("[data-testid=data-status]", "data-total"), "300");
+    assert.equal(await page.textContent("[data-testid=export-result]"), "");
+    assert.equal(await page.isHidden("[data-testid=export-progress]"), true);
+    // Whatever a finished call would download has had its turn.
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 1000)));
+    assert.deepEqual(downloads, [], "no export was offered as a download");
+    assert.doesNotMatch(await page.textContent("[data-testid=toasts]"), /downloaded|written/);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
 test("a sort under way when another file opens ends without a word over the new file: no 'Stopped', no error", async () => {
   const { page, context, log } = await newPage(browser, server.origin);
   try {

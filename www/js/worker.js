@@ -337,8 +337,14 @@ function groupOf(r) {
 const viewLength = () => (view ? view.length : need().numRows);
 const viewRow = (i) => (view ? view[i] : i);
 
-/** A job's cancellation check; also lets queued messages (an abort) in now and then. */
+/**
+ * A job's cancellation check: asked to stop, or another file opened since
+ * it began (the job's file, chunks and view are gone; it must not go on
+ * with the new file's). Also lets queued messages (an abort, an open) in
+ * now and then.
+ */
 function jobControl(id) {
+  const f = file;
   let last = performance.now();
   return async () => {
     if (performance.now() - last > 30) {
@@ -346,6 +352,7 @@ function jobControl(id) {
       last = performance.now();
     }
     if (aborted.has(id)) throw usage("cancelled", "cancelled");
+    if (file !== f) throw usage("cancelled", "another file was opened");
   };
 }
 
@@ -677,11 +684,13 @@ const ops = {
         }
         post({ done: end, total, label: "rows written" });
       }
+      await check(); // the last block's chunks were of this file too
       await emit(arrow ? arrow.w.end() : fmt.tail);
       if (writer) await writer.close();
     } catch (e) {
       if (writer) await writer.abort().catch(() => {});
-      throw e;
+      // A read that failed as another file opened (its source stopped, no file open) failed for that.
+      throw file === f ? e : usage("cancelled", "another file was opened");
     }
     const blob = writer ? null : new Blob(parts, { type: mime });
     return { blob, bytes, rows: total, ms: performance.now() - t0, mime, ...ioCounters() };

@@ -443,6 +443,8 @@ export function createData(ctx, el) {
             bar.value = 0;
             note.textContent = "";
             const units = times.checked ? Object.fromEntries(cols.filter((c) => ctx.timeUnits[c]).map((c) => [c, ctx.timeUnits[c]])) : {};
+            const gen = ctx.gen;
+            const file = ctx.name;
             try {
               const res = await ctx.call("export", { format, cols, units, handle }, `Exporting ${format.toUpperCase()}`, { signal: ac.signal, onProgress: (p) => (bar.value = p.total ? p.done / p.total : 0) });
               if (res.blob) ctx.download(name, res.blob);
@@ -450,6 +452,9 @@ export function createData(ctx, el) {
               note.dataset.bytes = String(res.bytes);
             } catch (e) {
               note.textContent = e.kind === "cancelled" ? "Export stopped." : `Export failed: ${e.kind}: ${e.message}`;
+              // Another file opening stops it (the worker drops this one), and
+              // this menu goes with this file's views: said where it stays in sight.
+              if (gen !== ctx.gen) ctx.toast(`Export of ${file} stopped: ${e.kind === "cancelled" ? e.message : `${e.kind}: ${e.message}`}.`, "error");
             } finally {
               go.disabled = false;
               stop.hidden = true;
