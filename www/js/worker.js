@@ -75,6 +75,9 @@ function usage(kind, message) {
   return e;
 }
 
+/** What ends work on a file that another file's open dropped (or an open another one overtook). */
+const replaced = () => usage("cancelled", "another file was opened");
+
 function need() {
   if (!file) throw usage("bad_argument", "no file is open");
   return file;
@@ -352,7 +355,7 @@ function jobControl(id) {
       last = performance.now();
     }
     if (aborted.has(id)) throw usage("cancelled", "cancelled");
-    if (file !== f) throw usage("cancelled", "another file was opened");
+    if (file !== f) throw replaced();
   };
 }
 
@@ -395,14 +398,14 @@ const ops = {
         f = await ColumnsFile.fromAsyncBuffer(http.buffer, registry);
       }
     } catch (e) {
-      if (stop.signal.aborted) throw usage("cancelled", "another file was opened");
+      if (stop.signal.aborted) throw replaced();
       // A whole-file download refused inside one of the package's reads: its own error.
       if (e?.cause?.kind === "too_large") throw e.cause;
       throw e;
     }
     if (stop.signal.aborted) {
       f.free();
-      throw usage("cancelled", "another file was opened");
+      throw replaced();
     }
     source = blob ? { blob } : { url, http };
     file = f;
@@ -690,7 +693,7 @@ const ops = {
     } catch (e) {
       if (writer) await writer.abort().catch(() => {});
       // A read that failed as another file opened (its source stopped, no file open) failed for that.
-      throw file === f ? e : usage("cancelled", "another file was opened");
+      throw file === f ? e : replaced();
     }
     const blob = writer ? null : new Blob(parts, { type: mime });
     return { blob, bytes, rows: total, ms: performance.now() - t0, mime, ...ioCounters() };
