@@ -29,6 +29,11 @@ export interface AsyncBufferFromUrlOptions {
   /** Other fetch options for every request (`cache`, `credentials`,
    *  `mode`, ...); method, headers and signal are this module's. */
   requestInit?: Omit<RequestInit, "method" | "headers" | "signal"> | null | undefined;
+  /** Every answer must be of the file the first was of: the same ETag
+   *  (W/ aside), else, when no answer showed one, the same Last-Modified;
+   *  otherwise a `bad_source` ("the file changed on the server while it
+   *  was read"). `false` turns it off. Default `true`. */
+  checkVersion?: boolean | undefined;
 }
 
 /** What `asyncBufferFromUrl` resolves to: an AsyncBuffer, and what it did. */
@@ -52,7 +57,7 @@ export interface UrlAsyncBuffer extends AsyncBuffer {
 /** Opens `url` for range reads: learns its size (HEAD, else a one-byte
  *  Range probe) and resolves to an AsyncBuffer for
  *  `ColumnsFile.fromAsyncBuffer`. Rejects with a ColumnsError:
- *  `bad_source` (an HTTP status, an unreachable or CORS-blocked server;
- *  the message names the URL), `too_large` (over `limit`), `aborted`,
+ *  `bad_source` (an HTTP status, an unreachable or CORS-blocked server,
+ *  a file changed on the server; the message names the URL), `too_large` (over `limit`), `aborted`,
  *  `bad_argument`. */
 export function asyncBufferFromUrl(url: string | URL, options?: AsyncBufferFromUrlOptions): Promise<UrlAsyncBuffer>;

@@ -8,6 +8,9 @@
 //     body is streamed once (progress, a size limit checked before the
 //     body when its size is known, else as the bytes come), kept, and every
 //     read, concurrent ones included, is served from it;
+//   - a file replaced on the server while it is read (another ETag, or
+//     Last-Modified date, or size than the first answer's) is refused, so
+//     bytes of two files never mix;
 //   - an AbortSignal stops every request and a download under way;
 //   - `stats` counts what came over the network.
 // Errors are ColumnsErrors (by name, as columns-wasm/arrow's): bad_source
@@ -58,6 +61,19 @@ function rangeTotal(r) {
   const m = /\/(\d+)\s*$/.exec(r.headers.get("content-range") || "");
   return m ? Number(m[1]) : null;
 }
+/**
+ * Which version of the file an answer is of: its ETag (compared the weak
+ * way, W/ aside: a server that compresses one answer may weaken its tag
+ * while the bytes served stay the same file), else its Last-Modified. A
+ * cross-origin answer shows an ETag only when the server exposes it; a
+ * Last-Modified always. Either may be absent: an answer without one says
+ * nothing.
+ */
+function versionOf(r) {
+  const etag = r.headers.get("etag");
+  return { etag: etag && etag.trim().replace(/^W\//, ""), modified: r.headers.get("last-modified") };
+}
+
 /** The body's length when the body will hold to it (not compressed on the way). */
 function declaredLength(r) {
   return r.headers.get("content-encoding") ? null : headerNumber(r.headers.get("content-length"));
@@ -68,19 +84,20 @@ function checkOptions(url, options) {
   const bad = (what) => new HttpError(`asyncBufferFromUrl: ${what}`, "bad_argument");
   if (typeof url !== "string" && !(typeof URL === "function" && url instanceof URL)) throw bad("the URL must be a string or a URL");
   if (options !== undefined && options !== null && typeof options !== "object") throw bad("options must be an object");
-  const { headers, fetch = globalThis.fetch, signal, limit = DEFAULT_LIMIT, onProgress, requestInit } = options ?? {};
+  const { headers, fetch = globalThis.fetch, signal, limit = DEFAULT_LIMIT, onProgress, requestInit, checkVersion = true } = options ?? {};
   if (typeof fetch !== "function") throw bad("there is no global fetch here: pass options.fetch");
   if (signal != null && (typeof signal !== "object" || typeof signal.aborted !== "boolean")) throw bad("signal must be an AbortSignal");
   if (typeof limit !== "number" || !(limit >= 0)) throw bad("limit must be a number of bytes, 0 or more");
   if (onProgress != null && typeof onProgress !== "function") throw bad("onProgress must be a function");
   if (requestInit != null && typeof requestInit !== "object") throw bad("requestInit must be an object");
+  if (typeof checkVersion !== "boolean") throw bad("checkVersion must be true or false");
   let base;
   try {
     base = new Headers(headers ?? undefined);
   } catch (e) {
     throw bad(`headers are not usable as HTTP headers: ${e.message}`);
   }
-  return { href: String(url), base, fetch, signal: signal ?? null, limit, onProgress: onProgress ?? null, requestInit: requestInit ?? {} };
+  return { href: String(url), base, fetch, signal: signal ?? null, limit, onProgress: onProgress ?? null, requestInit: requestInit ?? {}, checkVersion };
 }
 
 /**
@@ -90,7 +107,7 @@ function checkOptions(url, options) {
  * `url`, and `readAll()` (the whole file, in memory).
  */
 export async function asyncBufferFromUrl(url, options) {
-  const { href, base, fetch, signal, limit, onProgress, requestInit } = checkOptions(url, options);
+  const { href, base, fetch, signal, limit, onProgress, requestInit, checkVersion } = checkOptions(url, options);
   let size = null;
   let ranges = false;
   let whole = null; // the whole file, once a server sent it all: later and concurrent reads wait for it
@@ -100,6 +117,26 @@ export async function asyncBufferFromUrl(url, options) {
   const aborted = () => new HttpError(`stopped reading ${href}: the request was aborted`, "aborted", signal.reason);
   const checkAborted = () => {
     if (signal?.aborted) throw aborted();
+  };
+  // The file's version as the first answer that named one said it: every
+  // later answer must be of the same, or the bytes would mix two files (a
+  // dataset deployed again while it is read). An ETag seen decides; the
+  // Last-Modified dates only while no answer has shown an ETag.
+  const first = { etag: null, modified: null };
+  const sameVersion = (r) => {
+    if (!checkVersion || !r.ok) return;
+    const { etag, modified } = versionOf(r);
+    const changed = (what, was, now) => {
+      r.body?.cancel().catch(() => {});
+      return new HttpError(`the file changed on the server while it was read (its ${what} was ${was}, now ${now}): ${href}`, "bad_source");
+    };
+    if (etag) {
+      first.etag ??= etag;
+      if (etag !== first.etag) throw changed("ETag", first.etag, etag);
+    } else if (modified && !first.etag) {
+      first.modified ??= modified;
+      if (modified !== first.modified) throw changed("Last-Modified", first.modified, modified);
+    }
   };
   const statusError = (r, what) => new HttpError(`${what}: HTTP ${r.status} ${r.statusText || ""}`.trimEnd() + ` for ${href}`, "bad_source");
   const request = async (method, range) => {
@@ -202,12 +239,14 @@ export async function asyncBufferFromUrl(url, options) {
   // A 401 or 403 may be a URL signed for GET only (S3, GCS): the probe decides.
   if (head && (head.status === 404 || head.status === 410)) throw statusError(head, "cannot open");
   if (head?.ok) {
+    sameVersion(head);
     size = declaredLength(head);
     ranges = (head.headers.get("accept-ranges") || "").trim().toLowerCase() === "bytes";
   }
   checkAborted();
   if (size === null || !ranges) {
     const r = await request("GET", "bytes=0-0");
+    sameVersion(r);
     if (r.status === 206) {
       const total = rangeTotal(r);
       await r.arrayBuffer().catch(() => {});
@@ -231,6 +270,7 @@ export async function asyncBufferFromUrl(url, options) {
       if (!(end > start)) return new Uint8Array(0);
       if (whole) return (await whole).subarray(start, end);
       const r = await request("GET", `bytes=${start}-${end - 1}`);
+      sameVersion(r);
       if (r.status === 206) {
         let buf;
         try {
@@ -242,6 +282,8 @@ export async function asyncBufferFromUrl(url, options) {
         stats.requests++;
         stats.bytes += buf.length;
         const from = /^\s*bytes\s+(\d+)-/i.exec(r.headers.get("content-range") || "");
+        const total = rangeTotal(r);
+        if (total !== null && total !== size) throw new HttpError(`the file changed size on the server while it was read (${size} -> ${total} bytes, ${href})`, "bad_source");
         if (from && Number(from[1]) !== start) throw new HttpError(`asked for bytes from ${start}, the server sent them from ${from[1]} (${href})`, "bad_source");
         if (buf.length !== end - start) throw new HttpError(`asked for ${end - start} bytes at ${start}, the server sent ${buf.length} (${href})`, "bad_source");
         return buf;
@@ -264,6 +306,7 @@ export async function asyncBufferFromUrl(url, options) {
       checkAborted();
       const r = await request("GET");
       if (!r.ok) throw statusError(r, "downloading");
+      sameVersion(r);
       return counted(await download(r, false, progress ?? null));
     },
   };

@@ -24,6 +24,8 @@ const seen = []; // { mode, method, range, auth }
 const bodies = []; // whole bodies sent piece by piece: { mode, sent, closedEarly }
 let server;
 let base;
+/** The validators of the "versioned" server's answers: { head, get } headers, and a Content-Range total other than the size. */
+let version = { head: {}, get: {} };
 
 /** Sends `total` bytes of `body` (repeated) in `piece`-sized writes every `ms`. */
 function trickle(res, mode, total, piece, ms) {
@@ -81,6 +83,14 @@ before(async () => {
         if (head) return res.writeHead(200, { "Content-Length": size }).end();
         res.writeHead(200, { "Content-Length": size });
         return trickle(res, mode, size, 16384, 15);
+      case "versioned": // ranges honoured, with the validators `version` says for each method (a test changes them)
+        if (head) return res.writeHead(200, { "Content-Length": size, "Accept-Ranges": "bytes", ...version.head }).end();
+        if (version.total !== undefined && req.headers.range) {
+          const [, s0, e0] = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range);
+          const chunk = BODY.subarray(Number(s0), Number(e0) + 1);
+          return res.writeHead(206, { "Content-Range": `bytes ${s0}-${Number(s0) + chunk.length - 1}/${version.total}`, "Content-Length": chunk.length, ...version.get }).end(chunk);
+        }
+        return ranged(req, res, version.get);
       case "auth": // every request needs the login
         if (req.headers.authorization !== "Bearer t0ken") return res.writeHead(401).end();
         if (head) return res.writeHead(200, { "Content-Length": size, "Accept-Ranges": "bytes" }).end();
@@ -280,4 +290,58 @@ test("bad arguments are bad_argument ColumnsErrors (rejections, never throws)", 
     assert.ok(p instanceof Promise);
     await assert.rejects(p, isColumnsError("bad_argument", re), JSON.stringify(args));
   }
+});
+
+test("a file replaced on the server while it is read: bad_source naming the change and the URL, never bytes of two files", async () => {
+  const url = `${base}/versioned/x.cols`;
+  const changed = (what) => isColumnsError("bad_source", new RegExp(`the file changed (on the server|size on the server) while it was read.*${what}.*versioned/x\\.cols`));
+  const cases = [
+    // [what the first answers say, what the later ones say, what the message names]
+    [{ ETag: '"v1"' }, { ETag: '"v2"' }, 'ETag was "v1", now "v2"'],
+    [{ "Last-Modified": "Mon, 01 Dec 2026 10:00:00 GMT" }, { "Last-Modified": "Fri, 05 Dec 2026 02:00:00 GMT" }, "Last-Modified was Mon, 01 Dec 2026"],
+    [{ ETag: 'W/"v1"' }, { ETag: 'W/"v2"' }, 'ETag was "v1", now "v2"'],
+  ];
+  for (const [before, later, what] of cases) {
+    version = { head: before, get: before };
+    const source = await asyncBufferFromUrl(url);
+    const file = await ColumnsFile.fromAsyncBuffer(source);
+    try {
+      assert.deepEqual(await source.slice(0, 4), new Uint8Array(BODY.subarray(0, 4)), "the same file reads");
+      version = { head: later, get: later };
+      await assert.rejects(source.slice(0, 4), changed(what));
+      // Through the package: its bad_source, with this one as the cause.
+      await assert.rejects(file.readColumnsAsync(), (e) => e.kind === "bad_source" && changed(what)(e.cause));
+    } finally {
+      file.free();
+    }
+  }
+  // Same size in HEAD, another in a range's Content-Range: the file was replaced by a longer one.
+  version = { head: {}, get: {}, total: size + 10 };
+  const source = await asyncBufferFromUrl(url);
+  await assert.rejects(source.slice(0, 4), changed(`${size} -> ${size + 10} bytes`));
+  // A whole read (readAll) is checked too.
+  version = { head: { ETag: '"a"' }, get: { ETag: '"b"' } };
+  await assert.rejects((await asyncBufferFromUrl(url)).readAll(), changed('ETag was "a", now "b"'));
+});
+
+test("one file served with its validators as they come: reads fine (a weakened ETag, an ETag that decides over dates, answers without any), and checkVersion: false reads past a change", async () => {
+  const url = `${base}/versioned/x.cols`;
+  const same = [
+    // compression on HEAD weakens the tag; the ranges carry the strong one
+    { head: { ETag: 'W/"v1"' }, get: { ETag: '"v1"' } },
+    // an ETag seen decides: dates that differ between edge servers do not matter
+    { head: { ETag: '"v1"', "Last-Modified": "Mon, 01 Dec 2026 10:00:00 GMT" }, get: { ETag: '"v1"', "Last-Modified": "Mon, 01 Dec 2026 10:00:01 GMT" } },
+    // an answer without validators says nothing
+    { head: { ETag: '"v1"' }, get: {} },
+    { head: {}, get: {} },
+    { head: { "Last-Modified": "Mon, 01 Dec 2026 10:00:00 GMT" }, get: { "Last-Modified": "Mon, 01 Dec 2026 10:00:00 GMT" } },
+  ];
+  for (const v of same) {
+    version = v;
+    await checkValues(await asyncBufferFromUrl(url));
+  }
+  version = { head: { ETag: '"v1"' }, get: { ETag: '"v2"' } };
+  await checkValues(await asyncBufferFromUrl(url, { checkVersion: false }));
+  await assert.rejects(asyncBufferFromUrl(url, { checkVersion: "no" }), isColumnsError("bad_argument", /checkVersion/));
+  version = { head: {}, get: {} };
 });
