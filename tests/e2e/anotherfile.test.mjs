@@ -6,7 +6,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { serve, launch, newPage, dropFile, waitState, twoFrames } from "./harness.mjs";
+import { serve, launch, newPage, dropFile, waitState, twoFrames, tab } from "./harness.mjs";
 import { flights3m, ROWS } from "./flights3m.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
@@ -36,7 +36,8 @@ const aUrl = () => `/data/${data.name}`;
  * window.__hold.armed ("profile" at first) is held until
  * window.__hold.release(), as if the worker had sent it that late; and
  * every text the profile card shows is recorded with the window title of
- * that moment (which names the file shown).
+ * that moment (which names the file shown). With window.__hold.failNext
+ * set, the held answer is let through as an error instead.
  */
 function instrument() {
   const hold = (window.__hold = { armed: "profile", id: null, held: [] });
@@ -59,7 +60,12 @@ function instrument() {
       return super.addEventListener(
         type,
         (ev) => {
-          if (hold.id !== null && ev.data?.id === hold.id && !ev.data.progress) hold.held.push(() => fn.call(this, ev));
+          if (hold.id !== null && ev.data?.id === hold.id && !ev.data.progress) {
+            // failNext: the answer comes as the worker's error for a job whose file went.
+            const failed = hold.failNext && { data: { id: ev.data.id, ok: false, error: { kind: "cancelled", message: "another file was opened", rowGroup: null, column: null, offset: null } } };
+            hold.failNext = false;
+            hold.held.push(() => fn.call(this, failed || ev));
+          }
           else fn.call(this, ev);
         },
         opts,
@@ -197,6 +203,45 @@ test("a sort under way when another file opens ends without a word over the new 
     assert.deepEqual(await page.evaluate(() => window.__said), [], "the sort's end was told over the file being opened");
     assert.equal(await page.getAttribute("[data-testid=data-status]", "data-total"), "300");
     assert.match(await page.textContent("[data-testid=data-status]"), /in file order/);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("a timing run of the previous file is never shown in the next file's Timing tab, finished or failed", async () => {
+  const { page, context, log } = await newPage(browser, server.origin);
+  // A: a small file of its own (its column "alpha"); its run's answer is held until B is shown.
+  const A = { name: "a.cols", bytes: materialize(buildFile([{ name: "alpha", type: "int32", nullable: false }], [{ offset: 5, columns: [Array.from({ length: 1000 }, (_, i) => i)] }])) };
+  try {
+    await context.addInitScript(instrument);
+    await page.goto(server.base);
+    for (const armedFor of ["finished", "failed"]) {
+      await dropFile(page, A);
+      await tab(page, "timing");
+      await page.waitForSelector("[data-testid=timing-form]");
+      await page.evaluate(() => (window.__hold.armed = "timing"));
+      await page.fill("[data-testid=timing-runs]", "1");
+      await page.fill("[data-testid=timing-warmups]", "0");
+      if (armedFor === "failed") {
+        // A run that fails: the file's worker no longer has it when asked
+        // (as when B's open overtakes it), so it answers with an error.
+        await page.evaluate(() => (window.__hold.failNext = true));
+      }
+      await page.click("[data-testid=timing-run]");
+      await page.waitForFunction(() => window.__hold.held.length === 1, null, { timeout: 60_000 });
+      await dropFile(page, B);
+      await tab(page, "timing");
+      await page.waitForFunction(() => document.title.startsWith("b.cols") && document.querySelector("[data-testid=timing-form]")?.textContent.includes("word"), null, { timeout: 60_000 });
+      await page.evaluate(() => window.__hold.release());
+      await twoFrames(page);
+      await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+      const results = await page.$eval("#panel-timing", (el) => ({ rows: el.querySelectorAll("[data-testid=timing-result-row], [data-testid=timing-whole-row], [data-testid=timing-compare-row]").length, error: el.querySelector("[data-testid=timing-error]")?.textContent ?? null, text: el.textContent }));
+      assert.equal(results.rows, 0, `A's ${armedFor} run was shown in B's Timing tab`);
+      assert.equal(results.error, null, `A's ${armedFor} run's end was shown in B's Timing tab`);
+      assert.doesNotMatch(results.text, /alpha/);
+      assert.equal(await page.isHidden("[data-testid=timing-progress]"), true);
+    }
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

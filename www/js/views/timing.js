@@ -285,6 +285,9 @@ export function createTiming(ctx, el) {
 
   async function run(opts) {
     const f = ctx.file;
+    // Another file opened while this run went on: its answer (results, or
+    // how it ended) belongs to the file gone, not to the Timing tab now shown.
+    const gen = ctx.gen;
     progress.hidden = false;
     progress.value = 0;
     progressText.textContent = "starting…";
@@ -294,6 +297,7 @@ export function createTiming(ctx, el) {
       res = await ctx.call("timing", { ...opts, tokenizers: ctx.registered.map((t) => t.bytes) }, "Timing", {
         signal: ac.signal,
         onProgress: (p) => {
+          if (gen !== ctx.gen) return;
           if (p.total) {
             progress.value = p.done / p.total;
             progressText.textContent = `${p.label} ${p.done} of ${p.total}`;
@@ -301,11 +305,13 @@ export function createTiming(ctx, el) {
         },
       });
     } catch (e) {
+      if (gen !== ctx.gen) return;
       progress.hidden = true;
       progressText.textContent = "";
       fill(results, errorBox(e, { title: e.kind === "cancelled" ? "Timing stopped" : "Timing failed", schema: f.schema, testid: "timing-error" }));
       return;
     }
+    if (gen !== ctx.gen) return;
     progress.hidden = true;
     progressText.textContent = "";
     const entry = { id: nextId++, opts, res, file: ctx.name, when: new Date().toISOString() };
@@ -517,6 +523,9 @@ export function createTiming(ctx, el) {
       cols = f.schema.map((_, i) => i).filter((c) => !bad.has(c));
       rgs = f.rowGroups.map((_, g) => g);
       history = [];
+      // A run of the last file may still be under way: its progress goes with it.
+      progress.hidden = true;
+      progressText.textContent = "";
       if (!f.rowGroups.length) {
         fill(el, h("p", { class: "notice" }, "This file has no row groups: nothing to time."));
         return;
