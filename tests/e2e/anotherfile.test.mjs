@@ -6,6 +6,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import { serve, launch, newPage, dropFile, waitState, twoFrames, tab } from "./harness.mjs";
 import { flights3m, ROWS } from "./flights3m.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
@@ -242,6 +243,42 @@ test("a timing run of the previous file is never shown in the next file's Timing
       assert.doesNotMatch(results.text, /alpha/);
       assert.equal(await page.isHidden("[data-testid=timing-progress]"), true);
     }
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("an export writes the rows of the view it started with, though a sort comes while it runs", async () => {
+  const { page, context, log } = await newPage(browser, server.origin);
+  try {
+    await page.goto(`${server.base}?url=${encodeURIComponent(aUrl())}&tab=data`);
+    await waitState(page, "ready", 60_000);
+    await page.waitForSelector("[data-testid=data-grid] .grid-row[data-file-row='0']", { timeout: 60_000 });
+    // Two columns shown (date, which the file holds in ascending order, and delay), to keep the CSV small.
+    await page.click("[data-testid=data-columns-toggle]");
+    await page.click("[data-testid=data-columns-none]");
+    await page.check("[data-testid=data-columns-col][value='0']");
+    await page.check("[data-testid=data-columns-col][value='1']");
+    await page.click("[data-testid=data-columns-toggle]");
+    await page.click("[data-testid=export-toggle]");
+    await page.check("[data-testid=export-format-csv]");
+    const download = page.waitForEvent("download", { timeout: 180_000 });
+    await page.click("[data-testid=export-run]");
+    await page.waitForFunction(() => document.querySelector("[data-testid=export-progress]")?.value > 0, null, { timeout: 60_000 });
+    // Sort by delay while it runs (its menu closed: it covers the header), and see the sort end before the export does.
+    await page.click("[data-testid=export-toggle]");
+    await page.click("[data-testid=data-grid-header][data-col='1'] button");
+    await page.waitForFunction(() => /sorted by delay/.test(document.querySelector("[data-testid=data-status]").textContent), null, { timeout: 120_000 });
+    const mid = await page.evaluate(() => ({ value: document.querySelector("[data-testid=export-progress]").value, result: document.querySelector("[data-testid=export-result]").textContent }));
+    assert.ok(mid.value < 1 && mid.result === "", `the export was still running when the sort ended (${JSON.stringify(mid)})`);
+    const lines = fs.readFileSync(await (await download).path(), "utf8").split("\r\n");
+    assert.equal(lines[0], "date,delay");
+    assert.equal(lines.length, ROWS + 2, "header, every row once, the final line break");
+    // In file order, as the view was when it started: dates never go back.
+    let back = 0;
+    for (let i = 2; i <= ROWS; i++) if (BigInt(lines[i].slice(0, lines[i].indexOf(","))) < BigInt(lines[i - 1].slice(0, lines[i - 1].indexOf(",")))) back++;
+    assert.equal(back, 0, "rows of another order were written after the sort");
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

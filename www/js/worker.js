@@ -627,7 +627,11 @@ const ops = {
     const labels = cols.map((c) => labelsAll[c]);
     const types = cols.map((c) => f.schema[c].type);
     const colUnits = cols.map((c) => units[c] || null);
-    const total = viewLength();
+    // The rows of the view as it is now: a sort or filter applied while the
+    // export runs makes a new view (never changes this one), which must not
+    // change which rows are written, or their order, halfway.
+    const rows = view;
+    const total = rows ? rows.length : f.numRows;
     const writer = handle ? await handle.createWritable() : null;
     const parts = [];
     let bytes = 0;
@@ -661,7 +665,7 @@ const ops = {
         const g0 = new Uint32Array(n);
         const local = new Uint32Array(n);
         for (let i = 0; i < n; i++) {
-          const r = viewRow(start + i);
+          const r = rows ? rows[start + i] : start + i;
           const g = groupOf(r);
           g0[i] = g;
           local[i] = r - rgStart[g];
