@@ -32,6 +32,13 @@ after(async () => {
 
 const aUrl = () => `/data/${data.name}`;
 
+/** A opened by its URL in the Data tab, its first rows drawn. */
+async function openAInData(page) {
+  await page.goto(`${server.base}?url=${encodeURIComponent(aUrl())}&tab=data`);
+  await waitState(page, "ready", 60_000);
+  await page.waitForSelector("[data-testid=data-grid] .grid-row[data-file-row='0']", { timeout: 60_000 });
+}
+
 /**
  * In the page: the worker's answer to the next operation named by
  * window.__hold.armed ("profile" at first) is held until
@@ -147,9 +154,7 @@ test("an export under way when another file opens is stopped, and the page says 
   const downloads = [];
   page.on("download", (d) => downloads.push(d.suggestedFilename()));
   try {
-    await page.goto(`${server.base}?url=${encodeURIComponent(aUrl())}&tab=data`);
-    await waitState(page, "ready", 60_000);
-    await page.waitForSelector("[data-testid=data-grid] .grid-row[data-file-row='0']", { timeout: 60_000 });
+    await openAInData(page);
     await page.click("[data-testid=export-toggle]");
     await page.check("[data-testid=export-format-csv]");
     await page.click("[data-testid=export-run]");
@@ -178,9 +183,7 @@ test("a sort under way when another file opens ends without a word over the new 
   const { page, context, log } = await newPage(browser, server.origin);
   try {
     await context.addInitScript(instrument);
-    await page.goto(`${server.base}?url=${encodeURIComponent(aUrl())}&tab=data`);
-    await waitState(page, "ready", 60_000);
-    await page.waitForSelector("[data-testid=data-grid] .grid-row[data-file-row='0']", { timeout: 60_000 });
+    await openAInData(page);
     await page.click("[data-testid=data-grid-header][data-col='3'] button");
     await page.waitForFunction(() => document.querySelector("[data-testid=data-progress]")?.value > 0, null, { timeout: 60_000 });
     // B's open answered only once the sort has ended: the page hears of the
@@ -252,9 +255,7 @@ test("a timing run of the previous file is never shown in the next file's Timing
 test("an export writes the rows of the view it started with, though a sort comes while it runs", async () => {
   const { page, context, log } = await newPage(browser, server.origin);
   try {
-    await page.goto(`${server.base}?url=${encodeURIComponent(aUrl())}&tab=data`);
-    await waitState(page, "ready", 60_000);
-    await page.waitForSelector("[data-testid=data-grid] .grid-row[data-file-row='0']", { timeout: 60_000 });
+    await openAInData(page);
     // Two columns shown (date, which the file holds in ascending order, and delay), to keep the CSV small.
     await page.click("[data-testid=data-columns-toggle]");
     await page.click("[data-testid=data-columns-none]");
