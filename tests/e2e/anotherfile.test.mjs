@@ -1,6 +1,7 @@
 // Work under way on one file when another opens: what it finishes, or how
 // it ends, belongs to the file it was started on. A column profile of the
-// old file is never drawn in the new file's view. A is flights-3m (see
+// old file is never drawn in the new file's view. (And an export keeps its
+// place in the page while its own file's views are drawn again.) A is flights-3m (see
 // flights3m.mjs: 46 row groups, so a profile or an export of it takes a
 // while), opened by URL; B a small file through the file input.
 
@@ -280,6 +281,38 @@ test("an export writes the rows of the view it started with, though a sort comes
     let back = 0;
     for (let i = 2; i <= ROWS; i++) if (BigInt(lines[i].slice(0, lines[i].indexOf(","))) < BigInt(lines[i - 1].slice(0, lines[i - 1].indexOf(",")))) back++;
     assert.equal(back, 0, "rows of another order were written after the sort");
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test("an export keeps its progress, its Stop and the line it ends with while the same file's columns are shown another way", async () => {
+  const { page, context, log } = await newPage(browser, server.origin);
+  try {
+    await page.goto(`${server.base}?url=${encodeURIComponent(aUrl())}&tab=data`);
+    await waitState(page, "ready", 60_000);
+    await page.waitForSelector("[data-testid=data-grid] .grid-row[data-file-row='0'] .grid-cell[data-col='0']:not([data-kind=pending])", { timeout: 60_000 });
+    // A cell of `date` selected first: its panel offers the choice of numbers or dates.
+    await page.click("[data-testid=data-grid] .grid-cell[data-row='0'][data-col='0']");
+    await page.waitForSelector("[data-testid=cell-time-unit]");
+    await page.click("[data-testid=export-toggle]");
+    await page.check("[data-testid=export-format-csv]");
+    const download = page.waitForEvent("download", { timeout: 180_000 });
+    download.catch(() => {}); // awaited below, unless an assertion fails first
+    await page.click("[data-testid=export-run]");
+    await page.waitForFunction(() => document.querySelector("[data-testid=export-progress]")?.value > 0, null, { timeout: 60_000 });
+    // `date` shown as numbers while the export runs: the grid, the panel and the export's options follow.
+    await page.selectOption("[data-testid=cell-time-unit]", "");
+    await page.waitForFunction(() => /^\d+$/.test(document.querySelector("[data-testid=data-grid] .grid-cell[data-row='0'][data-col='0']")?.textContent), null, { timeout: 30_000 });
+    const mid = await page.evaluate(() => {
+      const bar = document.querySelector("[data-testid=export-progress]");
+      return { barShown: !bar.hidden, value: bar.value, runDisabled: document.querySelector("[data-testid=export-run]").disabled, result: document.querySelector("[data-testid=export-result]").textContent };
+    });
+    assert.deepEqual({ ...mid, value: mid.value > 0 && mid.value < 1 }, { barShown: true, value: true, runDisabled: true, result: "" }, "the export under way is still shown as under way");
+    await download;
+    await page.waitForFunction(() => /downloaded/.test(document.querySelector("[data-testid=export-result]").textContent), null, { timeout: 30_000 });
+    assert.match(await page.textContent("[data-testid=export-result]"), /^3,000,000 rows × 5 columns, .* downloaded in /);
     assert.deepEqual(log.errors, []);
   } finally {
     await context.close();

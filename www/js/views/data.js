@@ -403,8 +403,19 @@ export function createData(ctx, el) {
 
   // ------------------------------------------------------------ export
 
+  let exporting = null; // ctx.gen of the file an export under way reads
+  let timesLabel = null; // the export's "time columns as dates" option
+
   function exportMenu() {
     const f = ctx.file;
+    const anyTime = f.schema.some((_, c) => ctx.timeUnits[c]);
+    // A form drawn anew would drop an export under way (its bar, its Stop,
+    // the line it ends with) while it still runs: kept while its file is
+    // open (a column shown as dates, a tokenizer registered).
+    if (exporting === ctx.gen) {
+      timesLabel.hidden = !anyTime;
+      return;
+    }
     const fmtRadio = (value, label, checked) => h("label", {}, h("input", { type: "radio", name: "export-format", value, checked, "data-testid": `export-format-${value}` }), ` ${label}`);
     const times = h("input", { type: "checkbox", "data-testid": "export-times" });
     const pick = h("input", { type: "checkbox", "data-testid": "export-pick" });
@@ -445,6 +456,7 @@ export function createData(ctx, el) {
             const units = times.checked ? Object.fromEntries(cols.filter((c) => ctx.timeUnits[c]).map((c) => [c, ctx.timeUnits[c]])) : {};
             const gen = ctx.gen;
             const file = ctx.name;
+            exporting = gen;
             try {
               const res = await ctx.call("export", { format, cols, units, handle }, `Exporting ${format.toUpperCase()}`, { signal: ac.signal, onProgress: (p) => (bar.value = p.total ? p.done / p.total : 0) });
               if (res.blob) ctx.download(name, res.blob);
@@ -456,6 +468,7 @@ export function createData(ctx, el) {
               // this menu goes with this file's views: said where it stays in sight.
               if (gen !== ctx.gen) ctx.toast(`Export of ${file} stopped: ${e.kind === "cancelled" ? e.message : `${e.kind}: ${e.message}`}.`, "error");
             } finally {
+              if (exporting === gen) exporting = null;
               go.disabled = false;
               stop.hidden = true;
               bar.hidden = true;
@@ -464,7 +477,7 @@ export function createData(ctx, el) {
         },
         h("fieldset", { class: "modes" }, h("legend", {}, "Format"), fmtRadio("csv", "CSV", true), fmtRadio("json", "JSON (an array of objects)", false), fmtRadio("arrow", "Arrow IPC stream (.arrows)", false)),
         h("p", { class: "muted small" }, "The rows of the current view (its filter and order) and the columns shown. Written a block of 65,536 rows at a time in the worker: CSV and JSON keep every digit of int64 values and write bytes that are not UTF-8 as \\xNN; Arrow keeps the types."),
-        h("label", { class: "check", hidden: !f.schema.some((_, c) => ctx.timeUnits[c]) }, times, " Write time columns as dates (UTC) instead of their numbers (CSV and JSON)"),
+        (timesLabel = h("label", { class: "check", hidden: !anyTime }, times, " Write time columns as dates (UTC) instead of their numbers (CSV and JSON)")),
         canPick ? h("label", { class: "check" }, pick, " Choose where to save: streams straight into the file") : null,
         h("div", { class: "button-row" }, go, bar, stop),
         note,
