@@ -274,7 +274,13 @@ test("an export writes the rows of the view it started with, though a sort comes
     await page.waitForFunction(() => /sorted by delay/.test(document.querySelector("[data-testid=data-status]").textContent), null, { timeout: 120_000 });
     const mid = await page.evaluate(() => ({ value: document.querySelector("[data-testid=export-progress]").value, result: document.querySelector("[data-testid=export-result]").textContent }));
     assert.ok(mid.value < 1 && mid.result === "", `the export was still running when the sort ended (${JSON.stringify(mid)})`);
+    // And show one column fewer before it ends: the line it ends with counts what it wrote.
+    await page.click("[data-testid=data-columns-toggle]");
+    await page.uncheck("[data-testid=data-columns-col][value='1']");
+    await page.click("[data-testid=data-columns-toggle]");
     const lines = fs.readFileSync(await (await download).path(), "utf8").split("\r\n");
+    await page.waitForFunction(() => /downloaded/.test(document.querySelector("[data-testid=export-result]").textContent), null, { timeout: 30_000 });
+    assert.match(await page.textContent("[data-testid=export-result]"), new RegExp(`^${ROWS.toLocaleString("en-US")} rows × 2 columns, `));
     assert.equal(lines[0], "date,delay");
     assert.equal(lines.length, ROWS + 2, "header, every row once, the final line break");
     // In file order, as the view was when it started: dates never go back.

@@ -456,11 +456,12 @@ export function createData(ctx, el) {
             const units = times.checked ? Object.fromEntries(cols.filter((c) => ctx.timeUnits[c]).map((c) => [c, ctx.timeUnits[c]])) : {};
             const gen = ctx.gen;
             const file = ctx.name;
+            const written = cols; // the columns shown may change before it ends
             exporting = gen;
             try {
               const res = await ctx.call("export", { format, cols, units, handle }, `Exporting ${format.toUpperCase()}`, { signal: ac.signal, onProgress: (p) => (bar.value = p.total ? p.done / p.total : 0) });
               if (res.blob) ctx.download(name, res.blob);
-              note.textContent = `${plural(res.rows, "row")} × ${plural(cols.length, "column")}, ${fmtBytes(res.bytes)} ${handle ? "written to the file you chose" : "downloaded"} in ${fmtMs(res.ms)}.`;
+              note.textContent = `${plural(res.rows, "row")} × ${plural(written.length, "column")}, ${fmtBytes(res.bytes)} ${handle ? "written to the file you chose" : "downloaded"} in ${fmtMs(res.ms)}.`;
               note.dataset.bytes = String(res.bytes);
             } catch (e) {
               note.textContent = e.kind === "cancelled" ? "Export stopped." : `Export failed: ${e.kind}: ${e.message}`;
