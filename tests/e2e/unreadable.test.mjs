@@ -319,3 +319,24 @@ test("an all-null chunk has no compression ratio: '—' in Column detail as in i
   }
   assert.deepEqual(log.errors, []);
 });
+
+test("a tokenizer supplied while the Data tab is sorted keeps the sort, and the grid shows what its status says", async () => {
+  await dropFile(page, path.join(corpus, "valid/tokenized_bits_counts.cols"));
+  await tab(page, "data");
+  await gridDrawn(page);
+  const header = "[data-testid=data-grid-header][data-col='0'] button";
+  await page.click(header);
+  await page.click(header);
+  await page.waitForFunction(() => /sorted by id descending/.test(document.querySelector("[data-testid=data-status]").textContent));
+  await gridDrawn(page);
+  const first = async () => Number(await page.getAttribute("[data-testid=data-grid] .grid-row[data-row='0']", "data-file-row"));
+  const sortedFirst = await first();
+  assert.notEqual(sortedFirst, 0, "sorted: the first row shown is not file row 0");
+  assert.equal((await gridRow(0))["1"].kind, "error", "text needs its tokenizer");
+  await page.setInputFiles("[data-testid=file-input]", [{ name: "gpt2-tokenizer.json", mimeType: "application/json", buffer: fs.readFileSync(path.join(corpus, "tokenizers/gpt2-tokenizer.json")) }]);
+  await page.waitForFunction(() => !document.querySelector("[data-testid=data-grid] .grid-cell[data-kind=error]") && !document.querySelector("[data-testid=data-grid] .grid-cell[data-kind=pending]"), null, { timeout: 30_000 });
+  assert.match(await page.textContent("[data-testid=data-status]"), /sorted by id descending/);
+  assert.equal(await first(), sortedFirst, "the rows shown are still the sorted ones");
+  assert.notEqual((await gridRow(0))["1"].kind, "error");
+  assert.deepEqual(log.errors, []);
+});

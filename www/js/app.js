@@ -370,7 +370,7 @@ async function afterTokenizers() {
   ctx.file.tokenizers = info.tokenizers;
   renderTokenizersAnywhere();
   refreshTables();
-  data.render();
+  data.tokenizersChanged();
   timing.tokenizersChanged();
   dirty.add("detail").add("sql");
   if (ctx.tab === "detail" || ctx.tab === "sql") showTab(ctx.tab);

@@ -531,6 +531,19 @@ export function createData(ctx, el) {
       status.dataset.total = String(total);
       grid.setSource(source());
     },
+    /**
+     * A tokenizer came for the open file: chunks that needed it read now.
+     * The view stays (its rows are the file's, whichever columns read), so
+     * the sort, filter and columns shown stay too; the grid asks again.
+     */
+    tokenizersChanged() {
+      if (!ctx.file?.numRows) return;
+      colErrors.clear();
+      fill(errorsHost);
+      grid.setSource(source(), { keepScroll: true });
+      exportMenu();
+      if (lastCell) grid.select(grid.selection.row, grid.selection.col, { scroll: false });
+    },
     /** A column shows as dates or numbers now (ctx.setTimeUnit): the grid, the selected cell, the filters' hints, the export's choice. */
     timeUnitsChanged() {
       if (!ctx.file?.numRows) return;
