@@ -340,3 +340,20 @@ test("a tokenizer supplied while the Data tab is sorted keeps the sort, and the 
   assert.notEqual((await gridRow(0))["1"].kind, "error");
   assert.deepEqual(log.errors, []);
 });
+
+test("Timing of columns that all fail to read: names them skipped, draws no chart, and the page stays responsive", async () => {
+  // Column name's chunks fail in every row group (codec 9); only it is timed.
+  await dropFile(page, { name: "damaged-0-1-2.cols", bytes: damagedFile([0, 1, 2]) });
+  await tab(page, "timing");
+  await page.uncheck('[data-testid=timing-columns-col] >> nth=0'); // id
+  await page.fill("[data-testid=timing-runs]", "1");
+  await page.fill("[data-testid=timing-warmups]", "0");
+  await page.click("[data-testid=timing-run]");
+  // No run was timed: an empty chart's axis looped for ever (the main thread blocked, memory growing).
+  await page.waitForSelector("[data-testid=timing-skipped]", { timeout: 15_000 });
+  assert.match(await page.textContent("[data-testid=timing-skipped]"), /name — unsupported_codec/);
+  assert.equal(await page.$("[data-testid=timing-chart]"), null);
+  assert.equal(await page.$("[data-testid=timing-result-row]"), null);
+  assert.equal(await Promise.race([page.evaluate(() => "answered"), new Promise((r) => setTimeout(() => r("blocked"), 5000))]), "answered");
+  assert.deepEqual(log.errors, []);
+});

@@ -130,7 +130,11 @@ function chart(rows, width) {
   const rowH = 30 + labelH;
   const top = 10;
   const axisH = 26;
-  const all = rows.flatMap((r) => r.runs.map((x) => x.wallMs)).filter((x) => x > 0);
+  // Runs shorter than the timer's tick read 0 ms: drawn at the axis's left
+  // end. With no run above 0 the axis is 0.1 to 1 ms (an axis from Infinity
+  // never ended its ticks' loop).
+  const timed = rows.flatMap((r) => r.runs.map((x) => x.wallMs)).filter((x) => x > 0);
+  const all = timed.length ? timed : [0.1, 1];
   // The axis runs from the 1-2-5 step below the fastest run to the one
   // above the slowest, so it always has at least two labelled ticks.
   const step125 = (v, up) => {
@@ -399,7 +403,8 @@ export function createTiming(ctx, el) {
         ))
       : null;
     shown?.stop();
-    shown = chartBox(whole ? [whole] : rows);
+    // Every chosen column skipped (none reads): no run to chart.
+    shown = whole || rows.length ? chartBox(whole ? [whole] : rows) : null;
     fill(
       results,
       h("h3", { "data-testid": "timing-run-label" }, `Run ${entry.label}`),
@@ -409,7 +414,7 @@ export function createTiming(ctx, el) {
       wholeTable,
       table,
       rows.length ? h("div", { class: "legend" }, PARTS.map((p) => h("span", { class: "legend-item" }, h("span", { class: ["swatch", p.cls] }), p.label))) : null,
-      shown.el,
+      shown?.el,
       h(
         "div",
         { class: "exports" },
@@ -419,7 +424,7 @@ export function createTiming(ctx, el) {
         h("button", { type: "button", "data-testid": "export-runs-csv", onclick: () => exportRunsCsv(entry) }, "CSV (every run)"),
       ),
     );
-    shown.draw();
+    shown?.draw();
   }
 
   /** Medians of every kept run side by side. */
