@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { dropFile, openInspector, corpus, gridDrawn, tab, waitState } from "./harness.mjs";
-import { buildFile, materialize } from "../node/synth.mjs";
+import { buildFile, materialize, encodeFooter } from "../node/synth.mjs";
 
 let inspector, page, log;
 
@@ -355,5 +355,26 @@ test("Timing of columns that all fail to read: names them skipped, draws no char
   assert.equal(await page.$("[data-testid=timing-chart]"), null);
   assert.equal(await page.$("[data-testid=timing-result-row]"), null);
   assert.equal(await Promise.race([page.evaluate(() => "answered"), new Promise((r) => setTimeout(() => r("blocked"), 5000))]), "answered");
+  assert.deepEqual(log.errors, []);
+});
+
+test("a file with row groups but no columns: Column detail and Data say so, with no page error", async () => {
+  // A footer of two row groups of 3 rows and an empty schema (no chunks): the reader opens it.
+  const footer = encodeFooter({ schema: [], rowGroups: [{ numRows: 3, byteOffset: 5, columns: [] }, { numRows: 3, byteOffset: 5, columns: [] }] });
+  const bytes = new Uint8Array(5 + footer.length + 8);
+  bytes.set([0x41, 0x42, 0x43, 0x44, 1]);
+  bytes.set(footer, 5);
+  new DataView(bytes.buffer).setUint32(5 + footer.length, footer.length, true);
+  bytes.set([0x41, 0x42, 0x43, 0x44], 5 + footer.length + 4);
+  await dropFile(page, { name: "no-columns.cols", bytes });
+  assert.equal(await page.textContent("[data-testid=fact-rows]"), "6");
+  await tab(page, "detail");
+  await page.waitForSelector("[data-testid=panel-detail] .notice");
+  assert.match(await page.textContent("[data-testid=panel-detail]"), /no columns/);
+  await tab(page, "data");
+  await page.waitForSelector("[data-testid=panel-data] .notice");
+  assert.match(await page.textContent("[data-testid=panel-data]"), /no columns/);
+  assert.equal(await page.$("[data-testid=data-grid]:visible"), null);
+  assert.equal(await page.$("[data-testid=filter-add]:visible"), null);
   assert.deepEqual(log.errors, []);
 });

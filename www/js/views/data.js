@@ -506,6 +506,11 @@ export function createData(ctx, el) {
         fill(el, h("p", { class: "notice" }, "This file has no rows."));
         return;
       }
+      // Rows without columns (its footer's schema is empty): nothing to show, filter or sort.
+      if (!f.schema.length) {
+        fill(el, h("p", { class: "notice" }, `This file has no columns: its ${plural(f.numRows, "row")} hold no values.`));
+        return;
+      }
       columnsMenu();
       drawFilters();
       exportMenu();
@@ -546,7 +551,7 @@ export function createData(ctx, el) {
     },
     /** A column shows as dates or numbers now (ctx.setTimeUnit): the grid, the selected cell, the filters' hints, the export's choice. */
     timeUnitsChanged() {
-      if (!ctx.file?.numRows) return;
+      if (!ctx.file?.numRows || !ctx.file.schema.length) return;
       refocusUnit = side.contains(document.activeElement);
       grid.setSource(source(), { keepScroll: true });
       drawFilters();
@@ -557,7 +562,7 @@ export function createData(ctx, el) {
      *  found where that view puts it. */
     async activate(state) {
       const n = ctx.file.numRows;
-      if (!n) return;
+      if (!n || !ctx.file.schema.length) return;
       const sortCol = state?.sort;
       const sort = Number.isInteger(sortCol) && sortCol >= 0 && sortCol < ctx.file.schema.length ? { c: sortCol, desc: !!state.desc } : null;
       let parsed = [];

@@ -214,6 +214,10 @@ export function createDetail(ctx, el) {
       fill(el, h("p", { class: "notice" }, "This file has no row groups, so there are no chunks to inspect."));
       return;
     }
+    if (!f.schema.length) {
+      fill(el, h("p", { class: "notice" }, "This file has no columns, so there are no chunks to inspect."));
+      return;
+    }
     const { g, c } = ctx.sel;
     const cm = f.rowGroups[g].columns[c];
     const col = f.schema[c];
