@@ -376,5 +376,12 @@ test("a file with row groups but no columns: Column detail and Data say so, with
   assert.match(await page.textContent("[data-testid=panel-data]"), /no columns/);
   assert.equal(await page.$("[data-testid=data-grid]:visible"), null);
   assert.equal(await page.$("[data-testid=filter-add]:visible"), null);
+  // A tokenizer supplied now finds no grid to redraw.
+  await page.setInputFiles("[data-testid=file-input]", [{ name: "gpt2-tokenizer.json", mimeType: "application/json", buffer: fs.readFileSync(path.join(corpus, "tokenizers/gpt2-tokenizer.json")) }]);
+  await page.waitForFunction(() => /gpt2-tokenizer/.test(document.body.textContent), null, { timeout: 10_000 });
+  await page.waitForTimeout(300);
+  assert.match(await page.textContent("[data-testid=panel-data]"), /no columns/);
+  assert.equal(await page.$("[data-testid=data-grid]:visible"), null);
+  assert.equal(await page.$("[data-testid=data-export]:visible"), null);
   assert.deepEqual(log.errors, []);
 });
