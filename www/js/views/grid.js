@@ -33,10 +33,10 @@ export function columnWidth(col) {
   return Math.max(base, Math.min(340, 30 + col.label.length * 8.5 + tag));
 }
 
-/** A value that is not there because its chunk does not read (never a null). */
 /** The error of cell k's own chunk (its row group's), else the column's. */
 const errorAt = (colData, k) => colData.errors?.[k] ?? colData.error ?? null;
 
+/** A value that is not there because its chunk does not read (never a null). */
 export function unreadableNode(error = null, tag = "span") {
   const why = error ? `unreadable: the chunk does not read (${error.kind}: ${error.message})` : "unreadable: the chunk does not read";
   return h(tag, { class: "v-error", "data-kind": "error", title: why, "aria-label": why }, h("span", { "aria-hidden": "true" }, "✗ unreadable"));
