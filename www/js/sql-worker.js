@@ -10,6 +10,7 @@ import { init, ColumnsFile, TokenizerRegistry } from "./columns.js";
 import { openUrl } from "./urlbuffer.js";
 import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter } from "./arrowdata.js";
 import { columnLabels } from "./labels.js";
+import { CHUNK_KINDS } from "./chunkkinds.js";
 import { formatTime } from "./timefmt.js";
 
 const DUCKDB_DIR = new URL("../vendor/duckdb/", import.meta.url);
@@ -26,9 +27,6 @@ const LOCKDOWN = [
   "SET enable_external_access = false",
   "SET lock_configuration = true",
 ];
-
-// Errors of one chunk, not of the file or its source (as worker.js keeps them).
-const CHUNK_KINDS = new Set(["truncated", "corrupt_chunk", "unsupported_codec", "unsupported_encoding", "unknown_tokenizer", "too_large", "out_of_range"]);
 
 const quote = (name) => `"${name.replaceAll('"', '""')}"`;
 

@@ -14,6 +14,7 @@ import { ColumnProfile, TOP_KEPT } from "./profile.js";
 import { cellText, textFormat } from "./exporttext.js";
 import { columnLabels } from "./labels.js";
 import { decodedSize } from "./sizes.js";
+import { CHUNK_KINDS } from "./chunkkinds.js";
 import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter } from "./arrowdata.js";
 
 let registry = null;
@@ -42,7 +43,6 @@ let decodedReported = 0;
 // after a change, like the decoded sizes.
 const failures = new Map(); // "g:c" -> { error, header: number[] | null }
 let failuresChanged = false;
-const CHUNK_KINDS = new Set(["truncated", "corrupt_chunk", "unsupported_codec", "unsupported_encoding", "unknown_tokenizer", "too_large", "out_of_range"]);
 // Bytes and requests the page read itself (a failing chunk's header, the
 // whole file for Timing from memory), beside the package's.
 const extraIO = { bytes: 0, requests: 0 };
