@@ -1,6 +1,7 @@
 // How the page looks and is used without a mouse: WCAG AA text contrast
 // in the light and the dark theme, every view at 1000 and 700 px wide, the
-// byte map by keyboard, repeated column names told apart by index, and one
+// byte map by keyboard, repeated column names told apart by index, no
+// spinning for those who ask for less motion, and one
 // run with cross-origin isolation (the site works with and without it).
 
 import { test, before, after } from "node:test";
@@ -260,6 +261,23 @@ test("repeated column names carry their index everywhere", async () => {
   assert.equal(csv[2], "1,999,a1,b1");
   await shot(page, "43-repeated-names");
   await context.close();
+});
+
+test("asked for less motion (prefers-reduced-motion), the busy spinner stands still; otherwise it turns", async () => {
+  for (const reducedMotion of ["no-preference", "reduce"]) {
+    const { page, context, log } = await newPage(browser, server.origin, { reducedMotion });
+    await page.goto(server.base);
+    await page.waitForSelector("body[data-ready='1']");
+    const spin = await page.evaluate(() => {
+      document.querySelector("[data-testid=status]").classList.add("busy");
+      const s = getComputedStyle(document.querySelector("[data-testid=status] .spinner"));
+      return { name: s.animationName, visible: s.visibility };
+    });
+    assert.equal(spin.visible, "visible", reducedMotion);
+    assert.equal(spin.name, reducedMotion === "reduce" ? "none" : "spin", reducedMotion);
+    assert.deepEqual(log.errors, []);
+    await context.close();
+  }
 });
 
 test("with cross-origin isolation too: fine timers, SQL and the pool", async () => {
