@@ -20,8 +20,9 @@ let nextId = 1;
 // { reuse } returns its buffers to the worker that will refill them.
 const maker = new WeakMap();
 
+/** A worker's error (`plainError` in pool-worker.js: every field is there). */
 function toError(e) {
-  return new ColumnsError(e.message, e.kind ?? "internal", e.rowGroup ?? null, e.column ?? null, e.offset ?? null);
+  return new ColumnsError(e.message, e.kind, e.rowGroup, e.column, e.offset);
 }
 
 /** Whether `x` is a SharedArrayBuffer (a name that does not exist on pages that are not cross-origin isolated). */

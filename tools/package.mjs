@@ -65,6 +65,14 @@ function withoutFallbacks(code) {
   if (out.includes("'encodeInto' in")) throw new Error("the glue tests for encodeInto in a new way: update withoutFallbacks in tools/package.mjs");
   out = out.replace(/ else \{\n\s*console\.warn\('using deprecated parameters for `initSync\(\)`; pass a single object instead'\)\n\s*\}/, "");
   if (out.includes("deprecated parameters for `initSync()`")) throw new Error("initSync() warns in a new way: update withoutFallbacks in tools/package.mjs");
+  // passStringToWasm0's path for a module without __wbindgen_realloc:
+  // every caller passes one (wasm.NAME, as its third argument).
+  const calls = out.match(/passStringToWasm0\([^)]*\)/g) ?? [];
+  if (!calls.every((c) => /^passStringToWasm0\((\w+, wasm\.\w+, wasm\.\w+|arg, malloc, realloc)\)$/.test(c))) {
+    throw new Error(`passStringToWasm0 is called in a new way (${calls.join("; ")}): update withoutFallbacks in tools/package.mjs`);
+  }
+  out = out.replace(/\n    if \(realloc === undefined\) \{\n[\s\S]*?\n    \}\n/, "\n");
+  if (out.includes("realloc === undefined")) throw new Error("passStringToWasm0 changed: update withoutFallbacks in tools/package.mjs");
   return out;
 }
 
