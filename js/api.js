@@ -120,8 +120,18 @@ function guardStatics(cls, name) {
 
 const tag = (x) => Object.prototype.toString.call(x).slice(8, -1);
 
-/** What a value is, for an error message: "a string", "Blob", ... */
+/** What a value is, for an error message: "a string", "Blob", ...; never
+ *  throws: an object that throws when inspected (a Proxy whose traps throw,
+ *  a revoked Proxy) is "an object", as the module's own describe() says. */
 function describe(x) {
+  try {
+    return what(x);
+  } catch {
+    return "an object";
+  }
+}
+
+function what(x) {
   if (x === null) return "null";
   if (x === undefined) return "undefined";
   if (typeof x !== "object" && typeof x !== "function") return `a ${typeof x}`;

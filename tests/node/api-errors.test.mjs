@@ -295,3 +295,20 @@ test("toArray() keeps a string's leading U+FEFF: a value's bytes are its text, n
   const [col] = ColumnsFile.fromBytes(bytes).readColumns();
   assert.deepEqual(col.toArray(), values);
 });
+
+test("a callback that throws when inspected (a Proxy whose traps throw, a revoked Proxy) is a bad_argument, not the Proxy's own error", async () => {
+  const file = ColumnsFile.fromBytes(corpusFile("valid/nulls").bytes);
+  const boom = new Error("trap");
+  const trap = () => { throw boom; };
+  const throwing = new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap });
+  const revocable = Proxy.revocable({}, {});
+  revocable.revoke();
+  for (const callback of [throwing, revocable.proxy]) {
+    throwsKind(() => file.readRowGroupScoped(0, callback), "bad_argument", (e) => assert.match(e.message, /^readRowGroupScoped needs a callback function as its second argument; got an object$/));
+    await rejectsKind(file.readRowGroupScopedAsync(0, callback), "bad_argument", (e) => assert.match(e.message, /^readRowGroupScopedAsync needs a callback function/));
+    // Options too: described, not inspected into a raw error.
+    throwsKind(() => file.readRowGroupScoped(0, () => {}, callback), "bad_argument");
+  }
+  assert.equal(file.readRowGroupScoped(1, ({ numRows }) => numRows), 9, "the file goes on working");
+  file.free();
+});
