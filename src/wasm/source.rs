@@ -132,8 +132,13 @@ pub(crate) struct Source {
 fn call(target: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, JsValue> {
     // `target` is the source, or what its slice() gave (a Blob-like's part).
     let what = if method == "arrayBuffer" { "the source's slice() result" } else { "the source" };
-    // (Reflect.get throws on a primitive: it has no such method either.)
-    let f = if target.is_object() { Reflect::get(target, &method.into()) } else { Ok(JsValue::UNDEFINED) }
+    // (Reflect.get throws on a primitive: it has no such method either. A
+    // function is an object too: a callable source has its methods.)
+    let f = if target.is_object() || target.is_function() {
+        Reflect::get(target, &method.into())
+    } else {
+        Ok(JsValue::UNDEFINED)
+    }
         .map_err(|e| with_cause("bad_source", &format!("reading {what}'s {method} threw"), e))?;
     let f: Function = f.dyn_into().map_err(|v| {
         usage_error("bad_source", &format!("{what} has no {method}() method ({method} is {})", describe(&v)))

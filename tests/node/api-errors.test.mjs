@@ -312,3 +312,21 @@ test("a callback that throws when inspected (a Proxy whose traps throw, a revoke
   assert.equal(file.readRowGroupScoped(1, ({ numRows }) => numRows), 9, "the file goes on working");
   file.free();
 });
+
+test("a callable source (a function with byteLength and slice(), or size and slice()) is read as any other; without slice() it is a bad_source that says so", async () => {
+  const { bytes, expected } = corpusFile("valid/nulls");
+  const asyncBuffer = Object.assign(function source() {}, { slice: (s, e) => bytes.slice(s, e) });
+  Object.defineProperty(asyncBuffer, "byteLength", { value: bytes.length });
+  const blobLike = Object.assign(function blob() {}, { size: bytes.length, slice: (s, e) => new Blob([bytes.slice(s, e)]) });
+  for (const file of [await ColumnsFile.fromAsyncBuffer(asyncBuffer), await ColumnsFile.fromBlob(blobLike)]) {
+    assert.equal(file.numRows, 1 + 9 + 64 + 1000);
+    assert.deepEqual((await file.readColumnAsync(1, 0)).toArray(), expected.row_groups[1].values[0]);
+    file.free();
+  }
+  const noSlice = function source() {};
+  Object.defineProperty(noSlice, "byteLength", { value: bytes.length });
+  await rejectsKind(ColumnsFile.fromAsyncBuffer(noSlice), "bad_source", (e) => assert.match(e.message, /^the source has no slice\(\) method \(slice is undefined\)$/));
+  const notCallableSlice = Object.assign(function source() {}, { slice: 5 });
+  Object.defineProperty(notCallableSlice, "byteLength", { value: bytes.length });
+  await rejectsKind(ColumnsFile.fromAsyncBuffer(notCallableSlice), "bad_source", (e) => assert.match(e.message, /slice is the number 5/));
+});
