@@ -682,6 +682,17 @@ pub(super) fn index(v: &JsValue, what: &str, count: usize, place: &str) -> JsRes
     Ok(Err(Error::new(ErrorKind::OutOfRange, format!("{what} {n}{place} does not exist; the file has {count}"))))
 }
 
+/// [`index`] with its `out_of_range` as a JS error located where the index
+/// points (its `rowGroup` or `column`: `what` says which), when it is a
+/// place at all, as `readColumn`'s are.
+pub(super) fn located_index(v: &JsValue, what: &str, count: usize, place: &str) -> JsResult<usize> {
+    index(v, what, count, place)?.map_err(|mut e| {
+        let at = if what == "column" { &mut e.location.column } else { &mut e.location.row_group };
+        *at = whole(v);
+        js_error(&e)
+    })
+}
+
 /// An optional list of indexes, checked: `undefined`/`null` for all `count`.
 pub(super) fn indices(v: &JsValue, count: usize, what: &str) -> JsResult<Vec<usize>> {
     let mut out = Vec::new();
@@ -719,7 +730,7 @@ pub(super) fn indices_into(v: &JsValue, count: usize, what: &str, out: &mut Vec<
     for i in 0..len as u32 {
         let x = Reflect::get_u32(v, i)
             .map_err(|e| with_cause("bad_argument", &format!("the {what} list cannot be read at {i}"), e))?;
-        out.push(index(&x, what, count, &format!(" (position {i} of the list)"))?.map_err(|e| js_error(&e))?);
+        out.push(located_index(&x, what, count, &format!(" (position {i} of the list)"))?);
     }
     Ok(())
 }

@@ -20,10 +20,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen_futures::JsFuture;
 
 use super::convert::{self, describe, js_error, places, usage_error, with_cause};
-use super::file::{index, indices_into, signal_of, try_vec, ColumnsFile, Inner, JsResult};
+use super::file::{indices_into, located_index, signal_of, try_vec, ColumnsFile, Inner, JsResult};
 use super::source::{aborted, copy_into, is_aborted, Fetch, PartView, View};
 use crate::column::Column;
-use crate::error::Error;
 use crate::plan::{self, Window};
 use crate::reuse::{ColumnBuffers, Scratch};
 
@@ -379,10 +378,7 @@ impl Drop for StreamBuffers {
 
 /// A row group index argument, checked.
 fn row_group_index(inner: &Inner, v: &JsValue) -> JsResult<usize> {
-    index(v, "row group", inner.meta.row_groups.len(), "")?.map_err(|mut e: Error| {
-        e.location.row_group = super::file::whole(v);
-        js_error(&e)
-    })
+    located_index(v, "row group", inner.meta.row_groups.len(), "")
 }
 
 /// `options.readAhead`: how many bytes a stream may have requested and not
