@@ -136,10 +136,10 @@ fn call(target: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, JsV
     // function is an object too: a callable source has its methods.)
     let f = if target.is_object() || target.is_function() {
         Reflect::get(target, &method.into())
+            .map_err(|e| with_cause("bad_source", &format!("reading {what}'s {method} threw"), e))?
     } else {
-        Ok(JsValue::UNDEFINED)
-    }
-        .map_err(|e| with_cause("bad_source", &format!("reading {what}'s {method} threw"), e))?;
+        JsValue::UNDEFINED
+    };
     let f: Function = f.dyn_into().map_err(|v| {
         usage_error("bad_source", &format!("{what} has no {method}() method ({method} is {})", describe(&v)))
     })?;
