@@ -369,6 +369,10 @@ for (const [cls, name] of [[Column, "Column"], [ColumnsError, "ColumnsError"], [
 export const internal = {
   compiledModule,
   toBytes,
+  optionsOf,
+  option,
+  settle,
+  abortedError,
   handBack,
   reused,
   boolBitsOf,

@@ -13,7 +13,8 @@ export class ColumnsPool {
   /** Number of workers. */
   readonly size: number;
   /** Opens a file in every worker: a Blob/File (each worker reads only what it needs), or bytes
-   *  (copied once per worker and transferred; shared when the page is cross-origin isolated). */
+   *  (copied once per worker and transferred; shared when the page is cross-origin isolated).
+   *  Options that are not an object, or `tokenizers` that is not an array, are a `bad_argument`. */
   open(source: Blob | Bytes, options?: { tokenizers?: Bytes[] | undefined }): Promise<PooledFile>;
   /** Stops every worker; pending reads reject (`internal`), later calls too (`freed`). */
   terminate(): void;
@@ -24,9 +25,12 @@ export class PooledFile {
   /** Metadata on the calling thread (schema, rowGroups, tokenizers, ...). */
   readonly meta: ColumnsFile;
   /** Reads chunks (all row groups / columns when omitted) in parallel; columns in row-group-major order.
+   *  Its arguments are checked as `meta.readColumnsAsync`'s (the same error kinds).
    *  `options.reuse`: columns from this pool you are done with; each worker refills the buffers it made.
-   *  `options.boolBits`: bool columns bit-packed, as for ColumnsFile reads. */
-  readColumns(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: Pick<ReadOptions, "reuse" | "boolBits">): Promise<Column[]>;
+   *  `options.boolBits`: bool columns bit-packed, as for ColumnsFile reads.
+   *  `options.signal`: rejects at once with an `aborted` ColumnsError when it aborts (what the
+   *  workers were already given is dropped when they answer). */
+  readColumns(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: Pick<ReadOptions, "reuse" | "boolBits" | "signal">): Promise<Column[]>;
   /** Closes the file in every worker. */
   close(): void;
 }

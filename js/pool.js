@@ -13,7 +13,7 @@
 // the package (tools/package.mjs keeps the import as it is).
 import init, { ColumnsError, ColumnsFile, TokenizerRegistry, __internal } from "./columns_wasm.js";
 
-const { boolBitsOf, columnFromParts, compiledModule, handBack, reused, toBytes } = __internal;
+const { abortedError, boolBitsOf, columnFromParts, compiledModule, handBack, option, optionsOf, reused, settle, toBytes } = __internal;
 
 let nextId = 1;
 // Which worker decoded a column, so that a column handed back with
@@ -90,7 +90,9 @@ export class ColumnsPool {
    * SharedArrayBuffer, none if they are in one already).
    * The returned file's `meta` is a ColumnsFile on this thread (metadata only).
    */
-  async open(source, { tokenizers = [] } = {}) {
+  async open(source, options) {
+    const tokenizers = option(optionsOf(options, "ColumnsPool.open"), "tokenizers", "ColumnsPool.open") ?? [];
+    if (!Array.isArray(tokenizers)) throw new ColumnsError("ColumnsPool.open: options.tokenizers must be an array of tokenizer.json bytes", "bad_argument");
     const registry = new TokenizerRegistry();
     for (const t of tokenizers) registry.register(t);
     let meta;
@@ -180,16 +182,6 @@ export class ColumnsPool {
   }
 }
 
-/** The indexes a read asked for (all `n` when null), each checked to be an index below `n`. */
-function indexes(list, n, what) {
-  list ??= [...Array(n).keys()];
-  const array = Array.isArray(list);
-  if (!array || [...list].some((i) => !Number.isInteger(i) || i < 0 || i >= n)) {
-    throw new ColumnsError(`readColumns: ${what} indexes must be an array of integers below ${n}`, array ? "out_of_range" : "bad_argument");
-  }
-  return list;
-}
-
 export class PooledFile {
   constructor(pool, id, meta) {
     this.pool = pool;
@@ -201,11 +193,21 @@ export class PooledFile {
   /** Reads chunks (all row groups / all columns when omitted) in parallel;
    *  resolves to Columns in row-group-major order. `options.reuse`: columns
    *  (from this pool) you are done with; their buffers are refilled.
-   *  `options.boolBits`: bool columns bit-packed, as for ColumnsFile reads. */
-  async readColumns(rowGroups = null, columns = null, options = undefined) {
-    const gs = indexes(rowGroups, this.meta.rowGroups.length, "row group");
-    const cs = indexes(columns, this.meta.schema.length, "column");
-    return this.pool.read(this.id, this.meta, gs.flatMap((g) => cs.map((c) => [g, c])), reused(options), boolBitsOf(options));
+   *  `options.boolBits`: bool columns bit-packed, as for ColumnsFile reads.
+   *  `options.signal`: rejects with `aborted` as soon as it aborts (what
+   *  the workers were given is dropped when they answer). */
+  async readColumns(rowGroups, columns, options) {
+    // Checked by the file itself, as its readColumnsAsync checks them.
+    const signal = this.meta.__check(rowGroups, columns, options);
+    const all = (n) => [...Array(n).keys()];
+    const cs = columns ?? all(this.meta.schema.length);
+    const picks = (rowGroups ?? all(this.meta.rowGroups.length)).flatMap((g) => cs.map((c) => [g, c]));
+    const reuse = reused(options);
+    const boolBits = boolBitsOf(options);
+    if (signal?.aborted) throw abortedError(signal);
+    return settle(this.pool.read(this.id, this.meta, picks, reuse, boolBits), signal).catch((e) => {
+      throw signal?.aborted ? abortedError(signal) : e;
+    });
   }
 
   close() {

@@ -300,6 +300,15 @@ impl ColumnsFile {
         })
     }
 
+    /// The pool's argument checks (js/pool.js), so that they are this
+    /// file's: `readColumnsAsync(rowGroups, columns, options)`'s, in its
+    /// order. Returns the options' signal (`undefined` or an AbortSignal).
+    #[wasm_bindgen(js_name = __check, skip_typescript)]
+    pub fn check(&self, row_groups: JsValue, columns: JsValue, options: JsValue) -> JsResult<JsValue> {
+        self.inner.selection(&row_groups, &columns)?;
+        signal_of(&options)
+    }
+
     /// Describes one chunk: its blocks, what its encoding did, and whether
     /// the footer's statistics agree with the decoded values.
     #[wasm_bindgen(js_name = inspectChunk, unchecked_return_type = "ChunkReport")]

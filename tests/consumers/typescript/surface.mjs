@@ -17,7 +17,7 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 const project = path.resolve(here, "../../..");
 const pkgDir = path.join(here, "node_modules/columns-wasm");
 // Exported for the package's own pool module, not for users.
-const INTERNAL = new Set(["__internal", "__wrap", "__destroy_into_raw", "__handle", "arrays", "fromWasm", "setTimings", "__scopedRead", "__endScope", "__rowGroups"]);
+const INTERNAL = new Set(["__internal", "__wrap", "__destroy_into_raw", "__handle", "arrays", "fromWasm", "setTimings", "__scopedRead", "__endScope", "__rowGroups", "__check"]);
 
 const problems = [];
 

@@ -14,6 +14,6 @@ export async function forward(file: ColumnsFile, reuse?: Column, signal?: AbortS
   for await (const batch of file.rowGroupsAsync({ columns, rowGroups: undefined, readAhead: undefined, boolBits, scoped: undefined, signal })) void batch;
   const pool = await ColumnsPool.create();
   const pooled = await pool.open(new Uint8Array(0), { tokenizers: undefined });
-  await pooled.readColumns(null, null, { reuse, boolBits });
+  await pooled.readColumns(null, null, { reuse, boolBits, signal });
   return cols.length;
 }
