@@ -88,12 +88,27 @@ const pooled = await pool.open(new SharingBytes(mine.buffer, 16, buffer.byteLeng
 if (mine.buffer.byteLength !== buffer.byteLength + 16) failures.push("pool.open detached the caller's buffer");
 const pooledCols = await pooled.readColumns();
 if (pooledCols.length === 0 || pooledCols[0].length !== ColumnsFile.fromBytes(buffer).readColumn(0, 0).length) failures.push("pool read the wrong rows");
-await expectError("pool readColumns([0.5])", () => pooled.readColumns([0.5]), "out_of_range", /row group indexes must be an array of integers below/);
-await expectError("pool readColumns([true])", () => pooled.readColumns(null, [true]), "out_of_range", /column indexes/);
+// Checked as ColumnsFile.readColumnsAsync checks them (by the file itself): the same kinds and messages.
+await expectError("pool readColumns([0.5])", () => pooled.readColumns([0.5]), "out_of_range", /^row group 0\.5 \(position 0 of the list\) does not exist; the file has \d+$/);
+await expectError("pool readColumns([true])", () => pooled.readColumns(null, [true]), "bad_argument", /^column \(position 0 of the list\) must be a number; got a boolean$/);
 // A hole in a list is no index: refused, not skipped (which read fewer chunks than asked, in other places).
-await expectError("pool readColumns([, 0])", () => pooled.readColumns([, 0]), "out_of_range", /row group indexes must be an array of integers below/);
-await expectError("pool readColumns(null, new Array(2))", () => pooled.readColumns(null, new Array(2)), "out_of_range", /column indexes/);
-await expectError("pool readColumns(\"0\")", () => pooled.readColumns("0"), "bad_argument", /row group indexes must be an array/);
+await expectError("pool readColumns([, 0])", () => pooled.readColumns([, 0]), "bad_argument", /^row group \(position 0 of the list\) must be a number; got undefined$/);
+await expectError("pool readColumns(null, new Array(2))", () => pooled.readColumns(null, new Array(2)), "bad_argument", /^column \(position 0 of the list\) must be a number; got undefined$/);
+await expectError("pool readColumns(\"0\")", () => pooled.readColumns("0"), "bad_argument", /^the row groups to read must be an array of indexes, null or undefined; got a string$/);
+await expectError("pool readColumns(null, [\"0\"])", () => pooled.readColumns(null, ["0"]), "bad_argument", /^column \(position 0 of the list\) must be a number; got a string$/);
+await expectError("pool readColumns(null, null, 5)", () => pooled.readColumns(null, null, 5), "bad_argument", /^options must be an object; got the number 5$/);
+await expectError("pool readColumns({ signal: 5 })", () => pooled.readColumns(null, null, { signal: 5 }), "bad_argument", /^options\.signal must be an AbortSignal/);
+await expectError("pool readColumns({ signal: aborted })", () => pooled.readColumns(null, null, { signal: AbortSignal.abort() }), "aborted", /^the read was aborted$/);
+{
+  // Aborted while the workers read: rejected at once; the pool goes on.
+  const controller = new AbortController();
+  const reading = pooled.readColumns(null, null, { signal: controller.signal });
+  controller.abort();
+  await expectError("pool readColumns, aborted while reading", () => reading, "aborted", /^the read was aborted$/);
+  if ((await pooled.readColumns()).length !== pooledCols.length) failures.push("pool read after an abort: wrong column count");
+}
+await expectError("pool.open(bytes, 5)", () => pool.open(buffer, 5), "bad_argument", /^ColumnsPool\.open's options must be an object; got a number$/);
+await expectError("pool.open(bytes, { tokenizers: 5 })", () => pool.open(buffer, { tokenizers: 5 }), "bad_argument", /options\.tokenizers must be an array/);
 await expectError("pool readColumns({ reuse: \"x\" })", () => pooled.readColumns(null, null, { reuse: "x" }), "bad_argument", /options\.reuse must be a Column/);
 await expectError("pool readColumns({ boolBits: 1 })", () => pooled.readColumns(null, null, { boolBits: 1 }), "bad_argument", /options\.boolBits must be true or false/);
 pool.terminate();
