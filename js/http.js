@@ -1,6 +1,11 @@
 // columns-wasm/http: a file on a web server as an AsyncBuffer
 // ({ byteLength, slice(start, end) }) for ColumnsFile.fromAsyncBuffer, each
 // slice one GET with a Range header. What real servers do is handled here:
+//   - each 206 is checked against its Content-Range (the bytes it names,
+//     the file's size): a range capped shorter than asked is completed by
+//     asking for the rest, a wider one is cut to the bytes asked, any other
+//     (another start, a body longer or shorter than its Content-Range, a
+//     multipart/byteranges body) is refused;
 //   - the size comes from HEAD; when HEAD gives none (or is refused, as a
 //     URL signed for GET only is), from a one-byte Range probe's
 //     Content-Range total;
@@ -60,6 +65,12 @@ function headerNumber(text) {
 function rangeTotal(r) {
   const m = /\/(\d+)\s*$/.exec(r.headers.get("content-range") || "");
   return m ? Number(m[1]) : null;
+}
+/** A Content-Range header's { from, to, total } (total null for "*"), or null when there is none to read. */
+function contentRange(r) {
+  const m = /^\s*bytes\s+(\d+)\s*-\s*(\d+)\s*\/\s*(\d+|\*)\s*$/i.exec(r.headers.get("content-range") || "");
+  if (!m || Number(m[2]) < Number(m[1])) return null;
+  return { from: Number(m[1]), to: Number(m[2]), total: m[3] === "*" ? null : Number(m[3]) };
 }
 /**
  * Which version of the file an answer is of: its ETag (compared the weak
@@ -228,6 +239,43 @@ export async function asyncBufferFromUrl(url, options) {
       return counted(all);
     }));
 
+  // One range asked, several parts sent: HTTP forbids it, and their framing is no part of the file.
+  const refuseMultipart = (r) => {
+    if (!/^\s*multipart\/byteranges/i.test(r.headers.get("content-type") || "")) return;
+    r.body?.cancel().catch(() => {});
+    throw new HttpError(`the server answered one range with a multipart/byteranges body, which this does not read (${href})`, "bad_source");
+  };
+  const sizeChanged = (total) => new HttpError(`the file changed size on the server while it was read (${size} -> ${total} bytes, ${href})`, "bad_source");
+  /**
+   * The bytes from `at` (up to `end`) a 206 answer holds, checked against
+   * its Content-Range: the total must be the size, the body as long as the
+   * range it names, and that range must hold byte `at` (it may start before
+   * it, or stop short of `end`). { bytes, received }: the bytes wanted, and
+   * how many came.
+   */
+  const rangeAnswer = async (r, at, end) => {
+    refuseMultipart(r);
+    let buf;
+    try {
+      buf = new Uint8Array(await r.arrayBuffer());
+    } catch (e) {
+      checkAborted();
+      throw new HttpError(`reading the answer from ${href} failed: ${e?.message ?? e}`, "bad_source", e);
+    }
+    const range = contentRange(r);
+    if (!range) {
+      // No Content-Range this code can see: the body must be the bytes asked, all of them.
+      if (buf.length !== end - at) throw new HttpError(`asked for ${end - at} bytes at ${at}, the server sent ${buf.length} without a readable Content-Range (${href})`, "bad_source");
+      return { bytes: buf, received: buf.length };
+    }
+    if (range.total !== null && range.total !== size) throw sizeChanged(range.total);
+    const named = `bytes ${range.from}-${range.to}/${range.total ?? "*"}`;
+    if (buf.length !== range.to - range.from + 1) throw new HttpError(`the server sent ${buf.length} bytes in an answer whose Content-Range is ${named} (${href})`, "bad_source");
+    if (range.from > at) throw new HttpError(`asked for bytes from ${at}, the server sent them from ${range.from} (${href})`, "bad_source");
+    if (range.to < at) throw new HttpError(`asked for bytes from ${at}, the server sent ${named} (${href})`, "bad_source");
+    return { bytes: buf.subarray(at - range.from, Math.min(range.to + 1, end) - range.from), received: buf.length };
+  };
+
   // HEAD: the size, and whether ranges are served. A network or CORS
   // failure of HEAD alone leaves it to the probe.
   let head = null;
@@ -248,6 +296,7 @@ export async function asyncBufferFromUrl(url, options) {
     const r = await request("GET", "bytes=0-0");
     sameVersion(r);
     if (r.status === 206) {
+      refuseMultipart(r);
       const total = rangeTotal(r);
       await r.arrayBuffer().catch(() => {});
       if (total === null) throw new HttpError(`the server answered a Range request without a readable Content-Range total (${href})`, "bad_source");
@@ -269,35 +318,35 @@ export async function asyncBufferFromUrl(url, options) {
     async slice(start, end) {
       if (!(end > start)) return new Uint8Array(0);
       if (whole) return (await whole).subarray(start, end);
-      const r = await request("GET", `bytes=${start}-${end - 1}`);
-      sameVersion(r);
-      if (r.status === 206) {
-        let buf;
-        try {
-          buf = new Uint8Array(await r.arrayBuffer());
-        } catch (e) {
-          checkAborted();
-          throw new HttpError(`reading the answer from ${href} failed: ${e?.message ?? e}`, "bad_source", e);
+      // A server may send less than asked (ranges capped at some size): the
+      // rest is asked for from where its answer stopped, until all is here.
+      let out = null;
+      for (let at = start; at < end; ) {
+        const r = await request("GET", `bytes=${at}-${end - 1}`);
+        sameVersion(r);
+        if (r.status === 200) {
+          // The range was ignored: keep this body and serve every read from it
+          // (a read that raced this one drops its own copy).
+          if (whole) r.body?.cancel().catch(() => {});
+          const all = await keepWhole(r);
+          if (all.length !== size) throw new HttpError(`the file changed size while it was read (${size} -> ${all.length} bytes, ${href})`, "bad_source");
+          return all.subarray(start, end);
         }
+        if (r.status === 416) {
+          const total = rangeTotal(r);
+          if (total !== null && total !== size) throw sizeChanged(total);
+        }
+        // (The package's message around this one names the bytes.)
+        if (r.status !== 206) throw statusError(r, "range request");
+        const part = await rangeAnswer(r, at, end);
         stats.requests++;
-        stats.bytes += buf.length;
-        const from = /^\s*bytes\s+(\d+)-/i.exec(r.headers.get("content-range") || "");
-        const total = rangeTotal(r);
-        if (total !== null && total !== size) throw new HttpError(`the file changed size on the server while it was read (${size} -> ${total} bytes, ${href})`, "bad_source");
-        if (from && Number(from[1]) !== start) throw new HttpError(`asked for bytes from ${start}, the server sent them from ${from[1]} (${href})`, "bad_source");
-        if (buf.length !== end - start) throw new HttpError(`asked for ${end - start} bytes at ${start}, the server sent ${buf.length} (${href})`, "bad_source");
-        return buf;
+        stats.bytes += part.received;
+        if (at === start && part.bytes.length === end - start) return part.bytes;
+        out ??= new Uint8Array(end - start);
+        out.set(part.bytes, at - start);
+        at += part.bytes.length;
       }
-      if (r.status === 200) {
-        // The range was ignored: keep this body and serve every read from it
-        // (a read that raced this one drops its own copy).
-        if (whole) r.body?.cancel().catch(() => {});
-        const all = await keepWhole(r);
-        if (all.length !== size) throw new HttpError(`the file changed size while it was read (${size} -> ${all.length} bytes, ${href})`, "bad_source");
-        return all.subarray(start, end);
-      }
-      // (The package's message around this one names the bytes.)
-      throw statusError(r, "range request");
+      return out;
     },
     /** The whole file in one Uint8Array, within the limit: the download the
      *  server already sent whole, else one GET not kept for slice(). */

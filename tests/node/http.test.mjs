@@ -26,6 +26,8 @@ let server;
 let base;
 /** The validators of the "versioned" server's answers: { head, get } headers, and a Content-Range total other than the size. */
 let version = { head: {}, get: {} };
+/** How the "custom" server answers, set by a test: (req, res) => void. */
+let custom = null;
 
 /** Sends `total` bytes of `body` (repeated) in `piece`-sized writes every `ms`. */
 function trickle(res, mode, total, piece, ms) {
@@ -95,6 +97,8 @@ before(async () => {
         if (req.headers.authorization !== "Bearer t0ken") return res.writeHead(401).end();
         if (head) return res.writeHead(200, { "Content-Length": size, "Accept-Ranges": "bytes" }).end();
         return ranged(req, res);
+      case "custom": // what the test at hand sets
+        return custom(req, res);
       default:
         return res.writeHead(404, "Not Found").end("no such file");
     }
@@ -344,4 +348,93 @@ test("one file served with its validators as they come: reads fine (a weakened E
   await checkValues(await asyncBufferFromUrl(url, { checkVersion: false }));
   await assert.rejects(asyncBufferFromUrl(url, { checkVersion: "no" }), isColumnsError("bad_argument", /checkVersion/));
   version = { head: {}, get: {} };
+});
+
+// Servers that answer ranges otherwise than asked. `answer206` sends a 206
+// with the Content-Range and body given; `asked` is the range of a request.
+const asked = (req) => {
+  const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range || "");
+  return m && [Number(m[1]), Math.min(Number(m[2]), size - 1)];
+};
+function answer206(res, contentRange, body, headers = {}) {
+  res.writeHead(206, { "Content-Range": contentRange, "Content-Length": body.length, ...headers }).end(body);
+}
+/** A static host (HEAD sized, Accept-Ranges) whose ranged answers `ranges(req, res, s, e)` sends; a GET without Range gets the file. */
+const host = (ranges) => (req, res) => {
+  if (req.method === "HEAD") return res.writeHead(200, { "Content-Length": size, "Accept-Ranges": "bytes" }).end();
+  const r = asked(req);
+  if (!r) return res.writeHead(200, { "Content-Length": size }).end(BODY);
+  return ranges(req, res, ...r);
+};
+
+test("a 206 of other bytes than asked: another start refused; a capped range completed by more requests; a wider range cut to the bytes asked", async () => {
+  const url = `${base}/custom/x.cols`;
+  custom = host((req, res, s, e) => answer206(res, `bytes ${s + 1}-${e + 1}/${size}`, BODY.subarray(s + 1, e + 2)));
+  let source = await asyncBufferFromUrl(url);
+  await assert.rejects(source.slice(100, 200), isColumnsError("bad_source", /asked for bytes from 100, the server sent them from 101 .*custom\/x\.cols/));
+  // A server that caps every range at 100 bytes: the rest is asked for, from where the answer stopped.
+  custom = host((req, res, s, e) => {
+    const to = Math.min(e, s + 99);
+    answer206(res, `bytes ${s}-${to}/${size}`, BODY.subarray(s, to + 1));
+  });
+  seen.length = 0;
+  source = await asyncBufferFromUrl(url);
+  assert.deepEqual(await source.slice(1000, 1250), new Uint8Array(BODY.subarray(1000, 1250)));
+  assert.deepEqual(seen.filter((r) => r.method === "GET").map((r) => r.range), ["bytes=1000-1249", "bytes=1100-1249", "bytes=1200-1249"]);
+  assert.deepEqual(source.stats, { requests: 3, bytes: 250 });
+  await checkValues(source);
+  // A range that starts before the one asked and ends after it (a cache's block): the bytes asked, from where they are in it.
+  custom = host((req, res, s, e) => {
+    const [from, to] = [Math.max(0, s - 7), Math.min(size - 1, e + 9)];
+    answer206(res, `bytes ${from}-${to}/${size}`, BODY.subarray(from, to + 1));
+  });
+  source = await asyncBufferFromUrl(url);
+  assert.deepEqual(await source.slice(1000, 1250), new Uint8Array(BODY.subarray(1000, 1250)));
+  await checkValues(source);
+  // One that ends before it starts the bytes asked: refused.
+  custom = host((req, res, s) => answer206(res, `bytes 0-${s - 1}/${size}`, BODY.subarray(0, s)));
+  source = await asyncBufferFromUrl(url);
+  await assert.rejects(source.slice(100, 200), isColumnsError("bad_source", new RegExp(`asked for bytes from 100, the server sent bytes 0-99/${size} `)));
+});
+
+test("a 206 whose body is shorter or longer than its Content-Range says, or cut off: bad_source naming both, never those bytes", async () => {
+  const url = `${base}/custom/x.cols`;
+  for (const [delta, what] of [[-1, "9"], [1, "11"]]) {
+    custom = host((req, res, s, e) => answer206(res, `bytes ${s}-${e}/${size}`, BODY.subarray(s, e + 1 + delta)));
+    const source = await asyncBufferFromUrl(url);
+    await assert.rejects(source.slice(100, 110), isColumnsError("bad_source", new RegExp(`the server sent ${what} bytes in an answer whose Content-Range is bytes 100-109/${size} .*custom/x\\.cols`)));
+  }
+  // Content-Length says 10, 5 bytes come, then the connection closes.
+  custom = host((req, res, s, e) => {
+    res.writeHead(206, { "Content-Range": `bytes ${s}-${e}/${size}`, "Content-Length": e - s + 1 });
+    res.write(BODY.subarray(s, s + 5));
+    setTimeout(() => res.destroy(), 20);
+  });
+  const source = await asyncBufferFromUrl(url);
+  await assert.rejects(source.slice(100, 110), isColumnsError("bad_source", /reading the answer from .*custom\/x\.cols failed/));
+});
+
+test("416 Range Not Satisfiable: an empty file at opening; mid-read, the file shrank (its new size named), or the status and URL", async () => {
+  const url = `${base}/custom/x.cols`;
+  custom = (req, res) => (req.method === "HEAD" ? res.writeHead(405).end() : res.writeHead(416, { "Content-Range": "bytes */0" }).end());
+  assert.equal((await asyncBufferFromUrl(url)).byteLength, 0);
+  custom = host((req, res) => res.writeHead(416, { "Content-Range": "bytes */100" }).end());
+  let source = await asyncBufferFromUrl(url);
+  await assert.rejects(source.slice(500, 600), isColumnsError("bad_source", new RegExp(`the file changed size on the server while it was read \\(${size} -> 100 bytes.*custom/x\\.cols`)));
+  custom = host((req, res) => res.writeHead(416).end());
+  source = await asyncBufferFromUrl(url);
+  await assert.rejects(source.slice(500, 600), isColumnsError("bad_source", /HTTP 416 Range Not Satisfiable for .*custom\/x\.cols/));
+});
+
+test("a multipart/byteranges answer to one range: bad_source naming it, at opening and at a read", async () => {
+  const url = `${base}/custom/x.cols`;
+  const multipart = (req, res, s, e) => {
+    const body = Buffer.concat([Buffer.from(`--XYZ\r\nContent-Type: application/octet-stream\r\nContent-Range: bytes ${s}-${e}/${size}\r\n\r\n`), BODY.subarray(s, e + 1), Buffer.from("\r\n--XYZ--\r\n")]);
+    res.writeHead(206, { "Content-Type": "multipart/byteranges; boundary=XYZ", "Content-Length": body.length }).end(body);
+  };
+  custom = host(multipart);
+  const source = await asyncBufferFromUrl(url);
+  await assert.rejects(source.slice(100, 110), isColumnsError("bad_source", /multipart\/byteranges.*custom\/x\.cols/));
+  custom = (req, res) => (req.method === "HEAD" ? res.writeHead(405).end() : multipart(req, res, ...asked(req)));
+  await assert.rejects(asyncBufferFromUrl(url), isColumnsError("bad_source", /multipart\/byteranges.*custom\/x\.cols/));
 });
