@@ -28,6 +28,9 @@ const DEFAULT_LIMIT = 1024 * 1024 * 1024;
 const PROGRESS_EVERY = 100;
 const IGNORED = "the server ignores Range requests, so the whole file was downloaded";
 const CORS = "a server on another origin must allow CORS and expose Content-Range";
+// A browser hides an answer's Content-Range from a page on another origin
+// unless the server names it so.
+const EXPOSE = "a server on another origin must name it in Access-Control-Expose-Headers (Content-Range, Accept-Ranges, ETag), or a browser hides it";
 
 class HttpError extends Error {
   constructor(message, kind, cause) {
@@ -297,9 +300,11 @@ export async function asyncBufferFromUrl(url, options) {
     sameVersion(r);
     if (r.status === 206) {
       refuseMultipart(r);
+      const range = r.headers.get("content-range");
       const total = rangeTotal(r);
       await r.arrayBuffer().catch(() => {});
-      if (total === null) throw new HttpError(`the server answered a Range request without a readable Content-Range total (${href})`, "bad_source");
+      if (range === null) throw new HttpError(`the server answered a Range request (206) with no Content-Range header that can be read here: ${EXPOSE} (${href})`, "bad_source");
+      if (total === null) throw new HttpError(`the server answered a Range request without the file's size (Content-Range: ${range}) (${href})`, "bad_source");
       size = total;
     } else if (r.status === 416) {
       size = rangeTotal(r) ?? 0; // an empty file

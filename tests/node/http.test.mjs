@@ -438,3 +438,22 @@ test("a multipart/byteranges answer to one range: bad_source naming it, at openi
   custom = (req, res) => (req.method === "HEAD" ? res.writeHead(405).end() : multipart(req, res, ...asked(req)));
   await assert.rejects(asyncBufferFromUrl(url), isColumnsError("bad_source", /multipart\/byteranges.*custom\/x\.cols/));
 });
+
+// What a browser shows of an answer from another origin that names no
+// Access-Control-Expose-Headers: the CORS-safelisted headers alone.
+const SAFELISTED = ["cache-control", "content-language", "content-length", "content-type", "expires", "last-modified", "pragma"];
+const crossOriginFetch = async (url, init) => {
+  const r = await globalThis.fetch(url, init);
+  const headers = new Headers();
+  for (const k of SAFELISTED) if (r.headers.has(k)) headers.set(k, r.headers.get(k));
+  return new Response(r.body, { status: r.status, statusText: r.statusText, headers });
+};
+
+test("another origin without Access-Control-Expose-Headers (Content-Range unseen): bad_source saying which header to expose", async () => {
+  for (const mode of ["ranges", "nohead"]) {
+    await assert.rejects(
+      asyncBufferFromUrl(`${base}/${mode}/x.cols`, { fetch: crossOriginFetch }),
+      isColumnsError("bad_source", new RegExp(`Content-Range.*Access-Control-Expose-Headers.*${mode}/x\\.cols`)),
+    );
+  }
+});
