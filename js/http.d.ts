@@ -46,7 +46,9 @@ export interface UrlAsyncBuffer extends AsyncBuffer {
    *  after that fetch nothing). Updated as reads happen. */
   readonly stats: { requests: number; bytes: number };
   /** Why the file was downloaded whole (the server ignores Range
-   *  requests), or "" when it is read in ranges. */
+   *  requests, or sends the file compressed, `Content-Encoding`, so that
+   *  its ranges are of the compressed bytes), or "" when it is read in
+   *  ranges. */
   readonly note: string;
   slice(start: number, end: number): Promise<Uint8Array>;
   /** The whole file in memory, within `limit`: the copy a server that

@@ -13,6 +13,8 @@
 //     body is streamed once (progress, a size limit checked before the
 //     body when its size is known, else as the bytes come), kept, and every
 //     read, concurrent ones included, is served from it;
+//   - a file the server sends compressed (Content-Encoding on a 206: its
+//     ranges are of the compressed bytes) is downloaded whole, decoded;
 //   - a file replaced on the server while it is read (another ETag, or
 //     Last-Modified date, or size than the first answer's) is refused, so
 //     bytes of two files never mix;
@@ -86,6 +88,12 @@ function contentRange(r) {
 function versionOf(r) {
   const etag = r.headers.get("etag");
   return { etag: etag && etag.trim().replace(/^W\//, ""), modified: r.headers.get("last-modified") };
+}
+
+/** An answer's Content-Encoding when it is one fetch decodes (not identity), else null. */
+function encodingOf(r) {
+  const e = (r.headers.get("content-encoding") || "").trim().toLowerCase();
+  return e && e !== "identity" ? e : null;
 }
 
 /** The body's length when the body will hold to it (not compressed on the way). */
@@ -236,9 +244,9 @@ export async function asyncBufferFromUrl(url, options) {
     stats.bytes += all.length;
     return all;
   };
-  const keepWhole = (r) =>
+  const keepWhole = (r, why = IGNORED) =>
     (whole ??= download(r, true, onProgress).then((all) => {
-      note = IGNORED;
+      note = why;
       return counted(all);
     }));
 
@@ -258,22 +266,29 @@ export async function asyncBufferFromUrl(url, options) {
    */
   const rangeAnswer = async (r, at, end) => {
     refuseMultipart(r);
+    // A compressed range is, by HTTP, a range of the compressed file, which
+    // fetch then decodes: its lengths no longer agree, and it is refused by
+    // what it is. (A server that compresses each range's own bytes is
+    // readable: its lengths agree.)
+    const encoding = encodingOf(r);
+    const refuse = (message, cause) =>
+      new HttpError(encoding ? `the server compressed a range (Content-Encoding: ${encoding}): its bytes are those of the compressed file, not of the file; serve it without compression (${href})` : message, "bad_source", cause);
     let buf;
     try {
       buf = new Uint8Array(await r.arrayBuffer());
     } catch (e) {
       checkAborted();
-      throw new HttpError(`reading the answer from ${href} failed: ${e?.message ?? e}`, "bad_source", e);
+      throw refuse(`reading the answer from ${href} failed: ${e?.message ?? e}`, e);
     }
     const range = contentRange(r);
     if (!range) {
       // No Content-Range this code can see: the body must be the bytes asked, all of them.
-      if (buf.length !== end - at) throw new HttpError(`asked for ${end - at} bytes at ${at}, the server sent ${buf.length} without a readable Content-Range (${href})`, "bad_source");
+      if (buf.length !== end - at) throw refuse(`asked for ${end - at} bytes at ${at}, the server sent ${buf.length} without a readable Content-Range (${href})`);
       return { bytes: buf, received: buf.length };
     }
-    if (range.total !== null && range.total !== size) throw sizeChanged(range.total);
+    if (range.total !== null && range.total !== size) throw encoding ? refuse() : sizeChanged(range.total);
     const named = `bytes ${range.from}-${range.to}/${range.total ?? "*"}`;
-    if (buf.length !== range.to - range.from + 1) throw new HttpError(`the server sent ${buf.length} bytes in an answer whose Content-Range is ${named} (${href})`, "bad_source");
+    if (buf.length !== range.to - range.from + 1) throw refuse(`the server sent ${buf.length} bytes in an answer whose Content-Range is ${named} (${href})`);
     if (range.from > at) throw new HttpError(`asked for bytes from ${at}, the server sent them from ${range.from} (${href})`, "bad_source");
     if (range.to < at) throw new HttpError(`asked for bytes from ${at}, the server sent ${named} (${href})`, "bad_source");
     return { bytes: buf.subarray(at - range.from, Math.min(range.to + 1, end) - range.from), received: buf.length };
@@ -298,7 +313,15 @@ export async function asyncBufferFromUrl(url, options) {
   if (size === null || !ranges) {
     const r = await request("GET", "bytes=0-0");
     sameVersion(r);
-    if (r.status === 206) {
+    if (r.status === 206 && encodingOf(r)) {
+      // Stored compressed (an object store's Content-Encoding): its ranges
+      // are of the compressed bytes, while a whole GET is decoded by fetch.
+      r.body?.cancel().catch(() => {});
+      const all = await request("GET");
+      if (!all.ok) throw statusError(all, "downloading");
+      sameVersion(all);
+      size = (await keepWhole(all, `the server sends the file compressed (Content-Encoding: ${encodingOf(r)}), so its ranges are of the compressed bytes: the file was downloaded whole`)).length;
+    } else if (r.status === 206) {
       refuseMultipart(r);
       const range = r.headers.get("content-range");
       const total = rangeTotal(r);

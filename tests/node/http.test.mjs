@@ -8,6 +8,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import http from "node:http";
+import zlib from "node:zlib";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { columnJson } from "../js/check.mjs";
@@ -456,4 +457,33 @@ test("another origin without Access-Control-Expose-Headers (Content-Range unseen
       isColumnsError("bad_source", new RegExp(`Content-Range.*Access-Control-Expose-Headers.*${mode}/x\\.cols`)),
     );
   }
+});
+
+test("Content-Encoding: gzip on ranges: a file stored compressed is downloaded whole (fetch decodes it); a compressed range is refused naming it; a range compressed on its own reads", async () => {
+  const url = `${base}/custom/x.cols`;
+  const Z = zlib.gzipSync(BODY);
+  const gz = { "Content-Encoding": "gzip" };
+  // As an object store with the file stored gzip-encoded: every answer is of the compressed bytes, Range or not.
+  custom = (req, res) => {
+    if (req.method === "HEAD") return res.writeHead(200, { "Content-Length": Z.length, "Accept-Ranges": "bytes", ...gz }).end();
+    const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range || "");
+    if (!m) return res.writeHead(200, { "Content-Length": Z.length, ...gz }).end(Z);
+    const [s, e] = [Number(m[1]), Math.min(Number(m[2]), Z.length - 1)];
+    answer206(res, `bytes ${s}-${e}/${Z.length}`, Z.subarray(s, e + 1), gz);
+  };
+  seen.length = 0;
+  const source = await asyncBufferFromUrl(url);
+  assert.equal(source.byteLength, size);
+  assert.match(source.note, /Content-Encoding: gzip/);
+  await checkValues(source);
+  assert.deepEqual(seen.map((r) => [r.method, r.range]), [["HEAD", null], ["GET", "bytes=0-0"], ["GET", null]]);
+  // HEAD says the file's own size; the ranges come compressed, their Content-Range of the compressed bytes.
+  custom = host((req, res, s, e) => {
+    const to = Math.min(e, Z.length - 1);
+    answer206(res, `bytes ${s}-${to}/${Z.length}`, Z.subarray(s, to + 1), gz);
+  });
+  await assert.rejects((await asyncBufferFromUrl(url)).slice(0, 100), isColumnsError("bad_source", /compressed.*Content-Encoding: gzip.*custom\/x\.cols/));
+  // Each range's bytes compressed on their own, its Content-Range of the file's: fetch gives back those bytes.
+  custom = host((req, res, s, e) => answer206(res, `bytes ${s}-${e}/${size}`, zlib.gzipSync(BODY.subarray(s, e + 1)), gz));
+  await checkValues(await asyncBufferFromUrl(url));
 });
