@@ -256,7 +256,17 @@ export async function asyncBufferFromUrl(url, options) {
     r.body?.cancel().catch(() => {});
     throw new HttpError(`the server answered one range with a multipart/byteranges body, which this does not read (${href})`, "bad_source");
   };
-  const sizeChanged = (total) => new HttpError(`the file changed size on the server while it was read (${size} -> ${total} bytes, ${href})`, "bad_source");
+  // Whether the size is HEAD's alone, no GET having confirmed it yet: then
+  // another total may as well be a server whose HEAD does not describe what
+  // its GETs send (another representation, a CDN's stale copy).
+  let headSizeOnly = false;
+  const sizeChanged = (total) =>
+    new HttpError(
+      headSizeOnly
+        ? `the file changed size on the server while it was read (${size} -> ${total} bytes), or the server's HEAD, which gave ${size} bytes, does not describe what its GETs send (${href})`
+        : `the file changed size on the server while it was read (${size} -> ${total} bytes, ${href})`,
+      "bad_source",
+    );
   /**
    * The bytes from `at` (up to `end`) a 206 answer holds, checked against
    * its Content-Range: the total must be the size, the body as long as the
@@ -287,6 +297,7 @@ export async function asyncBufferFromUrl(url, options) {
       return { bytes: buf, received: buf.length };
     }
     if (range.total !== null && range.total !== size) throw encoding ? refuse() : sizeChanged(range.total);
+    if (range.total !== null) headSizeOnly = false;
     const named = `bytes ${range.from}-${range.to}/${range.total ?? "*"}`;
     if (buf.length !== range.to - range.from + 1) throw refuse(`the server sent ${buf.length} bytes in an answer whose Content-Range is ${named} (${href})`);
     if (range.from > at) throw new HttpError(`asked for bytes from ${at}, the server sent them from ${range.from} (${href})`, "bad_source");
@@ -310,6 +321,7 @@ export async function asyncBufferFromUrl(url, options) {
     ranges = (head.headers.get("accept-ranges") || "").trim().toLowerCase() === "bytes";
   }
   checkAborted();
+  headSizeOnly = size !== null && ranges;
   if (size === null || !ranges) {
     const r = await request("GET", "bytes=0-0");
     sameVersion(r);
@@ -357,7 +369,7 @@ export async function asyncBufferFromUrl(url, options) {
           // (a read that raced this one drops its own copy).
           if (whole) r.body?.cancel().catch(() => {});
           const all = await keepWhole(r);
-          if (all.length !== size) throw new HttpError(`the file changed size while it was read (${size} -> ${all.length} bytes, ${href})`, "bad_source");
+          if (all.length !== size) throw sizeChanged(all.length);
           return all.subarray(start, end);
         }
         if (r.status === 416) {
@@ -384,7 +396,9 @@ export async function asyncBufferFromUrl(url, options) {
       const r = await request("GET");
       if (!r.ok) throw statusError(r, "downloading");
       sameVersion(r);
-      return counted(await download(r, false, progress ?? null));
+      const all = counted(await download(r, false, progress ?? null));
+      if (all.length !== size) throw sizeChanged(all.length);
+      return all;
     },
   };
 }

@@ -487,3 +487,29 @@ test("Content-Encoding: gzip on ranges: a file stored compressed is downloaded w
   custom = host((req, res, s, e) => answer206(res, `bytes ${s}-${e}/${size}`, zlib.gzipSync(BODY.subarray(s, e + 1)), gz));
   await checkValues(await asyncBufferFromUrl(url));
 });
+
+test("HEAD's Content-Length other than the GETs' total: refused naming both, and HEAD as a cause, when HEAD decided the size; the probe's total decides when there is one", async () => {
+  const url = `${base}/custom/x.cols`;
+  const headSays = (headers) => (req, res) => {
+    if (req.method === "HEAD") return res.writeHead(200, { "Content-Length": size + 5, ...headers }).end();
+    return ranged(req, res);
+  };
+  custom = headSays({ "Accept-Ranges": "bytes" });
+  const source = await asyncBufferFromUrl(url);
+  assert.equal(source.byteLength, size + 5);
+  await assert.rejects(source.slice(0, 10), isColumnsError("bad_source", new RegExp(`\\(${size + 5} -> ${size} bytes\\), or the server's HEAD, which gave ${size + 5} bytes, does not describe what its GETs send .*custom/x\\.cols`)));
+  custom = headSays({});
+  await checkValues(await asyncBufferFromUrl(url));
+});
+
+test("readAll of a file whose whole GET is another size than the ranges said: bad_source, not those bytes", async () => {
+  const url = `${base}/custom/x.cols`;
+  custom = (req, res) => {
+    if (req.method === "HEAD") return res.writeHead(200, { "Content-Length": size, "Accept-Ranges": "bytes" }).end();
+    if (req.headers.range) return ranged(req, res);
+    res.writeHead(200, { "Content-Length": size - 3 }).end(BODY.subarray(0, size - 3));
+  };
+  const source = await asyncBufferFromUrl(url);
+  assert.deepEqual(await source.slice(0, 4), new Uint8Array(BODY.subarray(0, 4)));
+  await assert.rejects(source.readAll(), isColumnsError("bad_source", new RegExp(`the file changed size on the server while it was read \\(${size} -> ${size - 3} bytes.*custom/x\\.cols`)));
+});
