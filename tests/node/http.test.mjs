@@ -513,3 +513,70 @@ test("readAll of a file whose whole GET is another size than the ranges said: ba
   assert.deepEqual(await source.slice(0, 4), new Uint8Array(BODY.subarray(0, 4)));
   await assert.rejects(source.readAll(), isColumnsError("bad_source", new RegExp(`the file changed size on the server while it was read \\(${size} -> ${size - 3} bytes.*custom/x\\.cols`)));
 });
+
+test("a 200 to a Range request mid-read, after 206s: the body is kept and every later read served from it", async () => {
+  const url = `${base}/custom/x.cols`;
+  let ranges = 0;
+  custom = host((req, res, s, e) => (++ranges <= 2 ? ranged(req, res) : res.writeHead(200, { "Content-Length": size }).end(BODY)));
+  seen.length = 0;
+  const source = await asyncBufferFromUrl(url);
+  assert.deepEqual(await source.slice(0, 10), new Uint8Array(BODY.subarray(0, 10)));
+  assert.deepEqual(await source.slice(size - 10, size), new Uint8Array(BODY.subarray(size - 10)));
+  assert.equal(source.note, "");
+  assert.deepEqual(await source.slice(100, 200), new Uint8Array(BODY.subarray(100, 200)));
+  assert.match(source.note, /ignores Range requests/);
+  await checkValues(source);
+  assert.equal(seen.filter((r) => r.method === "GET").length, 3, "no request after the whole body came");
+  assert.deepEqual(source.stats, { requests: 3, bytes: 20 + size });
+});
+
+test("redirects: every request follows them, and the final URL's answers are what is read and checked", async () => {
+  const url = `${base}/custom/x.cols`;
+  for (const to of ["ranges", "nohead", "ignore"]) {
+    custom = (req, res) => res.writeHead(302, { Location: `/${to}/x.cols` }).end();
+    seen.length = 0;
+    const source = await asyncBufferFromUrl(url);
+    assert.equal(source.byteLength, size);
+    await checkValues(source);
+    assert.equal(source.url, url);
+    assert.ok(seen.filter((r) => r.mode === to).length >= 2, JSON.stringify(seen));
+  }
+  // Redirected later to a file of another size than the one opened: refused.
+  custom = (req, res) => res.writeHead(302, { Location: "/ranges/x.cols" }).end();
+  const source = await asyncBufferFromUrl(url);
+  custom = (req, res) => res.writeHead(302, { Location: "/versioned/x.cols" }).end();
+  version = { head: {}, get: {}, total: size - 1 };
+  await assert.rejects(source.slice(0, 4), isColumnsError("bad_source", new RegExp(`${size} -> ${size - 1} bytes`)));
+  version = { head: {}, get: {} };
+  // One that loops: bad_source with the URL, as any fetch failure.
+  custom = (req, res) => res.writeHead(302, { Location: "/custom/x.cols" }).end();
+  await assert.rejects(asyncBufferFromUrl(url), isColumnsError("bad_source", /custom\/x\.cols/));
+});
+
+test("a zero-length file and a one-byte file (the probe's size), by HEAD, by the probe, and from a server that ignores Range", async () => {
+  const url = `${base}/custom/x.cols`;
+  for (const n of [0, 1]) {
+    const body = BODY.subarray(0, n);
+    const serve = (headAnswer, rangesHonoured) => (req, res) => {
+      if (req.method === "HEAD") return headAnswer(res);
+      const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range || "");
+      if (!m || !rangesHonoured) return res.writeHead(200, { "Content-Length": n }).end(body);
+      const [s, e] = [Number(m[1]), Math.min(Number(m[2]), n - 1)];
+      if (s >= n) return res.writeHead(416, { "Content-Range": `bytes */${n}` }).end();
+      answer206(res, `bytes ${s}-${e}/${n}`, body.subarray(s, e + 1));
+    };
+    for (const [what, answer] of [
+      ["HEAD with Accept-Ranges", serve((res) => res.writeHead(200, { "Content-Length": n, "Accept-Ranges": "bytes" }).end(), true)],
+      ["the probe", serve((res) => res.writeHead(405).end(), true)],
+      ["Range ignored", serve((res) => res.writeHead(200, { "Content-Length": n }).end(), false)],
+    ]) {
+      custom = answer;
+      const source = await asyncBufferFromUrl(url);
+      assert.equal(source.byteLength, n, `${n} bytes, ${what}`);
+      assert.deepEqual(await source.slice(0, n), new Uint8Array(body), `${n} bytes, ${what}`);
+      assert.deepEqual(await source.readAll(), new Uint8Array(body), `${n} bytes, ${what}`);
+      // Not a columns file: the package says so, as for any source that short.
+      await assert.rejects(ColumnsFile.fromAsyncBuffer(source), (e) => e instanceof ColumnsError && e.kind === "truncated");
+    }
+  }
+});
