@@ -112,6 +112,15 @@ before(async () => {
       return pieces(req, res, mode, 10, (at) => (at < 16 << 20 ? zeros : null));
     }
     if (mode === "fails") return res.writeHead(500, { ...cors, "Content-Type": "text/html" }).end("<h1>Internal Server Error</h1>");
+    if (mode === "unexposed") {
+      // CORS allowed, no Access-Control-Expose-Headers: the browser hides Content-Range and Accept-Ranges from the page.
+      const allow = { "Access-Control-Allow-Origin": "*" };
+      if (req.method === "HEAD") return res.writeHead(200, { ...allow, "Content-Length": size, "Accept-Ranges": "bytes" }).end();
+      const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range || "");
+      if (!m) return res.writeHead(200, { ...allow, "Content-Length": size }).end(BODY);
+      const [s, e] = [Number(m[1]), Math.min(Number(m[2]), size - 1)];
+      return res.writeHead(206, { ...allow, "Content-Range": `bytes ${s}-${e}/${size}`, "Content-Length": e - s + 1 }).end(BODY.subarray(s, e + 1));
+    }
     if (mode === "private") return res.writeHead(200, { "Content-Length": size }).end(); // no CORS headers: the browser keeps it from the page
     // "plain": no ranges, and says so by omission; "claims": says Accept-Ranges, ignores them.
     const headers = { ...cors, "Content-Type": "application/octet-stream", "Content-Length": size, ...(mode === "claims" ? { "Accept-Ranges": "bytes" } : {}) };
@@ -170,12 +179,13 @@ test("a server that ignores ranges: the SQL tab loads table t from the page's do
   await tab(page, "schema");
 });
 
-test("a URL that fails says why and what to do: no file there, a failing server, no CORS", async () => {
+test("a URL that fails says why and what to do: no file there, a failing server, no CORS, Content-Range not exposed", async () => {
   const { page } = insp;
   const cases = [
     [`${insp.server.origin}/nothing/here.cols`, /HTTP 404/, /no file at this address.*check the URL/i],
     [`${dataBase}/fails/x.cols`, /HTTP 500/, /server failed to answer: try again/i],
     [`${dataBase}/private/x.cols`, /Failed to fetch/, /Access-Control-Allow-Origin \(CORS\)/],
+    [`${dataBase}/unexposed/x.cols`, /no Content-Range header that can be read here.*Access-Control-Expose-Headers/, /must also send Access-Control-Expose-Headers: Content-Range/],
   ];
   for (const [url, message, hint] of cases) {
     await page.fill("[data-testid=url-input]", url);

@@ -34,6 +34,7 @@ const SOURCE_HINTS = [
   [/HTTP 401\b/, "The server wants a login for this file; this page sends none. Download the file and use Open file… to read it from disk."],
   [/HTTP 5\d\d\b/, "The server failed to answer: try again in a moment; if it keeps failing, the server's owner has to look."],
   [/HTTP 416\b/, "The server refused the byte range asked for: the file may have changed on the server while it was being read. Open the URL again."],
+  [/Access-Control-Expose-Headers/, "The server lets this page read its files (CORS) but hides the header that says which bytes came: it must also send Access-Control-Expose-Headers: Content-Range (and Accept-Ranges, ETag). Or download the file and use Open file… to read it from disk."],
   [/Failed to fetch|NetworkError|Load failed/, "The server could not be reached, or it is on another origin and does not let this page read its files: it must send Access-Control-Allow-Origin (CORS) and expose Content-Range. Check the URL, or download the file and use Open file… to read it from disk."],
 ];
 
