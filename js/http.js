@@ -160,7 +160,10 @@ export async function asyncBufferFromUrl(url, options) {
       if (modified !== first.modified) throw changed("Last-Modified", first.modified, modified);
     }
   };
-  const statusError = (r, what) => new HttpError(`${what}: HTTP ${r.status} ${r.statusText || ""}`.trimEnd() + ` for ${href}`, "bad_source");
+  const statusError = (r, what) => {
+    r.body?.cancel().catch(() => {}); // an error page's body: dropped, not downloaded for nothing
+    return new HttpError(`${what}: HTTP ${r.status} ${r.statusText || ""}`.trimEnd() + ` for ${href}`, "bad_source");
+  };
   const request = async (method, range) => {
     const headers = new Headers(base);
     if (range) headers.set("Range", range);

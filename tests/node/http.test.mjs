@@ -580,3 +580,18 @@ test("a zero-length file and a one-byte file (the probe's size), by HEAD, by the
     }
   }
 });
+
+test("an error status with a long body (a 503 page, a 403 from a signed URL): its body is dropped and its connection closed, at opening and at a read", async () => {
+  const url = `${base}/custom/x.cols`;
+  const errorPage = (res) => {
+    res.writeHead(503, { "Content-Type": "text/html" });
+    trickle(res, "error", BIG, 65536, 2);
+  };
+  bodies.length = 0;
+  custom = (req, res) => (req.method === "HEAD" ? res.writeHead(405).end() : errorPage(res));
+  await assert.rejects(asyncBufferFromUrl(url), isColumnsError("bad_source", /HTTP 503/));
+  custom = host((req, res) => errorPage(res));
+  await assert.rejects((await asyncBufferFromUrl(url)).slice(0, 10), isColumnsError("bad_source", /HTTP 503/));
+  await until(() => bodies.length === 2 && bodies.every((b) => b.closed), "the error bodies' connections to close");
+  assert.ok(bodies.every((b) => b.closedEarly), JSON.stringify(bodies));
+});
