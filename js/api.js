@@ -7,7 +7,7 @@
 // "columns-wasm-glue" is wasm-bindgen's web-target output; tools/package.mjs
 // bundles it in (it is not a runtime dependency).
 import * as glue from "columns-wasm-glue";
-import { Column, ColumnsError, adopt, boolBitsOf, flag, handBack, reused, settle } from "./column.js";
+import { Column, ColumnsError, adopt, boolBitsOf, flag, handBack, option, reused, settle } from "./column.js";
 import { RowGroupStream, Scope, ScopedColumn, scopedColumns } from "./scoped.js";
 
 export { Column, ColumnsError, ScopedColumn };
@@ -78,14 +78,23 @@ const freeing = new WeakSet();
  *  module) and still alive: after free() wasm-bindgen would only say "null
  *  pointer passed to rust". */
 function guardInstances(cls, name) {
-  const alive = (self) => {
-    if (!(self instanceof cls) || typeof self.__wbg_ptr !== "number") {
+  /** The object's pointer (0 once freed), or a bad_argument for any
+   *  other `this`: a Proxy that throws when asked is one too. */
+  const pointer = (self) => {
+    let mine = false;
+    let ptr;
+    try {
+      mine = self instanceof cls;
+      ptr = self.__wbg_ptr;
+    } catch {}
+    if (!mine || typeof ptr !== "number") {
       // (`new ColumnsFile()` makes an object that holds no file.)
-      throw new ColumnsError(`${name} methods need a ${name} made by this package${self instanceof cls ? `, not by new ${name}()` : `; this is ${describe(self)}`}`, "bad_argument");
+      throw new ColumnsError(`${name} methods need a ${name} made by this package${mine ? `, not by new ${name}()` : `; this is ${describe(self)}`}`, "bad_argument");
     }
-    if (self.__wbg_ptr === 0 || freeing.has(self)) {
-      throw new ColumnsError(`this ${name} was freed (free() was called)`, "freed");
-    }
+    return freeing.has(self) ? 0 : ptr;
+  };
+  const alive = (self) => {
+    if (!pointer(self)) throw new ColumnsError(`this ${name} was freed (free() was called)`, "freed");
   };
   const skip = new Set(["constructor", "free", "__destroy_into_raw", "__handle"]);
   for (const key of Reflect.ownKeys(cls.prototype)) {
@@ -99,8 +108,7 @@ function guardInstances(cls, name) {
   // scoped read's callback it takes effect when the callback returns.
   const free = cls.prototype.free;
   cls.prototype.free = function () {
-    if (this?.__wbg_ptr === 0 || freeing.has(this)) return;
-    alive(this);
+    if (!pointer(this)) return;
     if (lending.has(this)) freeing.add(this);
     else if (running.has(this)) throw new ColumnsError(`free() was called while a call on this ${name} was running (from a getter it called): free it once that call returns`, "busy");
     else free.call(this);
@@ -191,16 +199,6 @@ function optionsOf(options, method) {
   return options;
 }
 
-/** One option, read where a throwing getter is a bad_argument. */
-function option(options, key, method) {
-  try {
-    return options[key];
-  } catch (e) {
-    const err = new ColumnsError(`${method}: reading options.${key} threw`, "bad_argument");
-    err.cause = e;
-    throw err;
-  }
-}
 
 function checkCallback(callback, method) {
   if (typeof callback !== "function") throw new ColumnsError(`${method} needs a callback function as its second argument; got ${describe(callback)}`, "bad_argument");

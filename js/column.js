@@ -200,7 +200,7 @@ export function adopt(column) {
  *  when it holds anything else: a mistake there would silently cost fresh
  *  memory on every read. */
 export function reused(options) {
-  const reuse = options?.reuse;
+  const reuse = option(options, "reuse");
   const list = reuse == null ? [] : Array.isArray(reuse) ? reuse : [reuse];
   for (const col of list) if (!(col instanceof Column)) throw new ColumnsError(`options.reuse must be a Column or an array of Columns; got type ${typeof col}`, "bad_argument");
   return list;
@@ -214,7 +214,20 @@ export function flag(value, key) {
 }
 
 /** @internal `options.boolBits`. */
-export const boolBitsOf = (options) => flag(options?.boolBits, "boolBits");
+export const boolBitsOf = (options) => flag(option(options, "boolBits"), "boolBits");
+
+/** @internal One option (none when `options` is null or undefined), read
+ *  where a throwing getter is a bad_argument; `method`, when given, starts
+ *  the message. */
+export function option(options, key, method) {
+  try {
+    return options?.[key];
+  } catch (e) {
+    const err = new ColumnsError(`${method ? `${method}: ` : ""}reading options.${key} threw`, "bad_argument");
+    err.cause = e;
+    throw err;
+  }
+}
 
 /**
  * @internal Takes back the buffers of `columns` (see `reused`) so a later

@@ -351,3 +351,27 @@ test("an index list's out_of_range says where: rowGroup or column is the index a
   throwsKind(() => file.readColumn(9, 0), "out_of_range", at(9, 0, /row group 9 does not exist/));
   file.free();
 });
+
+test("a `this` that throws when inspected (a Proxy whose traps throw, a revoked Proxy, a file behind a Proxy that hides its pointer) is a bad_argument for every method and free(), never the Proxy's own error", async () => {
+  const file = ColumnsFile.fromBytes(corpusFile("valid/nulls").bytes);
+  const registry = new TokenizerRegistry();
+  const trap = () => { throw new Error("trap"); };
+  const throwing = new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap });
+  const revocable = Proxy.revocable({}, {});
+  revocable.revoke();
+  const hiding = new Proxy(file, { get: (t, k) => (k === "__wbg_ptr" ? trap() : Reflect.get(t, k)) });
+  for (const self of [throwing, revocable.proxy, hiding]) {
+    throwsKind(() => ColumnsFile.prototype.readColumn.call(self, 0, 0), "bad_argument", (e) => assert.match(e.message, /^ColumnsFile methods need a ColumnsFile made by this package/));
+    throwsKind(() => ColumnsFile.prototype.free.call(self), "bad_argument");
+    throwsKind(() => TokenizerRegistry.prototype.register.call(self, new Uint8Array(1)), "bad_argument");
+    await rejectsKind(ColumnsFile.prototype.readColumnsAsync.call(self), "bad_argument");
+  }
+  // A freed file's second free() is still a no-op, and a foreign object one holding 0 is no file.
+  const freed = ColumnsFile.fromBytes(corpusFile("valid/nulls").bytes);
+  freed.free();
+  freed.free();
+  throwsKind(() => ColumnsFile.prototype.free.call({ __wbg_ptr: 0 }), "bad_argument");
+  assert.equal(file.readColumn(1, 0).length, 9, "the file goes on working");
+  file.free();
+  registry.free();
+});

@@ -64,9 +64,13 @@ test("PooledFile.readColumns refuses what ColumnsFile.readColumnsAsync refuses, 
     'boolBits "yes"': [null, null, { boolBits: "yes" }],
     "boolBits true": [null, null, { boolBits: true }],
     "an aborted signal": [null, null, { signal: AbortSignal.abort() }],
+    "a reuse getter that throws": [null, null, { get reuse() { return trap(); } }],
+    "a boolBits getter that throws": [null, null, { get boolBits() { return trap(); } }],
+    "a signal getter that throws": [null, null, { get signal() { return trap(); } }],
   };
   for (const [what, args] of Object.entries(cases)) {
     const want = await outcome(() => meta.readColumnsAsync(...args));
+    if (/getter/.test(what)) assert.equal(want.kind, "bad_argument", what);
     const got = await outcome(() => file.readColumns(...args));
     assert.deepEqual(got, want, what);
   }
