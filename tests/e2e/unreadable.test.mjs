@@ -358,6 +358,21 @@ test("Timing of columns that all fail to read: names them skipped, draws no char
   assert.deepEqual(log.errors, []);
 });
 
+test("Timing on a worker pool of columns that all fail to read: the run is named by the pool size asked for (no pool was made), not 'of undefined'", async () => {
+  await dropFile(page, { name: "damaged-0-1-2.cols", bytes: damagedFile([0, 1, 2]) });
+  await tab(page, "timing");
+  await page.uncheck('[data-testid=timing-columns-col] >> nth=0'); // id
+  await page.check("[data-testid=timing-scope-pool]");
+  await page.fill("[data-testid=timing-pool-size]", "3");
+  await page.fill("[data-testid=timing-runs]", "1");
+  await page.fill("[data-testid=timing-warmups]", "0");
+  await page.click("[data-testid=timing-run]");
+  await page.waitForSelector("[data-testid=timing-skipped]", { timeout: 15_000 });
+  assert.match(await page.textContent("[data-testid=timing-run-label]"), /^Run #\d+ whole read, worker pool of 3 · file$/);
+  assert.equal(await page.$("[data-testid=timing-whole-row]"), null);
+  assert.deepEqual(log.errors, []);
+});
+
 test("a file with row groups but no columns: Column detail and Data say so, with no page error", async () => {
   // A footer of two row groups of 3 rows and an empty schema (no chunks): the reader opens it.
   const footer = encodeFooter({ schema: [], rowGroups: [{ numRows: 3, byteOffset: 5, columns: [] }, { numRows: 3, byteOffset: 5, columns: [] }] });

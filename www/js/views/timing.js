@@ -319,7 +319,8 @@ export function createTiming(ctx, el) {
     progress.hidden = true;
     progressText.textContent = "";
     const entry = { id: nextId++, opts, res, file: ctx.name, when: new Date().toISOString() };
-    entry.label = `#${entry.id} ${SCOPES[opts.scope]}${opts.scope === "pool" ? ` of ${res.poolSize}` : ""} · ${opts.mode === "memory" ? "memory" : "file"}${opts.reuse ? " · reuse" : ""}`;
+    // (A run whose columns were all skipped made no pool: the size asked for.)
+    entry.label = `#${entry.id} ${SCOPES[opts.scope]}${opts.scope === "pool" ? ` of ${res.poolSize ?? opts.poolSize}` : ""} · ${opts.mode === "memory" ? "memory" : "file"}${opts.reuse ? " · reuse" : ""}`;
     entry.rows = analyse(ctx, res, opts);
     if (res.whole) {
       const st = summarize(res.whole.runs.map((r) => r.wallMs));
