@@ -199,7 +199,6 @@ function optionsOf(options, method) {
   return options;
 }
 
-
 function checkCallback(callback, method) {
   if (typeof callback !== "function") throw new ColumnsError(`${method} needs a callback function as its second argument; got ${describe(callback)}`, "bad_argument");
 }
