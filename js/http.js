@@ -103,6 +103,17 @@ function declaredLength(r) {
 
 /** The options, checked: a wrong one is a bad_argument, never ignored. */
 function checkOptions(url, options) {
+  try {
+    return readOptions(url, options);
+  } catch (e) {
+    if (e instanceof HttpError) throw e;
+    // A Proxy whose traps throw, a revoked one, a getter that throws: what
+    // was passed cannot even be looked at.
+    throw new HttpError("asyncBufferFromUrl: its URL or options threw when read", "bad_argument", e);
+  }
+}
+
+function readOptions(url, options) {
   const bad = (what) => new HttpError(`asyncBufferFromUrl: ${what}`, "bad_argument");
   if (typeof url !== "string" && !(typeof URL === "function" && url instanceof URL)) throw bad("the URL must be a string or a URL");
   if (options !== undefined && options !== null && typeof options !== "object") throw bad("options must be an object");

@@ -595,3 +595,16 @@ test("an error status with a long body (a 503 page, a 403 from a signed URL): it
   await until(() => bodies.length === 2 && bodies.every((b) => b.closed), "the error bodies' connections to close");
   assert.ok(bodies.every((b) => b.closedEarly), JSON.stringify(bodies));
 });
+
+test("a URL or options that throw when read (a Proxy whose traps throw, a revoked Proxy, a getter) are a bad_argument ColumnsError, with what was thrown as its cause", async () => {
+  const url = `${base}/ranges/x.cols`;
+  const boom = new Error("trap");
+  const trap = () => { throw boom; };
+  const throwing = new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap });
+  const revocable = Proxy.revocable({}, {});
+  revocable.revoke();
+  for (const args of [[throwing], [revocable.proxy], [url, throwing], [url, revocable.proxy], [url, { get signal() { return trap(); } }], [url, { get headers() { return trap(); } }]]) {
+    await assert.rejects(asyncBufferFromUrl(...args), (e) => isColumnsError("bad_argument", /^asyncBufferFromUrl: its URL or options threw when read$/)(e) && e.cause !== undefined);
+  }
+  await assert.rejects(asyncBufferFromUrl(url, { get signal() { return trap(); } }), (e) => e.cause === boom);
+});
