@@ -7,7 +7,7 @@
 // "columns-wasm-glue" is wasm-bindgen's web-target output; tools/package.mjs
 // bundles it in (it is not a runtime dependency).
 import * as glue from "columns-wasm-glue";
-import { Column, ColumnsError, adopt, boolBitsOf, flag, handBack, option, reused, settle } from "./column.js";
+import { Column, ColumnsError, adopt, boolBitsOf, describe, flag, handBack, option, reused, settle } from "./column.js";
 import { RowGroupStream, Scope, ScopedColumn, scopedColumns } from "./scoped.js";
 
 export { Column, ColumnsError, ScopedColumn };
@@ -128,29 +128,6 @@ function guardStatics(cls, name) {
 
 const tag = (x) => Object.prototype.toString.call(x).slice(8, -1);
 
-/** What a value is, for an error message: "a string", "Blob", ...; never
- *  throws: an object that throws when inspected (a Proxy whose traps throw,
- *  a revoked Proxy) is "an object", as the module's own describe() says. */
-function describe(x) {
-  try {
-    return what(x);
-  } catch {
-    return "an object";
-  }
-}
-
-function what(x) {
-  if (x === null) return "null";
-  if (x === undefined) return "undefined";
-  if (typeof x !== "object" && typeof x !== "function") return `a ${typeof x}`;
-  const name = x.constructor?.name || tag(x);
-  if (Array.isArray(x)) return "an Array";
-  if (typeof x.then === "function") return `a ${name} (await it first)`;
-  if (typeof Blob === "function" && x instanceof Blob) return `a ${name} (use ColumnsFile.fromBlob for a Blob or File)`;
-  if (typeof Response === "function" && x instanceof Response) return "a Response (pass await response.arrayBuffer())";
-  return `${/^[aeio]/i.test(name) ? "an" : "a"} ${name}`; // "a Uint8Array"
-}
-
 /**
  * @internal The bytes of an ArrayBuffer, SharedArrayBuffer or any
  * ArrayBufferView (Uint8Array, Buffer, DataView, Float64Array, ...), as a
@@ -175,7 +152,14 @@ function viewOf(x, what) {
   // By tag, not instanceof, so buffers from another realm (iframe, vm) pass too.
   const t = tag(x);
   if (!view && t !== "ArrayBuffer" && t !== "SharedArrayBuffer") {
-    throw new ColumnsError(`${what} needs an ArrayBuffer, a Uint8Array or another ArrayBufferView; it got ${describe(x)}${Array.isArray(x) ? " (use Uint8Array.from(array))" : ""}`, "bad_argument");
+    const hint = Array.isArray(x)
+      ? " (use Uint8Array.from(array))"
+      : typeof Blob === "function" && x instanceof Blob
+        ? " (use ColumnsFile.fromBlob for a Blob or File)"
+        : typeof Response === "function" && x instanceof Response
+          ? " (pass await response.arrayBuffer())"
+          : "";
+    throw new ColumnsError(`${what} needs an ArrayBuffer, a Uint8Array or another ArrayBufferView; it got ${describe(x)}${hint}`, "bad_argument");
   }
   try {
     return view ? new Uint8Array(x.buffer, x.byteOffset, x.byteLength) : new Uint8Array(x);

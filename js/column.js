@@ -216,6 +216,27 @@ export function flag(value, key) {
 /** @internal `options.boolBits`. */
 export const boolBitsOf = (options) => flag(option(options, "boolBits"), "boolBits");
 
+/**
+ * @internal What a value is, for an error message: "undefined", "the number
+ * 5", "a string", "a function", "an Array", "a Uint8Array", "a Promise
+ * (await it first)". The module's messages use it too (src/wasm/convert.rs).
+ * Never throws: what throws when looked at (a Proxy whose traps throw, a
+ * revoked Proxy) is "an object".
+ */
+export function describe(x) {
+  try {
+    if (x == null) return `${x}`;
+    if (typeof x === "number") return `the number ${x}`;
+    if (typeof x !== "object") return `a ${typeof x}`;
+    // (A class's name is the caller's to choose: at most 100 characters of it.)
+    const name = Array.isArray(x) ? "Array" : x.constructor?.name;
+    if (typeof name !== "string" || !name) return "an object";
+    return `${/^[aeio]/i.test(name) ? "an" : "a"} ${name.slice(0, 100)}${typeof x.then === "function" ? " (await it first)" : ""}`;
+  } catch {
+    return "an object";
+  }
+}
+
 /** @internal One option (none when `options` is null or undefined), read
  *  where a throwing getter is a bad_argument; `method`, when given, starts
  *  the message. */

@@ -36,6 +36,9 @@ extern "C" {
     /// `catch`: it walks what the caller handed over.
     #[wasm_bindgen(catch)]
     fn recycler(options: &JsValue) -> Result<JsValue, JsValue>;
+    /// What a value is, for a message ("the number 5", "a string", "an
+    /// Array"): the package's one description, which never throws.
+    pub(crate) fn describe(v: &JsValue) -> String;
     /// Sets `timings` (made in JS: one call, where building the object
     /// from here took one per property).
     #[wasm_bindgen(method, js_name = setTimings)]
@@ -98,39 +101,6 @@ fn text(v: &JsValue) -> Option<String> {
 /// A number as JavaScript writes it (no float formatting code in the wasm).
 pub(crate) fn number(n: f64) -> String {
     js_sys::Number::from(n).to_string_with_radix(10).map(String::from).unwrap_or_default()
-}
-
-/// What a JS value is, for error messages: "null", "a string", "an Array", ...
-/// (never its contents, and never anything that could throw).
-pub(crate) fn describe(v: &JsValue) -> String {
-    let name = if v.is_null() {
-        return "null".into();
-    } else if v.is_undefined() {
-        return "undefined".into();
-    } else if let Some(n) = v.as_f64() {
-        return format!("the number {}", number(n));
-    } else if v.is_string() {
-        "string"
-    } else if v.as_bool().is_some() {
-        "boolean"
-    } else if v.is_bigint() {
-        "bigint"
-    } else if v.is_symbol() {
-        "symbol"
-    } else if v.is_function() {
-        "function"
-    } else {
-        let class = Reflect::get(v, &"constructor".into())
-            .ok()
-            .and_then(|c| Reflect::get(&c, &"name".into()).ok())
-            .and_then(|n| text(&n))
-            .filter(|n| !n.is_empty());
-        return match class {
-            Some(n) => format!("{} {n}", if n.starts_with(['A', 'E', 'I', 'O']) { "an" } else { "a" }),
-            None => "an object".into(),
-        };
-    };
-    format!("a {name}")
 }
 
 /// The buffers a read may refill, from its options (see `recycler` in column.js).

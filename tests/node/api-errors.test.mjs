@@ -375,3 +375,27 @@ test("a `this` that throws when inspected (a Proxy whose traps throw, a revoked 
   file.free();
   registry.free();
 });
+
+test("a value is described the same way by the module's messages and the JavaScript's (one describe): numbers by value, a promise told to be awaited, a class's name cut to 100 characters", () => {
+  const file = ColumnsFile.fromBytes(corpusFile("valid/nulls").bytes);
+  const said = (fn) => {
+    try {
+      fn();
+    } catch (e) {
+      return e.message.replace(/^.*; (got|this is) /, "");
+    }
+    assert.fail("no error");
+  };
+  class Huge {}
+  Object.defineProperty(Huge, "name", { value: "H".repeat(1_000_000) });
+  const promise = Promise.resolve(1);
+  for (const [value, text] of [[5, "the number 5"], [1.5, "the number 1.5"], [true, "a boolean"], ["x", "a string"], [[], "an Array"], [promise, "a Promise (await it first)"], [new Huge(), `a ${"H".repeat(100)}`], [Object.create(null), "an object"]]) {
+    // Rust's messages (readColumns' options, which must be an object;
+    // readColumn's row group, which must be a number) and JavaScript's
+    // (readRowGroupScoped's callback, which must be a function).
+    const rust = typeof value === "object" ? () => file.readColumn(value, 0) : () => file.readColumns(null, null, value);
+    assert.equal(said(rust), text, `module: ${text}`);
+    assert.equal(said(() => file.readRowGroupScoped(0, value)), text, `readRowGroupScoped: ${text}`);
+  }
+  file.free();
+});

@@ -107,7 +107,7 @@ await expectError("pool readColumns({ signal: aborted })", () => pooled.readColu
   await expectError("pool readColumns, aborted while reading", () => reading, "aborted", /^the read was aborted$/);
   if ((await pooled.readColumns()).length !== pooledCols.length) failures.push("pool read after an abort: wrong column count");
 }
-await expectError("pool.open(bytes, 5)", () => pool.open(buffer, 5), "bad_argument", /^ColumnsPool\.open's options must be an object; got a number$/);
+await expectError("pool.open(bytes, 5)", () => pool.open(buffer, 5), "bad_argument", /^ColumnsPool\.open's options must be an object; got the number 5$/);
 await expectError("pool.open(bytes, { tokenizers: 5 })", () => pool.open(buffer, { tokenizers: 5 }), "bad_argument", /options\.tokenizers must be an array/);
 await expectError("pool readColumns({ reuse: \"x\" })", () => pooled.readColumns(null, null, { reuse: "x" }), "bad_argument", /options\.reuse must be a Column/);
 await expectError("pool readColumns({ boolBits: 1 })", () => pooled.readColumns(null, null, { boolBits: 1 }), "bad_argument", /options\.boolBits must be true or false/);
