@@ -528,9 +528,13 @@ impl ColumnsFile {
 }
 
 impl Inner {
-    /// One chunk's bytes, fetched from the source.
+    /// One chunk's bytes, fetched from the source; a source's failure is
+    /// located at the chunk too.
     async fn fetch_chunk(&self, g: usize, c: usize, signal: &JsValue) -> JsResult<Vec<u8>> {
-        self.source.read(self.meta.row_groups[g].chunks[c].range(), signal).await
+        self.source.read(self.meta.row_groups[g].chunks[c].range(), signal).await.inspect_err(|e| {
+            let _ = Reflect::set(e, &"rowGroup".into(), &(g as f64).into());
+            let _ = Reflect::set(e, &"column".into(), &(c as f64).into());
+        })
     }
 
     /// One chunk's bytes from a `fromBytes` file, copied into wasm memory.

@@ -156,6 +156,13 @@ fn source_failed(range: &Range<u64>, e: JsValue) -> JsValue {
     with_cause("bad_source", &format!("reading bytes {}..{} from the source failed", range.start, range.end), e)
 }
 
+/// A source's failure located at the first byte it was asked for (its
+/// `offset`), as a chunk's errors are located in the file.
+fn at(offset: u64, e: JsValue) -> JsValue {
+    let _ = Reflect::set(&e, &"offset".into(), &(offset as f64).into());
+    e
+}
+
 /// The `aborted` error of a read whose signal fired; `cause` is the signal's reason.
 pub(crate) fn aborted(signal: &JsValue) -> JsValue {
     with_cause("aborted", "the read was aborted", Reflect::get(signal, &"reason".into()).unwrap_or_default())
@@ -245,8 +252,12 @@ impl Source {
 
     /// One range's bytes, in wasm memory.
     pub async fn read(&self, range: Range<u64>, signal: &JsValue) -> Result<Vec<u8>, JsValue> {
-        let len = range.end - range.start;
-        let view = self.begin(range, signal)?.bytes(signal).await?;
+        let (start, len) = (range.start, range.end - range.start);
+        let view = match self.begin(range, signal) {
+            Ok(pending) => pending.bytes(signal).await,
+            Err(e) => Err(e),
+        }
+        .map_err(|e| at(start, e))?;
         copy_out(&view, 0, len)
     }
 
@@ -393,14 +404,15 @@ impl<'s> Fetch<'s> {
                 self.current = None;
             }
             while let Some(request) = self.plan.next_if(|q| self.window.admit(q.len())) {
-                let pending = self.source.begin(request.range.clone(), &self.signal)?;
+                let pending =
+                    self.source.begin(request.range.clone(), &self.signal).map_err(|e| at(request.range.start, e))?;
                 self.in_flight.push((request, pending, now()));
             }
             if self.in_flight.is_empty() {
                 return Ok(None);
             }
             let (request, pending, t0) = self.in_flight.remove(0);
-            let view = pending.bytes(&self.signal).await?;
+            let view = pending.bytes(&self.signal).await.map_err(|e| at(request.range.start, e))?;
             let read_ms = (now() - t0) / request.parts.len().max(1) as f64;
             self.next_part = request.parts.start;
             self.current = Some((request, view, read_ms));

@@ -399,3 +399,22 @@ test("a value is described the same way by the module's messages and the JavaScr
   }
   file.free();
 });
+
+test("a source's failure says where: offset is the first byte asked for, and a one-chunk read names its row group and column", async () => {
+  const { bytes, expected } = corpusFile("valid/nulls");
+  let failing = false;
+  const boom = new Error("network down");
+  const source = { byteLength: bytes.length, slice: (s, e) => (failing === "reject" ? Promise.reject(boom) : failing === "short" ? bytes.slice(s, e - 1) : failing === "throw" ? (() => { throw boom; })() : bytes.slice(s, e)) };
+  const file = await ColumnsFile.fromAsyncBuffer(source);
+  const chunk = expected.row_groups[1].columns[2];
+  const at = chunk.chunk_offset;
+  for (const [how, kind] of [["reject", "bad_source"], ["throw", "bad_source"], ["short", "truncated"]]) {
+    failing = how;
+    await rejectsKind(file.readColumnAsync(1, 2), kind, (e) => assert.deepEqual([e.rowGroup, e.column, e.offset], [1, 2, at], how));
+    // Several chunks in one request: the request's first byte, no one chunk.
+    await rejectsKind(file.readColumnsAsync([1], [2, 3]), kind, (e) => assert.deepEqual([e.rowGroup, e.column, e.offset], [null, null, at], how));
+  }
+  failing = false;
+  assert.equal((await file.readColumnAsync(1, 2)).length, expected.row_groups[1].num_rows);
+  file.free();
+});
