@@ -50,6 +50,8 @@ export interface UrlAsyncBuffer extends AsyncBuffer {
    *  its ranges are of the compressed bytes), or "" when it is read in
    *  ranges. */
   readonly note: string;
+  /** Bytes `start` to `end` (exclusive) of the file: whole numbers from 0
+   *  to `byteLength`, else a `bad_argument`; empty when `end <= start`. */
   slice(start: number, end: number): Promise<Uint8Array>;
   /** The whole file in memory, within `limit`: the copy a server that
    *  ignores Range requests already sent, else one more GET. */

@@ -370,6 +370,11 @@ export async function asyncBufferFromUrl(url, options) {
       return note;
     },
     async slice(start, end) {
+      // The package asks for whole bytes of the file; so must anyone else.
+      if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end > size) {
+        const shown = (x) => (typeof x === "number" ? x : typeof x);
+        throw new HttpError(`slice(start, end) takes byte positions, whole numbers from 0 to the file's ${size}; got ${shown(start)} and ${shown(end)} (${href})`, "bad_argument");
+      }
       if (!(end > start)) return new Uint8Array(0);
       if (whole) return (await whole).subarray(start, end);
       // A server may send less than asked (ranges capped at some size): the
@@ -404,7 +409,16 @@ export async function asyncBufferFromUrl(url, options) {
     },
     /** The whole file in one Uint8Array, within the limit: the download the
      *  server already sent whole, else one GET not kept for slice(). */
-    async readAll({ onProgress: progress } = {}) {
+    async readAll(options) {
+      const bad = (what, cause) => new HttpError(`readAll: ${what}`, "bad_argument", cause);
+      if (options != null && typeof options !== "object") throw bad("options must be an object");
+      let progress;
+      try {
+        progress = options?.onProgress ?? null;
+      } catch (e) {
+        throw bad("its options threw when read", e);
+      }
+      if (progress !== null && typeof progress !== "function") throw bad("options.onProgress must be a function");
       if (whole) return whole;
       checkAborted();
       const r = await request("GET");
