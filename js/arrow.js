@@ -83,6 +83,20 @@ function argumentError(message, kind = "bad_argument") {
   return new AdapterError(message, kind);
 }
 
+/** What the caller passed, looked at by `look`: a Proxy whose traps throw,
+ *  a revoked one or a getter that throws is a bad_argument (what it threw
+ *  as `cause`), not its own error. */
+function inspected(look) {
+  try {
+    return look();
+  } catch (e) {
+    if (e instanceof AdapterError) throw e;
+    const err = argumentError("what it was given threw when read");
+    err.cause = e;
+    throw err;
+  }
+}
+
 /** A value as a message shows it: strings quoted; never throws (a BigInt,
  *  a cycle or a hostile object is no reason for an error without a kind). */
 function show(x) {
@@ -209,8 +223,11 @@ function toData(column, type) {
  * UTF-8, else Binary.
  */
 export function toArrowVector(column, options = undefined) {
-  const strings = stringsOption(options);
-  checkColumn(column);
+  const strings = inspected(() => {
+    const strings = stringsOption(options);
+    checkColumn(column);
+    return strings;
+  });
   return new Vector([toData(column, columnType(column.type, [column], strings))]);
 }
 
@@ -220,7 +237,7 @@ export function toArrowVector(column, options = undefined) {
  * file already has.
  */
 export function uniqueNames(names) {
-  if (!Array.isArray(names)) throw argumentError("uniqueNames needs an array of names");
+  if (!inspected(() => Array.isArray(names))) throw argumentError("uniqueNames needs an array of names");
   const taken = new Set(names);
   const seen = new Set();
   return names.map((name) => {
@@ -303,10 +320,12 @@ function assemble(meta, { names, strings, columns, rowGroups }, read) {
  *   (as for toArrowVector; "auto" decides per Table column).
  */
 export function toArrowTable(file, options = undefined) {
-  const meta = metaOf(file);
-  const p = plan(meta, options);
-  if (typeof file.readColumns !== "function") throw argumentError("expected a ColumnsFile");
-  const read = file.readColumns(p.rowGroups, p.columns, { boolBits: true });
+  const [meta, p, readColumns] = inspected(() => {
+    const meta = metaOf(file);
+    return [meta, plan(meta, options), file.readColumns];
+  });
+  if (typeof readColumns !== "function") throw argumentError("expected a ColumnsFile");
+  const read = readColumns.call(file, p.rowGroups, p.columns, { boolBits: true });
   if (typeof read?.then === "function") throw argumentError("this file reads asynchronously: use toArrowTableAsync");
   return assemble(meta, p, read);
 }
@@ -317,12 +336,12 @@ export function toArrowTable(file, options = undefined) {
  * into one request), or a file opened on a `ColumnsPool`.
  */
 export async function toArrowTableAsync(file, options = undefined) {
-  const meta = metaOf(file);
-  const p = plan(meta, options);
-  const readOptions = { boolBits: true };
-  let read;
-  if (typeof file.readColumnsAsync === "function") read = await file.readColumnsAsync(p.rowGroups, p.columns, readOptions);
-  else if (typeof file.readColumns === "function") read = await file.readColumns(p.rowGroups, p.columns, readOptions);
-  else throw argumentError("expected a ColumnsFile or a pool's file");
-  return assemble(meta, p, read);
+  // A ColumnsFile reads with readColumnsAsync, a pool's file with readColumns.
+  const [meta, p, readColumns] = inspected(() => {
+    const meta = metaOf(file);
+    const method = [file.readColumnsAsync, file.readColumns].find((f) => typeof f === "function");
+    return [meta, plan(meta, options), method];
+  });
+  if (!readColumns) throw argumentError("expected a ColumnsFile or a pool's file");
+  return assemble(meta, p, await readColumns.call(file, p.rowGroups, p.columns, { boolBits: true }));
 }

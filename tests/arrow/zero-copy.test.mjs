@@ -193,3 +193,35 @@ test("toArrowTable on a file that is not in memory says to use toArrowTableAsync
   const pooled = { meta: file, readColumns: async () => [] };
   assert.throws(() => toArrowTable(pooled), { kind: "bad_argument", message: /use toArrowTableAsync/ });
 });
+
+test("a file, column or options that throw when read (a Proxy whose traps throw, a revoked Proxy, a getter) are a bad_argument ColumnsError with what was thrown as its cause, from every entry point", async () => {
+  const { bytes } = duplicateNamesFile();
+  const file = api.ColumnsFile.fromBytes(bytes);
+  const column = file.readColumn(0, 0);
+  const boom = new Error("trap");
+  const trap = () => { throw boom; };
+  const throwing = new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap, ownKeys: trap, getOwnPropertyDescriptor: trap });
+  const revocable = Proxy.revocable({}, {});
+  revocable.revoke();
+  const getter = (key) => Object.defineProperty({}, key, { get: trap });
+  const isThrown = (e) => e instanceof ColumnsError && e.kind === "bad_argument" && /threw when read/.test(e.message) && e.cause !== undefined;
+  for (const hostile of [throwing, revocable.proxy]) {
+    assert.throws(() => toArrowVector(hostile), isThrown);
+    assert.throws(() => toArrowVector(column, hostile), isThrown);
+    assert.throws(() => uniqueNames(hostile), (e) => e instanceof ColumnsError && e.kind === "bad_argument");
+    assert.throws(() => toArrowTable(hostile), isThrown);
+    assert.throws(() => toArrowTable(file, hostile), isThrown);
+    await assert.rejects(toArrowTableAsync(hostile), isThrown);
+    await assert.rejects(toArrowTableAsync(file, hostile), isThrown);
+  }
+  for (const key of ["columns", "rowGroups", "strings"]) {
+    assert.throws(() => toArrowTable(file, getter(key)), (e) => isThrown(e) && e.cause === boom, key);
+    await assert.rejects(toArrowTableAsync(file, getter(key)), (e) => isThrown(e) && e.cause === boom, key);
+  }
+  assert.throws(() => toArrowVector(column, getter("strings")), isThrown);
+  // A file whose read method cannot be looked up.
+  const hiding = { schema: file.schema, rowGroups: file.rowGroups, get readColumns() { return trap(); }, get readColumnsAsync() { return trap(); } };
+  assert.throws(() => toArrowTable(hiding), isThrown);
+  await assert.rejects(toArrowTableAsync(hiding), isThrown);
+  assert.equal(toArrowTable(file).numRows, file.numRows, "the file still reads");
+});
