@@ -83,13 +83,16 @@ function guardInstances(cls, name) {
   const pointer = (self) => {
     let mine = false;
     let ptr;
+    let threw = "";
     try {
       mine = self instanceof cls;
       ptr = self.__wbg_ptr;
-    } catch {}
+    } catch {
+      threw = " that threw when read";
+    }
     if (!mine || typeof ptr !== "number") {
       // (`new ColumnsFile()` makes an object that holds no file.)
-      throw new ColumnsError(`${name} methods need a ${name} made by this package${mine ? `, not by new ${name}()` : `; this is ${describe(self)}`}`, "bad_argument");
+      throw new ColumnsError(`${name} methods need a ${name} made by this package${mine && !threw ? `, not by new ${name}()` : `; this is ${describe(self)}${threw}`}`, "bad_argument");
     }
     return freeing.has(self) ? 0 : ptr;
   };
