@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { dropFile, openInspector, corpus, gridDrawn, tab, waitState } from "./harness.mjs";
-import { buildFile, materialize, encodeFooter } from "../node/synth.mjs";
+import { buildFile, materialize, encodeFooter, withFooter, TYPES } from "../node/synth.mjs";
 
 let inspector, page, log;
 
@@ -370,6 +370,29 @@ test("Timing on a worker pool of columns that all fail to read: the run is named
   await page.waitForSelector("[data-testid=timing-skipped]", { timeout: 15_000 });
   assert.match(await page.textContent("[data-testid=timing-run-label]"), /^Run #\d+ whole read, worker pool of 3 · file$/);
   assert.equal(await page.$("[data-testid=timing-whole-row]"), null);
+  assert.deepEqual(log.errors, []);
+});
+
+test("statistics of 100,000 bytes in the footer (a string min, an int64 max of the wrong size) are shown cut, as text, in every tab, with no page error", async () => {
+  const schema = [
+    { name: "s", type: "string", nullable: false },
+    { name: "n", type: "int64", nullable: false },
+  ];
+  const file = buildFile(schema, [{ offset: 5, columns: [["a", "b"], [1n, 2n]] }]);
+  const [s, n] = file.rowGroups[0].columns;
+  s.minVal = new TextEncoder().encode("<b data-injected>x</b>".repeat(4546)).subarray(0, 100_000);
+  s.minLen = s.maxLen = 4294967295;
+  n.maxVal = new Uint8Array(100_000).fill(0x7f);
+  const bytes = withFooter(materialize(file), file.footerStart, { schema: schema.map((c) => ({ ...c, type: TYPES[c.type] })), rowGroups: file.rowGroups });
+  await dropFile(page, { name: "huge-statistics.cols", bytes });
+  for (const t of ["schema", "chunks", "layout", "detail", "data"]) {
+    await tab(page, t);
+    const text = await page.textContent(`[data-testid=panel-${t}]`);
+    assert.ok(text.length < 60_000, `${t}: ${text.length} characters shown`);
+  }
+  await tab(page, "detail");
+  assert.ok((await page.textContent("[data-testid=panel-detail]")).includes("<b data-injected>"), "the min is shown as text");
+  assert.equal(await page.$("[data-injected]"), null, "never as HTML");
   assert.deepEqual(log.errors, []);
 });
 

@@ -61,7 +61,8 @@ function message(out, typeId, writeBody) {
   putInt(body, typeId);
   writeBody(body);
   putUint(out, body.length);
-  out.push(...body);
+  // (Not push(...body): a body of 100,000 bytes would overflow the stack.)
+  for (const b of body) out.push(b);
 }
 
 // Builtin type ids.
@@ -212,7 +213,8 @@ export function plainChunk(type, nullable, values) {
  * A version 1 file as sparse segments: `schema` [{name, type, nullable}],
  * `rowGroups` [{offset, columns: [values per schema column]}] with offsets
  * ascending (anything between is zero padding). Returns { size, segments:
- * [{start, bytes}], footerStart, chunks: [[{start, end}]] }.
+ * [{start, bytes}], footerStart, chunks: [[{start, end}]], rowGroups: the
+ * footer's row groups, as encodeFooter takes them }.
  */
 export function buildFile(schema, rowGroups) {
   const segments = [{ start: 0, bytes: Uint8Array.of(0x41, 0x42, 0x43, 0x44, 1) }];
@@ -236,7 +238,13 @@ export function buildFile(schema, rowGroups) {
   }
   const footer = encodeFooter({ schema: schema.map((s) => ({ name: s.name, type: TYPES[s.type], nullable: s.nullable })), rowGroups: metas });
   segments.push({ start: end, bytes: concat([footer, u32(footer.length), Uint8Array.of(0x41, 0x42, 0x43, 0x44)]) });
-  return { size: end + footer.length + 8, segments, footerStart: end, footerLength: footer.length, chunks };
+  return { size: end + footer.length + 8, segments, footerStart: end, footerLength: footer.length, chunks, rowGroups: metas };
+}
+
+/** `bytes` (a materialized file, its footer at `footerStart`) with the footer `footer` instead. */
+export function withFooter(bytes, footerStart, footer) {
+  const enc = encodeFooter(footer);
+  return concat([bytes.subarray(0, footerStart), enc, u32(enc.length), Uint8Array.of(0x41, 0x42, 0x43, 0x44)]);
 }
 
 /** The whole file in memory (only for small files). */
