@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { dropFile, openInspector, corpus, gridDrawn, tab, waitState } from "./harness.mjs";
-import { buildFile, materialize, encodeFooter, withFooter, TYPES } from "../node/synth.mjs";
+import { buildFile, materialize, withFooter, TYPES } from "../node/synth.mjs";
 
 let inspector, page, log;
 
@@ -398,12 +398,7 @@ test("statistics of 100,000 bytes in the footer (a string min, an int64 max of t
 
 test("a file with row groups but no columns: Column detail and Data say so, with no page error", async () => {
   // A footer of two row groups of 3 rows and an empty schema (no chunks): the reader opens it.
-  const footer = encodeFooter({ schema: [], rowGroups: [{ numRows: 3, byteOffset: 5, columns: [] }, { numRows: 3, byteOffset: 5, columns: [] }] });
-  const bytes = new Uint8Array(5 + footer.length + 8);
-  bytes.set([0x41, 0x42, 0x43, 0x44, 1]);
-  bytes.set(footer, 5);
-  new DataView(bytes.buffer).setUint32(5 + footer.length, footer.length, true);
-  bytes.set([0x41, 0x42, 0x43, 0x44], 5 + footer.length + 4);
+  const bytes = withFooter(Uint8Array.of(0x41, 0x42, 0x43, 0x44, 1), 5, { schema: [], rowGroups: [{ numRows: 3, byteOffset: 5, columns: [] }, { numRows: 3, byteOffset: 5, columns: [] }] });
   await dropFile(page, { name: "no-columns.cols", bytes });
   assert.equal(await page.textContent("[data-testid=fact-rows]"), "6");
   await tab(page, "detail");
