@@ -8,6 +8,14 @@ const { columnFromParts } = __internal;
 
 let ready = null;
 const files = new Map(); // id -> ColumnsFile
+const live = new Set(); // read jobs running, until cancelled
+
+/** Lets queued messages (a cancel) in: a task, not a microtask. */
+const yieldTask = () => new Promise((resolve) => {
+  const { port1, port2 } = new MessageChannel();
+  port1.onmessage = () => resolve(port1.close());
+  port2.postMessage(0);
+});
 
 function parts(col) {
   const v = col.values;
@@ -24,6 +32,7 @@ function plainError(e) {
 }
 
 self.onmessage = async ({ data: msg }) => {
+  if (msg.op === "cancel") return void live.delete(msg.job);
   try {
     if (msg.op === "init") {
       // Synchronous instantiation is fine off the main thread.
@@ -48,7 +57,15 @@ self.onmessage = async ({ data: msg }) => {
       // Buffers handed back by the main thread, refilled before any new
       // memory is allocated (fresh memory is what costs, not the copy).
       let spare = msg.buffers ?? [];
+      live.add(msg.job);
+      // Reads from memory never wait: a pause every 16 ms to hear a cancel.
+      let pause = performance.now() + 16;
       for (const [g, c] of msg.chunks) {
+        if (performance.now() > pause) {
+          await yieldTask();
+          pause = performance.now() + 16;
+        }
+        if (!live.has(msg.job)) throw Object.assign(new Error("the read was aborted"), { kind: "aborted" });
         const reuse = spare.map((b) => columnFromParts("uint8", b.byteLength, 0, new Uint8Array(b), null));
         const options = { reuse, boolBits: msg.boolBits };
         const col = file.inMemory ? file.readColumn(g, c, options) : await file.readColumnAsync(g, c, options);
@@ -65,5 +82,7 @@ self.onmessage = async ({ data: msg }) => {
     }
   } catch (e) {
     self.postMessage({ op: "error", job: msg.job, error: plainError(e) });
+  } finally {
+    live.delete(msg.job);
   }
 };

@@ -28,8 +28,8 @@ export class PooledFile {
    *  Its arguments are checked as `meta.readColumnsAsync`'s (the same error kinds).
    *  `options.reuse`: columns from this pool you are done with; each worker refills the buffers it made.
    *  `options.boolBits`: bool columns bit-packed, as for ColumnsFile reads.
-   *  `options.signal`: rejects at once with an `aborted` ColumnsError when it aborts (what the
-   *  workers were already given is dropped when they answer). */
+   *  `options.signal`: rejects at once with an `aborted` ColumnsError when it aborts; each worker
+   *  stops at its next chunk (a read from memory pauses every 16 ms to hear it). */
   readColumns(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: Pick<ReadOptions, "reuse" | "boolBits" | "signal">): Promise<Column[]>;
   /** Closes the file in every worker. */
   close(): void;

@@ -68,13 +68,16 @@ export class ColumnsPool {
 
   #terminated = false;
 
-  #call(worker, msg, transfer = []) {
+  #call(worker, msg, transfer = [], signal) {
     const job = nextId++;
+    // On abort the worker stops before its next chunk (and answers, so the job ends here too).
+    const cancel = () => worker.postMessage({ op: "cancel", job });
+    signal?.addEventListener("abort", cancel);
     return new Promise((resolve, reject) => {
       if (this.#terminated) throw new ColumnsError("the pool was terminated", "freed");
       this.#pending.set(job, { resolve, reject });
       worker.postMessage({ ...msg, job }, transfer);
-    });
+    }).finally(() => signal?.removeEventListener("abort", cancel));
   }
 
   /** Number of workers. */
@@ -130,7 +133,7 @@ export class ColumnsPool {
   }
 
   /** @internal Reads chunks spread over the workers; columns in input order. */
-  async read(id, meta, picks, reuse, boolBits) {
+  async read(id, meta, picks, reuse, boolBits, signal) {
     const groups = meta.rowGroups;
     const load = this.workers.map(() => 0);
     const batches = this.workers.map(() => []);
@@ -157,7 +160,7 @@ export class ColumnsPool {
     await Promise.all(batches.map(async (batch, w) => {
       if (batch.length === 0) return;
       const msg = { op: "read", id, chunks: batch.map((i) => picks[i]), buffers: spare[w], boolBits };
-      const reply = await this.#call(this.workers[w], msg, spare[w]);
+      const reply = await this.#call(this.workers[w], msg, spare[w], signal);
       reply.columns.forEach((p, k) => {
         const col = columnFromParts(p.type, p.length, p.nullCount, p.values, p.validity, p.boolBits);
         col.timings = p.timings;
@@ -194,8 +197,8 @@ export class PooledFile {
    *  resolves to Columns in row-group-major order. `options.reuse`: columns
    *  (from this pool) you are done with; their buffers are refilled.
    *  `options.boolBits`: bool columns bit-packed, as for ColumnsFile reads.
-   *  `options.signal`: rejects with `aborted` as soon as it aborts (what
-   *  the workers were given is dropped when they answer). */
+   *  `options.signal`: rejects with `aborted` as soon as it aborts; each
+   *  worker stops at its next chunk (within a few ms). */
   async readColumns(rowGroups, columns, options) {
     // Checked by the file itself, as its readColumnsAsync checks them.
     const signal = this.meta.__check(rowGroups, columns, options);
@@ -205,7 +208,7 @@ export class PooledFile {
     const reuse = reused(options);
     const boolBits = boolBitsOf(options);
     if (signal?.aborted) throw abortedError(signal);
-    return settle(this.pool.read(this.id, this.meta, picks, reuse, boolBits), signal).catch((e) => {
+    return settle(this.pool.read(this.id, this.meta, picks, reuse, boolBits, signal), signal).catch((e) => {
       throw signal?.aborted ? abortedError(signal) : e;
     });
   }

@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import readline from "node:readline";
 import { fileURLToPath } from "node:url";
+import { flights3m } from "./flights3m.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, "../..");
@@ -176,4 +177,40 @@ test("a pool read with { reuse } gives exact values, refilling the buffers it ha
     assert.equal(r.diff, null);
     assert.ok(r.emptied, "handed-back columns are emptied");
   }
+});
+
+test("an aborted pool read stops its worker: the next read does not wait for the rest of the aborted one", async () => {
+  // flights3m.mjs: 46 row groups x 5 columns, a few hundred ms of work on
+  // one worker. The worker is given all 230 chunks at once; after the
+  // abort it must stop at its next chunk (its pause every 16 ms lets the
+  // cancel in), so a one-chunk read right after waits a few chunks, not the
+  // rest of the file.
+  const { file: path3m } = flights3m();
+  await page.route("**/flights3m.cols", (route) => route.fulfill({ path: path3m }));
+  const out = await page.evaluate(async () => {
+    const { ColumnsPool, get } = window.kit;
+    const pool = await ColumnsPool.create(1);
+    const file = await pool.open(await get("/flights3m.cols"));
+    const whole = [];
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      await file.readColumns();
+      whole.push(performance.now() - t0);
+    }
+    const controller = new AbortController();
+    const aborted = file.readColumns(null, null, { signal: controller.signal }).then(() => "resolved", (e) => e.kind);
+    await new Promise((r) => setTimeout(r, 10));
+    controller.abort();
+    const kind = await aborted;
+    const t0 = performance.now();
+    const [one] = await file.readColumns([45], [1]);
+    const after = performance.now() - t0;
+    file.close();
+    pool.terminate();
+    return { kind, whole: Math.min(...whole), after, rows: one.length };
+  });
+  assert.equal(out.kind, "aborted");
+  assert.equal(out.rows, 3_000_000 - 45 * 65_536, "the last row group's rows");
+  assert.ok(out.whole > 100, `a whole read took ${out.whole.toFixed(1)} ms: too little to tell`);
+  assert.ok(out.after < out.whole / 3, `the read after the abort took ${out.after.toFixed(1)} ms, a whole read ${out.whole.toFixed(1)} ms`);
 });

@@ -1,0 +1,31 @@
+// A Web Worker for Node tests, over worker_threads: as much of one as
+// pool.js uses (new Worker(url, { type: "module" }), onmessage / onerror,
+// postMessage with a transfer list, terminate()), so that the pool and its
+// real pool-worker.js run here. Test hooks, on the worker's side only:
+// `reads` counts the chunk reads every worker started, and `slow` makes
+// each one take that many milliseconds more.
+
+import { Worker as Thread } from "node:worker_threads";
+
+export class WebWorker {
+  /** Chunk reads started, over every worker made here. */
+  static reads = new Int32Array(new SharedArrayBuffer(4));
+
+  /** Milliseconds each chunk read is made to take beyond its own time. */
+  static slow = 0;
+
+  constructor(url) {
+    const workerData = { url: String(url), reads: WebWorker.reads, slow: WebWorker.slow };
+    this.thread = new Thread(new URL("./web-worker-scope.mjs", import.meta.url), { workerData });
+    this.thread.on("message", (data) => this.onmessage?.({ data }));
+    this.thread.on("error", (e) => this.onerror?.(e));
+  }
+
+  postMessage(data, transfer = []) {
+    this.thread.postMessage(data, transfer);
+  }
+
+  terminate() {
+    this.thread.terminate();
+  }
+}
