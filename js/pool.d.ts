@@ -5,9 +5,10 @@ import type { Bytes, Column, ColumnsFile, ReadOptions } from "./columns_wasm.js"
  *  Content-Type for the .wasm. */
 export class ColumnsPool {
   private constructor();
-  /** Starts `size` workers (default: navigator.hardwareConcurrency; 1 to
-   *  256, else `bad_argument`) and initialises the module (compiled once,
-   *  here, for all of them). Where there are no Web Workers (Node), rejects
+  /** Starts `size` workers (default: navigator.hardwareConcurrency, in Node
+   *  os.availableParallelism(); 1 to 256, else `bad_argument`) and
+   *  initialises the module (compiled once, here, for all of them). Where
+   *  there are no Web Workers (the browser build run elsewhere), rejects
    *  with `load_failed`. */
   static create(size?: number): Promise<ColumnsPool>;
   /** Number of workers. */

@@ -36,18 +36,20 @@ export class ColumnsPool {
     if (!Number.isInteger(size) || size < 1 || size > 256) {
       throw new ColumnsError(`ColumnsPool.create(size): 1 to 256 workers, not ${typeof size} ${String(size)}`, "bad_argument");
     }
-    if (typeof Worker !== "function") {
+    // Node's pool, a subclass, brings its own workers (called detached: this one).
+    const Pool = this?.prototype instanceof ColumnsPool ? this : ColumnsPool;
+    if (Pool === ColumnsPool && typeof Worker !== "function") {
       throw new ColumnsError("ColumnsPool.create(): no Web Workers here (the pool is for browsers)", "load_failed");
     }
     await init();
     const module = compiledModule();
-    const pool = new ColumnsPool(size);
+    const pool = new Pool(size);
     await Promise.all(pool.workers.map((w) => pool.#call(w, { op: "init", module })));
     return pool;
   }
 
   constructor(size) {
-    this.workers = Array.from({ length: size }, () => new Worker(new URL("./pool-worker.js", import.meta.url), { type: "module" }));
+    this.workers = Array.from({ length: size }, () => this.spawn());
     this.#pending = new Map();
     for (const w of this.workers) {
       w.onmessage = ({ data }) => {
@@ -65,6 +67,11 @@ export class ColumnsPool {
   }
 
   #pending;
+
+  /** @internal A worker running pool-worker.js. */
+  spawn() {
+    return new Worker(new URL("./pool-worker.js", import.meta.url), { type: "module" });
+  }
 
   #terminated = false;
 

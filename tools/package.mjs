@@ -8,6 +8,9 @@
 //   node.mjs               Node, ES module: re-exports node.cjs (one instance for both)
 //   pool.js                columns-wasm/pool (imports ./columns_wasm.js)
 //   pool-worker.js         the pool's worker (imports ./columns_wasm.js too)
+//   pool-node.mjs          columns-wasm/pool in Node: pool.js over node.mjs, workers on threads
+//   pool-node-worker.mjs   a Node pool thread's script (runs pool-worker.js)
+//   pool-node-file.mjs     a file on disk as a Blob both of those read
 //   arrow.js               columns-wasm/arrow, when js/arrow.js exists
 //   http.js                columns-wasm/http: a URL as an AsyncBuffer (range requests)
 //   *.d.ts, *.d.cts        the hand-written types (js/index.d.ts)
@@ -97,6 +100,27 @@ const web = { format: "esm", platform: "browser", minify: true };
 await bundle("browser.js", "columns_wasm.js", web);
 await bundle("pool.js", "pool.js", { ...web, external: ["./columns_wasm.js"] });
 await bundle("pool-worker.js", "pool-worker.js", { ...web, external: ["./columns_wasm.js"] });
+// columns-wasm/pool in Node: pool.js bundled in, its ./columns_wasm.js the
+// Node build; the worker thread's script beside it runs pool-worker.js.
+const nodeBuild = {
+  name: "columns-wasm-node-build",
+  setup(build) {
+    build.onResolve({ filter: /^\.\/columns_wasm\.js$/ }, () => ({ path: "./node.mjs", external: true }));
+    build.onResolve({ filter: /^\.\/pool-node-file\.mjs$/ }, () => ({ path: "./pool-node-file.mjs", external: true }));
+  },
+};
+await esbuild.build({
+  entryPoints: [path.join(js, "pool-node.js")],
+  outfile: path.join(outDir, "pool-node.mjs"),
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node18",
+  legalComments: "none",
+  logLevel: "warning",
+  plugins: [nodeBuild],
+});
+for (const f of ["pool-node-worker.mjs", "pool-node-file.mjs"]) fs.copyFileSync(path.join(js, f), path.join(outDir, f));
 // Strict like the ES module sources: a detached method's `this` stays
 // undefined instead of becoming globalThis.
 await bundle("node.js", "node.cjs", { format: "cjs", platform: "node", target: "node18", banner: { js: '"use strict";' } });
@@ -121,6 +145,14 @@ fs.writeFileSync(
 fs.copyFileSync(path.join(js, "index.d.ts"), path.join(outDir, "columns_wasm.d.ts"));
 fs.copyFileSync(path.join(js, "index.d.ts"), path.join(outDir, "columns_wasm.d.cts"));
 fs.copyFileSync(path.join(js, "pool.d.ts"), path.join(outDir, "pool.d.ts"));
+// Node's pool (pool-node.mjs) also opens a file by its path.
+const poolTypes = fs.readFileSync(path.join(js, "pool.d.ts"), "utf8");
+const nodeTypes = poolTypes
+  .replace("open(source: Blob | Bytes,", "open(source: Blob | Bytes | string | URL,")
+  .replace("Reads column chunks in parallel on a pool of Web Workers (browsers only).", "Reads column chunks in parallel on a pool of worker threads (Node).")
+  .replace("Opens a file in every worker: a Blob/File (each worker reads only what it needs), or bytes", "Opens a file in every worker: a path or file: URL (each worker reads only what it needs; a Blob from fs.openAsBlob is a `bad_argument`, as Node cannot send it to a thread), a Blob in memory, or bytes");
+if (nodeTypes.split("\n").filter((l, i) => l !== poolTypes.split("\n")[i]).length !== 3) throw new Error("js/pool.d.ts changed where Node's types differ: update tools/package.mjs");
+fs.writeFileSync(path.join(outDir, "pool-node.d.ts"), nodeTypes);
 if (arrow) fs.copyFileSync(path.join(js, "arrow.d.ts"), path.join(outDir, "arrow.d.ts"));
 fs.copyFileSync(path.join(js, "http.d.ts"), path.join(outDir, "http.d.ts"));
 // The README, with the Arrow section (js/arrow.md, the adapter's own
@@ -154,7 +186,7 @@ const pkg = {
       types: "./columns_wasm.d.ts",
       default: "./columns_wasm.js",
     },
-    "./pool": { types: "./pool.d.ts", default: "./pool.js" },
+    "./pool": { node: { types: "./pool-node.d.ts", default: "./pool-node.mjs" }, types: "./pool.d.ts", default: "./pool.js" },
     ...(arrow ? { "./arrow": { types: "./arrow.d.ts", default: "./arrow.js" } } : {}),
     "./http": { types: "./http.d.ts", default: "./http.js" },
     "./columns_wasm_bg.wasm": "./columns_wasm_bg.wasm",
@@ -165,7 +197,7 @@ const pkg = {
   module: "./columns_wasm.js",
   types: "./columns_wasm.d.ts",
   // Importing the package only defines things, except the pool's worker script.
-  sideEffects: ["./pool-worker.js"],
+  sideEffects: ["./pool-worker.js", "./pool-node-worker.mjs"],
   files: fs.readdirSync(outDir).filter((f) => f !== "package.json").sort(),
   ...(arrow
     ? { peerDependencies: { "apache-arrow": "^21.0.0" }, peerDependenciesMeta: { "apache-arrow": { optional: true } } }

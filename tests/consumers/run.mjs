@@ -139,7 +139,8 @@ const consumers = {
     fs.copyFileSync(corpusPath("invalid/magic_kein", "cols"), path.join(dir, "damaged.cols"));
     for (const n of NODES) {
       await c(`README quick start (node main.mjs)${n.label}`, async () => missingNode(n) ?? compareLines("main.mjs", await node("node-esm", ["main.mjs"], n.exe), lines));
-      await c(`every value of ${CHECKED.length} corpus files, from bytes, AsyncBuffer and Blob; the pool's error a ColumnsError${n.label}`, async () => {
+      await c(`README pool in Node (node pool.mjs: worker threads, a file by its path)${n.label}`, async () => missingNode(n) ?? compareLines("pool.mjs", await node("node-esm", ["pool.mjs"], n.exe), lines));
+      await c(`every value of ${CHECKED.length} corpus files, from bytes, AsyncBuffer and Blob, and on the pool (worker threads, by path)${n.label}`, async () => {
         if (n.missing) return missingNode(n);
         const out = (await node("node-esm", ["check.mjs", ...corpusArgs], n.exe)).trim();
         return out === "ok" ? [] : out.split("\n");
@@ -398,7 +399,7 @@ function checkTarball(packed, sizeReport) {
     'exports["."].node.require': typeof pkg.exports?.["."]?.node?.require?.default === "string",
     'exports["."].node.import': typeof pkg.exports?.["."]?.node?.import?.default === "string",
     'exports["."].default': typeof pkg.exports?.["."]?.default === "string",
-    'exports["./pool"]': typeof pkg.exports?.["./pool"]?.default === "string",
+    'exports["./pool"] (browsers, and Node)': typeof pkg.exports?.["./pool"]?.default === "string" && files.has(pkg.exports?.["./pool"]?.node?.default?.replace(/^\.\//, "") ?? ""),
     'exports["./http"] with its types': typeof pkg.exports?.["./http"]?.default === "string" && typeof pkg.exports?.["./http"]?.types === "string",
     "no dependencies": !pkg.dependencies,
     // columns-wasm/arrow: apache-arrow is the user's (optional peer), never installed with the package.

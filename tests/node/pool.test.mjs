@@ -1,70 +1,148 @@
-// The worker pool (pkg/pool.js with its real pool-worker.js) in Node, its
-// workers on worker_threads behind a Web Worker stand-in (web-worker.mjs)
-// that counts the chunk reads the workers start. What Chromium cannot show
-// without timing: an aborted read stops the workers' work. The pool's
-// reading is checked in Chromium too (tests/e2e/pool.test.mjs).
+// columns-wasm/pool in Node (pkg/pool-node.mjs, the package's "node"
+// condition): the pool on worker_threads, its files, columns and errors
+// the Node build's classes. Read from bytes, a Blob and a path, every
+// value checked against the corpus JSON; errors with a kind; a file's
+// descriptor closed when it should be; an idle pool that nobody terminated
+// lets the process end. The pool's reading is
+// checked in Chromium too (tests/e2e/pool.test.mjs).
+//
+// What Chromium cannot show without timing, that an aborted read stops
+// the workers' work, is shown here with the same pool on workers that
+// count the chunk reads they start (web-worker.mjs).
 
 import { test, after } from "node:test";
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import { corpusFile } from "./corpus.mjs";
+import { pathToFileURL } from "node:url";
+import { corpusDir, corpusFile } from "./corpus.mjs";
 import { columnJson, compare } from "../js/check.mjs";
 import { WebWorker } from "./web-worker.mjs";
 
 const pkg = new URL("../../pkg/", import.meta.url);
-// The browser build, which pool.js imports as ./columns_wasm.js.
-const browser = await import(new URL("columns_wasm.js", pkg).href);
-browser.initSync({ module: fs.readFileSync(new URL("columns_wasm_bg.wasm", pkg)) });
-globalThis.Worker = WebWorker;
-const { ColumnsPool } = await import(new URL("pool.js", pkg).href);
+const api = await import(new URL("node.mjs", pkg).href);
+const { ColumnsPool } = await import(new URL("pool-node.mjs", pkg).href);
 
 const pools = [];
 after(() => pools.forEach((p) => p.terminate()));
 
-async function pool(size, slow = 0) {
-  WebWorker.slow = slow;
-  const p = await ColumnsPool.create(size);
+async function pool(size, Pool = ColumnsPool) {
+  const p = await Pool.create(size);
   pools.push(p);
   return p;
 }
 
-const started = () => Atomics.load(WebWorker.reads, 0);
+const NAME = "valid/nulls"; // 4 row groups x 5 columns, nulls in each
+const PATH = `${corpusDir}/${NAME}.cols`;
 
-/** Every column of `file` (a PooledFile over `name`) against the corpus JSON. */
-function diff(name, cols, schema) {
-  const { expected } = corpusFile(name);
+/** The first difference between the columns (row-group-major) and the corpus JSON, or null. */
+function diff(cols, schema, rowGroups = [0, 1, 2, 3]) {
+  const { expected } = corpusFile(NAME);
   let d = null;
   cols.forEach((col, k) => {
-    const g = Math.floor(k / schema.length), c = k % schema.length;
-    d ??= compare(`${name} rg ${g} col ${c}`, expected.row_groups[g].values[c], columnJson(col, schema[c].type));
+    const g = rowGroups[Math.floor(k / schema.length)], c = k % schema.length;
+    d ??= compare(`${NAME} rg ${g} col ${c}`, expected.row_groups[g].values[c], columnJson(col, schema[c].type));
   });
   return d;
 }
 
-test("a pool of 2 reads every value of a file exactly (its workers on threads here)", async () => {
+test("a Node pool of 2 reads every value exactly from bytes, a Blob, a path and a file: URL; its files and columns are the Node build's", async () => {
   const p = await pool(2);
-  const file = await p.open(corpusFile("valid/nulls").bytes);
-  const cols = await file.readColumns();
-  assert.equal(cols.length, 4 * 5);
-  assert.equal(diff("valid/nulls", cols, file.meta.schema), null);
+  assert.equal(p.size, 2);
+  // Called detached, create() is still Node's (the browser's would find no Web Workers).
+  const { create } = ColumnsPool;
+  const detached = await create(1);
+  pools.push(detached);
+  assert.equal(detached.size, 1);
+  const bytes = corpusFile(NAME).bytes;
+  const sources = { bytes, blob: new Blob([bytes]), path: PATH, url: pathToFileURL(PATH) };
+  for (const [what, source] of Object.entries(sources)) {
+    const file = await p.open(source);
+    assert.ok(file.meta instanceof api.ColumnsFile, `${what}: meta is a ColumnsFile of "columns-wasm"`);
+    const cols = await file.readColumns();
+    assert.equal(cols.length, 4 * 5, what);
+    assert.ok(cols.every((c) => c instanceof api.Column), `${what}: columns are Columns of "columns-wasm"`);
+    assert.equal(diff(cols, file.meta.schema), null, what);
+    file.close();
+  }
+});
+
+test("Node pool errors have a kind: a missing path, a Blob Node cannot send to a thread, a chunk that fails; the pool reads on", async () => {
+  const p = await pool(2);
+  const kindOf = (promise) => promise.then(() => "resolved", (e) => ({ kind: e.kind, message: e.message, api: e instanceof api.ColumnsError }));
+  const missing = await kindOf(p.open(`${corpusDir}/no-such-file.cols`));
+  assert.equal(missing.kind, "bad_source");
+  assert.match(missing.message, /no-such-file\.cols/);
+  assert.ok(missing.api);
+  if (typeof fs.openAsBlob === "function") {
+    // A Blob backed by a file on disk (fs.openAsBlob): Node refuses to clone it.
+    const fileBlob = await kindOf(p.open(await fs.openAsBlob(PATH)));
+    assert.equal(fileBlob.kind, "bad_argument");
+    assert.match(fileBlob.message, /open it by its path/);
+  } else {
+    assert.equal(typeof fs.openAsBlob, "undefined", "Node 18: no file-backed Blobs to refuse");
+    assert.match(process.version, /^v18\./);
+  }
+  const bad = await p.open(corpusFile("invalid/codec_zstd").bytes);
+  assert.equal((await kindOf(bad.readColumns([0], [0]))).kind, "unsupported_codec");
+  const out = await kindOf(bad.readColumns([5]));
+  assert.equal(out.kind, "out_of_range");
+  const file = await p.open(PATH);
+  assert.equal(diff(await file.readColumns([2], null), file.meta.schema, [2]), null);
   file.close();
+});
+
+test("a file opened by its path holds one descriptor until it is closed (after its reads end) or the pool is terminated", async () => {
+  const open = () => fs.readdirSync("/proc/self/fd").length;
+  const p = await pool(2);
+  const before = open();
+  const a = await p.open(PATH);
+  const b = await p.open(pathToFileURL(PATH));
+  assert.equal(open(), before + 2, "one descriptor per file, whatever the number of threads");
+  // Closed while a read runs: the descriptor stays until the threads answer.
+  const read = a.readColumns();
+  a.close();
+  assert.equal(open(), before + 2);
+  assert.equal((await read).length, 20);
+  assert.equal(open(), before + 1);
+  p.terminate();
+  assert.equal(open(), before, "terminate() closes what was not closed");
+  void b;
+});
+
+test("an unterminated Node pool, idle, lets the process end; while it reads, the read finishes first", () => {
+  const script = `
+    const { ColumnsPool } = await import(${JSON.stringify(new URL("pool-node.mjs", pkg).href)});
+    const pool = await ColumnsPool.create(2);
+    const file = await pool.open(${JSON.stringify(PATH)});
+    // Not awaited: the threads keep the process alive until the answer.
+    file.readColumns().then((cols) => console.log("read", cols.length));
+  `;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 30_000 });
+  assert.equal(out.trim(), "read 20");
 });
 
 for (const size of [1, 2]) {
   test(`an aborted read on ${size} worker(s) stops their work at the next chunk, and the pool reads on`, async () => {
-    // Each chunk read takes 40 ms more: the 20 chunks of valid/nulls, 800
-    // ms of work; stopping at the next chunk after the abort, the workers
-    // start a few.
-    const p = await pool(size, 40);
-    const file = await p.open(corpusFile("valid/nulls").bytes);
+    // The same pool on workers whose every chunk read takes 40 ms more: the
+    // 20 chunks of valid/nulls are 800 ms of work; stopping at the next
+    // chunk after the abort, the workers start a few.
+    class Counted extends ColumnsPool {
+      spawn() {
+        return new WebWorker(new URL("pool-worker.js", pkg));
+      }
+    }
+    WebWorker.slow = 40;
+    const p = await pool(size, Counted);
+    const file = await p.open(corpusFile(NAME).bytes);
+    const started = () => Atomics.load(WebWorker.reads, 0);
     const before = started();
     const controller = new AbortController();
     const read = file.readColumns(null, null, { signal: controller.signal });
     const reason = new Error("stop");
     setTimeout(() => controller.abort(reason), 50);
     await assert.rejects(read, (e) => e.kind === "aborted" && e.cause === reason);
-    // What the workers still do arrives in the next few ms; a read after it
-    // shows they are free (it waits behind whatever they still run).
+    // A read after it waits behind whatever the workers still run.
     const t0 = performance.now();
     const again = await file.readColumns([0], [0]);
     const waited = performance.now() - t0;
@@ -72,8 +150,7 @@ for (const size of [1, 2]) {
     assert.ok(count < 20, `${count} chunk reads started of 20: the workers went on after the abort`);
     assert.ok(count <= 2 * size + 2, `${count} chunk reads started of 20 (abort after 50 ms at 40 ms each)`);
     assert.ok(waited < 400, `the read after the abort waited ${waited.toFixed(0)} ms behind the aborted one`);
-    assert.equal(again.length, 1);
-    assert.equal(diff("valid/nulls", again, file.meta.schema.slice(0, 1)), null);
+    assert.equal(diff(again, file.meta.schema.slice(0, 1)), null);
     file.close();
   });
 }

@@ -83,7 +83,7 @@ const INSTANCES = {
   },
 };
 /** Methods one class of the package calls on another, not for users. */
-const PACKAGE_ONLY = { ColumnsPool: ["read", "close"] };
+const PACKAGE_ONLY = { ColumnsPool: ["read", "close", "spawn"] };
 
 function checkModule(label, dts, runtime) {
   const { values, types } = declarations(dts);
@@ -107,7 +107,8 @@ function checkModule(label, dts, runtime) {
 }
 
 const types = checkModule("columns-wasm", path.join(pkgDir, "columns_wasm.d.ts"), api);
-checkModule("columns-wasm/pool", path.join(pkgDir, "pool.d.ts"), poolApi);
+// In Node, columns-wasm/pool is Node's pool (the "node" condition), with its own declarations.
+checkModule("columns-wasm/pool", path.join(pkgDir, "pool-node.d.ts"), poolApi);
 const httpTypes = checkModule("columns-wasm/http", path.join(pkgDir, "http.d.ts"), httpApi);
 
 // What asyncBufferFromUrl resolves to (over a fetch that answers HEAD

@@ -101,6 +101,11 @@ export async function allowed(bytes: Uint8Array, buffer: ArrayBuffer, blob: Blob
   const pool = await ColumnsPool.create();
   const pooled = await pool.open(buffer, { tokenizers: [bytes] });
   const fromPool: Column[] = await pooled.readColumns(null, null, { reuse: columns });
+  // In Node (this project resolves the "node" condition) a file's path or file: URL too.
+  await pool.open("data.cols");
+  await pool.open(new URL("file:///data/data.cols"), { tokenizers: [] });
+  // @ts-expect-error a path is a string or a URL, not a number
+  await pool.open(5);
   file.free();
   void pages, kinds, err, fromPool;
 }

@@ -1,0 +1,21 @@
+// A worker of columns-wasm/pool in Node, on a worker thread: the scope of a
+// Web Worker that pool-worker.js expects (self, postMessage, onmessage),
+// then pool-worker.js itself. A file opened by its path arrives as its
+// descriptor and size, read here through a FileBlob.
+import { parentPort } from "node:worker_threads";
+import { FileBlob } from "./pool-node-file.mjs";
+
+globalThis.self = globalThis;
+self.postMessage = (data, transfer) => parentPort.postMessage(data, transfer);
+
+function deliver(data) {
+  if (data.op === "open" && data.source?.fd !== undefined) data.source = new FileBlob(data.source.fd, data.source.size);
+  self.onmessage({ data });
+}
+
+// Messages that come before pool-worker.js has set onmessage wait for it, in order.
+let queue = [];
+parentPort.on("message", (data) => (queue ? queue.push(data) : deliver(data)));
+await import("./pool-worker.js");
+for (const data of queue) deliver(data);
+queue = null;

@@ -1,0 +1,122 @@
+// columns-wasm/pool in Node (the "node" condition of the package's
+// exports): the browser pool's ColumnsPool and PooledFile, bundled from
+// pool.js by tools/package.mjs with this thread's module the Node build
+// (node.mjs, so files, columns and errors are the classes "columns-wasm"
+// gives), and its workers on worker_threads, each running pool-worker.js
+// in a Web Worker's scope (pool-node-worker.mjs). ES module only.
+import { Worker as Thread } from "node:worker_threads";
+import fs from "node:fs";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import { ColumnsError } from "./columns_wasm.js";
+import { ColumnsPool as WebPool, PooledFile } from "./pool.js";
+import { FileBlob } from "./pool-node-file.mjs";
+
+export { PooledFile };
+
+/** A worker thread with the surface of a Web Worker that the pool uses. */
+class ThreadWorker {
+  constructor() {
+    // (Without the flags that only a main script takes: node --input-type=module -e.)
+    const execArgv = process.execArgv.filter((a) => !a.startsWith("--input-type"));
+    this.thread = new Thread(new URL("./pool-node-worker.mjs", import.meta.url), { execArgv });
+    this.thread.on("message", (data) => {
+      // Idle, a pool does not keep the process alive (as a page's workers do not).
+      if (--this.busy === 0) this.thread.unref();
+      this.onmessage?.({ data });
+    });
+    this.thread.on("error", (e) => this.onerror?.(e));
+    this.busy = 0;
+    this.thread.unref();
+  }
+
+  postMessage(data, transfer) {
+    const message = data.source instanceof FileBlob ? { ...data, source: data.source.descriptor } : data;
+    try {
+      this.thread.postMessage(message, transfer);
+    } catch (e) {
+      throw Object.assign(new ColumnsError(`ColumnsPool: ${e.message} (to read a file on disk, open it by its path)`, "bad_argument"), { cause: e });
+    }
+    // Every message with a job but a cancel is answered once.
+    if (data.job !== undefined && data.op !== "cancel" && this.busy++ === 0) this.thread.ref();
+  }
+
+  terminate() {
+    this.thread.terminate();
+  }
+}
+
+export class ColumnsPool extends WebPool {
+  /** Starts `size` workers (default: the machine's available parallelism). */
+  static create(size = Math.min(256, os.availableParallelism?.() ?? os.cpus().length)) {
+    // (Called detached, this pool: not the browser's.)
+    return super.create.call(this?.prototype instanceof WebPool ? this : ColumnsPool, size);
+  }
+
+  /** Descriptors of the files opened by their paths: file id -> { fd, reads, closed }. */
+  #files = new Map();
+
+  /** As the browser pool's, and a path (a string or file: URL) of a file on
+   *  disk: opened once here, each worker reads the chunks it is given. */
+  async open(source, options) {
+    if (typeof source !== "string" && !(source instanceof URL)) return super.open(source, options);
+    let fd;
+    let size;
+    try {
+      fd = fs.openSync(source instanceof URL ? fileURLToPath(source) : source, "r");
+      size = fs.fstatSync(fd).size;
+    } catch (e) {
+      if (fd !== undefined) fs.closeSync(fd);
+      throw Object.assign(new ColumnsError(`ColumnsPool.open: cannot open ${String(source)}: ${e.message}`, "bad_source"), { cause: e });
+    }
+    try {
+      const file = await super.open(new FileBlob(fd, size), options);
+      this.#files.set(file.id, { fd, reads: 0, closed: false });
+      return file;
+    } catch (e) {
+      fs.closeSync(fd);
+      throw e;
+    }
+  }
+
+  // A file's descriptor is closed once it is closed and no read of it is
+  // still running in a thread (an aborted read ends when they all answer).
+  #release(id) {
+    const f = this.#files.get(id);
+    if (f && f.closed && f.reads === 0) {
+      this.#files.delete(id);
+      fs.closeSync(f.fd);
+    }
+  }
+
+  /** @internal */
+  async read(id, ...args) {
+    const f = this.#files.get(id);
+    if (f) f.reads++;
+    try {
+      return await super.read(id, ...args);
+    } finally {
+      if (f) f.reads--;
+      this.#release(id);
+    }
+  }
+
+  /** @internal */
+  close(id) {
+    super.close(id);
+    const f = this.#files.get(id);
+    if (f) f.closed = true;
+    this.#release(id);
+  }
+
+  terminate() {
+    super.terminate();
+    for (const f of this.#files.values()) fs.closeSync(f.fd);
+    this.#files.clear();
+  }
+
+  /** @internal */
+  spawn() {
+    return new ThreadWorker();
+  }
+}
