@@ -8,11 +8,13 @@ import { Worker as Thread } from "node:worker_threads";
 import fs from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import { ColumnsError } from "./columns_wasm.js";
+import { ColumnsError, __internal } from "./columns_wasm.js";
 import { ColumnsPool as WebPool, PooledFile } from "./pool.js";
 import { FileBlob } from "./pool-node-file.mjs";
 
 export { PooledFile };
+
+const { toBytes } = __internal;
 
 /** A worker thread with the surface of a Web Worker that the pool uses. */
 class ThreadWorker {
@@ -56,10 +58,22 @@ export class ColumnsPool extends WebPool {
   /** Descriptors of the files opened by their paths: file id -> { fd, reads, closed }. */
   #files = new Map();
 
-  /** As the browser pool's, and a path (a string or file: URL) of a file on
-   *  disk: opened once here, each worker reads the chunks it is given. */
+  /** As the browser pool's (bytes shared, not copied per thread), and a
+   *  path (a string or file: URL) of a file on disk: opened once here, each
+   *  worker reads the chunks it is given. */
   async open(source, options) {
-    if (typeof source !== "string" && !(source instanceof URL)) return super.open(source, options);
+    if (typeof source !== "string" && !(source instanceof URL)) {
+      // Bytes go to the threads in one SharedArrayBuffer (Node always has
+      // them): one copy in all, where a page without cross-origin
+      // isolation makes one per worker.
+      const view = source instanceof Blob ? null : toBytes(source, "ColumnsPool.open");
+      if (view && !(view.buffer instanceof SharedArrayBuffer)) {
+        const shared = new Uint8Array(new SharedArrayBuffer(view.length));
+        shared.set(view);
+        return super.open(shared, options);
+      }
+      return super.open(source, options);
+    }
     let fd;
     let size;
     try {

@@ -122,16 +122,38 @@ test("an unterminated Node pool, idle, lets the process end; while it reads, the
   assert.equal(out.trim(), "read 20");
 });
 
+/** Node's pool on workers that record what they are sent (web-worker.mjs). */
+class Counted extends ColumnsPool {
+  spawn() {
+    return new WebWorker(new URL("pool-worker.js", pkg));
+  }
+}
+
+test("bytes are shared with the threads through one SharedArrayBuffer, not copied for each", async () => {
+  WebWorker.slow = 0;
+  const p = await pool(3, Counted);
+  const bytes = corpusFile(NAME).bytes;
+  WebWorker.sources.length = 0;
+  const file = await p.open(bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.length));
+  assert.equal(WebWorker.sources.length, 3);
+  const [first] = WebWorker.sources;
+  assert.ok(first.buffer instanceof SharedArrayBuffer, "a SharedArrayBuffer");
+  assert.ok(WebWorker.sources.every((s) => s.buffer === first.buffer), "the same one for every thread");
+  assert.equal(diff(await file.readColumns(), file.meta.schema), null);
+  // Bytes already in a SharedArrayBuffer are shared as they are.
+  WebWorker.sources.length = 0;
+  const shared = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  shared.set(bytes);
+  (await p.open(shared)).close();
+  assert.ok(WebWorker.sources.every((s) => s.buffer === shared.buffer));
+  file.close();
+});
+
 for (const size of [1, 2]) {
   test(`an aborted read on ${size} worker(s) stops their work at the next chunk, and the pool reads on`, async () => {
     // The same pool on workers whose every chunk read takes 40 ms more: the
     // 20 chunks of valid/nulls are 800 ms of work; stopping at the next
     // chunk after the abort, the workers start a few.
-    class Counted extends ColumnsPool {
-      spawn() {
-        return new WebWorker(new URL("pool-worker.js", pkg));
-      }
-    }
     WebWorker.slow = 40;
     const p = await pool(size, Counted);
     const file = await p.open(corpusFile(NAME).bytes);

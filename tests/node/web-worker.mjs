@@ -1,9 +1,10 @@
 // A Web Worker for Node tests, over worker_threads: as much of one as
 // pool.js uses (new Worker(url, { type: "module" }), onmessage / onerror,
 // postMessage with a transfer list, terminate()), so that the pool and its
-// real pool-worker.js run here. Test hooks, on the worker's side only:
-// `reads` counts the chunk reads every worker started, and `slow` makes
-// each one take that many milliseconds more.
+// real pool-worker.js run here. Test hooks: `sources` keeps what each
+// worker was sent to open; on the worker's side, `reads` counts the chunk
+// reads every worker started, and `slow` makes each one take that many
+// milliseconds more.
 
 import { Worker as Thread } from "node:worker_threads";
 
@@ -21,7 +22,11 @@ export class WebWorker {
     this.thread.on("error", (e) => this.onerror?.(e));
   }
 
+  /** The sources of the files the workers were sent (`open` messages). */
+  static sources = [];
+
   postMessage(data, transfer = []) {
+    if (data.op === "open") WebWorker.sources.push(data.source);
     this.thread.postMessage(data, transfer);
   }
 
