@@ -3,14 +3,14 @@
 // pool.js by tools/package.mjs with this thread's module the Node build
 // (node.mjs, so files, columns and errors are the classes "columns-wasm"
 // gives), and its workers on worker_threads, each running pool-worker.js
-// in a Web Worker's scope (pool-node-worker.mjs). ES module only.
+// in a Web Worker's scope (pool-node-worker.cjs). ES module only.
 import { Worker as Thread } from "node:worker_threads";
 import fs from "node:fs";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
 import { ColumnsError, __internal } from "./columns_wasm.js";
 import { ColumnsPool as WebPool, PooledFile } from "./pool.js";
-import { FileBlob } from "./pool-node-file.mjs";
+import { FileBlob } from "./pool-node-file.cjs";
 
 export { PooledFile };
 
@@ -19,9 +19,7 @@ const { toBytes } = __internal;
 /** A worker thread with the surface of a Web Worker that the pool uses. */
 class ThreadWorker {
   constructor() {
-    // (Without the flags that only a main script takes: node --input-type=module -e.)
-    const execArgv = process.execArgv.filter((a) => !a.startsWith("--input-type"));
-    this.thread = new Thread(new URL("./pool-node-worker.mjs", import.meta.url), { execArgv });
+    this.thread = new Thread(new URL("./pool-node-worker.cjs", import.meta.url));
     this.thread.on("message", (data) => {
       // Idle, a pool does not keep the process alive (as a page's workers do not).
       if (--this.busy === 0) this.thread.unref();

@@ -9,8 +9,8 @@
 //   pool.js                columns-wasm/pool (imports ./columns_wasm.js)
 //   pool-worker.js         the pool's worker (imports ./columns_wasm.js too)
 //   pool-node.mjs          columns-wasm/pool in Node: pool.js over node.mjs, workers on threads
-//   pool-node-worker.mjs   a Node pool thread's script (runs pool-worker.js)
-//   pool-node-file.mjs     a file on disk as a Blob both of those read
+//   pool-node-worker.cjs   a Node pool thread's script (runs pool-worker.js)
+//   pool-node-file.cjs     a file on disk as a Blob both of those read
 //   arrow.js               columns-wasm/arrow, when js/arrow.js exists
 //   http.js                columns-wasm/http: a URL as an AsyncBuffer (range requests)
 //   *.d.ts, *.d.cts        the hand-written types (js/index.d.ts)
@@ -106,7 +106,7 @@ const nodeBuild = {
   name: "columns-wasm-node-build",
   setup(build) {
     build.onResolve({ filter: /^\.\/columns_wasm\.js$/ }, () => ({ path: "./node.mjs", external: true }));
-    build.onResolve({ filter: /^\.\/pool-node-file\.mjs$/ }, () => ({ path: "./pool-node-file.mjs", external: true }));
+    build.onResolve({ filter: /^\.\/pool-node-file\.cjs$/ }, () => ({ path: "./pool-node-file.cjs", external: true }));
   },
 };
 await esbuild.build({
@@ -120,7 +120,7 @@ await esbuild.build({
   logLevel: "warning",
   plugins: [nodeBuild],
 });
-for (const f of ["pool-node-worker.mjs", "pool-node-file.mjs"]) fs.copyFileSync(path.join(js, f), path.join(outDir, f));
+for (const f of ["pool-node-worker.cjs", "pool-node-file.cjs"]) fs.copyFileSync(path.join(js, f), path.join(outDir, f));
 // Strict like the ES module sources: a detached method's `this` stays
 // undefined instead of becoming globalThis.
 await bundle("node.js", "node.cjs", { format: "cjs", platform: "node", target: "node18", banner: { js: '"use strict";' } });
@@ -197,7 +197,7 @@ const pkg = {
   module: "./columns_wasm.js",
   types: "./columns_wasm.d.ts",
   // Importing the package only defines things, except the pool's worker script.
-  sideEffects: ["./pool-worker.js", "./pool-node-worker.mjs"],
+  sideEffects: ["./pool-worker.js", "./pool-node-worker.cjs"],
   files: fs.readdirSync(outDir).filter((f) => f !== "package.json").sort(),
   ...(arrow
     ? { peerDependencies: { "apache-arrow": "^21.0.0" }, peerDependenciesMeta: { "apache-arrow": { optional: true } } }

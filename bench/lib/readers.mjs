@@ -21,8 +21,8 @@ export const READERS = {
   cwPool1Reuse: "columns-wasm pool, 1 worker, { reuse }",
   cwPool2: "columns-wasm pool, 2 workers (file already open)",
   cwPool2Reuse: "columns-wasm pool, 2 workers, { reuse }",
-  cwPoolN: "columns-wasm pool, hardwareConcurrency workers (file already open)",
-  cwPoolNReuse: "columns-wasm pool, hardwareConcurrency workers, { reuse }",
+  cwPoolN: "columns-wasm pool, hardwareConcurrency (Node: availableParallelism) workers (file already open)",
+  cwPoolNReuse: "columns-wasm pool, hardwareConcurrency (Node: availableParallelism) workers, { reuse }",
   // ---- HOOKS: readers for APIs other tasks may add (issue 9 goals 4 and 5).
   // Each is enabled only when the API exists in the loaded package (see
   // cwScopedReader and cwStreamReader below); nothing else needs changing.

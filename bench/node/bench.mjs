@@ -30,7 +30,7 @@ const log = (msg) => console.log(`[node] ${msg}`);
 const loadavg = () => os.loadavg().map((v) => v.toFixed(2)).join(" ");
 const loadBefore = loadavg();
 
-const cw = loadColumnsWasm();
+const cw = await loadColumnsWasm();
 if (!cw.info.available) log(cw.info.note);
 const floorModule = fs.existsSync(floorWasm) ? await WebAssembly.compile(fs.readFileSync(floorWasm)) : null;
 const floorInfo = floorModule ? { module: path.relative(project, floorWasm), bytes: fs.statSync(floorWasm).size } : { note: `${path.relative(project, floorWasm)} is missing (bench/run builds it); no floor rows` };
@@ -43,6 +43,7 @@ const libs = {
   arrow: { tableFromIPC },
   ColumnsFile: cw.ColumnsFile,
   TokenizerRegistry: cw.TokenizerRegistry,
+  pools: cw.pools,
   streamInstance: cw.streamInstance,
   floorModule,
 };

@@ -5,9 +5,10 @@
 // the thread-pool hop each fs.openAsBlob read takes: flights-3m chunk by
 // chunk, 55 ms against 88). Node cannot send a file-backed Blob to a
 // thread; this one travels as its descriptor and size.
-import fs from "node:fs";
+"use strict";
+const fs = require("node:fs");
 
-export class FileBlob extends Blob {
+class FileBlob extends Blob {
   #fd;
   #size;
 
@@ -38,3 +39,5 @@ export class FileBlob extends Blob {
     return { fd: this.#fd, size: this.#size };
   }
 }
+
+module.exports = { FileBlob };
