@@ -157,7 +157,7 @@ const consumers = {
       for (const flags of modes) {
         const how = flags.length ? " with --no-experimental-require-module (as Node < 20.19)" : "";
         await c(`README quick start (node main.cjs${how})${n.label}`, async () => missingNode(n) ?? compareLines("main.cjs", await node("node-cjs", [...flags, "main.cjs"], n.exe), lines));
-        await c(`every value of ${CHECKED.length} corpus files through require()${how}${n.label}`, async () => {
+        await c(`every value of ${CHECKED.length} corpus files through require(), and the pool through import()${how}${n.label}`, async () => {
           if (n.missing) return missingNode(n);
           const out = (await node("node-cjs", [...flags, "check.cjs", ...corpusArgs], n.exe)).trim();
           return out === "ok" ? [] : out.split("\n");

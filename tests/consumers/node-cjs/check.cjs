@@ -34,5 +34,17 @@ const api = require("columns-wasm");
       if (!(e instanceof api.ColumnsError) || e.kind !== "bad_argument" || !/detached/.test(e.message)) problems.push(`fromBytes(detached): ${e.kind} ${e.message}`);
     }
   }
+  // The pool from CommonJS, as the README says: import() it. Its columns
+  // and errors are this require()'s classes (one instance for both).
+  const { ColumnsPool } = await import("columns-wasm/pool");
+  const pool = await ColumnsPool.create(2);
+  const pooled = await pool.open(path.join(corpus, `${files[0]}.cols`));
+  const cols = await pooled.readColumns();
+  if (cols.length !== pooled.meta.rowGroups.length * pooled.meta.schema.length || !cols.every((c) => c instanceof api.Column)) problems.push("the pool from CommonJS: not this build's columns");
+  await pooled.readColumns([99]).then(
+    () => problems.push("the pool read row group 99"),
+    (e) => e instanceof api.ColumnsError && e.kind === "out_of_range" || problems.push(`the pool's error from CommonJS: ${e}`),
+  );
+  pool.terminate();
   console.log(problems.length ? problems.join("\n") : "ok");
 })();
