@@ -60,11 +60,19 @@ export class ColumnsPool extends WebPool {
    *  path (a string or file: URL) of a file on disk: opened once here, each
    *  worker reads the chunks it is given. */
   async open(source, options) {
-    if (typeof source !== "string" && !(source instanceof URL)) {
+    let path = typeof source === "string";
+    let blob = false;
+    try {
+      path ||= source instanceof URL;
+      blob = source instanceof Blob;
+    } catch {
+      // (A revoked Proxy: toBytes below says what it got.)
+    }
+    if (!path) {
       // Bytes go to the threads in one SharedArrayBuffer (Node always has
       // them): one copy in all, where a page without cross-origin
       // isolation makes one per worker.
-      const view = source instanceof Blob ? null : toBytes(source, "ColumnsPool.open");
+      const view = blob ? null : toBytes(source, "ColumnsPool.open");
       if (view && !(view.buffer instanceof SharedArrayBuffer)) {
         const shared = new Uint8Array(new SharedArrayBuffer(view.length));
         shared.set(view);

@@ -107,7 +107,13 @@ export class ColumnsPool {
     for (const t of tokenizers) registry.register(t);
     let meta;
     let payload; // worker index -> [message source, transfer list]
-    if (typeof Blob === "function" && source instanceof Blob) {
+    let blob = false;
+    try {
+      blob = source instanceof Blob;
+    } catch {
+      // (A revoked Proxy: toBytes below says what it got.)
+    }
+    if (blob) {
       meta = await ColumnsFile.fromBlob(source, registry);
       payload = () => [source, []];
     } else {

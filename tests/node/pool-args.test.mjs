@@ -113,3 +113,17 @@ test("ColumnsPool.prototype.open refuses options that are not an object, and tok
     assert.deepEqual(got, { kind: "bad_argument", rowGroup: null, column: null, columnsError: true }, JSON.stringify(options));
   }
 });
+
+test("ColumnsPool.prototype.open refuses a source that throws when inspected (a revoked Proxy, a Proxy whose traps throw) with bad_argument", async () => {
+  const pool = Object.create(ColumnsPool.prototype);
+  const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+  revoke();
+  const trap = () => {
+    throw new Error("trap");
+  };
+  const throwing = new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap, ownKeys: trap });
+  for (const [what, source] of Object.entries({ revoked, throwing })) {
+    const got = await outcome(() => pool.open(source));
+    assert.deepEqual(got, { kind: "bad_argument", rowGroup: null, column: null, columnsError: true }, what);
+  }
+});

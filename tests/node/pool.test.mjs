@@ -83,6 +83,19 @@ test("Node pool errors have a kind: a missing path, a Blob Node cannot send to a
     assert.equal(typeof fs.openAsBlob, "undefined", "Node 18: no file-backed Blobs to refuse");
     assert.match(process.version, /^v18\./);
   }
+  // Sources that are neither bytes, a Blob nor a path, or that throw when inspected.
+  const { proxy: revoked, revoke } = Proxy.revocable({}, {});
+  revoke();
+  const trap = () => {
+    throw new Error("trap");
+  };
+  for (const source of [5, null, {}, Symbol("s"), revoked, new Proxy({}, { get: trap, getPrototypeOf: trap })]) {
+    const got = await kindOf(p.open(source));
+    assert.equal(got.kind, "bad_argument", String(typeof source));
+    assert.ok(got.api);
+  }
+  const http = await kindOf(p.open(new URL("https://example.invalid/a.cols")));
+  assert.equal(http.kind, "bad_source", "a URL other than file: (columns-wasm/http reads those)");
   const bad = await p.open(corpusFile("invalid/codec_zstd").bytes);
   assert.equal((await kindOf(bad.readColumns([0], [0]))).kind, "unsupported_codec");
   const out = await kindOf(bad.readColumns([5]));
