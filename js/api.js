@@ -352,6 +352,7 @@ for (const [cls, name] of [[Column, "Column"], [ColumnsError, "ColumnsError"], [
 /** Not public API: what the worker pool (pool.js, a separate file) needs. */
 export const internal = {
   compiledModule,
+  describe,
   toBytes,
   optionsOf,
   option,

@@ -14,7 +14,32 @@ import { FileBlob } from "./pool-node-file.cjs";
 
 export { PooledFile };
 
-const { toBytes } = __internal;
+const { describe, toBytes } = __internal;
+
+/** A method called on anything but an object of its class (`Class.prototype.method.call(x)`) is a bad_argument, as the package's own classes' are. */
+function own(self, cls, method) {
+  let mine = false;
+  try {
+    mine = self instanceof cls;
+  } catch {
+    // (A revoked Proxy.)
+  }
+  if (!mine) throw new ColumnsError(`${method} needs a ${method.split(".")[0]} made by columns-wasm/pool as its this; this is ${describe(self)}`, "bad_argument");
+}
+
+// PooledFile is the browser pool's class: its methods checked here, in Node's copy.
+for (const [name, isAsync] of [["readColumns", true], ["close", false]]) {
+  const method = PooledFile.prototype[name];
+  PooledFile.prototype[name] = isAsync
+    ? async function (...args) {
+        own(this, PooledFile, `PooledFile.${name}`);
+        return method.apply(this, args);
+      }
+    : function (...args) {
+        own(this, PooledFile, `PooledFile.${name}`);
+        return method.apply(this, args);
+      };
+}
 
 /** A worker thread with the surface of a Web Worker that the pool uses. */
 class ThreadWorker {
@@ -60,6 +85,7 @@ export class ColumnsPool extends WebPool {
    *  path (a string or file: URL) of a file on disk: opened once here, each
    *  worker reads the chunks it is given. */
   async open(source, options) {
+    own(this, ColumnsPool, "ColumnsPool.open");
     let path = typeof source === "string";
     let blob = false;
     try {
@@ -130,6 +156,7 @@ export class ColumnsPool extends WebPool {
   }
 
   terminate() {
+    own(this, ColumnsPool, "ColumnsPool.terminate");
     super.terminate();
     for (const f of this.#files.values()) fs.closeSync(f.fd);
     this.#files.clear();

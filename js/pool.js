@@ -13,7 +13,7 @@
 // the package (tools/package.mjs keeps the import as it is).
 import init, { ColumnsError, ColumnsFile, TokenizerRegistry, __internal } from "./columns_wasm.js";
 
-const { abortedError, boolBitsOf, columnFromParts, compiledModule, handBack, option, optionsOf, reused, settle, toBytes } = __internal;
+const { abortedError, boolBitsOf, columnFromParts, compiledModule, describe, handBack, option, optionsOf, reused, settle, toBytes } = __internal;
 
 let nextId = 1;
 // Which worker decoded a column, so that a column handed back with
@@ -34,7 +34,7 @@ export class ColumnsPool {
    *  to load the .wasm from elsewhere). */
   static async create(size = globalThis.navigator?.hardwareConcurrency || 2) {
     if (!Number.isInteger(size) || size < 1 || size > 256) {
-      throw new ColumnsError(`ColumnsPool.create(size): 1 to 256 workers, not ${typeof size} ${String(size)}`, "bad_argument");
+      throw new ColumnsError(`ColumnsPool.create(size): 1 to 256 workers, not ${describe(size)}`, "bad_argument");
     }
     // Node's pool, a subclass, brings its own workers (called detached: this one).
     const Pool = this?.prototype instanceof ColumnsPool ? this : ColumnsPool;

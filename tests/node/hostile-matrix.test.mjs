@@ -6,7 +6,7 @@
 // the file goes on reading afterwards. hostile-cases.mjs names the kind of
 // each case it holds; this walks the whole surface.
 
-import { test } from "node:test";
+import { test, after } from "node:test";
 import assert from "node:assert/strict";
 import { ERROR_KINDS } from "../js/check.mjs";
 import { corpusFile, loadApi } from "./corpus.mjs";
@@ -64,6 +64,12 @@ const serve = async (url, init) => {
 };
 const url = await asyncBufferFromUrl("http://127.0.0.1:1/x.cols", { fetch: serve });
 
+// columns-wasm/pool in Node (worker threads): a pool and a file on it.
+const { ColumnsPool, PooledFile } = await import(new URL("../../pkg/pool-node.mjs", import.meta.url).href);
+const pool = await ColumnsPool.create(1);
+const pooled = await pool.open(bytes);
+after(() => pool.terminate());
+
 const F = ColumnsFile.prototype;
 const R = TokenizerRegistry.prototype;
 // [name, sensible arguments, the call (with `self` as its `this`), the
@@ -86,6 +92,13 @@ const calls = [
   ["asyncBufferFromUrl", ["http://127.0.0.1:1/x.cols", { fetch: () => Promise.reject(new Error("no network in this test")) }], (a) => asyncBufferFromUrl(...a)],
   ["UrlAsyncBuffer.slice", [0, 10], (a) => url.slice(...a)],
   ["UrlAsyncBuffer.readAll", [undefined], (a) => url.readAll(...a)],
+  // (A pool made is ended at once; a file opened is closed.)
+  ["ColumnsPool.create", [1], (a) => ColumnsPool.create(...a).then((p) => p.terminate())],
+  ["ColumnsPool.open", [bytes, undefined], (a, self) => ColumnsPool.prototype.open.call(self, ...a).then((f) => f.close()), () => pool],
+  ["PooledFile.readColumns", [[0], [0], undefined], (a, self) => PooledFile.prototype.readColumns.call(self, ...a), () => pooled],
+  // (Only their `this` varies: no argument; the pool and file themselves are never closed here.)
+  ["PooledFile.close", [], (a, self) => PooledFile.prototype.close.call(self, ...a), () => pooled],
+  ["ColumnsPool.terminate", [], (a, self) => ColumnsPool.prototype.terminate.call(self, ...a), () => pool],
 ];
 
 /** How a call ended: "ok", or the problem with its error (null when it is a proper one). */
@@ -135,5 +148,6 @@ for (const [name, sensible, make, sensibleThis = () => undefined] of calls) {
     assert.equal(file.readColumn(0, 0).length, rows0);
     assert.equal((await asyncFile.readColumnAsync(0, 0)).length, rows0);
     assert.deepEqual(await url.slice(0, 4), new Uint8Array([0x41, 0x42, 0x43, 0x44]));
+    assert.equal((await pooled.readColumns([0], [0]))[0].length, rows0);
   });
 }
