@@ -21,6 +21,7 @@ let registry = null;
 let file = null; // the file opened from a Blob or URL
 let memFile = null; // the same file opened with fromBytes (timing "from memory")
 let memBytes = null;
+let heldAsBlob = null; // memBytes (or the HTTP download) as a Blob, made once for the SQL worker
 let source = null; // { blob } or { url, http }
 // Stops the open file's requests, a whole-file download under way included,
 // or the open under way, when another file opens (or none stays open).
@@ -286,6 +287,7 @@ function dropFile() {
   if (file) file.free();
   memFile = null;
   memBytes = null;
+  heldAsBlob = null;
   file = null;
   source = null;
   sourceStop?.abort();
@@ -427,8 +429,12 @@ const ops = {
    *  SQL worker reads that rather than download the file again. */
   async heldBlob() {
     need();
-    const bytes = memBytes ?? (source.http?.note ? await source.http.readAll() : null);
-    return { blob: bytes && new Blob([bytes]) };
+    // Made once: a Blob copies its bytes, and SQL loads again after a stop.
+    if (!heldAsBlob) {
+      const bytes = memBytes ?? (source.http?.note ? await source.http.readAll() : null);
+      heldAsBlob = bytes && new Blob([bytes]);
+    }
+    return { blob: heldAsBlob };
   },
 
   async loadHeaders() {
