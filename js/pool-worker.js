@@ -8,7 +8,7 @@ const { columnFromParts } = __internal;
 
 let ready = null;
 const files = new Map(); // id -> ColumnsFile
-const live = new Set(); // read jobs running, until cancelled
+const live = new Map(); // read job -> its AbortController, until it ends
 
 /** Lets queued messages (a cancel) in: a task, not a microtask. */
 const yieldTask = () => new Promise((resolve) => {
@@ -32,7 +32,7 @@ function plainError(e) {
 }
 
 self.onmessage = async ({ data: msg }) => {
-  if (msg.op === "cancel") return void live.delete(msg.job);
+  if (msg.op === "cancel") return void live.get(msg.job)?.abort();
   try {
     if (msg.op === "init") {
       // Synchronous instantiation is fine off the main thread.
@@ -52,28 +52,29 @@ self.onmessage = async ({ data: msg }) => {
       self.postMessage({ op: "opened", job: msg.job });
     } else if (msg.op === "read") {
       const file = files.get(msg.id);
-      const out = [];
-      const transfer = [];
+      const stop = new AbortController();
+      live.set(msg.job, stop);
       // Buffers handed back by the main thread, refilled before any new
       // memory is allocated (fresh memory is what costs, not the copy).
       let spare = msg.buffers ?? [];
-      live.add(msg.job);
-      // Reads from memory never wait: a pause every 16 ms to hear a cancel.
+      const out = [];
+      const transfer = [];
+      // From a Blob, one call: its chunks come in few requests, several at
+      // once. From memory, which never waits, a row group at a time and a
+      // pause every 16 ms, to hear a cancel.
       let pause = performance.now() + 16;
-      for (const [g, c] of msg.chunks) {
+      for (const gs of file.inMemory ? msg.rowGroups.map((g) => [g]) : [msg.rowGroups]) {
         if (performance.now() > pause) {
           await yieldTask();
           pause = performance.now() + 16;
         }
-        if (!live.has(msg.job)) throw Object.assign(new Error("the read was aborted"), { kind: "aborted" });
         const reuse = spare.map((b) => columnFromParts("uint8", b.byteLength, 0, new Uint8Array(b), null));
-        const options = { reuse, boolBits: msg.boolBits };
-        const col = file.inMemory ? file.readColumn(g, c, options) : await file.readColumnAsync(g, c, options);
-        const used = new Set(col.arrays().map((a) => a.buffer));
-        spare = spare.filter((b) => !used.has(b));
-        const { part, buffers } = parts(col);
-        out.push(part);
-        transfer.push(...buffers);
+        for (const col of await file.readColumnsAsync(gs, msg.columns, { reuse, boolBits: msg.boolBits, signal: stop.signal })) {
+          const { part, buffers } = parts(col);
+          out.push(part);
+          transfer.push(...buffers);
+        }
+        spare = spare.filter((b) => !transfer.includes(b));
       }
       self.postMessage({ op: "columns", job: msg.job, columns: out }, transfer);
     } else if (msg.op === "close") {

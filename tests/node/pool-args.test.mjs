@@ -21,7 +21,7 @@ const { ColumnsPool, PooledFile } = await import(new URL("pool.js", pkg).href);
 function pooled(answer = () => Promise.resolve([])) {
   const meta = browser.ColumnsFile.fromBytes(corpusFile("valid/nulls").bytes);
   const reads = [];
-  const pool = { read: (id, m, picks) => (reads.push(picks), answer()), close() {} };
+  const pool = { read: (id, m, rowGroups, columns) => (reads.push([rowGroups, columns]), answer()), close() {} };
   return { file: new PooledFile(pool, 1, meta), meta, reads };
 }
 
@@ -76,13 +76,15 @@ test("PooledFile.readColumns refuses what ColumnsFile.readColumnsAsync refuses, 
   }
 });
 
-test("PooledFile.readColumns asks its pool for the chunks in row-group-major order", async () => {
+test("PooledFile.readColumns asks its pool for the row groups and columns as given, every one for a list left out", async () => {
   const { file, reads } = pooled();
   await file.readColumns([0, 3], [4, 0]);
   await file.readColumns(null, [2]);
+  await file.readColumns([1, 1], undefined);
   assert.deepEqual(reads, [
-    [[0, 4], [0, 0], [3, 4], [3, 0]],
-    [[0, 2], [1, 2], [2, 2], [3, 2]],
+    [[0, 3], [4, 0]],
+    [[0, 1, 2, 3], [2]],
+    [[1, 1], [0, 1, 2, 3, 4]],
   ]);
 });
 

@@ -164,11 +164,29 @@ test("bytes are shared with the threads through one SharedArrayBuffer, not copie
   file.close();
 });
 
+test("each worker reads its share in one call from a Blob (its chunks fetched together), a row group at a time from memory; exact values", async () => {
+  WebWorker.slow = 0;
+  const p = await pool(2, Counted);
+  const bytes = corpusFile(NAME).bytes;
+  const calls = () => Atomics.load(WebWorker.reads, 1);
+  const chunks = () => Atomics.load(WebWorker.reads, 0);
+  for (const [source, want] of [[new Blob([bytes]), 2], [bytes, 2 * 4]]) {
+    const file = await p.open(source);
+    const [c0, k0] = [calls(), chunks()];
+    // valid/nulls: 4 row groups, 5 columns; split by column over 2 workers.
+    assert.equal(diff(await file.readColumns(), file.meta.schema), null);
+    assert.equal(calls() - c0, want, source instanceof Blob ? "one call per worker from a Blob" : "one call per worker and row group from memory");
+    assert.equal(chunks() - k0, 20, "every chunk once");
+    file.close();
+  }
+});
+
 for (const size of [1, 2]) {
-  test(`an aborted read on ${size} worker(s) stops their work at the next chunk, and the pool reads on`, async () => {
-    // The same pool on workers whose every chunk read takes 40 ms more: the
-    // 20 chunks of valid/nulls are 800 ms of work; stopping at the next
-    // chunk after the abort, the workers start a few.
+  test(`an aborted read on ${size} worker(s) stops their work at the next row group, and the pool reads on`, async () => {
+    // Every chunk read takes 40 ms more: the 20 chunks of valid/nulls (4
+    // row groups, 5 columns, split by column) are 800 ms of work, read
+    // from memory a row group at a time; stopping at the next row group
+    // after the abort, the workers start one row group's chunks each.
     WebWorker.slow = 40;
     const p = await pool(size, Counted);
     const file = await p.open(corpusFile(NAME).bytes);
@@ -185,7 +203,7 @@ for (const size of [1, 2]) {
     const waited = performance.now() - t0;
     const count = started() - before - 1;
     assert.ok(count < 20, `${count} chunk reads started of 20: the workers went on after the abort`);
-    assert.ok(count <= 2 * size + 2, `${count} chunk reads started of 20 (abort after 50 ms at 40 ms each)`);
+    assert.ok(count <= 5, `${count} chunk reads started of 20 (abort after 50 ms at 40 ms each): more than a row group's`);
     assert.ok(waited < 400, `the read after the abort waited ${waited.toFixed(0)} ms behind the aborted one`);
     assert.equal(diff(again, file.meta.schema.slice(0, 1)), null);
     file.close();

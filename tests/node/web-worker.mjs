@@ -9,8 +9,9 @@
 import { Worker as Thread } from "node:worker_threads";
 
 export class WebWorker {
-  /** Chunk reads started, over every worker made here. */
-  static reads = new Int32Array(new SharedArrayBuffer(4));
+  /** Chunk reads started, over every worker made here ([0]), and the
+   *  readColumnsAsync calls that started them ([1]). */
+  static reads = new Int32Array(new SharedArrayBuffer(8));
 
   /** Milliseconds each chunk read is made to take beyond its own time. */
   static slow = 0;
