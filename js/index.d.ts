@@ -430,6 +430,8 @@ export class ColumnsFile {
   /** The header's tokenizer digests, in order, and whether each is registered. */
   readonly tokenizers: TokenizerRef[];
   readonly schema: SchemaColumn[];
+  /** Made anew on each read of the property (raw lengths and block counts
+   *  appear as chunk headers are learnt): read it once, not in a loop. */
   readonly rowGroups: RowGroupMeta[];
   /** The file's regions in order: header, every chunk, footer, tail. */
   readonly layout: Region[];

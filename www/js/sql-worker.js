@@ -277,12 +277,15 @@ const ops = {
     post({ label: "reading the file", io: io() });
     try {
       const schema = file.schema;
+      // (Made anew on each read of the property: once.)
+      const groups = file.rowGroups;
+      const refs = file.tokenizers;
       const labels = columnLabels(schema);
       const skipped = [];
       // A tokenized column without its tokenizer cannot be read: leave it out and say so.
       let cols = [];
       schema.forEach((col, c) => {
-        const missing = file.rowGroups.some((rg) => rg.columns[c].tokenizer && !file.tokenizers[rg.columns[c].tokenizer - 1]?.resolved);
+        const missing = groups.some((rg) => rg.columns[c].tokenizer && !refs[rg.columns[c].tokenizer - 1]?.resolved);
         if (missing) skipped.push({ c, label: labels[c], reason: "its tokenizer is not registered" });
         else cols.push(c);
       });
@@ -294,7 +297,7 @@ const ops = {
       let aSchema = arrowSchema(A, cols.map((c) => ({ name: labels[c], type: schema[c].type })));
       let writer = ipcStreamWriter(A, aSchema);
       const replaced = new Set();
-      const G = file.rowGroups.length;
+      const G = groups.length;
       let rows = 0;
       let made = false; // table t, made by the first row group's insert
       if (G === 0) await conn.insertArrowFromIPCStream(writer.whole(recordBatch(A, aSchema, cols.map((c) => ({ type: schema[c].type, length: 0, nullCount: 0, validity: null, values: schema[c].type === "string" || schema[c].type === "bytes" ? { offsets: new Uint32Array(1), data: new Uint8Array(0) } : emptyOf(schema[c].type) })))), { name: "t", create: true });
@@ -337,7 +340,7 @@ const ops = {
         });
         await conn.insertArrowFromIPCStream(writer.whole(recordBatch(A, aSchema, batchCols)), { name: "t", create: !made });
         made = true;
-        rows += file.rowGroups[g].numRows;
+        rows += groups[g].numRows;
         post({ done: g + 1, total: G, label: "row groups loaded into DuckDB", io: io() });
       }
       loaded = { columns: cols.map((c) => ({ c, label: labels[c], type: schema[c].type })), rows, skipped, replaced: [...replaced].filter((c) => cols.includes(c)).map((c) => labels[c]) };

@@ -27,6 +27,10 @@ let source = null; // { blob } or { url, http }
 // or the open under way, when another file opens (or none stays open).
 let sourceStop = null;
 let rgStart = new Float64Array(1); // file row of each row group's first row, then numRows
+// The footer's row groups as read at open, for what never changes (rows,
+// offsets, tokenizers): file.rowGroups makes every row group's object anew
+// on each read, which per row group of a long file adds up.
+let footerGroups = [];
 
 // Decoded chunks, least recently used first, bounded by their decoded bytes.
 const cache = new Map(); // "g:c" -> { col, size }
@@ -159,7 +163,7 @@ function getColumns(g, cols) {
     // One failing chunk rejects the whole call after every chunk in it was
     // fetched, and the retry fetches them all again: a chunk known to fail
     // (its tokenizer not registered, or it failed before) is read alone.
-    const metas = f.rowGroups[g].columns;
+    const metas = footerGroups[g].columns;
     const tokenizers = f.tokenizers;
     const fails = (c) => failures.has(`${g}:${c}`) || (metas[c].tokenizer > 0 && !tokenizers[metas[c].tokenizer - 1]?.resolved);
     missing = missing.filter((c) => !fails(c));
@@ -194,7 +198,7 @@ function readTogether(f, g, list) {
 
 /** The first (up to 18) bytes of chunk g:c, its own header, read from the source. */
 async function headerBytes(f, g, c) {
-  const cm = f.rowGroups[g].columns[c];
+  const cm = footerGroups[g].columns[c];
   const start = cm.byteOffset;
   const end = Math.min(start + Math.min(cm.byteLength, 18), f.byteLength);
   if (end <= start) return [];
@@ -288,6 +292,7 @@ function dropFile() {
   memFile = null;
   memBytes = null;
   heldAsBlob = null;
+  footerGroups = [];
   file = null;
   source = null;
   sourceStop?.abort();
@@ -411,7 +416,7 @@ const ops = {
     }
     source = blob ? { blob } : { url, http };
     file = f;
-    const groups = f.rowGroups;
+    const groups = (footerGroups = f.rowGroups);
     rgStart = new Float64Array(groups.length + 1);
     groups.forEach((rg, g) => (rgStart[g + 1] = rgStart[g] + rg.numRows));
     const openMs = performance.now() - t0;
@@ -549,7 +554,7 @@ const ops = {
       let kept = 0;
       const cols = [...new Set(filters.map((cond) => cond.c))];
       for await (const [g, chunks] of rowGroupsInTurn(cols, check)) {
-        const n = f.rowGroups[g].numRows;
+        const n = footerGroups[g].numRows;
         const keep = new Uint8Array(n).fill(1);
         for (const cond of filters) applyCondition(cond, chunks[cols.indexOf(cond.c)], keep);
         const part = new Uint32Array(n);
