@@ -6,7 +6,6 @@ import { ColumnsFile, TokenizerRegistry, __internal, initSync } from "./columns_
 
 const { columnFromParts } = __internal;
 
-let ready = null;
 const files = new Map(); // id -> ColumnsFile
 const live = new Map(); // read job -> its AbortController, until it ends
 
@@ -37,11 +36,10 @@ self.onmessage = async ({ data: msg }) => {
     if (msg.op === "init") {
       // Synchronous instantiation is fine off the main thread.
       initSync({ module: msg.module });
-      ready = Promise.resolve();
       self.postMessage({ op: "ready", job: msg.job });
       return;
     }
-    await ready;
+    // (init is synchronous: every later message finds the module ready.)
     if (msg.op === "open") {
       const registry = new TokenizerRegistry();
       for (const t of msg.tokenizers) registry.register(t);
@@ -69,12 +67,14 @@ self.onmessage = async ({ data: msg }) => {
           pause = performance.now() + 16;
         }
         const reuse = spare.map((b) => columnFromParts("uint8", b.byteLength, 0, new Uint8Array(b), null));
+        // What this call refilled is not spare any more (a Set: a long file has many).
+        const used = new Set();
         for (const col of await file.readColumnsAsync(gs, msg.columns, { reuse, boolBits: msg.boolBits, signal: stop.signal })) {
           const { part, buffers } = parts(col);
           out.push(part);
-          transfer.push(...buffers);
+          for (const b of buffers) transfer.push(b), used.add(b);
         }
-        spare = spare.filter((b) => !transfer.includes(b));
+        spare = spare.filter((b) => !used.has(b));
       }
       self.postMessage({ op: "columns", job: msg.job, columns: out }, transfer);
     } else if (msg.op === "close") {
