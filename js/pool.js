@@ -130,10 +130,9 @@ export class ColumnsPool {
         payload = () => [shared, []];
       } else {
         payload = () => {
-          // A copy in a buffer of its own, whatever slice() does (a Node
-          // Buffer's shares memory): transferring it detaches nothing of the caller's.
-          const own = new Uint8Array(view.length);
-          own.set(view);
+          // A copy in a buffer of its own (not slice(): a Node Buffer's
+          // shares memory): transferring it detaches nothing of the caller's.
+          const own = new Uint8Array(view);
           return [own, [own.buffer]];
         };
       }
@@ -176,8 +175,8 @@ export class ColumnsPool {
       spare[w < spare.length ? w : 0].push(...handBack([col]));
     }
     const out = [];
+    // (A worker given nothing answers with nothing.)
     await Promise.all(batches.map(async (batch, w) => {
-      if (batch.length === 0) return;
       const gs = byGroup ? batch.map((i) => rowGroups[i]) : rowGroups;
       const cs = byGroup ? columns : batch.map((i) => columns[i]);
       const msg = { op: "read", id, rowGroups: gs, columns: cs, buffers: spare[w], boolBits };
@@ -186,7 +185,8 @@ export class ColumnsPool {
         const col = columnFromParts(p.type, p.length, p.nullCount, p.values, p.validity, p.boolBits);
         col.timings = p.timings;
         maker.set(col, w);
-        const [g, c] = [Math.floor(k / cs.length), k % cs.length];
+        const g = Math.floor(k / cs.length);
+        const c = k % cs.length;
         out[(byGroup ? batch[g] : g) * columns.length + (byGroup ? c : batch[c])] = col;
       });
     }));

@@ -18,6 +18,7 @@ import { pathToFileURL } from "node:url";
 import { corpusDir, corpusFile } from "./corpus.mjs";
 import { columnJson, compare } from "../js/check.mjs";
 import { WebWorker } from "./web-worker.mjs";
+import { buildFile, materialize } from "./synth.mjs";
 
 const pkg = new URL("../../pkg/", import.meta.url);
 const api = await import(new URL("node.mjs", pkg).href);
@@ -164,32 +165,51 @@ test("bytes are shared with the threads through one SharedArrayBuffer, not copie
   file.close();
 });
 
-test("each worker reads its share in one call from a Blob (its chunks fetched together), a row group at a time from memory; exact values", async () => {
+/** A file of many small chunks: 160 row groups of 2 int32 columns (row group g holds g and -g). */
+const LONG = materialize(buildFile(
+  [{ name: "a", type: "int32", nullable: false }, { name: "b", type: "int32", nullable: false }],
+  Array.from({ length: 160 }, (_, g) => ({ offset: 5 + g * 64, columns: [[g], [-g]] })),
+));
+
+test("each worker reads its share in one call from a Blob (its chunks fetched together), in calls of at least 64 chunks from memory; exact values", async () => {
   WebWorker.slow = 0;
   const p = await pool(2, Counted);
   const bytes = corpusFile(NAME).bytes;
   const calls = () => Atomics.load(WebWorker.reads, 1);
   const chunks = () => Atomics.load(WebWorker.reads, 0);
-  for (const [source, want] of [[new Blob([bytes]), 2], [bytes, 2 * 4]]) {
+  // valid/nulls: 4 row groups, 5 columns, split by column over 2 workers.
+  for (const source of [new Blob([bytes]), bytes]) {
     const file = await p.open(source);
     const [c0, k0] = [calls(), chunks()];
-    // valid/nulls: 4 row groups, 5 columns; split by column over 2 workers.
     assert.equal(diff(await file.readColumns(), file.meta.schema), null);
-    assert.equal(calls() - c0, want, source instanceof Blob ? "one call per worker from a Blob" : "one call per worker and row group from memory");
+    assert.equal(calls() - c0, 2, "one call per worker");
     assert.equal(chunks() - k0, 20, "every chunk once");
     file.close();
   }
+  // 160 row groups of 2 chunks, split by row group: 80 each, from memory
+  // in calls of 32 row groups (64 chunks): 3 a worker.
+  const file = await p.open(LONG);
+  const [c0, k0] = [calls(), chunks()];
+  const cols = await file.readColumns();
+  const want = Array.from({ length: 160 }, (_, g) => [g, g ? -g : 0]).flat();
+  assert.deepEqual(cols.map((c) => c.values[0]), want);
+  assert.equal(calls() - c0, 6);
+  assert.equal(chunks() - k0, 320);
+  // Handed back, every buffer is refilled (the same values again).
+  const again = await file.readColumns(null, null, { reuse: cols });
+  assert.deepEqual(again.map((c) => c.values[0]), want);
+  assert.ok(cols.every((c) => c.values === null), "handed-back columns are emptied");
+  file.close();
 });
 
 for (const size of [1, 2]) {
-  test(`an aborted read on ${size} worker(s) stops their work at the next row group, and the pool reads on`, async () => {
-    // Every chunk read takes 40 ms more: the 20 chunks of valid/nulls (4
-    // row groups, 5 columns, split by column) are 800 ms of work, read
-    // from memory a row group at a time; stopping at the next row group
-    // after the abort, the workers start one row group's chunks each.
-    WebWorker.slow = 40;
+  test(`an aborted read on ${size} worker(s) stops their work at the next call, and the pool reads on`, async () => {
+    // LONG's 320 chunks, each made to take 2 ms more: 640 ms of work, read
+    // from memory in calls of 64 chunks (128 ms); stopping at the next call
+    // after the abort, each worker starts one.
+    WebWorker.slow = 2;
     const p = await pool(size, Counted);
-    const file = await p.open(corpusFile(NAME).bytes);
+    const file = await p.open(LONG);
     const started = () => Atomics.load(WebWorker.reads, 0);
     const before = started();
     const controller = new AbortController();
@@ -202,10 +222,10 @@ for (const size of [1, 2]) {
     const again = await file.readColumns([0], [0]);
     const waited = performance.now() - t0;
     const count = started() - before - 1;
-    assert.ok(count < 20, `${count} chunk reads started of 20: the workers went on after the abort`);
-    assert.ok(count <= 5, `${count} chunk reads started of 20 (abort after 50 ms at 40 ms each): more than a row group's`);
+    assert.ok(count < 320, `${count} chunk reads started of 320: the workers went on after the abort`);
+    assert.ok(count <= 64 * size, `${count} chunk reads started of 320 (abort after 50 ms, 128 ms a call): more than a call each`);
     assert.ok(waited < 400, `the read after the abort waited ${waited.toFixed(0)} ms behind the aborted one`);
-    assert.equal(diff(again, file.meta.schema.slice(0, 1)), null);
+    assert.equal(again[0].values[0], 0);
     file.close();
   });
 }
