@@ -78,7 +78,7 @@ export class ColumnsPool {
 
   #call(worker, msg, transfer = [], signal) {
     const job = nextId++;
-    // On abort the worker stops before its next chunk (and answers, so the job ends here too).
+    // On abort the worker stops before its next batch of chunks (and answers, so the job ends here too).
     const cancel = () => worker.postMessage({ op: "cancel", job });
     signal?.addEventListener("abort", cancel);
     return new Promise((resolve, reject) => {
@@ -220,7 +220,7 @@ export class PooledFile {
    *  (from this pool) you are done with; their buffers are refilled.
    *  `options.boolBits`: bool columns bit-packed, as for ColumnsFile reads.
    *  `options.signal`: rejects with `aborted` as soon as it aborts; each
-   *  worker stops at its next chunk (within a few ms). */
+   *  worker stops before its next batch of chunks. */
   async readColumns(rowGroups, columns, options) {
     // Checked by the file itself, as its readColumnsAsync checks them.
     const signal = this.meta.__check(rowGroups, columns, options);

@@ -181,10 +181,11 @@ test("a pool read with { reuse } gives exact values, refilling the buffers it ha
 
 test("an aborted pool read stops its worker: the next read does not wait for the rest of the aborted one", async () => {
   // flights3m.mjs: 46 row groups x 5 columns, a few hundred ms of work on
-  // one worker. The worker is given all 230 chunks at once; after the
-  // abort it must stop at its next chunk (its pause every 16 ms lets the
-  // cancel in), so a one-chunk read right after waits a few chunks, not the
-  // rest of the file.
+  // one worker. The worker is given all 230 chunks at once and reads them
+  // from memory in calls of 13 row groups; after the abort it must stop
+  // before its next call (its pause every 16 ms lets the cancel in), so a
+  // one-chunk read right after waits one call at most, not the rest of the
+  // file.
   const { file: path3m } = flights3m();
   await page.route("**/flights3m.cols", (route) => route.fulfill({ path: path3m }));
   const out = await page.evaluate(async () => {
