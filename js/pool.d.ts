@@ -30,7 +30,7 @@ export class PooledFile {
    *  `options.reuse`: columns from this pool you are done with; each worker refills the buffers it made.
    *  `options.boolBits`: bool columns bit-packed, as for ColumnsFile reads.
    *  `options.signal`: rejects at once with an `aborted` ColumnsError when it aborts; each worker
-   *  stops before its next batch of chunks (a read from memory: at most 64 chunks and 16 ms on). */
+   *  stops before its next batch of chunks (from memory: whole row groups, 64 chunks or more, a call). */
   readColumns(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: Pick<ReadOptions, "reuse" | "boolBits" | "signal">): Promise<Column[]>;
   /** Closes the file in every worker. */
   close(): void;
