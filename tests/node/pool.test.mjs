@@ -122,6 +122,11 @@ test("a file opened by its path holds one descriptor until it is closed (after i
   p.terminate();
   assert.equal(open(), before, "terminate() closes what was not closed");
   void b;
+  // A file that is no columns file, opened by its path: refused, its descriptor closed.
+  const q = await pool(1);
+  const at = open();
+  await assert.rejects(q.open(`${corpusDir}/invalid/magic_kein.cols`), (e) => e instanceof api.ColumnsError && e.kind === corpusFile("invalid/magic_kein").expected.error);
+  assert.equal(open(), at);
 });
 
 test("an unterminated Node pool, idle, lets the process end; while it reads, the read finishes first", () => {
