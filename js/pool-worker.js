@@ -27,7 +27,8 @@ function parts(col) {
 }
 
 function plainError(e) {
-  return { message: String(e?.message ?? e), kind: e?.kind ?? "internal", rowGroup: e?.rowGroup ?? null, column: e?.column ?? null, offset: e?.offset ?? null };
+  // (Where one is undefined, ColumnsError's constructor makes it null.)
+  return { message: String(e?.message ?? e), kind: e?.kind ?? "internal", rowGroup: e?.rowGroup, column: e?.column, offset: e?.offset };
 }
 
 self.onmessage = async ({ data: msg }) => {
@@ -68,9 +69,11 @@ self.onmessage = async ({ data: msg }) => {
           pause = performance.now() + 16;
         }
         const gs = msg.rowGroups.slice(i, i + per);
-        // (Every spare buffer wrapped for each call: calls of many chunks
-        // keep that from growing with the square of a long file's chunks.)
-        const reuse = spare.map((b) => columnFromParts("uint8", b.byteLength, 0, new Uint8Array(b)));
+        // The spare buffers come in the order the last read made them, the
+        // order this one reads in (pool.js): a call's are at the front, and
+        // offering only those keeps a long file's read from wrapping every
+        // spare buffer for every call.
+        const reuse = spare.slice(0, 4 * gs.length * msg.columns.length).map((b) => columnFromParts("uint8", b.byteLength, 0, new Uint8Array(b)));
         // What this call refilled is not spare any more (a Set: a long file has many).
         const used = new Set();
         for (const col of await file.readColumnsAsync(gs, msg.columns, { reuse, boolBits: msg.boolBits, signal: stop.signal })) {

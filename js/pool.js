@@ -21,14 +21,6 @@ let nextId = 1;
 // { reuse } returns its buffers to the worker that will refill them.
 const maker = new WeakMap();
 
-/** A worker's error (`plainError` in pool-worker.js: every field is there). */
-function toError(e) {
-  return new ColumnsError(e.message, e.kind, e.rowGroup, e.column, e.offset);
-}
-
-/** Whether `x` is a SharedArrayBuffer (a name that does not exist on pages that are not cross-origin isolated). */
-const isShared = (x) => typeof SharedArrayBuffer === "function" && x instanceof SharedArrayBuffer;
-
 export class ColumnsPool {
   /** Starts `size` workers and waits until each has instantiated the
    *  module (compiled once, here, by init(): call init() yourself first
@@ -57,7 +49,9 @@ export class ColumnsPool {
         const p = this.#pending.get(data.job);
         if (!p) return;
         this.#pending.delete(data.job);
-        if (data.op === "error") p.reject(toError(data.error));
+        // A worker's error: plainError in pool-worker.js (a field left undefined is null here).
+        const e = data.error;
+        if (data.op === "error") p.reject(new ColumnsError(e.message, e.kind, e.rowGroup, e.column, e.offset));
         else p.resolve(data);
       };
       w.onerror = (e) => {
@@ -122,7 +116,8 @@ export class ColumnsPool {
       meta = await ColumnsFile.fromAsyncBuffer({ byteLength: view.length, slice: (s, e) => view.subarray(s, e) }, registry);
       // In memory the chunk headers are free: learn raw sizes to balance the work.
       await meta.loadChunkHeaders();
-      if (isShared(view.buffer)) {
+      // (No SharedArrayBuffer at all on a page that is not cross-origin isolated.)
+      if (typeof SharedArrayBuffer === "function" && view.buffer instanceof SharedArrayBuffer) {
         payload = () => [view, []];
       } else if (globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === "function") {
         const shared = new Uint8Array(new SharedArrayBuffer(view.length));
@@ -160,8 +155,7 @@ export class ColumnsPool {
     rowGroups.forEach((g, i) => columns.forEach((c, j) => (weight[byGroup ? i : j] += groups[g].columns[c].rawLength ?? groups[g].columns[c].byteLength)));
     const load = this.workers.map(() => 0);
     const batches = this.workers.map(() => []);
-    // Largest first, each to the least loaded worker. (A worker's lists
-    // need no order: a read fetches its chunks in the file's order.)
+    // Largest first, each to the least loaded worker.
     for (const i of [...weight.keys()].sort((a, b) => weight[b] - weight[a])) {
       const w = load.indexOf(Math.min(...load));
       load[w] += weight[i];
@@ -177,6 +171,8 @@ export class ColumnsPool {
     const out = [];
     // (A worker given nothing answers with nothing.)
     await Promise.all(batches.map(async (batch, w) => {
+      // In the order asked: the order its spare buffers come in (see pool-worker.js).
+      batch.sort((a, b) => a - b);
       const gs = byGroup ? batch.map((i) => rowGroups[i]) : rowGroups;
       const cs = byGroup ? columns : batch.map((i) => columns[i]);
       const msg = { op: "read", id, rowGroups: gs, columns: cs, buffers: spare[w], boolBits };

@@ -20,6 +20,7 @@ ColumnsFile.prototype.readColumnsAsync = function (rowGroups, columns, options) 
     const chunks = rowGroups.length * columns.length;
     Atomics.add(workerData.reads, 0, chunks);
     Atomics.add(workerData.reads, 1, 1);
+    Atomics.add(workerData.reads, 2, options?.reuse?.length ?? 0);
     const until = performance.now() + workerData.slow * chunks;
     while (performance.now() < until);
   }

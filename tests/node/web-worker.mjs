@@ -9,9 +9,10 @@
 import { Worker as Thread } from "node:worker_threads";
 
 export class WebWorker {
-  /** Chunk reads started, over every worker made here ([0]), and the
-   *  readColumnsAsync calls that started them ([1]). */
-  static reads = new Int32Array(new SharedArrayBuffer(8));
+  /** Chunk reads started, over every worker made here ([0]), the
+   *  readColumnsAsync calls that started them ([1]), and the columns those
+   *  calls were offered to refill (options.reuse, [2]). */
+  static reads = new Int32Array(new SharedArrayBuffer(12));
 
   /** Milliseconds each chunk read is made to take beyond its own time. */
   static slow = 0;
