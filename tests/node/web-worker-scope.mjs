@@ -1,16 +1,11 @@
-// The worker side of web-worker.mjs: a `self` with postMessage and
-// onmessage over the thread's port, the test hooks on ColumnsFile's reads,
-// then the worker script itself.
+// The worker side of web-worker.mjs: the test hooks on ColumnsFile's reads,
+// then the package's own Node worker script (pool-node-worker.cjs: the Web
+// Worker scope over the thread's port, then pool-worker.js), so the scope
+// under test is the one Node's pool ships.
 
-import { parentPort, workerData } from "node:worker_threads";
+import { workerData } from "node:worker_threads";
 
-globalThis.self = globalThis;
-self.postMessage = (data, transfer = []) => parentPort.postMessage(data, transfer);
-// Messages that come before the script has set onmessage wait for it.
-const early = [];
-parentPort.on("message", (data) => (self.onmessage ? self.onmessage({ data }) : early.push(data)));
-
-// The module instance the worker script imports (the same URL).
+// The module instance pool-worker.js imports (the same URL).
 const { ColumnsFile } = await import(new URL("columns_wasm.js", workerData.url).href);
 // (The pool's worker reads with readColumnsAsync: each chunk it asks for
 // counts, and takes `slow` ms more, unless the call is refused at once.)
@@ -26,5 +21,4 @@ ColumnsFile.prototype.readColumnsAsync = function (rowGroups, columns, options) 
   }
   return read.call(this, rowGroups, columns, options);
 };
-await import(workerData.url);
-for (const data of early.splice(0)) self.onmessage({ data });
+await import(new URL("pool-node-worker.cjs", workerData.url).href);

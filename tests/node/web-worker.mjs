@@ -1,7 +1,8 @@
 // A Web Worker for Node tests, over worker_threads: as much of one as
 // pool.js uses (new Worker(url, { type: "module" }), onmessage / onerror,
-// postMessage with a transfer list, terminate()), so that the pool and its
-// real pool-worker.js run here. Test hooks: `sources` keeps what each
+// postMessage with a transfer list, terminate()), so that the pool runs here
+// on the package's own worker script (pool-node-worker.cjs, which runs
+// pool-worker.js) with test hooks around it. Test hooks: `sources` keeps what each
 // worker was sent to open; on the worker's side, `reads` counts the chunk
 // reads every worker started, and `slow` makes each one take that many
 // milliseconds more.
