@@ -142,3 +142,63 @@ test("a damaged chunk among others of its row group: the others are read once mo
   assert.ok(read <= limit, `read ${read} bytes of a ${built.size}-byte file: more than once more for the good chunks (limit ${limit})`);
   assert.deepEqual(log.errors, []);
 });
+
+test("a file of 2,000 row groups: the page's worker builds the footer's row groups once an open, not again for each chunk shown, filter or profile", async () => {
+  // file.rowGroups makes every row group's object anew on each read (31 ms
+  // for 2,000 row groups in Node): a read per chunk inspected or per pass
+  // adds up. The worker's columns.js is served with that getter counting
+  // its reads in the worker's global scope.
+  const { page, log } = ins;
+  await page.route("**/js/columns.js", async (route) => {
+    const res = await route.fetch();
+    const counting = `
+import { ColumnsFile as Counted } from "../pkg/columns_wasm.js";
+{
+  let proto = Counted.prototype;
+  let d;
+  while (proto && !(d = Object.getOwnPropertyDescriptor(proto, "rowGroups"))) proto = Object.getPrototypeOf(proto);
+  Object.defineProperty(proto, "rowGroups", { ...d, get() { globalThis.rowGroupsBuilt = (globalThis.rowGroupsBuilt ?? 0) + 1; return d.get.call(this); } });
+}
+`;
+    await route.fulfill({ response: res, body: (await res.text()) + counting });
+  });
+  try {
+    await page.reload();
+    const G = 2000;
+    const built = buildFile(
+      [{ name: "n", type: "int32", nullable: false }, { name: "word", type: "string", nullable: false }],
+      Array.from({ length: G }, (_, g) => ({ offset: 5 + g * 200, columns: [[g, g + 1], [`w${g}`, `v${g}`]] })),
+    );
+    await page.setInputFiles("[data-testid=file-input]", [{ name: "long.cols", mimeType: "application/octet-stream", buffer: Buffer.from(materialize(built)) }]);
+    await waitState(page, "ready");
+    const worker = page.workers().find((w) => w.url().endsWith("/js/worker.js"));
+    assert.ok(worker, `the page's worker among ${page.workers().map((w) => w.url())}`);
+    const builds = () => worker.evaluate(() => globalThis.rowGroupsBuilt ?? 0);
+    const profiled = () => page.waitForSelector("[data-testid=profile][data-state=done]", { timeout: 60_000 });
+    await tab(page, "detail");
+    await page.waitForSelector("[data-testid=panel-detail]:not([hidden]) [data-testid=detail-encoding]");
+    await profiled();
+    const opened = await builds();
+    // Other chunks in Column detail (each inspected, each column profiled), then a filter.
+    for (const [g, c] of [[1500, 1], [1999, 0], [7, 1]]) {
+      await page.selectOption("[data-testid=detail-rg]", String(g));
+      await page.selectOption("[data-testid=detail-col]", String(c));
+      await page.waitForFunction(([g, c]) => document.querySelector("[data-testid=detail-rg]")?.value === String(g) && document.querySelector("[data-testid=detail-col]")?.value === String(c) && document.querySelector("[data-testid=panel-detail] [data-testid=detail-encoding]"), [g, c]);
+      await profiled();
+    }
+    await tab(page, "data");
+    await page.click("[data-testid=filter-add]");
+    await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-col]", "0");
+    await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-op]", ">");
+    await page.fill("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-value]", "1990");
+    await page.click("[data-testid=filter-apply]");
+    // Rows of n > 1990: 1990's second row (1991) and both rows of 1991 .. 1999.
+    await page.waitForFunction(() => document.querySelector("[data-testid=data-status]")?.dataset.total === "19", null, { timeout: 60_000 });
+    const after = await builds();
+    assert.ok(opened >= 1 && opened <= 3, `${opened} builds of the row groups to open the file and show its first chunk (the open's own, the chunk headers' once they are read)`);
+    assert.equal(after - opened, 0, `${after - opened} more builds of the row groups for three more chunks shown and a filter`);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await page.unroute("**/js/columns.js");
+  }
+});

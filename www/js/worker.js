@@ -129,7 +129,7 @@ function summary() {
     numRows: f.numRows,
     schema: f.schema,
     tokenizers: f.tokenizers,
-    rowGroups: f.rowGroups,
+    rowGroups: footerGroups,
     layout: f.layout,
     ...ioCounters(),
   };
@@ -260,7 +260,8 @@ function reading(f, key, read) {
  * about once, not once per row group. `check` runs before each group.
  */
 async function* rowGroupsInTurn(cols, check) {
-  const G = need().rowGroups.length;
+  need();
+  const G = footerGroups.length;
   const ask = (g) =>
     getColumns(g, cols).map((p) => {
       p.catch(() => {}); // a pass stopped early never awaits it
@@ -370,7 +371,7 @@ function jobControl(id) {
 function unreadable(f, cols) {
   const out = new Map();
   for (const c of cols) {
-    for (const rg of f.rowGroups) {
+    for (const rg of footerGroups) {
       const t = rg.columns[c].tokenizer;
       if (t && !f.tokenizers[t - 1]?.resolved) {
         out.set(c, { kind: "unknown_tokenizer", message: `tokenizer ${f.tokenizers[t - 1]?.digest} is not registered`, column: c });
@@ -477,8 +478,8 @@ const ops = {
     // than Plain), a chunk that decodes is also read (from the cache when
     // the grid has it), so every view learns the size; the report does not
     // carry it, as each field costs the package's size budget.
-    const facts = { ...f.rowGroups[g].columns[c], rawLength: report.rawLength };
-    if (report.decoded && decodedSize(f.schema[c].type, f.rowGroups[g].numRows, facts) === null) await getColumn(g, c).catch(() => {});
+    const facts = { ...footerGroups[g].columns[c], rawLength: report.rawLength };
+    if (report.decoded && decodedSize(f.schema[c].type, footerGroups[g].numRows, facts) === null) await getColumn(g, c).catch(() => {});
     const out = { ...report, error: report.error ? errorInfo(report.error) : null };
     return { report: out, failure: failures.get(`${g}:${c}`) || null, ...ioCounters() };
   },
@@ -547,7 +548,7 @@ const ops = {
     const f = need();
     const check = jobControl(job);
     const t0 = performance.now();
-    const G = f.rowGroups.length;
+    const G = footerGroups.length;
     let ids = null;
     if (filters.length) {
       const parts = [];
@@ -606,7 +607,7 @@ const ops = {
     const f = need();
     const check = jobControl(job);
     const t0 = performance.now();
-    const G = f.rowGroups.length;
+    const G = footerGroups.length;
     const p = new ColumnProfile(f.schema[c].type);
     for await (const [g, [col]] of rowGroupsInTurn([c], check)) {
       p.add(col);
