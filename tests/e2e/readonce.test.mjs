@@ -202,3 +202,28 @@ import { ColumnsFile as Counted } from "../pkg/columns_wasm.js";
     await page.unroute("**/js/columns.js");
   }
 });
+
+test("a file of 2,000 row groups dropped: its 4,000 chunk headers come in a few reads, not one each, and every encoded size is the chunk's own", async () => {
+  // The chunks are about 60 bytes apart: chunkheaders.js reads the headers'
+  // stretch at once and hands each to the package from memory.
+  const { page, log } = ins;
+  const G = 2000;
+  const built = buildFile(
+    [{ name: "n", type: "int32", nullable: false }, { name: "word", type: "string", nullable: true }],
+    Array.from({ length: G }, (_, g) => ({ offset: 5 + g * 200, columns: [Array.from({ length: 1 + (g % 5) }, (_, i) => g + i), Array.from({ length: 1 + (g % 5) }, (_, i) => (i === 1 ? null : "w".repeat(g % 13)))] })),
+  );
+  const bytes = materialize(built);
+  const { ColumnsFile } = loadApi();
+  const f = ColumnsFile.fromBytes(bytes);
+  const want = [0, 1].map((c) => f.rowGroups.reduce((a, rg) => a + rg.columns[c].rawLength, 0));
+  f.free();
+  await page.setInputFiles("[data-testid=file-input]", [{ name: "dense.cols", mimeType: "application/octet-stream", buffer: Buffer.from(bytes) }]);
+  await waitState(page, "ready");
+  await tab(page, "schema");
+  await page.waitForSelector("[data-testid=schema-table][data-complete='1']");
+  const raw = await page.$$eval("[data-testid=schema-row] [data-field=raw] span", (spans) => spans.map((s) => s.title));
+  assert.deepEqual(raw.map((t) => Number(t.replace(/\D/g, ""))), want, `encoded sizes shown: ${raw}`);
+  const requests = Number(await page.getAttribute("[data-testid=io-counter]", "data-requests"));
+  assert.ok(requests < 100, `${requests} reads for a file of ${2 * G} chunks`);
+  assert.deepEqual(log.errors, []);
+});

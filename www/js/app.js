@@ -6,6 +6,7 @@ import { fmtBytes } from "./format.js";
 import { errorBox } from "./common.js";
 import { columnLabels } from "./labels.js";
 import { guessTimeUnit } from "./timefmt.js";
+import { headerPlan } from "./chunkheaders.js";
 import { renderFacts, renderTokenizers, renderRegistered, updateIO } from "./views/summary.js";
 import { renderSchema, renderChunks } from "./views/tables.js";
 import { renderLayout } from "./views/layout.js";
@@ -299,11 +300,12 @@ async function openSource(src, name, restore = null, address = {}) {
   ctx.sqlIO = { bytes: 0, requests: 0 };
   ctx.decoded = new Map();
   ctx.chunkErrors = new Map();
-  // Raw lengths and block counts live in each chunk's 18-byte header: one
-  // small request each over HTTP, so a URL file with many chunks opens with
-  // its footer alone and the tables offer to read them (ctx.loadHeaders).
-  const chunks = info.rowGroups.length * info.schema.length;
-  ctx.headers = ctx.source.url && chunks > MAX_EAGER_HEADER_REQUESTS ? "deferred" : "loading";
+  // Raw lengths and block counts live in each chunk's 18-byte header: a
+  // request each over HTTP (or one for headers close together), so a URL
+  // file whose headers take many requests, or many bytes, opens with its
+  // footer alone and the tables offer to read them (ctx.loadHeaders).
+  const plan = ctx.source.url ? headerPlan(info.rowGroups.flatMap((rg) => rg.columns)) : null;
+  ctx.headers = plan && (plan.requests > MAX_EAGER_HEADER_REQUESTS || plan.bytes > MAX_EAGER_HEADER_BYTES) ? "deferred" : "loading";
   const want = restore || {};
   const clampInt = (v, n) => (Number.isInteger(v) && v >= 0 && v < n ? v : 0);
   ctx.sel = { g: clampInt(want.rg, info.rowGroups.length), c: clampInt(want.col, info.schema.length) };
@@ -322,8 +324,10 @@ async function openSource(src, name, restore = null, address = {}) {
   if (gen === ctx.gen) document.body.dataset.state = "ready";
 }
 
-// Over HTTP, chunk headers read when a file opens: each is a request.
+// Over HTTP, chunk headers read when a file opens: at most this many
+// requests and bytes.
 const MAX_EAGER_HEADER_REQUESTS = 32;
+const MAX_EAGER_HEADER_BYTES = 1024 * 1024;
 
 async function loadHeaders(gen) {
   ctx.headers = "loading";

@@ -1,11 +1,12 @@
 // The schema (with totals per column) and the grid of chunks.
 
 import { h, fill } from "../dom.js";
-import { fmtInt, statNode, statText, plural } from "../format.js";
+import { fmtBytes, fmtInt, statNode, statText, plural } from "../format.js";
 import { sortableTable } from "../table.js";
 import { selectField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeCell, sizeLegend, sizeTitle } from "../sizes.js";
 import { chunkFailure, columnFailures, tagCell, failureLine, groupList } from "../chunkstate.js";
+import { headerPlan } from "../chunkheaders.js";
 
 /** The decoded size of a chunk (or column) that does not read: none. */
 const noDecode = () => h("span", { class: "bad-text", title: "a chunk does not read, so there are no decoded values", "data-testid": "decoded-none" }, "✗ none");
@@ -41,10 +42,13 @@ function failuresNotice(ctx) {
 function headersNotice(ctx) {
   if (ctx.headers !== "deferred") return null;
   const n = ctx.file.rowGroups.length * ctx.file.schema.length;
+  // Headers close together are read in stretches (chunkheaders.js).
+  const plan = headerPlan(ctx.file.rowGroups.flatMap((rg) => rg.columns));
+  const cost = plan.requests === n ? plural(n, "small request") : `${plural(plan.requests, "request")} of ${fmtBytes(plan.bytes)} in all`;
   return h(
     "p",
     { class: "notice", "data-testid": "headers-deferred" },
-    `Encoded sizes, ratios and block counts are in each chunk's 18-byte header: over HTTP that is ${plural(n, "small request")}, so they were not read when the file opened. `,
+    `Encoded sizes, ratios and block counts are in each chunk's 18-byte header: over HTTP that is ${cost}, so they were not read when the file opened. `,
     h("button", { type: "button", class: "small", "data-testid": "load-headers", onclick: () => ctx.loadHeaders() }, n === 1 ? "Read the chunk header" : `Read all ${plural(n, "chunk header")}`),
   );
 }
