@@ -119,13 +119,12 @@ export function columnPicker(schema, selected, onchange, { testid = "column-pick
   const list = h("div", { class: "picker-list", role: "group", "aria-label": label });
   const summary = h("span", { class: "picker-summary" });
   const filter = h("input", { type: "search", placeholder, "aria-label": placeholder, class: "picker-filter", oninput: () => draw() });
-  const boxes = [];
-  function draw() {
-    const q = filter.value.toLowerCase();
-    for (const b of boxes) b.label.hidden = q !== "" && !b.name.toLowerCase().includes(q);
-    summary.textContent = `${chosen.size} of ${schema.length} selected`;
-  }
-  schema.forEach((col, i) => {
+  // Items are made when first shown, and at most PICKER_SHOWN at once (the
+  // filter narrows the rest): 5,000 row groups drawn as 5,000 checkboxes
+  // took the Timing tab 0.9 s to show.
+  const items = new Map(); // index -> { box, label }
+  const item = (i) => {
+    if (items.has(i)) return items.get(i);
     const box = h("input", {
       type: "checkbox",
       value: String(i),
@@ -134,21 +133,33 @@ export function columnPicker(schema, selected, onchange, { testid = "column-pick
       onchange: () => {
         if (box.checked) chosen.add(i);
         else chosen.delete(i);
-        draw();
+        summary.textContent = summaryText();
         onchange([...chosen].sort((a, b) => a - b));
       },
     });
-    const lab = h("label", { class: "picker-item" }, box, h("span", { class: "picker-name" }, col.name), h("span", { class: "type-tag" }, col.type));
-    boxes.push({ box, label: lab, name: col.name });
-    list.append(lab);
-  });
+    const it = { box, label: h("label", { class: "picker-item" }, box, h("span", { class: "picker-name" }, schema[i].name), h("span", { class: "type-tag" }, schema[i].type)) };
+    items.set(i, it);
+    return it;
+  };
+  const summaryText = () => `${fmtInt(chosen.size)} of ${fmtInt(schema.length)} selected`;
+  let matching = [];
+  function draw() {
+    const q = filter.value.toLowerCase();
+    matching = [];
+    schema.forEach((col, i) => (q === "" || col.name.toLowerCase().includes(q)) && matching.push(i));
+    const shown = matching.slice(0, PICKER_SHOWN).map((i) => {
+      const it = item(i);
+      it.box.checked = chosen.has(i);
+      return it.label;
+    });
+    const rest = matching.length - shown.length;
+    if (rest > 0) shown.push(h("p", { class: "muted picker-more", "data-testid": `${testid}-more` }, `and ${fmtInt(rest)} more: type in the filter to find them (All and None take them too)`));
+    list.replaceChildren(...shown);
+    summary.textContent = summaryText();
+  }
   const setAll = (on) => {
     chosen.clear();
-    boxes.forEach((b, i) => {
-      const visible = !b.label.hidden;
-      if (on && visible) chosen.add(i);
-      b.box.checked = chosen.has(i);
-    });
+    if (on) for (const i of matching) chosen.add(i);
     draw();
     onchange([...chosen].sort((a, b) => a - b));
   };
@@ -162,6 +173,9 @@ export function columnPicker(schema, selected, onchange, { testid = "column-pick
   draw();
   return { el, get: () => [...chosen].sort((a, b) => a - b) };
 }
+
+/** The most items a picker shows at once. */
+export const PICKER_SHOWN = 200;
 
 /** Which columns use tokenizer table entry `index` (1-based). */
 export function columnsUsingTokenizer(file, index) {

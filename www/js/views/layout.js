@@ -128,8 +128,12 @@ export function renderLayout(ctx, el) {
     els.push(g);
   });
   // Where each row group starts: a tick across the line, and its number.
+  // (Each row group's first chunk found in one pass: a search per row group
+  // was 0.55 s for 5,000 row groups.)
+  const firsts = new Map();
+  for (const r of f.layout) if (r.kind === "chunk" && !firsts.has(r.rowGroup)) firsts.set(r.rowGroup, r);
   f.rowGroups.forEach((rg, gIdx) => {
-    const first = f.layout.find((r) => r.kind === "chunk" && r.rowGroup === gIdx);
+    const first = firsts.get(gIdx);
     if (!first) return;
     const line = Math.floor(first.start / bpl);
     const x = ((first.start - line * bpl) / bpl) * W;

@@ -1,0 +1,79 @@
+// A file of many row groups (3,000 x 2 small chunks) in the page: lists
+// that name every row group show a bounded number at once and find the rest
+// by their filter; the byte map marks where every row group starts.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { openInspector, waitState, tab } from "./harness.mjs";
+import { loadApi } from "../node/corpus.mjs";
+import { buildFile, materialize } from "../node/synth.mjs";
+
+const G = 3000;
+const bytes = materialize(
+  buildFile(
+    [{ name: "n", type: "int32", nullable: false }, { name: "word", type: "string", nullable: false }],
+    Array.from({ length: G }, (_, g) => ({ offset: 5 + g * 150, columns: [[g], [`w${g % 10}`]] })),
+  ),
+);
+let ins;
+
+before(async () => {
+  ins = await openInspector();
+  await ins.page.setInputFiles("[data-testid=file-input]", [{ name: "long.cols", mimeType: "application/octet-stream", buffer: Buffer.from(bytes) }]);
+  await waitState(ins.page, "ready");
+});
+
+after(async () => {
+  await ins?.close();
+});
+
+test("Timing's row-group picker shows 200 of 3,000 at once, says how many more, finds one by its filter, and All takes every one", async () => {
+  const { page, log } = ins;
+  await tab(page, "timing");
+  const picker = "[data-testid=timing-rowgroups]";
+  await page.waitForSelector(picker);
+  const boxes = () => page.$$eval(`${picker} [data-testid=timing-rowgroups-col]`, (bs) => bs.map((b) => ({ value: Number(b.value), checked: b.checked })));
+  let shown = await boxes();
+  assert.equal(shown.length, 200);
+  assert.deepEqual(shown.map((b) => b.value), [...Array(200).keys()], "the first 200, in file order");
+  assert.match(await page.textContent(`${picker} [data-testid=timing-rowgroups-more]`), /^and 2,800 more/);
+  const summary = () => page.textContent(`${picker} .picker-summary`);
+  assert.equal(await summary(), "3,000 of 3,000 selected", "Timing starts with every row group");
+
+  await page.click(`${picker} [data-testid=timing-rowgroups-none]`);
+  assert.equal(await summary(), "0 of 3,000 selected");
+  await page.fill(`${picker} .picker-filter`, "row group 2999");
+  shown = await boxes();
+  assert.deepEqual(shown, [{ value: 2999, checked: false }]);
+  assert.equal(await page.$(`${picker} [data-testid=timing-rowgroups-more]`), null, "nothing beyond the one that matches");
+  await page.check(`${picker} [data-testid=timing-rowgroups-col][value='2999']`);
+  assert.equal(await summary(), "1 of 3,000 selected");
+
+  // "row group 1" matches 1, 10-19, 100-199 and 1000-1999: 1,111, of which 200 are shown; All takes all 1,111.
+  await page.fill(`${picker} .picker-filter`, "row group 1");
+  assert.equal((await boxes()).length, 200);
+  assert.match(await page.textContent(`${picker} [data-testid=timing-rowgroups-more]`), /^and 911 more/);
+  await page.click(`${picker} [data-testid=timing-rowgroups-all]`);
+  assert.equal(await summary(), "1,111 of 3,000 selected", "All takes what the filter matches, shown or not (and only that)");
+  await page.fill(`${picker} .picker-filter`, "");
+  shown = await boxes();
+  assert.deepEqual(shown.filter((b) => b.checked).map((b) => b.value), [1, ...Array.from({ length: 10 }, (_, i) => 10 + i), ...Array.from({ length: 100 }, (_, i) => 100 + i)], "the boxes shown say what is chosen");
+  assert.deepEqual(log.errors, []);
+});
+
+test("the byte map marks where each of 3,000 row groups starts, at its first chunk", async () => {
+  const { page, log } = ins;
+  const { ColumnsFile } = loadApi();
+  const f = ColumnsFile.fromBytes(bytes);
+  const starts = f.rowGroups.map((rg) => Math.min(...rg.columns.map((cm) => cm.byteOffset)));
+  f.free();
+  await tab(page, "layout");
+  await page.waitForSelector("[data-testid=rg-boundary]", { state: "attached" });
+  const ticks = await page.$$eval("[data-testid=rg-boundary]", (ls) => ls.map((l) => ({ g: Number(l.dataset.rg), title: l.textContent })));
+  assert.equal(ticks.length, G);
+  ticks.forEach((t, k) => {
+    assert.equal(t.g, k);
+    assert.equal(t.title, `row group ${k} starts at byte ${starts[k].toLocaleString("en-US")}`);
+  });
+  assert.deepEqual(log.errors, []);
+});
