@@ -92,7 +92,7 @@ export function ipcStreamWriter(A, schema) {
       return one.slice(head.length, one.length - EOS);
     },
     end: () => empty.slice(empty.length - EOS),
-    /** A whole stream of one batch (schema, batch, end). */
-    whole: (b) => A.RecordBatchStreamWriter.writeAll(new A.Table(schema, [b])).toUint8Array(true),
+    /** A whole stream of these batches (schema, batches, end). */
+    whole: (...bs) => A.RecordBatchStreamWriter.writeAll(new A.Table(schema, bs)).toUint8Array(true),
   };
 }

@@ -28,6 +28,11 @@ const LOCKDOWN = [
   "SET lock_configuration = true",
 ];
 
+// Row groups loaded into table t at once: at most this many rows, or
+// stored bytes (more when one row group alone is larger).
+const LOAD_ROWS = 65_536;
+const LOAD_BYTES = 8 * 1024 * 1024;
+
 const quote = (name) => `"${name.replaceAll('"', '""')}"`;
 
 function usage(kind, message) {
@@ -301,27 +306,42 @@ const ops = {
       let rows = 0;
       let made = false; // table t, made by the first row group's insert
       if (G === 0) await conn.insertArrowFromIPCStream(writer.whole(recordBatch(A, aSchema, cols.map((c) => ({ type: schema[c].type, length: 0, nullCount: 0, validity: null, values: schema[c].type === "string" || schema[c].type === "bytes" ? { offsets: new Uint32Array(1), data: new Uint8Array(0) } : emptyOf(schema[c].type) })))), { name: "t", create: true });
-      for (let g = 0; g < G; g++) {
-        const failed = (e) => Object.assign(e, { message: `row group ${g}: ${e.message}`, io: io() });
-        let read;
+      const failed = (e, g) => Object.assign(e, { message: `row group ${g}: ${e.message}`, io: io() });
+      const textOf = (read) =>
+        read.map((col, k) => {
+          if (col.type !== "string") return col;
+          const r = asUtf8(col);
+          if (r.replaced) replaced.add(cols[k]);
+          return r.col;
+        });
+      const insert = async (batches) => {
+        await conn.insertArrowFromIPCStream(writer.whole(...batches), { name: "t", create: !made });
+        made = true;
+      };
+      // Row group g alone, where a batch has a chunk that does not read;
+      // in a row group that has one, each chunk is read by itself.
+      const loadGroup = async (g) => {
+        let whole = null;
         try {
-          read = await file.readColumnsAsync([g], cols);
+          whole = await file.readColumnsAsync([g], cols);
         } catch (e) {
-          if (!CHUNK_KINDS.has(e?.kind)) throw failed(e);
-          // A chunk that does not read (damaged, ...) takes its column out
-          // of t, from here on and from the rows already in: found by
-          // reading this row group's chunks one at a time.
-          read = [];
-          const bad = [];
-          for (const c of cols) {
-            try {
-              read.push(await file.readColumnAsync(g, c));
-            } catch (e1) {
-              if (!CHUNK_KINDS.has(e1?.kind)) throw failed(e1);
-              bad.push({ c, e: e1 });
-            }
+          if (!CHUNK_KINDS.has(e?.kind)) throw failed(e, g);
+        }
+        if (whole) return insert([recordBatch(A, aSchema, textOf(whole))]);
+        const read = [];
+        const bad = [];
+        for (const c of cols) {
+          try {
+            read.push(await file.readColumnAsync(g, c));
+          } catch (e1) {
+            if (!CHUNK_KINDS.has(e1?.kind)) throw failed(e1, g);
+            bad.push({ c, e: e1 });
           }
-          for (const { c, e: e1 } of bad) skipped.push({ c, label: labels[c], reason: `row group ${g} does not read: ${e1.kind}` });
+        }
+        // A chunk that does not read (damaged, ...) takes its column out
+        // of t, from here on and from the rows already in.
+        for (const { c, e: e1 } of bad) skipped.push({ c, label: labels[c], reason: `row group ${g} does not read: ${e1.kind}` });
+        if (bad.length) {
           cols = cols.filter((c) => !bad.some((b) => b.c === c));
           if (cols.length === 0) {
             // Nothing left to load: the list of what was left out, then the error met last.
@@ -332,16 +352,35 @@ const ops = {
           aSchema = arrowSchema(A, cols.map((c) => ({ name: labels[c], type: schema[c].type })));
           writer = ipcStreamWriter(A, aSchema);
         }
-        const batchCols = read.map((col, k) => {
-          if (col.type !== "string") return col;
-          const r = asUtf8(col);
-          if (r.replaced) replaced.add(cols[k]);
-          return r.col;
-        });
-        await conn.insertArrowFromIPCStream(writer.whole(recordBatch(A, aSchema, batchCols)), { name: "t", create: !made });
-        made = true;
-        rows += groups[g].numRows;
-        post({ done: g + 1, total: G, label: "row groups loaded into DuckDB", io: io() });
+        await insert([recordBatch(A, aSchema, textOf(read))]);
+      };
+      // Row groups are read and inserted together, up to LOAD_ROWS rows or
+      // LOAD_BYTES stored bytes at once: their chunks, side by side in the
+      // file, come in one request, and DuckDB takes them in one insert. One
+      // read and one insert per row group took 15 s for 5,000 row groups of
+      // 3 rows.
+      for (let g0 = 0; g0 < G; ) {
+        let g1 = g0;
+        let n = 0;
+        let stored = 0;
+        do {
+          n += groups[g1].numRows;
+          for (const c of cols) stored += groups[g1].columns[c].byteLength;
+          g1++;
+        } while (g1 < G && n < LOAD_ROWS && stored < LOAD_BYTES);
+        const gs = Array.from({ length: g1 - g0 }, (_, k) => g0 + k);
+        let flat = null;
+        try {
+          flat = await file.readColumnsAsync(gs, cols);
+        } catch (e) {
+          if (!CHUNK_KINDS.has(e?.kind) && gs.length === 1) throw failed(e, g0);
+          if (!CHUNK_KINDS.has(e?.kind)) throw Object.assign(e, { message: `row groups ${g0}–${g1 - 1}: ${e.message}`, io: io() });
+        }
+        if (flat) await insert(gs.map((_, k) => recordBatch(A, aSchema, textOf(flat.slice(k * cols.length, (k + 1) * cols.length)))));
+        else for (const g of gs) await loadGroup(g);
+        for (const g of gs) rows += groups[g].numRows;
+        post({ done: g1, total: G, label: "row groups loaded into DuckDB", io: io() });
+        g0 = g1;
       }
       loaded = { columns: cols.map((c) => ({ c, label: labels[c], type: schema[c].type })), rows, skipped, replaced: [...replaced].filter((c) => cols.includes(c)).map((c) => labels[c]) };
       return { ...loaded, io: io() };
