@@ -4,7 +4,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { openInspector, waitState, tab, sqlReady, runSql, sqlColumn } from "./harness.mjs";
+import { openInspector, waitState, tab, sqlReady, runSql, sqlColumn, gridDrawn } from "./harness.mjs";
 import { loadApi } from "../node/corpus.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
@@ -95,5 +95,38 @@ test("SQL: table t of 3,000 row groups loads in a few reads, every row in file o
   const order = await runSql(page, "SELECT count(*) AS misplaced FROM (SELECT n, row_number() OVER () - 1 AS i FROM t) WHERE n <> i");
   assert.equal(order.state, "done", order.text);
   assert.deepEqual(await sqlColumn(page, 0), ["0"]);
+  assert.deepEqual(log.errors, []);
+});
+
+test("a filter and a sort over 3,000 row groups read their column in a few stretches, not a request per row group, and give the right rows", async () => {
+  const { page, log } = ins;
+  await tab(page, "data");
+  await gridDrawn(page);
+  const reads = async () => Number(await page.getAttribute("[data-testid=io-counter]", "data-requests"));
+  const r0 = await reads();
+  await page.click("[data-testid=filter-add]");
+  await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-col]", "0");
+  await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-op]", ">");
+  await page.fill("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-value]", String(2 * G - 10));
+  await page.click("[data-testid=filter-apply]");
+  // n > 5,990: the last 9 values of n, one a row.
+  await page.waitForFunction(() => document.querySelector("[data-testid=data-status]")?.dataset.total === "9", null, { timeout: 60_000 });
+  const r1 = await reads();
+  assert.ok(r1 - r0 <= 20, `the filter read ${r1 - r0} times (column n of ${G} row groups)`);
+  // Sorted by word (one click: ascending).
+  await page.click("[data-testid=data-grid-header][data-col='1'] button");
+  await page.waitForFunction(() => /sorted by/.test(document.querySelector("[data-testid=data-status]").textContent), null, { timeout: 60_000 });
+  await gridDrawn(page);
+  const r2 = await reads();
+  assert.ok(r2 - r1 <= 20, `the sort read ${r2 - r1} times (column word of ${G} row groups)`);
+  const rows = await page.$$eval("[data-testid=data-grid] .grid-row:not([hidden])", (rs) => rs.map((r) => [...r.querySelectorAll(".grid-cell[data-col]")].map((c) => c.textContent)));
+  // The 9 rows n = 5,991 .. 5,999: row group g = n / 2 gives an even n w(g % 10), an odd one v(g % 7).
+  const want = [];
+  for (let n = 2 * G - 9; n < 2 * G; n++) {
+    const g = Math.floor(n / 2);
+    want.push([String(n), n % 2 ? `v${g % 7}` : `w${g % 10}`]);
+  }
+  want.sort((a, b) => (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0));
+  assert.deepEqual(rows.map((r) => r[1]), want.map((w) => w[1]), "the words, sorted");
   assert.deepEqual(log.errors, []);
 });

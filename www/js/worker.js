@@ -7,7 +7,8 @@
 
 import { init, ColumnsFile, TokenizerRegistry, ColumnsPool } from "./columns.js";
 import { openUrl, WHOLE_LIMIT } from "./urlbuffer.js";
-import { HeldHeaders, headerPlan } from "./chunkheaders.js";
+import { headerPlan, READ_TOGETHER_FROM } from "./chunkheaders.js";
+import { Held, MAX_SPAN, stretches } from "./stretches.js";
 import { shuffle } from "./stats.js";
 import { SortKeys, sortIds } from "./sort.js";
 import { applyCondition } from "./filter.js";
@@ -96,7 +97,10 @@ function fetched() {
   const f = file;
   if (!f) return { bytes: 0, requests: 0 };
   if (source?.http) return { ...source.http.stats };
-  return { bytes: f.bytesRead + extraIO.bytes, requests: f.requests + extraIO.requests };
+  // The package counts what the page answered from bytes it read ahead
+  // (counted in extraIO) as reads of its own.
+  const { served } = source.held;
+  return { bytes: f.bytesRead + extraIO.bytes - served.bytes, requests: f.requests + extraIO.requests - served.requests };
 }
 
 function ioCounters() {
@@ -197,6 +201,17 @@ function readTogether(f, g, list) {
   );
 }
 
+/** Reads `spans` of the open file ahead into its source's Held
+ *  (stretches.js), counted as the page's own reads. */
+async function readAhead(spans, options) {
+  const { held, blob, http } = source;
+  const read = blob ? async (s, e) => new Uint8Array(await blob.slice(s, e).arrayBuffer()) : (s, e) => http.buffer.slice(s, e);
+  const io = await held.readSpans(spans, read, { signal: sourceStop?.signal, ...options });
+  // (Over HTTP its stats count what came over the network.)
+  if (blob) extraIO.requests += io.requests, extraIO.bytes += io.bytes;
+  return io;
+}
+
 /** The first (up to 18) bytes of chunk g:c, its own header, read from the source. */
 async function headerBytes(f, g, c) {
   const cm = footerGroups[g].columns[c];
@@ -263,18 +278,78 @@ function reading(f, key, read) {
 async function* rowGroupsInTurn(cols, check) {
   need();
   const G = footerGroups.length;
-  const ask = (g) =>
-    getColumns(g, cols).map((p) => {
+  const ahead = chunksAhead(cols);
+  const ask = async (g) => {
+    await ahead?.ensure(g);
+    return getColumns(g, cols).map((p) => {
       p.catch(() => {}); // a pass stopped early never awaits it
       return p;
     });
+  };
   let next = G > 0 ? ask(0) : null;
-  for (let g = 0; g < G; g++) {
-    await check();
-    const now = next;
-    next = g + 1 < G ? ask(g + 1) : null;
-    yield [g, await Promise.all(now)];
+  try {
+    for (let g = 0; g < G; g++) {
+      await check();
+      const now = next;
+      next = g + 1 < G ? ask(g + 1) : null;
+      yield [g, await Promise.all(await now)];
+      ahead?.done(g);
+    }
+  } finally {
+    ahead?.stop();
   }
+}
+
+/**
+ * A long pass's chunks of `cols` read ahead in stretches (stretches.js),
+ * for the package to take from memory: row groups in batches of at most
+ * MAX_SPAN bytes of file, the next batch read while this one is decoded,
+ * each released once its row groups have been handed on. Null for a short
+ * pass (fewer than READ_TOGETHER_FROM chunks: one request each costs
+ * little) or a file here whole already.
+ */
+function chunksAhead(cols) {
+  const G = footerGroups.length;
+  if (G * cols.length < READ_TOGETHER_FROM || source.http?.note) return null;
+  const { held } = source; // (this file's, if another opens meanwhile)
+  const batches = []; // { from, to, spans, ready }
+  let until = 0;
+  const plan = () => {
+    const from = until;
+    const ranges = [];
+    let lo = Infinity;
+    let hi = 0;
+    let to = from;
+    for (; to < G; to++) {
+      const rs = cols.filter((c) => !cache.has(`${to}:${c}`) && !inflight.has(`${to}:${c}`)).map((c) => {
+        const cm = footerGroups[to].columns[c];
+        return { start: cm.byteOffset, end: cm.byteOffset + cm.byteLength };
+      });
+      const gLo = Math.min(lo, ...rs.map((r) => r.start));
+      const gHi = Math.max(hi, ...rs.map((r) => r.end));
+      if (to > from && gHi - gLo > MAX_SPAN) break;
+      ranges.push(...rs);
+      [lo, hi] = [gLo, gHi];
+    }
+    until = to;
+    const spans = stretches(ranges).filter((s) => s.ranges.length > 1);
+    // A stretch that fails to read leaves its chunks to the package, whose error says why.
+    batches.push({ from, to, spans, ready: spans.length ? readAhead(spans).catch(() => {}) : null });
+  };
+  return {
+    async ensure(g) {
+      while (until <= g) plan();
+      // One batch more, read while this one is decoded.
+      if (until < G && batches.at(-1).from <= g) plan();
+      await batches.find((b) => b.from <= g && g < b.to)?.ready;
+    },
+    done(g) {
+      while (batches.length && batches[0].to <= g + 1) held.release(batches.shift().spans);
+    },
+    stop() {
+      for (const b of batches.splice(0)) b.ready?.then(() => held.release(b.spans));
+    },
+  };
 }
 
 function dropFile() {
@@ -400,8 +475,8 @@ const ops = {
     const t0 = performance.now();
     let f;
     let http = null;
-    // Chunk headers the page reads ahead for the package (loadHeaders).
-    const held = new HeldHeaders();
+    // Bytes the page reads ahead for the package (loadHeaders, whole-file passes).
+    const held = new Held();
     try {
       if (blob) f = await ColumnsFile.fromBlob(held.blob(blob), registry);
       else {
@@ -449,24 +524,17 @@ const ops = {
   async loadHeaders() {
     const f = need();
     const t0 = performance.now();
-    const { held, blob, http } = source;
+    const { held, http } = source;
     // Many chunks: headers close together are read in stretches and handed
     // to the package from memory (chunkheaders.js); not where the whole
     // file is here already (a server that ignored Range).
     const { spans } = http?.note ? { spans: [] } : headerPlan(footerGroups.flatMap((rg) => rg.columns));
     try {
-      if (spans.length) {
-        const read = blob ? async (s, e) => new Uint8Array(await blob.slice(s, e).arrayBuffer()) : (s, e) => http.buffer.slice(s, e);
-        const io = await held.readSpans(spans, read, sourceStop?.signal);
-        // (Over HTTP its stats count what came over the network.)
-        if (blob) extraIO.requests += io.requests, extraIO.bytes += io.bytes;
-      }
-      const before = { ...held.served };
+      if (spans.length) await readAhead(spans, { once: true });
       await f.loadChunkHeaders();
-      // The package counted the headers handed from memory as reads of its own.
-      if (blob) extraIO.requests -= held.served.requests - before.requests, extraIO.bytes -= held.served.bytes - before.bytes;
     } finally {
-      held.clear();
+      // (Headers the package did not ask for: read before, by an inspect.)
+      held.release(spans);
     }
     return { rowGroups: f.rowGroups, ms: performance.now() - t0, ...ioCounters() };
   },

@@ -1,0 +1,147 @@
+// Ranges of a file read together, then handed to the package from memory.
+// The package asks its source for exactly the bytes it needs: one request
+// per chunk header, and per chunk unless chunks touch. A file of many small
+// chunks then costs a request each (20,000 Blob reads: 11 s in Chromium;
+// over HTTP each is a round trip). Where the ranges a job will ask for lie
+// close together, the page reads the stretch that holds them in one request
+// and answers the package's slices from it: chunk headers when a file opens
+// (chunkheaders.js), a column's chunks in a pass over every row group
+// (worker.js).
+
+/** Ranges this far apart, or closer, are read in one request (the bytes
+ *  between them read and dropped): a request costs more than this many
+ *  bytes from a local file, and far more over HTTP. */
+export const MAX_GAP = 64 * 1024;
+
+/** The longest stretch read at once: what a stretch holds in memory. */
+export const MAX_SPAN = 8 * 1024 * 1024;
+
+/**
+ * `ranges` (each { start, end }) grouped into stretches: in file order,
+ * neighbours at most `gap` bytes apart join one stretch of at most
+ * `maxSpan` bytes (a range longer than that is a stretch alone). Each is
+ * { start, end, ranges }.
+ */
+export function stretches(ranges, { gap = MAX_GAP, maxSpan = MAX_SPAN } = {}) {
+  const out = [];
+  let span = null;
+  for (const r of [...ranges].sort((a, b) => a.start - b.start)) {
+    if (span && r.start - span.end <= gap && Math.max(span.end, r.end) - span.start <= maxSpan) {
+      span.end = Math.max(span.end, r.end);
+      span.ranges.push(r);
+    } else {
+      span = { start: r.start, end: r.end, ranges: [r] };
+      out.push(span);
+    }
+  }
+  return out;
+}
+
+/**
+ * Bytes read ahead, answering the package's slices that fall inside them.
+ * A stretch kept whole answers any slice within it until released; one
+ * kept as its ranges answers each range once (chunk headers: 18 bytes each
+ * kept, not the stretch). `served` counts what was answered from memory:
+ * requests and bytes the package counts as its own reads but that never
+ * reached the source.
+ */
+export class Held {
+  #entries = []; // { start, end, bytes: Uint8Array, once }, by start
+  served = { requests: 0, bytes: 0 };
+
+  /**
+   * Reads every stretch of `spans` by `read(start, end)` (resolving to the
+   * bytes of that range), at most two in flight, and keeps it whole or, with
+   * `{ once: true }`, as its ranges. Gives the requests and bytes it read.
+   */
+  async readSpans(spans, read, { signal, once = false } = {}) {
+    const io = { requests: 0, bytes: 0 };
+    let next = 0;
+    const reader = async () => {
+      while (next < spans.length) {
+        signal?.throwIfAborted();
+        const s = spans[next++];
+        const bytes = await read(s.start, s.end);
+        if (bytes.byteLength !== s.end - s.start) throw new Error(`read ${bytes.byteLength} bytes of ${s.end - s.start} at ${s.start}`);
+        io.requests++;
+        io.bytes += bytes.byteLength;
+        const view = new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
+        if (once) for (const r of s.ranges) this.#add({ start: r.start, end: r.end, bytes: view.slice(r.start - s.start, r.end - s.start), once });
+        else this.#add({ start: s.start, end: s.end, bytes: view, once });
+      }
+    };
+    await Promise.all([reader(), reader()]);
+    return io;
+  }
+
+  #add(entry) {
+    const k = this.#after(entry.start);
+    this.#entries.splice(k, 0, entry);
+  }
+
+  /** The index of the first entry that starts after `at`. */
+  #after(at) {
+    let lo = 0;
+    let hi = this.#entries.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (this.#entries[mid].start <= at) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+
+  /** The bytes start .. end (an ArrayBuffer of their own) if held, else null. */
+  take(start, end) {
+    const k = this.#after(start) - 1;
+    const e = this.#entries[k];
+    if (!e || end > e.end || end <= start) return null;
+    if (e.once) {
+      if (e.start !== start || e.end !== end) return null;
+      this.#entries.splice(k, 1);
+    }
+    this.served.requests++;
+    this.served.bytes += end - start;
+    return e.bytes.slice(start - e.start, end - e.start).buffer;
+  }
+
+  /** Drops whatever is held of `spans`, whole or as ranges. */
+  release(spans) {
+    for (const s of spans) {
+      const lo = this.#after(s.start - 1);
+      this.#entries.splice(lo, this.#after(s.end - 1) - lo);
+    }
+  }
+
+  /** Drops everything held. */
+  clear() {
+    this.#entries = [];
+  }
+
+  /** Bytes held now. */
+  get heldBytes() {
+    return this.#entries.reduce((a, e) => a + e.bytes.byteLength, 0);
+  }
+
+  /** A Blob-like for ColumnsFile.fromBlob: `blob`, with held bytes answered from memory. */
+  blob(blob) {
+    return {
+      size: blob.size,
+      slice: (start, end) => {
+        const b = this.take(start, end);
+        return b ? { arrayBuffer: async () => b } : blob.slice(start, end);
+      },
+    };
+  }
+
+  /** An AsyncBuffer for ColumnsFile.fromAsyncBuffer: `buffer`, with held bytes answered from memory. */
+  buffer(buffer) {
+    return {
+      byteLength: buffer.byteLength,
+      slice: (start, end) => {
+        const b = this.take(start, end);
+        return b ? Promise.resolve(b) : buffer.slice(start, end);
+      },
+    };
+  }
+}
