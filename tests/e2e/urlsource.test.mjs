@@ -24,6 +24,15 @@ const DENSE = Buffer.from(materialize(buildFile(
   [{ name: "n", type: "int32", nullable: false }, { name: "word", type: "string", nullable: false }],
   Array.from({ length: 2000 }, (_, g) => ({ offset: 5 + g * 200, columns: [[g, g + 1], ["w".repeat(g % 17), "x"]] })),
 )));
+const DENSE_FOOTER = (() => {
+  const f = loadApi().ColumnsFile.fromBytes(DENSE);
+  try {
+    return f.footerOffset;
+  } finally {
+    f.free();
+  }
+})();
+let refused = 0; // "shortranges" requests answered 503
 const HUGE = 2 ** 31; // 2 GiB: over the page's 1.5 GiB limit on a file held whole
 let insp, data, dataBase;
 const seen = [];
@@ -83,12 +92,14 @@ before(async () => {
       res.writeHead(206, { ...cors, "Content-Range": `bytes ${s}-${e}/${size}`, "Content-Length": e - s + 1 });
       return fs.createReadStream(FILE, { start: s, end: e }).pipe(res);
     }
-    if (mode === "dense") {
-      // DENSE, with ranges, as a plain static server serves it.
+    if (mode === "dense" || mode === "shortranges") {
+      // DENSE, with ranges, as a plain static server serves it;
+      // "shortranges" answers 503 to a range of 64 KiB or more among the chunks.
       const n = DENSE.length;
       if (req.method === "HEAD") return res.writeHead(200, { ...cors, "Content-Length": n, "Accept-Ranges": "bytes" }).end();
       const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range || "");
       if (!m) return res.writeHead(200, { ...cors, "Content-Length": n }).end(DENSE);
+      if (mode === "shortranges" && Number(m[2]) - Number(m[1]) >= 65536 && Number(m[1]) < DENSE_FOOTER) return refused++, res.writeHead(503, cors).end();
       const [s, e] = [Number(m[1]), Math.min(Number(m[2]), n - 1)];
       return res.writeHead(206, { ...cors, "Content-Range": `bytes ${s}-${e}/${n}`, "Content-Length": e - s + 1 }).end(DENSE.subarray(s, e + 1));
     }
@@ -397,5 +408,25 @@ test("a URL file of 4,000 chunks whose headers lie close together opens with the
   assert.deepEqual(raw.map((t) => Number(t.replace(/\D/g, ""))), want, `encoded sizes shown: ${raw}`);
   const ranges = seen.filter((r) => r.mode === "dense" && r.range);
   assert.ok(ranges.length <= 8, `${ranges.length} range requests: ${ranges.map((r) => r.range)}`);
+  assert.deepEqual(log.errors, []);
+});
+
+test("a server that refuses the stretch of chunk headers (503 for long ranges): the headers are read one by one instead, and every encoded size shows", async () => {
+  const { page, log } = insp;
+  const { ColumnsFile } = loadApi();
+  const f = ColumnsFile.fromBytes(DENSE);
+  const want = [0, 1].map((c) => f.rowGroups.reduce((a, rg) => a + rg.columns[c].rawLength, 0));
+  f.free();
+  if (await page.isVisible("[data-testid=tab-schema]")) await tab(page, "schema");
+  refused = 0;
+  await page.fill("[data-testid=url-input]", `${dataBase}/shortranges/dense.cols`);
+  await page.click("[data-testid=url-open]");
+  await waitState(page, "ready", 120_000);
+  await tab(page, "schema");
+  await page.waitForSelector("[data-testid=schema-table][data-complete='1']");
+  assert.ok(refused >= 1, "the stretch was asked for, and refused");
+  assert.equal(await page.$("[data-testid=headers-deferred]"), null, "the headers were read");
+  const raw = await page.$$eval("[data-testid=schema-row] [data-field=raw] span", (spans) => spans.map((s) => s.title));
+  assert.deepEqual(raw.map((t) => Number(t.replace(/\D/g, ""))), want, `encoded sizes shown: ${raw}`);
   assert.deepEqual(log.errors, []);
 });
