@@ -102,12 +102,19 @@ test("SQL: table t of 3,000 row groups loads in a few reads, every row in file o
   assert.deepEqual(log.errors, []);
 });
 
+/** The reads "Read so far" counts. */
+const reads = async () => Number(await ins.page.getAttribute("[data-testid=io-counter]", "data-requests"));
+
+/** Shows the Data tab, its rows drawn; gives the reads so far. */
+async function dataShown() {
+  await tab(ins.page, "data");
+  await gridDrawn(ins.page);
+  return reads();
+}
+
 test("a CSV export of 3,000 row groups reads them in a few stretches, not a request per chunk, and writes every row", async () => {
   const { page, log } = ins;
-  await tab(page, "data");
-  await gridDrawn(page);
-  const reads = async () => Number(await page.getAttribute("[data-testid=io-counter]", "data-requests"));
-  const r0 = await reads();
+  const r0 = await dataShown();
   await page.click("[data-testid=export-toggle]");
   await page.check("[data-testid=export-format-csv]");
   const before = await page.textContent("[data-testid=export-result]");
@@ -129,10 +136,7 @@ test("a CSV export of 3,000 row groups reads them in a few stretches, not a requ
 
 test("a filter and a sort over 3,000 row groups read their column in a few stretches, not a request per row group, and give the right rows", async () => {
   const { page, log } = ins;
-  await tab(page, "data");
-  await gridDrawn(page);
-  const reads = async () => Number(await page.getAttribute("[data-testid=io-counter]", "data-requests"));
-  const r0 = await reads();
+  const r0 = await dataShown();
   await page.click("[data-testid=filter-add]");
   await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-col]", "0");
   await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-op]", ">");
