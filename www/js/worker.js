@@ -202,15 +202,34 @@ function readTogether(f, g, list) {
 }
 
 /** Reads `spans` of the open file ahead into its source's Held
- *  (stretches.js), counted as the page's own reads. */
+ *  (stretches.js), counted as the page's own reads; not where the whole
+ *  file is here already (a server that ignored Range). A stretch that
+ *  fails to read leaves its ranges to the package, whose error says why. */
 async function readAhead(spans, options) {
   const { held, blob, http } = source;
+  if (!spans.length || http?.note) return;
   const read = blob ? async (s, e) => new Uint8Array(await blob.slice(s, e).arrayBuffer()) : (s, e) => http.buffer.slice(s, e);
-  const io = await held.readSpans(spans, read, { signal: sourceStop?.signal, ...options });
-  // (Over HTTP its stats count what came over the network.)
-  if (blob) extraIO.requests += io.requests, extraIO.bytes += io.bytes;
-  return io;
+  try {
+    const io = await held.readSpans(spans, read, { signal: sourceStop?.signal, ...options });
+    // (Over HTTP its stats count what came over the network.)
+    if (blob) extraIO.requests += io.requests, extraIO.bytes += io.bytes;
+  } catch {
+    // The package reads those ranges itself.
+  }
 }
+
+/** Where the chunks of `cols` in row group g lie, those not decoded or being read. */
+function unreadRanges(g, cols) {
+  return cols
+    .filter((c) => !cache.has(`${g}:${c}`) && !inflight.has(`${g}:${c}`))
+    .map((c) => {
+      const cm = footerGroups[g].columns[c];
+      return { start: cm.byteOffset, end: cm.byteOffset + cm.byteLength };
+    });
+}
+
+/** The stretches of `ranges` worth reading ahead: those that hold two or more. */
+const aheadSpans = (ranges) => stretches(ranges).filter((s) => s.ranges.length > 1);
 
 /** The first (up to 18) bytes of chunk g:c, its own header, read from the source. */
 async function headerBytes(f, g, c) {
@@ -310,18 +329,9 @@ async function* rowGroupsInTurn(cols, check) {
 async function blockChunks(groups, cols) {
   const { held } = source;
   let spans = [];
-  if (groups.length * cols.length >= READ_TOGETHER_FROM && !source.http?.note) {
-    const ranges = [];
-    for (const g of groups) {
-      for (const c of cols) {
-        if (cache.has(`${g}:${c}`) || inflight.has(`${g}:${c}`)) continue;
-        const cm = footerGroups[g].columns[c];
-        ranges.push({ start: cm.byteOffset, end: cm.byteOffset + cm.byteLength });
-      }
-    }
-    spans = stretches(ranges).filter((s) => s.ranges.length > 1);
-    // A stretch that fails to read leaves its chunks to the package, whose error says why.
-    if (spans.length) await readAhead(spans).catch(() => {});
+  if (groups.length * cols.length >= READ_TOGETHER_FROM) {
+    spans = aheadSpans(groups.flatMap((g) => unreadRanges(g, cols)));
+    await readAhead(spans);
   }
   try {
     const asked = groups.map((g) => getColumns(g, cols).map((p) => (p.catch(() => {}), p)));
@@ -339,11 +349,11 @@ async function blockChunks(groups, cols) {
  * MAX_SPAN bytes of file, the next batch read while this one is decoded,
  * each released once its row groups have been handed on. Null for a short
  * pass (fewer than READ_TOGETHER_FROM chunks: one request each costs
- * little) or a file here whole already.
+ * little).
  */
 function chunksAhead(cols) {
   const G = footerGroups.length;
-  if (G * cols.length < READ_TOGETHER_FROM || source.http?.note) return null;
+  if (G * cols.length < READ_TOGETHER_FROM) return null;
   const { held } = source; // (this file's, if another opens meanwhile)
   const batches = []; // { from, to, spans, ready }
   let until = 0;
@@ -354,10 +364,7 @@ function chunksAhead(cols) {
     let hi = 0;
     let to = from;
     for (; to < G; to++) {
-      const rs = cols.filter((c) => !cache.has(`${to}:${c}`) && !inflight.has(`${to}:${c}`)).map((c) => {
-        const cm = footerGroups[to].columns[c];
-        return { start: cm.byteOffset, end: cm.byteOffset + cm.byteLength };
-      });
+      const rs = unreadRanges(to, cols);
       const gLo = Math.min(lo, ...rs.map((r) => r.start));
       const gHi = Math.max(hi, ...rs.map((r) => r.end));
       if (to > from && gHi - gLo > MAX_SPAN) break;
@@ -365,9 +372,8 @@ function chunksAhead(cols) {
       [lo, hi] = [gLo, gHi];
     }
     until = to;
-    const spans = stretches(ranges).filter((s) => s.ranges.length > 1);
-    // A stretch that fails to read leaves its chunks to the package, whose error says why.
-    batches.push({ from, to, spans, ready: spans.length ? readAhead(spans).catch(() => {}) : null });
+    const spans = aheadSpans(ranges);
+    batches.push({ from, to, spans, ready: readAhead(spans) });
   };
   return {
     async ensure(g) {
@@ -380,7 +386,7 @@ function chunksAhead(cols) {
       while (batches.length && batches[0].to <= g + 1) held.release(batches.shift().spans);
     },
     stop() {
-      for (const b of batches.splice(0)) b.ready?.then(() => held.release(b.spans));
+      for (const b of batches.splice(0)) b.ready.then(() => held.release(b.spans));
     },
   };
 }
@@ -557,14 +563,12 @@ const ops = {
   async loadHeaders() {
     const f = need();
     const t0 = performance.now();
-    const { held, http } = source;
+    const { held } = source;
     // Many chunks: headers close together are read in stretches and handed
-    // to the package from memory (chunkheaders.js); not where the whole
-    // file is here already (a server that ignored Range).
-    const { spans } = http?.note ? { spans: [] } : headerPlan(footerGroups.flatMap((rg) => rg.columns));
+    // to the package from memory (chunkheaders.js).
+    const { spans } = headerPlan(footerGroups.flatMap((rg) => rg.columns));
     try {
-      // A stretch that fails to read leaves its headers to the package, whose error says why.
-      if (spans.length) await readAhead(spans, { once: true }).catch(() => {});
+      await readAhead(spans, { once: true });
       await f.loadChunkHeaders();
     } finally {
       // (Headers the package did not ask for: read before, by an inspect.)
