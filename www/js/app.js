@@ -304,8 +304,9 @@ async function openSource(src, name, restore = null, address = {}) {
   // request each over HTTP (or one for headers close together), so a URL
   // file whose headers take many requests, or many bytes, opens with its
   // footer alone and the tables offer to read them (ctx.loadHeaders).
-  const plan = ctx.source.url ? headerPlan(info.rowGroups.flatMap((rg) => rg.columns)) : null;
-  ctx.headers = plan && (plan.requests > MAX_EAGER_HEADER_REQUESTS || plan.bytes > MAX_EAGER_HEADER_BYTES) ? "deferred" : "loading";
+  // (Made once a file: the tables' notice says what the plan costs.)
+  const plan = (ctx.headerPlan = headerPlan(info.rowGroups.flatMap((rg) => rg.columns)));
+  ctx.headers = ctx.source.url && (plan.requests > MAX_EAGER_HEADER_REQUESTS || plan.bytes > MAX_EAGER_HEADER_BYTES) ? "deferred" : "loading";
   const want = restore || {};
   const clampInt = (v, n) => (Number.isInteger(v) && v >= 0 && v < n ? v : 0);
   ctx.sel = { g: clampInt(want.rg, info.rowGroups.length), c: clampInt(want.col, info.schema.length) };

@@ -6,7 +6,6 @@ import { sortableTable } from "../table.js";
 import { selectField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeCell, sizeLegend, sizeTitle } from "../sizes.js";
 import { chunkFailure, columnFailures, tagCell, failureLine, groupList } from "../chunkstate.js";
-import { headerPlan } from "../chunkheaders.js";
 
 /** The decoded size of a chunk (or column) that does not read: none. */
 const noDecode = () => h("span", { class: "bad-text", title: "a chunk does not read, so there are no decoded values", "data-testid": "decoded-none" }, "✗ none");
@@ -42,8 +41,8 @@ function failuresNotice(ctx) {
 function headersNotice(ctx) {
   if (ctx.headers !== "deferred") return null;
   const n = ctx.file.rowGroups.length * ctx.file.schema.length;
-  // Headers close together are read in stretches (chunkheaders.js).
-  const plan = headerPlan(ctx.file.rowGroups.flatMap((rg) => rg.columns));
+  // Headers close together are read in stretches (chunkheaders.js; planned when the file opened).
+  const plan = ctx.headerPlan;
   const cost = plan.requests === n ? plural(n, "small request") : `${plural(plan.requests, "request")} of ${fmtBytes(plan.bytes)} in all`;
   return h(
     "p",
