@@ -306,7 +306,7 @@ const ops = {
       let rows = 0;
       let made = false; // table t, made by the first row group's insert
       if (G === 0) await conn.insertArrowFromIPCStream(writer.whole(recordBatch(A, aSchema, cols.map((c) => ({ type: schema[c].type, length: 0, nullCount: 0, validity: null, values: schema[c].type === "string" || schema[c].type === "bytes" ? { offsets: new Uint32Array(1), data: new Uint8Array(0) } : emptyOf(schema[c].type) })))), { name: "t", create: true });
-      const failed = (e, g) => Object.assign(e, { message: `row group ${g}: ${e.message}`, io: io() });
+      const failed = (e, g, last = g) => Object.assign(e, { message: `${g === last ? `row group ${g}` : `row groups ${g}–${last}`}: ${e.message}`, io: io() });
       const textOf = (read) =>
         read.map((col, k) => {
           if (col.type !== "string") return col;
@@ -373,8 +373,7 @@ const ops = {
         try {
           flat = await file.readColumnsAsync(gs, cols);
         } catch (e) {
-          if (!CHUNK_KINDS.has(e?.kind) && gs.length === 1) throw failed(e, g0);
-          if (!CHUNK_KINDS.has(e?.kind)) throw Object.assign(e, { message: `row groups ${g0}–${g1 - 1}: ${e.message}`, io: io() });
+          if (!CHUNK_KINDS.has(e?.kind)) throw failed(e, g0, g1 - 1);
         }
         if (flat) await insert(gs.map((_, k) => recordBatch(A, aSchema, textOf(flat.slice(k * cols.length, (k + 1) * cols.length)))));
         else for (const g of gs) await loadGroup(g);
