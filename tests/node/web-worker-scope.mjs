@@ -4,21 +4,18 @@
 // under test is the one Node's pool ships.
 
 import { workerData } from "node:worker_threads";
+import { countReads } from "../js/count-reads.mjs";
 
 // The module instance pool-worker.js imports (the same URL).
 const { ColumnsFile } = await import(new URL("columns_wasm.js", workerData.url).href);
-// (The pool's worker reads with readColumnsAsync: each chunk it asks for
-// counts, and takes `slow` ms more, unless the call is refused at once.)
-const read = ColumnsFile.prototype.readColumnsAsync;
-ColumnsFile.prototype.readColumnsAsync = function (rowGroups, columns, options) {
-  if (!options?.signal?.aborted) {
-    const chunks = rowGroups.length * columns.length;
+// Each chunk the pool's worker asks for counts, and takes `slow` ms more.
+countReads(
+  ColumnsFile,
+  ({ chunks, reuse }) => {
     Atomics.add(workerData.reads, 0, chunks);
     Atomics.add(workerData.reads, 1, 1);
-    Atomics.add(workerData.reads, 2, options?.reuse?.length ?? 0);
-    const until = performance.now() + workerData.slow * chunks;
-    while (performance.now() < until);
-  }
-  return read.call(this, rowGroups, columns, options);
-};
+    Atomics.add(workerData.reads, 2, reuse);
+  },
+  () => workerData.slow,
+);
 await import(new URL("pool-node-worker.cjs", workerData.url).href);
