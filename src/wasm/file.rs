@@ -373,6 +373,10 @@ impl ColumnsFile {
     }
 }
 
+/// The longest file an open reads whole: its head probe and tail lie at
+/// most `plan::MAX_GAP` apart.
+const SHORT_FILE: u64 = 9 + crate::plan::MAX_GAP + 8;
+
 /// Header length beyond which a file is refused before its header is
 /// fetched: two million tokenizer digests. (Footers have their own cap,
 /// `MAX_FOOTER_LEN`.)
@@ -478,13 +482,16 @@ fn assemble(prelude: Prelude, header: &[u8], footer: &[u8]) -> JsResult<FileMeta
 }
 
 /// Opens a file piecewise: head probe and tail together, then the rest of
-/// the header and the footer together. Reads nothing else.
+/// the header and the footer together. Reads nothing else. A file so short
+/// that its two ends are at most `plan::MAX_GAP` apart, and so would share
+/// a request, is read whole as its head, footer included.
 async fn open(source: Source, registry: Shared, signal: JsValue) -> JsResult<ColumnsFile> {
     let len = source.len;
     let (head, tail) = if len < 8 {
         (Vec::new(), Vec::new()) // read_prelude reports the truncation
     } else {
-        let mut got = source.read_all(&[head_probe_range(len), tail_range(len)], &signal).await?;
+        let head = if len <= SHORT_FILE { 0..len } else { head_probe_range(len) };
+        let mut got = source.read_all(&[head, tail_range(len)], &signal).await?;
         let tail = got.pop().unwrap_or_default();
         (got.pop().unwrap_or_default(), tail)
     };
@@ -501,7 +508,13 @@ async fn open(source: Source, registry: Shared, signal: JsValue) -> JsResult<Col
             header.extend_from_slice(&got[0]);
             (header, footer)
         }
-        None => (head, source.read(footer, &signal).await?),
+        None => {
+            let footer = match head.get(footer.start as usize..footer.end as usize) {
+                Some(within) => within.to_vec(),
+                None => source.read(footer, &signal).await?,
+            };
+            (head, footer)
+        }
     };
     let meta = assemble(prelude, &header, &footer)?;
     ColumnsFile::new(meta, source, registry)
