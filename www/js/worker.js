@@ -326,18 +326,67 @@ async function* rowGroupsInTurn(cols, check) {
  * One chunk read after another, an export of 5,000 small row groups took
  * 9.2 s (0.7 now). The first chunk that fails, in order, is the error.
  */
-async function blockChunks(groups, cols) {
-  const { held } = source;
-  let spans = [];
-  if (groups.length * cols.length >= READ_TOGETHER_FROM) {
-    spans = aheadSpans(groups.flatMap((g) => unreadRanges(g, cols)));
-    await readAhead(spans);
-  }
-  try {
+function blockChunks(groups, cols) {
+  return readingAhead(groups, cols, groups.length * cols.length >= READ_TOGETHER_FROM, async () => {
     const asked = groups.map((g) => getColumns(g, cols).map((p) => (p.catch(() => {}), p)));
     const chunks = new Map();
     for (const [k, g] of groups.entries()) for (const [j, c] of cols.entries()) chunks.set(`${g}:${c}`, await asked[k][j]);
     return chunks;
+  });
+}
+
+/**
+ * The cells of a window of rows (`ids`, their file row numbers; `groups`,
+ * each row group's positions in it), column by column, each chunk asked
+ * for at once (see getColumns): see `rows`.
+ */
+async function windowCells(f, cols, groups, ids) {
+  const n = ids.length;
+  for (const g of groups.keys()) for (const p of getColumns(g, cols)) p.catch(() => {});
+  const columns = [];
+    for (const c of cols) {
+      const cells = new Array(n).fill(null);
+      let error = null;
+      let errors = null; // each unreadable cell's own chunk error (they name their row group and offset)
+      const failed = []; // the row groups whose chunk of c did not read
+      for (const [g, idx] of groups) {
+        let col;
+        try {
+          col = await getColumn(g, c);
+        } catch (e) {
+          const info = errorInfo(e);
+          error ??= info;
+          errors ??= new Array(n).fill(null);
+          failed.push(g);
+          for (const i of idx) [cells[i], errors[i]] = [undefined, info];
+          continue;
+        }
+        const v = col.values;
+        const base = rgStart[g];
+        for (const i of idx) {
+          const r = ids[i] - base;
+          if (!col.isValid(r)) cells[i] = null;
+          else if (v.offsets) cells[i] = v.data.slice(v.offsets[r], v.offsets[r + 1]);
+          else cells[i] = col.type === "bool" ? v[r] === 1 : v[r];
+        }
+      }
+      columns.push({ c, type: f.schema[c].type, cells, error, errors, failed });
+    }
+  return columns;
+}
+
+/**
+ * `read()`, with the unread chunks of `cols` in row groups `groups` read
+ * ahead in stretches first when `ahead`, and let go of once it is done:
+ * the package asks for a row group's chunks in one call, so chunks of
+ * many small row groups would otherwise be a request each.
+ */
+async function readingAhead(groups, cols, ahead, read) {
+  const { held } = source;
+  const spans = ahead ? aheadSpans(groups.flatMap((g) => unreadRanges(g, cols))) : [];
+  await readAhead(spans);
+  try {
+    return await read();
   } finally {
     held.release(spans);
   }
@@ -632,37 +681,8 @@ const ops = {
       groups.get(g).push(i);
     }
     const f = need();
-    // Every chunk the window needs, asked for at once (see getColumns).
-    for (const g of groups.keys()) for (const p of getColumns(g, cols)) p.catch(() => {});
-    const columns = [];
-    for (const c of cols) {
-      const cells = new Array(n).fill(null);
-      let error = null;
-      let errors = null; // each unreadable cell's own chunk error (they name their row group and offset)
-      const failed = []; // the row groups whose chunk of c did not read
-      for (const [g, idx] of groups) {
-        let col;
-        try {
-          col = await getColumn(g, c);
-        } catch (e) {
-          const info = errorInfo(e);
-          error ??= info;
-          errors ??= new Array(n).fill(null);
-          failed.push(g);
-          for (const i of idx) [cells[i], errors[i]] = [undefined, info];
-          continue;
-        }
-        const v = col.values;
-        const base = rgStart[g];
-        for (const i of idx) {
-          const r = ids[i] - base;
-          if (!col.isValid(r)) cells[i] = null;
-          else if (v.offsets) cells[i] = v.data.slice(v.offsets[r], v.offsets[r + 1]);
-          else cells[i] = col.type === "bool" ? v[r] === 1 : v[r];
-        }
-      }
-      columns.push({ c, type: f.schema[c].type, cells, error, errors, failed });
-    }
+    // A window over several row groups reads their chunks ahead together.
+    const columns = await readingAhead([...groups.keys()], cols, groups.size > 1, () => windowCells(f, cols, groups, ids));
     return { start, end, total, ids, columns, ...ioCounters() };
   },
 
