@@ -442,7 +442,7 @@ export class ColumnsFile {
   readColumns(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: ReadOptions): Column[];
   /** Reads one column chunk from any file, fetching only its byte range. */
   readColumnAsync(rowGroup: number, column: number, options?: ReadOptions): Promise<Column>;
-  /** Reads several chunks from any file, merging adjacent byte ranges into single requests; row-group-major order. */
+  /** Reads several chunks from any file, chunks at most 8 KiB apart in one request; row-group-major order. */
   readColumnsAsync(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: ReadOptions): Promise<Column[]>;
   /** Calls `callback` with row group `rowGroup`'s columns lent, not copied:
    *  views of buffers the file keeps and reuses (nothing is copied out of
