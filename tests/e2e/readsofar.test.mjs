@@ -2,6 +2,7 @@
 // of table t (its own reader, in its own worker, reads every chunk) and
 // Timing's load of the whole file for runs from memory count too, and the
 // figure says which part was the SQL tab's.
+// Timing re-reading a dropped file counts its reads too.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -65,6 +66,32 @@ test("Read so far counts the SQL tab's load of table t and Timing's whole-file l
     await page.waitForSelector("[data-testid=timing-chart]", { timeout: 60_000 });
     const timed = await counter(page);
     assert.ok(timed.bytes - sql.bytes >= file.size, `the whole-file load added ${timed.bytes - sql.bytes} bytes of ${file.size}`);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await page.context().close();
+  }
+});
+
+test("Timing re-reading a dropped file counts its reads in Read so far: each chunk once a run and once before, and the file's ends opened again", async () => {
+  const { page, log } = await newPage(browser, server.origin, { viewport: { width: 1280, height: 900 } });
+  try {
+    await page.goto(server.base);
+    await page.setInputFiles("[data-testid=file-input]", [{ name: "reads.cols", mimeType: "application/octet-stream", buffer: Buffer.from(materialize(file)) }]);
+    await waitState(page, "ready");
+    await tab(page, "timing");
+    await page.fill("[data-testid=timing-runs]", "1");
+    await page.fill("[data-testid=timing-warmups]", "0");
+    await page.check("[data-testid=timing-mode-file]");
+    const before = await counter(page);
+    await page.click("[data-testid=timing-run]");
+    await page.waitForSelector("[data-testid=timing-chart]", { timeout: 60_000 });
+    const after = await counter(page);
+    // Every chunk (the run's columns and row groups are all of them by
+    // default): read untimed once, then by the run.
+    const chunkBytes = file.chunks.flat().reduce((a, c) => a + c.end - c.start, 0);
+    const ends = 9 + file.footerLength + 8;
+    const added = after.bytes - before.bytes;
+    assert.ok(added >= 2 * chunkBytes && added <= 2 * chunkBytes + ends, `Timing added ${added} bytes; its chunks twice are ${2 * chunkBytes}, the file's ends ${ends}`);
     assert.deepEqual(log.errors, []);
   } finally {
     await page.context().close();

@@ -22,6 +22,10 @@ import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter } from "./arrowdat
 let registry = null;
 let file = null; // the file opened from a Blob or URL
 let memFile = null; // the same file opened with fromBytes (timing "from memory")
+// The same file opened on its source alone (Timing "from the source"): the
+// package's own reads, none passing through the page's Held or answered
+// from the bytes a pass of the page read ahead. A promise, once asked for.
+let sourceFile = null;
 let memBytes = null;
 let heldAsBlob = null; // memBytes (or the HTTP download) as a Blob, made once for the SQL worker
 let source = null; // { blob } or { url, http }
@@ -100,7 +104,8 @@ function fetched() {
   // The package counts what the page answered from bytes it read ahead
   // (counted in extraIO) as reads of its own.
   const { served } = source.held;
-  return { bytes: f.bytesRead + extraIO.bytes - served.bytes, requests: f.requests + extraIO.requests - served.requests };
+  const timed = source.file ?? { bytesRead: 0, requests: 0 };
+  return { bytes: f.bytesRead + timed.bytesRead + extraIO.bytes - served.bytes, requests: f.requests + timed.requests + extraIO.requests - served.requests };
 }
 
 function ioCounters() {
@@ -454,7 +459,9 @@ function dropFile() {
   viewSpec = { filters: [], sort: null };
   if (memFile) memFile.free();
   if (file) file.free();
+  sourceFile?.then((f) => f.free(), () => {});
   memFile = null;
+  sourceFile = null;
   memBytes = null;
   heldAsBlob = null;
   footerGroups = [];
@@ -478,6 +485,17 @@ async function fileBytes(post) {
     extraIO.requests++;
   } else memBytes = await source.http.readAll({ onProgress: post });
   return memBytes;
+}
+
+/** The file opened on its own source (see sourceFile); over HTTP its reads
+ *  are counted by urlbuffer.js's stats, from a Blob here (source.file). */
+function getSourceFile() {
+  const at = source;
+  sourceFile ??= (at.blob ? ColumnsFile.fromBlob(at.blob, registry) : ColumnsFile.fromAsyncBuffer(at.http.buffer, registry)).then((f) => {
+    if (at.blob) at.file = f;
+    return f;
+  });
+  return sourceFile;
 }
 
 async function getMemFile(post) {
@@ -869,7 +887,7 @@ const ops = {
     for (const [c, e] of bad) skipped.push({ c, error: e });
     let cols = chosen.filter((c) => !bad.has(c));
     const resolution = timerResolution();
-    const f = mode === "memory" ? await getMemFile(post) : f0;
+    const f = mode === "memory" ? await getMemFile(post) : await getSourceFile();
 
     // One untimed read of every chunk first: a chunk that fails takes its
     // column out of the run (named in the answer) instead of ending it.
