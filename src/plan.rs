@@ -65,9 +65,8 @@ impl Request {
 /// Groups wanted ranges, in the order given, into requests: a range joins
 /// the previous request when it starts inside it or at most [`MAX_GAP`]
 /// bytes after its end, and the merged request stays within `max_request`
-/// bytes. Callers give
-/// ranges in file order so neighbours merge; any order is served
-/// correctly, only merged less. Lazy: each request is made when asked for,
+/// bytes. Callers give ranges in file order so neighbours merge; any order
+/// is served correctly, only merged less. Lazy: each request is made when asked for,
 /// so planning a read of a million chunks allocates nothing.
 pub fn requests(wanted: &[Range<u64>], max_request: u64) -> Requests<'_> {
     Requests { wanted, next: 0, max_request }

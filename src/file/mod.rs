@@ -20,7 +20,7 @@ use crate::tokenizer::Digest;
 use crate::types::ColumnType;
 
 pub use footer::{decode_footer, Footer};
-pub use header::{head_probe_range, read_prelude, tail_range, Prelude};
+pub use header::{head_probe_range, read_prelude, tail_range, Prelude, HEAD_PROBE_LEN, TAIL_LEN};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ColumnSchema {

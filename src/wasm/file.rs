@@ -17,7 +17,7 @@ use super::source::{self, Fetch, Kind, Source};
 use super::{now, promise};
 use crate::codec::Decompressor;
 use crate::error::{Error, ErrorKind};
-use crate::file::{decode_footer, head_probe_range, read_prelude, tail_range, FileMeta, Prelude};
+use crate::file::{decode_footer, head_probe_range, read_prelude, tail_range, FileMeta, Prelude, HEAD_PROBE_LEN, TAIL_LEN};
 use crate::inspect::inspect_chunk;
 use crate::read::prepare;
 
@@ -375,7 +375,7 @@ impl ColumnsFile {
 
 /// The longest file an open reads whole: its head probe and tail lie at
 /// most `plan::MAX_GAP` apart.
-const SHORT_FILE: u64 = 9 + crate::plan::MAX_GAP + 8;
+const SHORT_FILE: u64 = HEAD_PROBE_LEN + crate::plan::MAX_GAP + TAIL_LEN;
 
 /// Header length beyond which a file is refused before its header is
 /// fetched: two million tokenizer digests. (Footers have their own cap,
@@ -509,9 +509,10 @@ async fn open(source: Source, registry: Shared, signal: JsValue) -> JsResult<Col
             (header, footer)
         }
         None => {
+            // (Only a short file, read whole, holds its footer in its head: its offsets fit in usize.)
             let footer = match head.get(footer.start as usize..footer.end as usize) {
-                Some(within) => within.to_vec(),
-                None => source.read(footer, &signal).await?,
+                Some(within) if head.len() as u64 == len => within.to_vec(),
+                _ => source.read(footer, &signal).await?,
             };
             (head, footer)
         }
