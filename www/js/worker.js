@@ -349,34 +349,34 @@ async function windowCells(f, cols, groups, ids) {
   const n = ids.length;
   for (const g of groups.keys()) for (const p of getColumns(g, cols)) p.catch(() => {});
   const columns = [];
-    for (const c of cols) {
-      const cells = new Array(n).fill(null);
-      let error = null;
-      let errors = null; // each unreadable cell's own chunk error (they name their row group and offset)
-      const failed = []; // the row groups whose chunk of c did not read
-      for (const [g, idx] of groups) {
-        let col;
-        try {
-          col = await getColumn(g, c);
-        } catch (e) {
-          const info = errorInfo(e);
-          error ??= info;
-          errors ??= new Array(n).fill(null);
-          failed.push(g);
-          for (const i of idx) [cells[i], errors[i]] = [undefined, info];
-          continue;
-        }
-        const v = col.values;
-        const base = rgStart[g];
-        for (const i of idx) {
-          const r = ids[i] - base;
-          if (!col.isValid(r)) cells[i] = null;
-          else if (v.offsets) cells[i] = v.data.slice(v.offsets[r], v.offsets[r + 1]);
-          else cells[i] = col.type === "bool" ? v[r] === 1 : v[r];
-        }
+  for (const c of cols) {
+    const cells = new Array(n).fill(null);
+    let error = null;
+    let errors = null; // each unreadable cell's own chunk error (they name their row group and offset)
+    const failed = []; // the row groups whose chunk of c did not read
+    for (const [g, idx] of groups) {
+      let col;
+      try {
+        col = await getColumn(g, c);
+      } catch (e) {
+        const info = errorInfo(e);
+        error ??= info;
+        errors ??= new Array(n).fill(null);
+        failed.push(g);
+        for (const i of idx) [cells[i], errors[i]] = [undefined, info];
+        continue;
       }
-      columns.push({ c, type: f.schema[c].type, cells, error, errors, failed });
+      const v = col.values;
+      const base = rgStart[g];
+      for (const i of idx) {
+        const r = ids[i] - base;
+        if (!col.isValid(r)) cells[i] = null;
+        else if (v.offsets) cells[i] = v.data.slice(v.offsets[r], v.offsets[r + 1]);
+        else cells[i] = col.type === "bool" ? v[r] === 1 : v[r];
+      }
     }
+    columns.push({ c, type: f.schema[c].type, cells, error, errors, failed });
+  }
   return columns;
 }
 
@@ -491,10 +491,17 @@ async function fileBytes(post) {
  *  are counted by urlbuffer.js's stats, from a Blob here (source.file). */
 function getSourceFile() {
   const at = source;
-  sourceFile ??= (at.blob ? ColumnsFile.fromBlob(at.blob, registry) : ColumnsFile.fromAsyncBuffer(at.http.buffer, registry)).then((f) => {
-    if (at.blob) at.file = f;
-    return f;
-  });
+  sourceFile ??= (at.blob ? ColumnsFile.fromBlob(at.blob, registry) : ColumnsFile.fromAsyncBuffer(at.http.buffer, registry)).then(
+    (f) => {
+      if (at.blob) at.file = f;
+      return f;
+    },
+    (e) => {
+      // A failed open is tried again by the next run, not kept.
+      if (source === at) sourceFile = null;
+      throw e;
+    },
+  );
   return sourceFile;
 }
 
