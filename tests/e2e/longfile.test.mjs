@@ -66,6 +66,51 @@ test("Timing's row-group picker shows 200 of 3,000 at once, says how many more, 
   assert.deepEqual(log.errors, []);
 });
 
+test("Chunk detail of 3,000 row groups picks one by its number: a box, not a select of 3,000, and a number out of range goes back", async () => {
+  const { page, log } = ins;
+  await tab(page, "detail");
+  const box = "[data-testid=detail-rg]";
+  await page.waitForSelector(box);
+  assert.equal(await page.$eval(box, (e) => e.tagName), "INPUT");
+  assert.match(await page.$eval(box, (e) => e.closest("label").textContent), /of 3,000$/);
+  await page.fill(box, "2999");
+  await page.press(box, "Enter");
+  await page.waitForFunction(() => / row group 2999 · 2 rows$/.test(document.querySelector("[data-testid=panel-detail] .detail-title")?.textContent || ""));
+  for (const bad of ["3000", "-1", "1.5"]) {
+    await page.fill(box, bad);
+    await page.press(box, "Enter");
+    assert.equal(await page.inputValue(box), "2999", `${bad} is not a row group here`);
+  }
+  assert.match(await page.textContent("[data-testid=panel-detail] .detail-title"), / row group 2999 · 2 rows$/);
+  assert.deepEqual(log.errors, []);
+});
+
+test("the Chunks tab's row-group filter of 3,000 row groups is a number box: one row group's chunks, then all again when emptied", async () => {
+  const { page, log } = ins;
+  await tab(page, "chunks");
+  const box = "[data-testid=chunks-rg]";
+  await page.waitForSelector(box);
+  assert.equal(await page.$eval(box, (e) => e.tagName), "INPUT");
+  const rows = async () => {
+    await page.waitForSelector("[data-testid=chunk-table][data-complete='1']");
+    return page.$$eval("[data-testid=chunk-row]", (rs) => rs.map((tr) => `${tr.dataset.rg}:${tr.dataset.col}`));
+  };
+  const all = (await rows()).length;
+  assert.ok(all > 2, `${all} chunk rows drawn before filtering`);
+  await page.fill(box, "1234");
+  await page.press(box, "Enter");
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=chunk-row]").length === 2);
+  assert.deepEqual(await rows(), ["1234:0", "1234:1"]);
+  await page.fill(box, "3000");
+  await page.press(box, "Enter");
+  assert.equal(await page.inputValue(box), "1234", "3000 is not a row group here: the choice stays");
+  assert.deepEqual(await rows(), ["1234:0", "1234:1"]);
+  await page.fill(box, "");
+  await page.press(box, "Enter");
+  await page.waitForFunction((n) => document.querySelectorAll("[data-testid=chunk-row]").length === n, all);
+  assert.deepEqual(log.errors, []);
+});
+
 test("the byte map marks where each of 3,000 row groups starts, at its first chunk", async () => {
   const { page, log } = ins;
   const { ColumnsFile } = loadApi();

@@ -358,6 +358,12 @@ test("a multi-row-group file through a synthetic drop: row groups and nulls", as
   const grid = await chunkGrid();
   assert.equal(Object.keys(grid).length, want.row_groups.length * want.schema.length);
   want.row_groups.forEach((rg, g) => rg.columns.forEach((cm, c) => assert.equal(grid[`${g}:${c}`].nulls.value, String(cm.null_count))));
+  // A few row groups: the filter is a select, "all" first.
+  assert.deepEqual(await page.$$eval("[data-testid=chunks-rg] option", (os) => os.map((o) => o.value)), ["all", ...want.row_groups.map((_, g) => String(g))]);
+  await page.selectOption("[data-testid=chunks-rg]", "2");
+  await page.waitForFunction(() => [...document.querySelectorAll("[data-testid=chunk-row]")].every((tr) => tr.dataset.rg === "2"));
+  assert.deepEqual(Object.keys(await chunkGrid()), want.schema.map((_, c) => `2:${c}`));
+  await page.selectOption("[data-testid=chunks-rg]", "all");
 
   await tab("data");
   const cols = want.schema.map((_, i) => i);

@@ -93,6 +93,41 @@ export function selectField(label, options, value, onchange, testid) {
   return h("label", { class: "field", for: id }, h("span", { class: "field-label" }, label), sel);
 }
 
+/**
+ * A field choosing one of `count` numbered things (row groups), or, with
+ * `all` (its label), every one ("all"): a select naming each (`name(i)`)
+ * while there are at most PICKER_SHOWN, else a number box "of <count>"
+ * (empty for all), as a select of 5,000 options cost about 85 ms each time
+ * it was drawn. A number outside 0 .. count - 1 goes back to the choice.
+ */
+export function indexField(label, count, value, onchange, testid, name, { all = null } = {}) {
+  const every = all === null ? [] : [{ value: "all", label: all }];
+  if (count <= PICKER_SHOWN) return selectField(label, [...every, ...Array.from({ length: count }, (_, i) => ({ value: i, label: name(i) }))], value, onchange, testid);
+  const id = `f${++uid}`;
+  const text = (v) => (v === "all" ? "" : String(v));
+  let chosen = value;
+  const box = h("input", {
+    id,
+    type: "number",
+    min: 0,
+    max: count - 1,
+    step: 1,
+    value: text(value),
+    placeholder: all ?? "",
+    style: { width: `${String(count - 1).length + 4}ch` },
+    "data-testid": testid,
+    onchange: () => {
+      const t = box.value.trim();
+      const v = Number(t);
+      if (t === "" && all !== null) chosen = "all";
+      else if (t !== "" && Number.isInteger(v) && v >= 0 && v < count) chosen = String(v);
+      else return void (box.value = text(chosen));
+      onchange(chosen);
+    },
+  });
+  return h("label", { class: "field", for: id }, h("span", { class: "field-label" }, label), h("span", {}, box, ` of ${fmtInt(count)}`));
+}
+
 // The Unix time units an integer column can be shown in (32 bits hold seconds only).
 const TIME_UNITS = { int32: ["s"], uint32: ["s"], int64: ["s", "ms", "us", "ns"], uint64: ["s", "ms", "us", "ns"] };
 

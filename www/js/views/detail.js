@@ -3,7 +3,7 @@
 
 import { h, fill } from "../dom.js";
 import { fmtBytes, fmtInt, statNode, textNode, valueNode, apiValueNode, plural, fmtRange, RANGE_TITLE } from "../format.js";
-import { errorBox, selectField, timeUnitField } from "../common.js";
+import { errorBox, indexField, selectField, timeUnitField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeLegend, sizeTitle } from "../sizes.js";
 import { createProfile } from "./profile.js";
 import { chunkFailure, parseHeader, tagLabel, tagCell } from "../chunkstate.js";
@@ -200,7 +200,7 @@ export function createDetail(ctx, el) {
     return h(
       "div",
       { class: "toolbar" },
-      selectField("Row group", f.rowGroups.map((rg, g) => ({ value: g, label: `${g} (${plural(rg.numRows, "row")})` })), ctx.sel.g, (v) => ctx.select(Number(v), ctx.sel.c, "detail"), "detail-rg"),
+      indexField("Row group", f.rowGroups.length, ctx.sel.g, (v) => ctx.select(Number(v), ctx.sel.c, "detail"), "detail-rg", (g) => `${g} (${plural(f.rowGroups[g].numRows, "row")})`),
       selectField("Column", f.schema.map((col, c) => ({ value: c, label: `${c}: ${isolated(col.name)} (${col.type})` })), ctx.sel.c, (v) => ctx.select(ctx.sel.g, Number(v), "detail"), "detail-col"),
       timeUnitField(ctx, ctx.sel.c, "detail-time-unit"),
       h("button", { type: "button", "data-testid": "detail-preview", onclick: () => ctx.previewChunk(ctx.sel.g, ctx.sel.c) }, "Show these rows in Data"),

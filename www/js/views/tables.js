@@ -3,7 +3,7 @@
 import { h, fill } from "../dom.js";
 import { fmtBytes, fmtInt, statNode, statText, plural } from "../format.js";
 import { sortableTable } from "../table.js";
-import { selectField } from "../common.js";
+import { indexField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeCell, sizeLegend, sizeTitle } from "../sizes.js";
 import { chunkFailure, columnFailures, tagCell, failureLine, groupList } from "../chunkstate.js";
 
@@ -215,7 +215,7 @@ export function renderChunks(ctx, el) {
     h(
       "div",
       { class: "toolbar" },
-      selectField("Row group", [{ value: "all", label: "all" }, ...f.rowGroups.map((rg, g) => ({ value: g, label: `${g} (${plural(rg.numRows, "row")})` }))], "all", (v) => { rgFilter = v; apply(); }, "chunks-rg"),
+      indexField("Row group", f.rowGroups.length, "all", (v) => { rgFilter = v; apply(); }, "chunks-rg", (g) => `${g} (${plural(f.rowGroups[g].numRows, "row")})`, { all: "all" }),
       h("label", { class: "field" }, h("span", { class: "field-label" }, "Column"), filter),
       h("span", { class: "muted small" }, "Min/max are the footer's statistics as stored, decoded by type. Click a chunk for its detail."),
     ),
