@@ -1,32 +1,39 @@
 // Ranges read together (www/js/stretches.js) and the chunk headers' plan
 // (www/js/chunkheaders.js), in Node without a browser: which stretches are
-// read, what the plan costs, that a header is handed to the package once,
-// as exactly its bytes, and a stretch kept whole answers any slice within
-// it until released. The page itself: readonce.test.mjs (a Blob),
+// read, what the plan costs, that the page's model of the package's
+// requests is the package's (its loadChunkHeaders() on real files), that
+// each of those is handed to the package once, as exactly its bytes, and a
+// stretch kept whole answers any slice within it until released. The page itself: readonce.test.mjs (a Blob),
 // urlsource.test.mjs (HTTP), longfile.test.mjs (passes over every row group).
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CHUNK_HEADER, READ_TOGETHER_FROM, headerPlan, headerSpans } from "../../www/js/chunkheaders.js";
-import { Held, MAX_GAP, MAX_SPAN, stretches } from "../../www/js/stretches.js";
+import { Held, MAX_GAP, MAX_SPAN, PACKAGE_GAP, packageRequests, stretches } from "../../www/js/stretches.js";
+import { memoryAsyncBuffer } from "../js/check.mjs";
+import { loadApi } from "../node/corpus.mjs";
+import { buildFile, materialize } from "../node/synth.mjs";
 
 const chunk = (byteOffset, byteLength) => ({ byteOffset, byteLength });
 
-test("headers at most MAX_GAP apart share a stretch; farther apart, or past MAX_SPAN, they start another; a header alone is left to the package", () => {
+test("headers the package reads in one request are one range of a stretch; requests at most MAX_GAP apart share a stretch; farther apart, or past MAX_SPAN, they start another; a request alone is left to the package", () => {
+  const third = 105 + MAX_GAP + CHUNK_HEADER;
   const chunks = [
-    chunk(5, 100), // with the next: 82 bytes apart
+    chunk(5, 100), // with the next: 82 bytes apart, one request of the package's
     chunk(105, MAX_GAP + CHUNK_HEADER), // ends its header MAX_GAP before the next
-    chunk(105 + MAX_GAP + CHUNK_HEADER, 10), // a header of 10 bytes (a short chunk)
+    chunk(third, 10), // a header of 10 bytes (a short chunk)
     chunk(10_000_000, 50), // alone: far from the rest
     chunk(20_000_000, 0), // empty: no header
   ];
   const spans = headerSpans(chunks);
-  assert.deepEqual(spans, [{ start: 5, end: 105 + MAX_GAP + CHUNK_HEADER + 10, ranges: [{ start: 5, end: 23 }, { start: 105, end: 123 }, { start: 105 + MAX_GAP + CHUNK_HEADER, end: 105 + MAX_GAP + CHUNK_HEADER + 10 }] }]);
-  // One byte farther: two stretches of one header each, neither read ahead.
+  assert.deepEqual(spans, [{ start: 5, end: third + 10, ranges: [{ start: 5, end: 123 }, { start: third, end: third + 10 }] }]);
+  // One byte farther: two stretches of one request each, neither read ahead.
   const apart = headerSpans([chunk(0, 18), chunk(18 + MAX_GAP + 1, 18)]);
   assert.deepEqual(apart, []);
+  // Headers the package reads together alone: nothing for the page to do.
+  assert.deepEqual(headerSpans(Array.from({ length: 10 }, (_, i) => chunk(i * 100, 100))), []);
   // In file order whatever the footer's order.
-  assert.deepEqual(headerSpans([chunk(200, 18), chunk(0, 18)]).map((s) => [s.start, s.end]), [[0, 218]]);
+  assert.deepEqual(headerSpans([chunk(PACKAGE_GAP * 2, 18), chunk(0, 18)]).map((s) => [s.start, s.end]), [[0, PACKAGE_GAP * 2 + 18]]);
   // A stretch stops short of MAX_SPAN bytes.
   const step = MAX_GAP;
   const many = Array.from({ length: 300 }, (_, i) => chunk(i * step, step));
@@ -36,46 +43,81 @@ test("headers at most MAX_GAP apart share a stretch; farther apart, or past MAX_
   assert.equal(long.reduce((a, s) => a + s.ranges.length, 0), 300, "every header in one stretch");
 });
 
-test("the plan: below READ_TOGETHER_FROM chunks, one request a header; from it, one a stretch, with the bytes between headers counted", () => {
+test("the plan: the package's requests, fewer where the page reads a stretch (from READ_TOGETHER_FROM chunks), the bytes between counted", () => {
+  // Headers 100 bytes apart: the package reads them in one request.
   const small = Array.from({ length: READ_TOGETHER_FROM - 1 }, (_, i) => chunk(5 + i * 100, 100));
-  assert.deepEqual(headerPlan(small), { spans: [], requests: READ_TOGETHER_FROM - 1, bytes: (READ_TOGETHER_FROM - 1) * CHUNK_HEADER });
-  const dense = Array.from({ length: 1000 }, (_, i) => chunk(5 + i * 100, 100));
-  const plan = headerPlan(dense);
+  assert.deepEqual(headerPlan(small), { spans: [], requests: 1, bytes: (READ_TOGETHER_FROM - 2) * 100 + CHUNK_HEADER });
+  // 10,000 bytes apart (more than PACKAGE_GAP): a request a header, unless
+  // the page reads them together.
+  const spaced = (n) => Array.from({ length: n }, (_, i) => chunk(5 + i * 10_000, 10_000));
+  assert.deepEqual(headerPlan(spaced(READ_TOGETHER_FROM - 1)), { spans: [], requests: READ_TOGETHER_FROM - 1, bytes: (READ_TOGETHER_FROM - 1) * CHUNK_HEADER });
+  const plan = headerPlan(spaced(500));
   assert.equal(plan.requests, 1);
-  assert.equal(plan.bytes, 999 * 100 + CHUNK_HEADER, "from the first header's start to the last one's end");
-  // Two dense runs far apart and one header alone: three requests.
-  const mixed = [...dense, ...dense.map((c) => chunk(c.byteOffset + 50_000_000, 100)), chunk(90_000_000, 18)];
+  assert.equal(plan.bytes, 499 * 10_000 + CHUNK_HEADER, "from the first header's start to the last one's end");
+  assert.equal(plan.spans[0].ranges.length, 500);
+  // Two such runs far apart and one header alone: three requests.
+  const mixed = [...spaced(500), ...spaced(500).map((c) => chunk(c.byteOffset + 50_000_000, 100)), chunk(90_000_000, 18)];
   assert.equal(headerPlan(mixed).requests, 3);
 });
 
-test("held headers: read by stretches, each handed out once and only for exactly its range; a short read is an error", async () => {
-  const file = Uint8Array.from({ length: 1000 }, (_, i) => i & 255);
-  const chunks = Array.from({ length: 10 }, (_, i) => chunk(i * 100, 100));
+test("the page's model of the package's header requests is what loadChunkHeaders() asks its source for", async () => {
+  const { ColumnsFile } = loadApi();
+  const schema = [{ name: "n", type: "int32", nullable: false }, { name: "s", type: "string", nullable: false }];
+  // Row groups whose chunks are 60 bytes to 30 KB long: headers closer and
+  // farther apart than PACKAGE_GAP, in runs.
+  const sizes = [3, 3, 3, 2000, 3, 3, 900, 900, 5000, 3, 3, 3, 3, 2500, 2500, 3];
+  const groups = sizes.map((n, g) => ({ columns: [Array.from({ length: n }, (_, i) => i + g), Array.from({ length: n }, (_, i) => `v${(i * 7 + g) % 1000}`)] }));
+  let at = 5;
+  const laid = [];
+  for (const g of groups) {
+    const one = buildFile(schema, [{ ...g, offset: at }]);
+    laid.push({ ...g, offset: at });
+    at = one.chunks[0].at(-1).end;
+  }
+  const bytes = materialize(buildFile(schema, laid));
+  const log = [];
+  const f = await ColumnsFile.fromAsyncBuffer(memoryAsyncBuffer(bytes, log));
+  try {
+    const chunks = f.rowGroups.flatMap((rg) => rg.columns);
+    const model = packageRequests(chunks.map((cm) => ({ start: cm.byteOffset, end: cm.byteOffset + Math.min(cm.byteLength, CHUNK_HEADER) })));
+    assert.ok(model.length > 1 && model.length < chunks.length, `${model.length} requests for ${chunks.length} headers: some merged, not all`);
+    const before = log.length;
+    await f.loadChunkHeaders();
+    assert.deepEqual(log.slice(before).map(([s, e]) => ({ start: s, end: e })), model);
+  } finally {
+    f.free();
+  }
+});
+
+test("held headers: read by stretches, each of the package's requests handed out once and only for exactly its range; a short read is an error", async () => {
+  // Chunks 10,000 bytes apart: a request each from the package, one stretch here.
+  const file = Uint8Array.from({ length: 100_000 }, (_, i) => (i * 13) & 255);
+  const chunks = Array.from({ length: 10 }, (_, i) => chunk(i * 10_000, 10_000));
   const spans = headerSpans(chunks);
   const held = new Held();
   const asked = [];
   const io = await held.readSpans(spans, async (s, e) => (asked.push([s, e]), file.slice(s, e)), { once: true });
-  assert.deepEqual(asked, [[0, 918]]);
-  assert.deepEqual(io, { requests: 1, bytes: 918 });
-  assert.equal(held.take(100, 117), null, "a range other than the header's is not answered");
-  assert.deepEqual([...new Uint8Array(held.take(100, 118))], [...file.slice(100, 118)]);
-  assert.equal(held.take(100, 118), null, "handed out once");
+  assert.deepEqual(asked, [[0, 90_018]]);
+  assert.deepEqual(io, { requests: 1, bytes: 90_018 });
+  assert.equal(held.take(10_000, 10_017), null, "a range other than the header's is not answered");
+  assert.deepEqual([...new Uint8Array(held.take(10_000, 10_018))], [...file.slice(10_000, 10_018)]);
+  assert.equal(held.take(10_000, 10_018), null, "handed out once");
   assert.deepEqual(held.served, { requests: 1, bytes: 18 });
 
   // Through the Blob-like and AsyncBuffer wrappers the package is given.
   const blob = new Blob([file]);
   const viaBlob = held.blob(blob);
-  assert.equal(viaBlob.size, 1000);
-  assert.deepEqual([...new Uint8Array(await viaBlob.slice(200, 218).arrayBuffer())], [...file.slice(200, 218)]);
-  assert.deepEqual([...new Uint8Array(await viaBlob.slice(200, 218).arrayBuffer())], [...file.slice(200, 218)], "the second time from the Blob");
-  const viaBuffer = held.buffer({ byteLength: 1000, slice: async (s, e) => file.slice(s, e).fill(0) });
-  assert.deepEqual([...new Uint8Array(await viaBuffer.slice(300, 318))], [...file.slice(300, 318)], "held: not the source's zeros");
-  assert.deepEqual([...new Uint8Array(await viaBuffer.slice(300, 318))], Array(18).fill(0), "then from the source");
+  assert.equal(viaBlob.size, 100_000);
+  assert.deepEqual([...new Uint8Array(await viaBlob.slice(20_000, 20_018).arrayBuffer())], [...file.slice(20_000, 20_018)]);
+  assert.deepEqual([...new Uint8Array(await viaBlob.slice(20_000, 20_018).arrayBuffer())], [...file.slice(20_000, 20_018)], "the second time from the Blob");
+  const viaBuffer = held.buffer({ byteLength: 100_000, slice: async (s, e) => file.slice(s, e).fill(0) });
+  assert.deepEqual([...new Uint8Array(await viaBuffer.slice(30_000, 30_018))], [...file.slice(30_000, 30_018)], "held: not the source's zeros");
+  assert.deepEqual([...new Uint8Array(await viaBuffer.slice(30_000, 30_018))], Array(18).fill(0), "then from the source");
   held.clear();
-  assert.equal(held.take(400, 418), null, "cleared");
+  assert.equal(held.take(40_000, 40_018), null, "cleared");
 
   const short = new Held();
-  await assert.rejects(short.readSpans(spans, async (s, e) => file.slice(s, e - 1)), /read 917 bytes of 918 at 0/);
+  await assert.rejects(short.readSpans(spans, async (s, e) => file.slice(s, e - 1)), /read 90017 bytes of 90018 at 0/);
   const stopped = new AbortController();
   stopped.abort();
   await assert.rejects(new Held().readSpans(spans, async (s, e) => file.slice(s, e), { signal: stopped.signal }), { name: "AbortError" });

@@ -16,6 +16,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { corpus, serve, launch, newPage, shot as takeShot, SUBPATH, twoFrames } from "./harness.mjs";
 import { expectedPath, readJson } from "../node/corpus.mjs";
+import { buildFile, materialize } from "../node/synth.mjs";
+import os from "node:os";
 
 let server;
 let base;
@@ -23,6 +25,7 @@ let browser;
 let page;
 let log;
 const rangeRequests = [];
+let made = null; // a folder of files made for the tests, served as /made/
 
 // ------------------------------------------------------------ helpers
 
@@ -224,7 +227,11 @@ function splitUtf8(bytes) {
 // ------------------------------------------------------------ setup
 
 before(async () => {
-  server = await serve({ mounts: { "/corpus/": corpus } });
+  // 40 row groups of one small chunk, 9,000 bytes apart: farther than the
+  // package merges (8 KiB), so its 40 chunk headers are 40 requests.
+  made = fs.mkdtempSync(path.join(os.tmpdir(), "columns-e2e-page-"));
+  fs.writeFileSync(path.join(made, "spaced.cols"), materialize(buildFile([{ name: "n", type: "int32", nullable: false }], Array.from({ length: 40 }, (_, g) => ({ offset: 5 + g * 9000, columns: [[g, g + 1]] })))));
+  server = await serve({ mounts: { "/corpus/": corpus, "/made/": made } });
   base = server.base;
   browser = await launch();
   ({ page, log } = await newPage(browser, server.origin));
@@ -238,6 +245,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   server?.stop();
+  if (made) fs.rmSync(made, { recursive: true, force: true });
 });
 
 // ------------------------------------------------------------ tests
@@ -543,25 +551,23 @@ test("a URL is read with HTTP range requests, footer first", async () => {
   checkColumnValues(cells, 6, want.schema[6].type, fileValues(want, 6), 0);
 });
 
-test("a URL file of many chunks opens with its footer alone, and reads its chunk headers when asked", async () => {
-  // 3 row groups x 26 columns: 78 chunk headers would be 78 requests.
-  const rel = "valid/all_types_small.cols";
-  const want = expected(rel);
-  const footerOffset = want.size - 8 - want.footer_length;
+test("a URL file of many chunks far apart opens with its footer alone, and reads its chunk headers when asked; a small file's come at once", async () => {
+  // 40 row groups of one chunk, 9,000 bytes apart: 40 chunk headers would be 40 requests.
+  const rel = "spaced.cols";
   // A file opens in the tab that was showing; the Data tab would rightly read rows.
   if (await page.isVisible("[data-testid=tab-schema]")) await tab("schema");
   rangeRequests.length = 0;
   await resetState();
-  await page.fill("[data-testid=url-input]", `/corpus/${rel}`);
+  await page.fill("[data-testid=url-input]", `/made/${rel}`);
   await page.click("[data-testid=url-open]");
   await waitState("ready");
   // Two frames and a moment: a hidden Data tab would have asked for its rows by now.
   await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 300)))));
   const mine = rangeRequests.filter((r) => r.url.endsWith(rel)).map((r) => r.range.match(/bytes=(\d+)-(\d+)/).slice(1).map(Number));
   assert.ok(mine.length >= 1 && mine.length <= 4, `opening made ${mine.length} range requests: ${JSON.stringify(mine)}`);
-  for (const [s] of mine) assert.ok(s < 64 || s >= footerOffset, `a range inside the chunks (${s}) was read to open: ${JSON.stringify(mine)}`);
+  for (const [s] of mine) assert.ok(s < 64 || s >= 5 + 39 * 9000, `a range inside the chunks (${s}) was read to open: ${JSON.stringify(mine)}`);
   await tab("schema");
-  assert.match(await page.textContent("[data-testid=headers-deferred]"), /78 small requests/);
+  assert.match(await page.textContent("[data-testid=headers-deferred]"), /40 small requests/);
   // The table draws its rows 25 at a time, the rest in later tasks: wait for all.
   const encoded = async () => {
     await page.waitForSelector("[data-testid=schema-table][data-complete='1']");
@@ -570,9 +576,25 @@ test("a URL file of many chunks opens with its footer alone, and reads its chunk
   assert.ok((await encoded()).every((t) => t === "…"), "encoded sizes wait for the headers");
   await page.click("[data-testid=load-headers]");
   await page.waitForSelector("[data-testid=headers-deferred]", { state: "detached" });
-  const sizes = await encoded();
-  assert.equal(sizes.length, 26);
+  let sizes = await encoded();
+  assert.equal(sizes.length, 1);
   assert.ok(sizes.every((t) => /^\d[\d.,]* (B|KiB|KB)$/.test(t)), `encoded sizes after reading the headers: ${sizes}`);
+
+  // all_types_small (7,336 bytes): opened in one read of all of it, its 78
+  // headers (3 row groups x 26 columns) in one more: read when it opens.
+  const small = "valid/all_types_small.cols";
+  rangeRequests.length = 0;
+  await resetState();
+  await page.fill("[data-testid=url-input]", `/corpus/${small}`);
+  await page.click("[data-testid=url-open]");
+  await waitState("ready");
+  await tab("schema");
+  sizes = await encoded();
+  assert.equal(await page.$("[data-testid=headers-deferred]"), null);
+  assert.equal(sizes.length, 26);
+  assert.ok(sizes.every((t) => /^\d[\d.,]* (B|KiB|KB)$/.test(t)), `encoded sizes at once: ${sizes}`);
+  const reads = rangeRequests.filter((r) => r.url.endsWith(small));
+  assert.ok(reads.length <= 3, `${reads.length} range requests: ${reads.map((r) => r.range)}`);
 });
 
 test("a float32 filter matches the values as shown; a filter that matches nothing says so", async () => {

@@ -1,12 +1,20 @@
 // Ranges of a file read together, then handed to the package from memory.
-// The package asks its source for exactly the bytes it needs: one request
-// per chunk header, and per chunk unless chunks touch. A file of many small
-// chunks then costs a request each (20,000 Blob reads: 11 s in Chromium;
-// over HTTP each is a round trip). Where the ranges a job will ask for lie
-// close together, the page reads the stretch that holds them in one request
-// and answers the package's slices from it: chunk headers when a file opens
+// The package merges into one request only ranges at most 8 KiB apart
+// (packageRequests, below). A file whose chunks lie farther apart than
+// that but close together, many of them, then costs a request a chunk
+// header, and a request a chunk where the page reads chunk by chunk
+// (1,000s of Blob reads take seconds in Chromium; over HTTP each is a
+// round trip). Where the ranges a job will ask for lie close together, the
+// page reads the stretch that holds them in one request and answers the
+// package's slices from it: chunk headers when a file opens
 // (chunkheaders.js), a column's chunks in a pass over every row group
 // (worker.js).
+
+/** The package's own rule for its requests (src/plan.rs, MAX_GAP and
+ *  MAX_REQUEST): ranges asked for in one call, in file order, at most this
+ *  far apart share one request of at most PACKAGE_REQUEST bytes. */
+export const PACKAGE_GAP = 8 * 1024;
+export const PACKAGE_REQUEST = 32 * 1024 * 1024;
 
 /** Ranges this far apart, or closer, are read in one request (the bytes
  *  between them read and dropped): a request costs more than this many
@@ -35,6 +43,12 @@ export function stretches(ranges, { gap = MAX_GAP, maxSpan = MAX_SPAN } = {}) {
     }
   }
   return out;
+}
+
+/** The requests the package makes for `ranges` asked for in one call
+ *  (each { start, end }), by its rule above. */
+export function packageRequests(ranges) {
+  return stretches(ranges, { gap: PACKAGE_GAP, maxSpan: PACKAGE_REQUEST }).map(({ start, end }) => ({ start, end }));
 }
 
 /**
