@@ -88,7 +88,10 @@ impl Iterator for Requests<'_> {
         let mut q = Request { range: first.start..first.end.max(first.start), parts: self.next..self.next + 1 };
         for r in &self.wanted[self.next + 1..] {
             let end = q.range.end.max(r.end);
-            if !(r.start >= q.range.start && r.start <= q.range.end.saturating_add(MAX_GAP) && end - q.range.start <= self.max_request) {
+            if !(r.start >= q.range.start
+                && r.start <= q.range.end.saturating_add(MAX_GAP)
+                && end - q.range.start <= self.max_request)
+            {
                 break;
             }
             q.range.end = end;

@@ -17,7 +17,9 @@ use super::source::{self, Fetch, Kind, Source};
 use super::{now, promise};
 use crate::codec::Decompressor;
 use crate::error::{Error, ErrorKind};
-use crate::file::{decode_footer, head_probe_range, read_prelude, tail_range, FileMeta, Prelude, HEAD_PROBE_LEN, TAIL_LEN};
+use crate::file::{
+    decode_footer, head_probe_range, read_prelude, tail_range, FileMeta, Prelude, HEAD_PROBE_LEN, TAIL_LEN,
+};
 use crate::inspect::inspect_chunk;
 use crate::read::prepare;
 
