@@ -66,19 +66,30 @@ test("Timing's row-group picker shows 200 of 3,000 at once, says how many more, 
   assert.deepEqual(log.errors, []);
 });
 
-test("Chunk detail of 3,000 row groups picks one by its number: a box, not a select of 3,000, and a number out of range goes back", async () => {
-  const { page, log } = ins;
-  await tab(page, "detail");
-  const box = "[data-testid=detail-rg]";
+/** On tab `name`, the row-group field `testid`, checked to be a number
+ *  box (not a select of 3,000); gives its selector and a way to type into
+ *  it as a person does (the number, then Enter). */
+async function rowGroupBox(name, testid) {
+  const { page } = ins;
+  await tab(page, name);
+  const box = `[data-testid=${testid}]`;
   await page.waitForSelector(box);
   assert.equal(await page.$eval(box, (e) => e.tagName), "INPUT");
+  const type = async (text) => {
+    await page.fill(box, text);
+    await page.press(box, "Enter");
+  };
+  return { box, type };
+}
+
+test("Chunk detail of 3,000 row groups picks one by its number: a box, not a select of 3,000, and a number out of range goes back", async () => {
+  const { page, log } = ins;
+  const { box, type } = await rowGroupBox("detail", "detail-rg");
   assert.match(await page.$eval(box, (e) => e.closest("label").textContent), /of 3,000$/);
-  await page.fill(box, "2999");
-  await page.press(box, "Enter");
+  await type("2999");
   await page.waitForFunction(() => / row group 2999 · 2 rows$/.test(document.querySelector("[data-testid=panel-detail] .detail-title")?.textContent || ""));
   for (const bad of ["3000", "-1", "1.5"]) {
-    await page.fill(box, bad);
-    await page.press(box, "Enter");
+    await type(bad);
     assert.equal(await page.inputValue(box), "2999", `${bad} is not a row group here`);
   }
   assert.match(await page.textContent("[data-testid=panel-detail] .detail-title"), / row group 2999 · 2 rows$/);
@@ -87,26 +98,20 @@ test("Chunk detail of 3,000 row groups picks one by its number: a box, not a sel
 
 test("the Chunks tab's row-group filter of 3,000 row groups is a number box: one row group's chunks, then all again when emptied", async () => {
   const { page, log } = ins;
-  await tab(page, "chunks");
-  const box = "[data-testid=chunks-rg]";
-  await page.waitForSelector(box);
-  assert.equal(await page.$eval(box, (e) => e.tagName), "INPUT");
+  const { box, type } = await rowGroupBox("chunks", "chunks-rg");
   const rows = async () => {
     await page.waitForSelector("[data-testid=chunk-table][data-complete='1']");
     return page.$$eval("[data-testid=chunk-row]", (rs) => rs.map((tr) => `${tr.dataset.rg}:${tr.dataset.col}`));
   };
   const all = (await rows()).length;
   assert.ok(all > 2, `${all} chunk rows drawn before filtering`);
-  await page.fill(box, "1234");
-  await page.press(box, "Enter");
+  await type("1234");
   await page.waitForFunction(() => document.querySelectorAll("[data-testid=chunk-row]").length === 2);
   assert.deepEqual(await rows(), ["1234:0", "1234:1"]);
-  await page.fill(box, "3000");
-  await page.press(box, "Enter");
+  await type("3000");
   assert.equal(await page.inputValue(box), "1234", "3000 is not a row group here: the choice stays");
   assert.deepEqual(await rows(), ["1234:0", "1234:1"]);
-  await page.fill(box, "");
-  await page.press(box, "Enter");
+  await type("");
   await page.waitForFunction((n) => document.querySelectorAll("[data-testid=chunk-row]").length === n, all);
   assert.deepEqual(log.errors, []);
 });

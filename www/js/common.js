@@ -121,7 +121,10 @@ export function indexField(label, count, value, onchange, testid, name, { all = 
       const v = Number(t);
       if (t === "" && all !== null) chosen = "all";
       else if (t !== "" && Number.isInteger(v) && v >= 0 && v < count) chosen = String(v);
-      else return void (box.value = text(chosen));
+      else {
+        box.value = text(chosen);
+        return;
+      }
       onchange(chosen);
     },
   });
