@@ -22,6 +22,8 @@
 
 use core::ops::Range;
 
+use crate::file::{head_probe_range, HEAD_PROBE_LEN, TAIL_LEN};
+
 /// The longest request made for several ranges together (hyparquet uses
 /// the same 32 MB for its merged column-chunk requests).
 pub const MAX_REQUEST: u64 = 32 << 20;
@@ -34,6 +36,18 @@ pub const MAX_REQUEST: u64 = 32 << 20;
 /// rather than one a range, while a request reads at most 8 KiB a range
 /// more than it wants.
 pub const MAX_GAP: u64 = 8 << 10;
+
+/// The first range an open reads beside the tail: the head probe, or the
+/// whole file when it is so short that the probe and the tail lie at most
+/// [`MAX_GAP`] apart (they would share a request), so that its header and
+/// footer come with it and the open needs no second read.
+pub fn open_head(file_len: u64) -> Range<u64> {
+    if file_len <= HEAD_PROBE_LEN + MAX_GAP + TAIL_LEN {
+        0..file_len
+    } else {
+        head_probe_range(file_len)
+    }
+}
 
 /// Bytes requested but not yet consumed, at most (two full requests, so
 /// one can arrive while the other is decoded).
@@ -211,6 +225,18 @@ mod tests {
         // Chunks of 1 MiB: each header stays a request of 18 bytes.
         let ranges: Vec<Range<u64>> = (0..50u64).map(|i| i * MIB..i * MIB + 18).collect();
         assert!(requests(&ranges, MAX_REQUEST).all(|q| q.len() == 18));
+    }
+
+    #[test]
+    fn an_open_reads_a_short_file_whole_and_a_longer_ones_head_probe() {
+        let edge = HEAD_PROBE_LEN + MAX_GAP + TAIL_LEN;
+        assert_eq!(open_head(0), 0..0);
+        assert_eq!(open_head(edge), 0..edge);
+        assert_eq!(open_head(edge + 1), 0..HEAD_PROBE_LEN);
+        assert_eq!(open_head(6 << 30), 0..HEAD_PROBE_LEN);
+        // Just short enough: the probe and the tail merge into the whole file.
+        let reqs: Vec<Request> = requests(&[open_head(edge), edge - TAIL_LEN..edge], MAX_REQUEST).collect();
+        assert_eq!(reqs, vec![Request { range: 0..edge, parts: 0..2 }]);
     }
 
     #[test]

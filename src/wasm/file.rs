@@ -17,10 +17,9 @@ use super::source::{self, Fetch, Kind, Source};
 use super::{now, promise};
 use crate::codec::Decompressor;
 use crate::error::{Error, ErrorKind};
-use crate::file::{
-    decode_footer, head_probe_range, read_prelude, tail_range, FileMeta, Prelude, HEAD_PROBE_LEN, TAIL_LEN,
-};
+use crate::file::{decode_footer, head_probe_range, read_prelude, tail_range, FileMeta, Prelude};
 use crate::inspect::inspect_chunk;
+use crate::plan;
 use crate::read::prepare;
 
 pub(super) struct Inner {
@@ -375,10 +374,6 @@ impl ColumnsFile {
     }
 }
 
-/// The longest file an open reads whole: its head probe and tail lie at
-/// most `plan::MAX_GAP` apart.
-const SHORT_FILE: u64 = HEAD_PROBE_LEN + crate::plan::MAX_GAP + TAIL_LEN;
-
 /// Header length beyond which a file is refused before its header is
 /// fetched: two million tokenizer digests. (Footers have their own cap,
 /// `MAX_FOOTER_LEN`.)
@@ -484,16 +479,14 @@ fn assemble(prelude: Prelude, header: &[u8], footer: &[u8]) -> JsResult<FileMeta
 }
 
 /// Opens a file piecewise: head probe and tail together, then the rest of
-/// the header and the footer together. Reads nothing else. A file so short
-/// that its two ends are at most `plan::MAX_GAP` apart, and so would share
-/// a request, is read whole as its head, footer included.
+/// the header and the footer together. Reads nothing else. A short file is
+/// read whole as its head, footer included (`plan::open_head`).
 async fn open(source: Source, registry: Shared, signal: JsValue) -> JsResult<ColumnsFile> {
     let len = source.len;
     let (head, tail) = if len < 8 {
         (Vec::new(), Vec::new()) // read_prelude reports the truncation
     } else {
-        let head = if len <= SHORT_FILE { 0..len } else { head_probe_range(len) };
-        let mut got = source.read_all(&[head, tail_range(len)], &signal).await?;
+        let mut got = source.read_all(&[plan::open_head(len), tail_range(len)], &signal).await?;
         let tail = got.pop().unwrap_or_default();
         (got.pop().unwrap_or_default(), tail)
     };
