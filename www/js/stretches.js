@@ -54,8 +54,8 @@ export function packageRequests(ranges) {
 /**
  * Bytes read ahead, answering the package's slices that fall inside them.
  * A stretch kept whole answers any slice within it until released; one
- * kept as its ranges answers each range once (chunk headers: 18 bytes each
- * kept, not the stretch). `served` counts what was answered from memory:
+ * kept as its ranges answers each range once, asked for exactly (chunk
+ * headers: the package's requests for them kept, not the stretch). `served` counts what was answered from memory:
  * requests and bytes the package counts as its own reads but that never
  * reached the source.
  */
