@@ -33,10 +33,13 @@ let source = null; // { blob } or { url, http }
 // or the open under way, when another file opens (or none stays open).
 let sourceStop = null;
 let rgStart = new Float64Array(1); // file row of each row group's first row, then numRows
-// The footer's row groups as read at open, for what never changes (rows,
-// offsets, tokenizers): file.rowGroups makes every row group's object anew
-// on each read, which per row group of a long file adds up.
+// The footer's row groups and schema as read at open, for what never
+// changes (rows, offsets, tokenizers, types): file.rowGroups and
+// file.schema make every object anew on each read, which per row group of
+// a long file, or per column of a wide one, adds up (a window of 128 rows
+// of 4,000 columns took 18 s reading f.schema[c] per column).
 let footerGroups = [];
+let footerSchema = [];
 
 // Decoded chunks, least recently used first, bounded by their decoded bytes.
 const cache = new Map(); // "g:c" -> { col, size }
@@ -137,7 +140,7 @@ function summary() {
     footerOffset: f.footerOffset,
     footerLength: f.footerLength,
     numRows: f.numRows,
-    schema: f.schema,
+    schema: footerSchema,
     tokenizers: f.tokenizers,
     rowGroups: footerGroups,
     layout: f.layout,
@@ -375,7 +378,7 @@ async function windowCells(f, cols, groups, ids) {
         else cells[i] = col.type === "bool" ? v[r] === 1 : v[r];
       }
     }
-    columns.push({ c, type: f.schema[c].type, cells, error, errors, failed });
+    columns.push({ c, type: footerSchema[c].type, cells, error, errors, failed });
   }
   return columns;
 }
@@ -465,6 +468,7 @@ function dropFile() {
   memBytes = null;
   heldAsBlob = null;
   footerGroups = [];
+  footerSchema = [];
   file = null;
   source = null;
   sourceStop?.abort();
@@ -609,6 +613,7 @@ const ops = {
     source = blob ? { blob, held } : { url, http, held };
     file = f;
     const groups = (footerGroups = f.rowGroups);
+    footerSchema = f.schema;
     rgStart = new Float64Array(groups.length + 1);
     groups.forEach((rg, g) => (rgStart[g + 1] = rgStart[g] + rg.numRows));
     const openMs = performance.now() - t0;
@@ -680,7 +685,7 @@ const ops = {
     // the grid has it), so every view learns the size; the report does not
     // carry it, as each field costs the package's size budget.
     const facts = { ...footerGroups[g].columns[c], rawLength: report.rawLength };
-    if (report.decoded && decodedSize(f.schema[c].type, footerGroups[g].numRows, facts) === null) await getColumn(g, c).catch(() => {});
+    if (report.decoded && decodedSize(footerSchema[c].type, footerGroups[g].numRows, facts) === null) await getColumn(g, c).catch(() => {});
     const out = { ...report, error: report.error ? errorInfo(report.error) : null };
     return { report: out, failure: failures.get(`${g}:${c}`) || null, ...ioCounters() };
   },
@@ -746,7 +751,7 @@ const ops = {
       }
     }
     if (sort) {
-      const keys = new SortKeys(f.schema[sort.c].type, f.numRows);
+      const keys = new SortKeys(footerSchema[sort.c].type, f.numRows);
       for await (const [g, [col]] of rowGroupsInTurn([sort.c], check)) {
         keys.add(rgStart[g], col);
         post({ done: g + 1, total: G, label: "reading sort keys of row group" });
@@ -780,7 +785,7 @@ const ops = {
     const check = jobControl(job);
     const t0 = performance.now();
     const G = footerGroups.length;
-    const p = new ColumnProfile(f.schema[c].type);
+    const p = new ColumnProfile(footerSchema[c].type);
     for await (const [g, [col]] of rowGroupsInTurn([c], check)) {
       p.add(col);
       // The bar counts both passes; the words count row groups.
@@ -807,9 +812,9 @@ const ops = {
     const f = need();
     const check = jobControl(job);
     const t0 = performance.now();
-    const labelsAll = columnLabels(f.schema);
+    const labelsAll = columnLabels(footerSchema);
     const labels = cols.map((c) => labelsAll[c]);
-    const types = cols.map((c) => f.schema[c].type);
+    const types = cols.map((c) => footerSchema[c].type);
     const colUnits = cols.map((c) => units[c] || null);
     // The rows of the view as it is now: a sort or filter applied while the
     // export runs makes a new view (never changes this one), which must not
@@ -856,7 +861,7 @@ const ops = {
         }
         const chunks = await blockChunks([...new Set(g0)], cols);
         if (arrow) {
-          const gathered = cols.map((c) => gatherColumn(f.schema[c].type, n, (i) => chunks.get(`${g0[i]}:${c}`), local));
+          const gathered = cols.map((c) => gatherColumn(footerSchema[c].type, n, (i) => chunks.get(`${g0[i]}:${c}`), local));
           await emit(arrow.w.batch(recordBatch(arrow.A, arrow.schema, gathered)));
         } else {
           let text = "";
