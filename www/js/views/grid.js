@@ -5,6 +5,11 @@
 // while the rest scrolls. Cells are one line; the full value is in the
 // title (hover) and in the side panel of the selected cell.
 //
+// A wide grid (columns wider in all than WINDOW_FROM pixels) draws only
+// the columns in sight and MARGIN pixels either side, after a spacer as
+// wide as those to their left: drawing every cell of 4,000 columns took
+// seconds a frame. The header keeps every column.
+//
 // Browsers cap an element's height (about 33 million pixels in Chromium),
 // so above MAX_PX the scroll range is scaled: the scroll position picks
 // the first row in proportion, and every row stays reachable.
@@ -23,6 +28,8 @@ const HEAD_H = 34;
 const BLOCK = 128;
 const MAX_BLOCKS = 64;
 const MAX_PX = 8_000_000;
+const WINDOW_FROM = 8000;
+const MARGIN = 800;
 
 const WIDTH = { bool: 72, int8: 80, uint8: 80, int16: 88, uint16: 88, int32: 110, uint32: 110, int64: 170, uint64: 170, float32: 120, float64: 140, string: 200, bytes: 200 };
 const NUMERIC = new Set(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"]);
@@ -57,6 +64,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   let first = 0;
   let frame = 0;
   let widths = [];
+  let lefts = [0]; // lefts[k]: the columns before k, in pixels (lefts[n]: all)
   let rowNoWidth = 80;
   let pendingScroll = null;
 
@@ -80,8 +88,10 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   function layout() {
     if (!source) return;
     widths = source.columns.map((c) => c.width || columnWidth(c));
+    lefts = [0];
+    for (const w of widths) lefts.push(lefts.at(-1) + w);
     rowNoWidth = Math.max(64, 22 + fmtInt(Math.max(0, (source.maxRowNumber ?? source.total) - 1)).length * 8.6);
-    const totalW = rowNoWidth + widths.reduce((a, b) => a + b, 0);
+    const totalW = rowNoWidth + lefts.at(-1);
     const bodyPx = scaled() ? MAX_PX : fullPx();
     sizer.style.width = `${totalW}px`;
     sizer.style.height = `${HEAD_H + Math.max(bodyPx, 1)}px`;
@@ -111,18 +121,38 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     );
   }
 
-  function ensureRows() {
+  /** The columns drawn: [k0, k1), every one unless the grid is wide. */
+  function columnWindow() {
+    const n = source.columns.length;
+    if (lefts[n] <= WINDOW_FROM) return [0, n];
+    const x0 = scroller.scrollLeft - MARGIN;
+    const x1 = scroller.scrollLeft + scroller.clientWidth - rowNoWidth + MARGIN;
+    // The first column ending after x0 (binary search), then on to x1.
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (lefts[mid + 1] <= x0) lo = mid + 1;
+      else hi = mid;
+    }
+    let k1 = lo;
+    while (k1 < n && lefts[k1] < x1) k1++;
+    return [lo, Math.max(k1, Math.min(n, lo + 1))];
+  }
+
+  function ensureRows(want) {
     const n = visibleRows() + 2;
     while (rowsEls.length < n) {
       const cells = [];
       const row = h("div", { class: "grid-row", role: "row" });
       const no = h("div", { class: "grid-cell grid-rowno", role: "rowheader" });
-      row.append(no);
-      rowsEls.push({ row, no, cells });
+      // Stands for the columns left of those drawn.
+      const lead = h("div", { class: "grid-lead", "aria-hidden": "true" });
+      row.append(no, lead);
+      rowsEls.push({ row, no, lead, cells });
       body.append(row);
     }
     for (const r of rowsEls) {
-      const want = source.columns.length;
       while (r.cells.length < want) {
         const cell = h("div", { class: "grid-cell", role: "gridcell" });
         r.cells.push(cell);
@@ -206,7 +236,8 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       scroller.scrollTop = scrollTopFor(Math.max(0, sel.row - 2));
       notify();
     }
-    ensureRows();
+    const [k0, k1] = columnWindow();
+    ensureRows(k1 - k0);
     const top = scroller.scrollTop;
     first = Math.min(firstRowFor(top), Math.max(0, source.total - 1));
     const offset = scaled() ? 0 : top - first * ROW_H;
@@ -231,8 +262,10 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       r.no.textContent = id === null ? "…" : fmtInt(id); // (i is a place in the view, not a file row)
       r.no.style.width = `${rowNoWidth}px`;
       r.row.dataset.fileRow = id === null ? "" : String(id);
-      source.columns.forEach((c, k) => {
-        const cell = r.cells[k];
+      r.lead.style.width = `${lefts[k0]}px`;
+      for (let k = k0; k < k1; k++) {
+        const c = source.columns[k];
+        const cell = r.cells[k - k0];
         cell.style.width = `${widths[k]}px`;
         cell.className = `grid-cell${NUMERIC.has(c.type) || c.numeric ? " num" : ""}${sel.row === i && sel.col === k ? " selected" : ""}`;
         cell.dataset.col = String(c.key);
@@ -243,13 +276,13 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
           cell.textContent = "!";
           cell.title = at.error.message || String(at.error);
           cell.dataset.kind = "error";
-          return;
+          continue;
         }
         if (!at.data) {
           cell.textContent = "…";
           cell.title = "";
           cell.dataset.kind = "pending";
-          return;
+          continue;
         }
         const colData = at.data.columns[k];
         const v = colData.cells[at.k];
@@ -258,7 +291,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         cell.replaceChildren(node);
         cell.dataset.kind = node.dataset.kind;
         cell.title = v === undefined && err ? `${err.kind}: ${err.message}` : node.title || titleOf(node);
-      });
+      }
     }
     el.setAttribute("aria-activedescendant", `${testid}-active`);
   }
@@ -292,7 +325,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         scroller.scrollTop = scrollTopFor(target);
       }
       // Horizontally: bring the cell out from under the row-number column.
-      const x = rowNoWidth + widths.slice(0, sel.col).reduce((a, b) => a + b, 0);
+      const x = rowNoWidth + lefts[sel.col];
       const w = widths[sel.col];
       if (x - rowNoWidth < scroller.scrollLeft) scroller.scrollLeft = x - rowNoWidth;
       else if (x + w > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = x + w - scroller.clientWidth;

@@ -1,0 +1,94 @@
+// A file of many columns (1,200, in two row groups of three rows) in the
+// Data tab: the grid draws the columns in sight, not every one, keeps every
+// column's header, and shows the right value in the right place wherever it
+// is scrolled to, by the scroll bar or by the keyboard.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { openInspector, waitState, tab, gridDrawn } from "./harness.mjs";
+import { buildFile, materialize } from "../node/synth.mjs";
+
+const C = 1200;
+const SCHEMA = Array.from({ length: C }, (_, c) => ({ name: `col_${c}`, type: c % 2 ? "string" : "int32", nullable: c % 3 === 0 }));
+// Column c of row group g: an int column g, c, then 7 (null where nullable);
+// a string column "v<g>_<c>", "x", then "y" (null where nullable).
+const columnsOf = (g) => SCHEMA.map((s, c) => (s.type === "string" ? [`v${g}_${c}`, "x", s.nullable ? null : "y"] : [g, c, s.nullable ? null : 7]));
+const spaced = buildFile(SCHEMA, [0, 1].map((g) => ({ offset: 5 + g * C * 200, columns: columnsOf(g) })));
+const second = 5 + spaced.chunks[0].at(-1).end - spaced.chunks[0][0].start;
+const bytes = materialize(buildFile(SCHEMA, [0, 1].map((g) => ({ offset: g ? second : 5, columns: columnsOf(g) }))));
+let ins;
+
+before(async () => {
+  ins = await openInspector();
+  await ins.page.setInputFiles("[data-testid=file-input]", [{ name: "wide.cols", mimeType: "application/octet-stream", buffer: Buffer.from(bytes) }]);
+  await waitState(ins.page, "ready");
+  await tab(ins.page, "data");
+  await gridDrawn(ins.page);
+});
+
+after(async () => {
+  await ins?.close();
+});
+
+/** Row `row`'s drawn cells, as { col, text, left } (left: its x on screen), and its header's x for each. */
+const drawn = (page, row) =>
+  page.evaluate((row) => {
+    const grid = document.querySelector("[data-testid=data-grid]");
+    const heads = new Map([...grid.querySelectorAll("[data-testid=data-grid-header]")].map((th) => [th.dataset.col, th.getBoundingClientRect().left]));
+    return [...grid.querySelectorAll(`.grid-row[data-row="${row}"] .grid-cell:not(.grid-rowno)`)].map((e) => ({ col: Number(e.dataset.col), text: e.textContent, left: e.getBoundingClientRect().left, head: heads.get(e.dataset.col) }));
+  }, row);
+
+const scroller = "[data-testid=data-grid] .grid-scroll";
+
+/** What column c shows in rows 0 and 1 (row group 0). */
+const expected = (c) => (SCHEMA[c].type === "string" ? [`v0_${c}`, "x"] : ["0", String(c)]);
+
+test("a grid of 1,200 columns draws those in sight, keeps every header, and each drawn cell holds its column's value under its header", async () => {
+  const { page, log } = ins;
+  assert.equal(await page.$$eval("[data-testid=data-grid-header]", (hs) => hs.length), C, "every column keeps its header");
+  const row0 = await drawn(page, 0);
+  assert.ok(row0.length > 3 && row0.length < 40, `a row draws the columns in sight, not all ${C}: ${row0.length}`);
+  assert.deepEqual(row0.map((x) => x.col), [...row0.keys()], "from the first column on, in order");
+  const row1 = await drawn(page, 1);
+  for (const [i, x] of row0.entries()) {
+    assert.deepEqual([x.text, row1[i].text], expected(x.col), `column ${x.col}`);
+    assert.ok(Math.abs(x.left - x.head) < 1, `column ${x.col}'s cell lies under its header (${x.left} against ${x.head})`);
+  }
+  assert.deepEqual(log.errors, []);
+});
+
+test("scrolled far right, the grid draws the columns there, under their headers, with their values", async () => {
+  const { page } = ins;
+  const at = await page.$eval("[data-testid=data-grid-header][data-col='901']", (th) => th.offsetLeft);
+  const rowNo = await page.$eval("[data-testid=data-grid] .grid-head .grid-rowno", (e) => e.offsetWidth);
+  await page.$eval(scroller, (s, x) => (s.scrollLeft = x), at - rowNo);
+  await gridDrawn(page);
+  const row0 = await drawn(page, 0);
+  const row1 = await drawn(page, 1);
+  const cols = row0.map((x) => x.col);
+  assert.ok(cols.includes(901), `column 901 is drawn: ${cols[0]}..${cols.at(-1)}`);
+  assert.ok(!cols.includes(0) && cols.length < 40, `the first columns are not: ${cols[0]}..${cols.at(-1)}`);
+  for (const [i, x] of row0.entries()) {
+    assert.equal(x.col, cols[0] + i, "consecutive columns");
+    assert.deepEqual([x.text, row1[i].text], expected(x.col), `column ${x.col}`);
+    assert.ok(Math.abs(x.left - x.head) < 1, `column ${x.col}'s cell lies under its header (${x.left} against ${x.head})`);
+  }
+  const grid = await page.$eval(scroller, (s) => s.getBoundingClientRect());
+  const c901 = row0.find((x) => x.col === 901);
+  assert.ok(c901.left >= grid.left && c901.left < grid.right, "column 901 is in sight");
+});
+
+test("End and Home move the selection to the last and first column, drawn and in sight, and the side panel names it", async () => {
+  const { page } = ins;
+  await page.click(`[data-testid=data-grid] .grid-row[data-row="0"] .grid-cell[data-col]:not(.grid-rowno)`);
+  await page.keyboard.press("End");
+  await gridDrawn(page);
+  const active = () => page.$eval("#data-grid-active", (e) => ({ col: Number(e.dataset.col), row: Number(e.dataset.row), text: e.textContent }));
+  assert.deepEqual(await active(), { col: C - 1, row: 0, text: `v0_${C - 1}` });
+  assert.match(await page.textContent("[data-testid=cell-panel-where]"), /^Row 0$/);
+  assert.match(await page.textContent(".side-panel .colname"), new RegExp(`^col_${C - 1}$`));
+  await page.keyboard.press("Home");
+  await gridDrawn(page);
+  assert.deepEqual(await active(), { col: 0, row: 0, text: "0" });
+  assert.equal(await page.$eval(scroller, (s) => s.scrollLeft), 0);
+});
