@@ -429,11 +429,14 @@ export class ColumnsFile {
   readonly inMemory: boolean;
   /** The header's tokenizer digests, in order, and whether each is registered. */
   readonly tokenizers: TokenizerRef[];
+  /** Made anew, whole, on each read of the property: read it once, not in
+   *  a loop (`file.schema[c]` per column costs the whole schema each time). */
   readonly schema: SchemaColumn[];
   /** Made anew on each read of the property (raw lengths and block counts
    *  appear as chunk headers are learnt): read it once, not in a loop. */
   readonly rowGroups: RowGroupMeta[];
-  /** The file's regions in order: header, every chunk, footer, tail. */
+  /** The file's regions in order: header, every chunk, footer, tail. Made
+   *  anew on each read of the property, as `schema` is. */
   readonly layout: Region[];
 
   /** Reads one column chunk. Synchronous: needs a `fromBytes` file (and ignores `signal`). */
