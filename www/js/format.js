@@ -129,6 +129,15 @@ const CTRL_NAMES = { 0: "\\0", 9: "\\t", 10: "\\n", 13: "\\r" };
 const SHOWN_AS_ESCAPE = /([\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff])/u;
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 
+/** Where to cut `bytes` to keep about its first `n`: `n`, or the start of
+ *  the UTF-8 sequence that `n` falls inside (all of it when shorter), so
+ *  that a valid value's prefix is valid too and decodes in one pass. */
+function cutAt(bytes, n) {
+  if (n >= bytes.length) return bytes.length;
+  for (let k = n; k > n - 4 && k > 0; k--) if ((bytes[k] & 0xc0) !== 0x80) return k;
+  return n;
+}
+
 /**
  * Renders a byte string as text: valid UTF-8 as itself, control characters
  * as escapes (class "ctl"), invalid bytes as \xNN (class "bad").
@@ -137,8 +146,13 @@ const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/u;
 export function textNode(bytes, maxChars = Infinity) {
   const frag = document.createDocumentFragment();
   let left = maxChars;
-  let truncated = false;
-  for (const p of utf8Pieces(bytes)) {
+  // Only what can be shown is decoded: a character takes at most 4 bytes
+  // (an invalid byte shows as 4 characters), so maxChars of them lie in the
+  // first 4 x maxChars bytes. A cell of a 20 MB value decoded it whole, and
+  // spread it into code points, at every frame the grid drew.
+  const cut = cutAt(bytes, 4 * maxChars + 4);
+  let truncated = cut < bytes.length;
+  for (const p of utf8Pieces(cut < bytes.length ? bytes.subarray(0, cut) : bytes)) {
     if (left <= 0) {
       truncated = true;
       break;
@@ -149,11 +163,14 @@ export function textNode(bytes, maxChars = Infinity) {
       continue;
     }
     let text = p.text;
-    if ([...text].length > left) {
-      text = [...text].slice(0, left).join("");
-      truncated = true;
+    if (left !== Infinity) {
+      const chars = [...text];
+      if (chars.length > left) {
+        text = chars.slice(0, left).join("");
+        truncated = true;
+      }
+      left -= Math.min(chars.length, left);
     }
-    left -= [...text].length;
     // Control characters would vanish or break the layout, and invisible
     // ones would hide (a zero-width space, a byte order mark) or reorder the
     // text around them (a right-to-left override makes "\u202egnp.exe"

@@ -14,6 +14,9 @@ import { copyText, hexDump, rowText } from "./cells.js";
 import { isolated } from "../labels.js";
 import { groupList } from "../chunkstate.js";
 
+// The most of a value the side panel lays out: its text whole, at 20 MB,
+// held the page for seconds. Copy value copies all of it.
+const PANEL_CHARS = 100_000;
 const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its whole value here.";
 
 export function createData(ctx, el) {
@@ -124,6 +127,9 @@ export function createData(ctx, el) {
     const { column: c, value: v, id } = cell;
     ctx.setUrlState({ row: id, col: c.key });
     const isBytes = v !== null && v !== undefined && (c.type === "string" || c.type === "bytes");
+    const shown = c.type === "string" && isBytes ? textNode(v, PANEL_CHARS) : null;
+    const cut = shown?.querySelector(".more") ? `; the first ${fmtInt(PANEL_CHARS)} characters shown (Copy value copies them all)` : "";
+    shown?.querySelector(".more")?.setAttribute("title", "the rest is not shown here; Copy value copies it");
     fill(
       side,
       h("div", { class: "value-head" }, h("b", { "data-testid": "cell-panel-where" }, `Row ${fmtInt(id)}`), h("span", { class: "muted" }, " · "), h("span", { class: "colname" }, c.label), " ", h("span", { class: "type-tag" }, c.type)),
@@ -139,9 +145,9 @@ export function createData(ctx, el) {
           : c.unit
             ? h("div", { class: "value-full" }, h("div", { "data-testid": "cell-panel-value" }, formatTime(v, c.unit), " UTC"), h("div", { class: "muted small" }, `${scalarText(c.type, v)} ${UNIT_LABEL[c.unit]} since 1970-01-01`))
             : c.type === "string"
-              ? h("div", { class: "value-full v-str", "data-testid": "cell-panel-value" }, v.length ? textNode(v) : '""')
-              : h("div", { class: "value-full", "data-testid": "cell-panel-value" }, valueNode(c.type, v, { maxChars: 100000 })),
-      isBytes ? h("p", { class: "muted small" }, `${plural(v.length, "byte")}${c.type === "string" && utf8Pieces(v).some((p) => p.bad !== undefined) ? "; not valid UTF-8: the bytes outside valid sequences show as \\xNN" : ""}`) : null,
+              ? h("div", { class: "value-full v-str", "data-testid": "cell-panel-value" }, v.length ? shown : '""')
+              : h("div", { class: "value-full", "data-testid": "cell-panel-value" }, valueNode(c.type, v, { maxChars: PANEL_CHARS })),
+      isBytes ? h("p", { class: "muted small", "data-testid": "cell-panel-size" }, `${plural(v.length, "byte")}${c.type === "string" && utf8Pieces(v).some((p) => p.bad !== undefined) ? "; not valid UTF-8: the bytes outside valid sequences show as \\xNN" : ""}${cut}`) : null,
       h(
         "div",
         { class: "button-row" },
