@@ -82,3 +82,20 @@ test("a 20 MB value: its cell shows its first characters, the side panel its fir
   assert.equal(await page.textContent("[data-testid=cell-panel-size]"), "5 bytes");
   assert.deepEqual(log.errors, []);
 });
+
+test("Column detail of the 20 MB value's chunk: its profile and statistics show the value's start, and its lengths in full", async () => {
+  const { page, log } = ins;
+  await tab(page, "detail");
+  await page.selectOption("[data-testid=detail-col]", "1");
+  await page.waitForSelector("[data-testid=profile-lengths]", { timeout: 60_000 });
+  assert.equal(await page.textContent("[data-testid=profile-lengths]"), "5 to 20,000,003, mean 10,000,004.0");
+  // The minimum, the profile's and the footer's, each cut short, and agreeing.
+  const min = await page.textContent("[data-testid=profile-min]");
+  assert.ok(min.startsWith(`${BIG.slice(0, 50)}`) && min.length < 400, `the minimum's start, cut short: ${min.length} characters`);
+  assert.match(min, /… footer: abcdefghij.*… ✓ agree$/s);
+  await page.waitForSelector("[data-testid=check-row][data-field=min]");
+  const check = await page.$eval("[data-testid=check-row][data-field=min]", (r) => ({ agrees: r.dataset.agrees, text: r.textContent }));
+  assert.equal(check.agrees, "true");
+  assert.ok(check.text.length < 1000, `the statistic's row shows the value's start: ${check.text.length} characters`);
+  assert.deepEqual(log.errors, []);
+});
