@@ -92,3 +92,23 @@ test("End and Home move the selection to the last and first column, drawn and in
   assert.deepEqual(await active(), { col: 0, row: 0, text: "0" });
   assert.equal(await page.$eval(scroller, (s) => s.scrollLeft), 0);
 });
+
+test("the Columns menu of 1,200 columns shows 200 at once, finds the others by its filter, and the grid follows a choice", async () => {
+  const { page, log } = ins;
+  await page.click("[data-testid=data-columns-toggle]");
+  const boxes = () => page.$$eval("[data-testid=data-columns-col]", (bs) => bs.map((b) => Number(b.value)));
+  assert.deepEqual(await boxes(), [...Array(200).keys()], "the first 200, in file order");
+  assert.match(await page.textContent("[data-testid=data-columns-more]"), /^and 1,000 more/);
+  await page.fill("[data-testid=data-columns] .picker-filter", "col_1199");
+  assert.deepEqual(await boxes(), [1199]);
+  await page.uncheck("[data-testid=data-columns-col][value='1199']");
+  assert.equal(await page.textContent("[data-testid=data-columns-toggle]"), "Columns (1199 of 1200)");
+  await gridDrawn(page);
+  const heads = await page.$$eval("[data-testid=data-grid-header]", (hs) => hs.map((h) => Number(h.dataset.col)));
+  assert.deepEqual(heads, [...Array(C - 1).keys()], "every column but 1199");
+  await page.check("[data-testid=data-columns-col][value='1199']");
+  await page.click("[data-testid=data-columns-toggle]");
+  await gridDrawn(page);
+  assert.equal(await page.$$eval("[data-testid=data-grid-header]", (hs) => hs.length), C);
+  assert.deepEqual(log.errors, []);
+});

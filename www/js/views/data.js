@@ -6,7 +6,7 @@
 
 import { h, fill } from "../dom.js";
 import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, hex, valueNode, scalarText, plural } from "../format.js";
-import { errorBox, timeUnitField } from "../common.js";
+import { errorBox, timeUnitField, columnPicker } from "../common.js";
 import { opsFor, parseValue, describeCondition } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { createGrid, unreadableNode } from "./grid.js";
@@ -68,7 +68,6 @@ export function createData(ctx, el) {
     return all.size >= f.rowGroups.length ? `${name} cannot be read` : `${name}: ${groupList([...all].sort((a, b) => a - b))} cannot be read`;
   }
   const colsSummary = h("summary", { "data-testid": "data-columns-toggle" });
-  const colsHost = h("div", { class: "menu-body picker" });
   const exportHost = h("div", { class: "menu-body export-body" });
 
   const grid = createGrid({
@@ -237,36 +236,17 @@ export function createData(ctx, el) {
   // ------------------------------------------------------------ controls
 
   function columnsMenu() {
-    const f = ctx.file;
-    const boxes = f.schema.map((col, c) =>
-      h(
-        "label",
-        { class: "picker-item" },
-        h("input", {
-          type: "checkbox",
-          value: String(c),
-          checked: cols.includes(c),
-          "data-testid": "data-columns-col",
-          onchange: (ev) => {
-            cols = ev.target.checked ? [...cols, c].sort((a, b) => a - b) : cols.filter((x) => x !== c);
-            summary();
-            drawErrors();
-            grid.setSource(source(), { keepScroll: true });
-          },
-        }),
-        h("span", { class: "picker-name" }, ctx.labels[c]),
-        h("span", { class: "type-tag" }, f.schema[c].type),
-      ),
-    );
-    const setAll = (on) => {
-      cols = on ? f.schema.map((_, i) => i) : [];
-      for (const b of colsHost.querySelectorAll("input[type=checkbox]")) b.checked = on;
+    // The page's column picker (a filter, and at most PICKER_SHOWN boxes
+    // at once, for a file of thousands of columns).
+    const named = ctx.file.schema.map((col, c) => ({ ...col, name: ctx.labels[c] }));
+    const picker = columnPicker(named, cols, (list) => {
+      cols = list;
       summary();
       drawErrors();
       grid.setSource(source(), { keepScroll: true });
-    };
-    fill(colsHost, h("div", { class: "picker-tools" }, h("button", { type: "button", class: "small", "data-testid": "data-columns-all", onclick: () => setAll(true) }, "All"), h("button", { type: "button", class: "small", "data-testid": "data-columns-none", onclick: () => setAll(false) }, "None")), h("div", { class: "picker-list" }, boxes));
+    }, { testid: "data-columns", label: "Columns" });
     summary();
+    return picker.el;
   }
   const summary = () => (colsSummary.textContent = `Columns (${cols.length} of ${ctx.file.schema.length})`);
 
@@ -517,7 +497,6 @@ export function createData(ctx, el) {
         fill(el, h("p", { class: "notice" }, `This file has no columns: its ${plural(f.numRows, "row")} hold no values.`));
         return;
       }
-      columnsMenu();
       drawFilters();
       exportMenu();
       fill(
@@ -525,7 +504,7 @@ export function createData(ctx, el) {
         h(
           "div",
           { class: "toolbar data-toolbar" },
-          h("details", { class: "dropdown" }, colsSummary, colsHost),
+          h("details", { class: "dropdown" }, colsSummary, columnsMenu()),
           h("details", { class: "dropdown", "data-testid": "export-menu" }, h("summary", { "data-testid": "export-toggle" }, "Export…"), exportHost),
           // novalidate: the page says what is wrong (gotoNote), not the browser's bubble.
           h("form", { class: "goto-form", onsubmit: goTo, novalidate: true }, h("label", { class: "field" }, h("span", { class: "field-label" }, "Go to file row"), h("input", { type: "number", min: 0, max: f.numRows - 1, class: "goto", style: { width: gotoWidth(f.numRows) }, "data-testid": "data-goto", "aria-describedby": "goto-note", oninput: () => sayGoto(null) })), h("button", { type: "submit", class: "small" }, "Go")),
