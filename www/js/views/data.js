@@ -17,6 +17,8 @@ import { groupList } from "../chunkstate.js";
 // The most of a value the side panel lays out: its text whole, at 20 MB,
 // held the page for seconds. Copy value copies all of it.
 const PANEL_CHARS = 100_000;
+// The most columns' error boxes shown above the grid before "N more".
+const ERRORS_SHOWN = 5;
 const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its whole value here.";
 
 export function createData(ctx, el) {
@@ -49,7 +51,18 @@ export function createData(ctx, el) {
     });
     if (changed) drawErrors();
   }
-  const drawErrors = () => fill(errorsHost, [...colErrors].filter(([c]) => cols.includes(c)).map(([c, { error, groups }]) => errorBox(error, { title: errorTitle(c, groups), schema: ctx.file.schema, testid: "column-error", compact: true })));
+  // The first few columns' boxes, the rest behind a disclosure drawn when
+  // opened: a file whose 2,000 columns all fail drew 2,000 boxes above the grid.
+  const drawErrors = () => {
+    const shown = new Set(cols);
+    const list = [...colErrors].filter(([c]) => shown.has(c));
+    const box = ([c, { error, groups }]) => errorBox(error, { title: errorTitle(c, groups), schema: ctx.file.schema, testid: "column-error", compact: true });
+    const rest = list.slice(ERRORS_SHOWN);
+    const more = rest.length
+      ? h("details", { class: "more-errors", "data-testid": "column-errors-more", ontoggle: (ev) => ev.target.open && ev.target.childElementCount === 1 && ev.target.append(...rest.map(box)) }, h("summary", {}, `${plural(rest.length, "more column")} cannot be read`))
+      : null;
+    fill(errorsHost, list.slice(0, ERRORS_SHOWN).map(box), more);
+  };
 
   /**
    * What a box says of column c: the row groups whose chunk of it failed
