@@ -102,17 +102,27 @@ export function sortableTable({ columns, rows, testid, rowTestid, rowProps, onRo
       return tr;
     };
     // Long tables (a file's chunks) are built a slice at a time, so no
-    // single task of the page runs long; data-complete says when all are in.
+    // single task of the page runs long, off the page, and put in whole
+    // when complete (the rows shown before stay until then; an empty table
+    // shows its first slice at once): added to a table in sight slice by
+    // slice, rows had it laid out again for each (a schema of 2,000 failing
+    // columns took 2.2 s to show). data-complete says when all are in.
     const SLICE = 25;
     const my = ++renderToken;
+    const rows = document.createDocumentFragment();
+    let started = false;
     const fillFrom = (start) => {
       if (my !== renderToken) return;
-      const frag = document.createDocumentFragment();
-      for (const row of shown.slice(start, start + SLICE)) frag.append(makeRow(row));
-      if (start === 0) tbody.replaceChildren(frag);
-      else tbody.append(frag);
-      if (start + SLICE < shown.length) setTimeout(() => fillFrom(start + SLICE), 0);
-      else table.dataset.complete = "1";
+      for (const row of shown.slice(start, start + SLICE)) rows.append(makeRow(row));
+      const done = start + SLICE >= shown.length;
+      if (start === 0 && !done && !tbody.firstChild) {
+        tbody.append(rows);
+        started = true;
+      }
+      if (!done) return void setTimeout(() => fillFrom(start + SLICE), 0);
+      if (started) tbody.append(rows);
+      else tbody.replaceChildren(rows);
+      table.dataset.complete = "1";
     };
     delete table.dataset.complete;
     if (later) setTimeout(() => fillFrom(0), 0);
