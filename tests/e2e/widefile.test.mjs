@@ -112,3 +112,25 @@ test("the Columns menu of 1,200 columns shows 200 at once, finds the others by i
   assert.equal(await page.$$eval("[data-testid=data-grid-header]", (hs) => hs.length), C);
   assert.deepEqual(log.errors, []);
 });
+
+test("the Schema of 1,200 columns shows 1,000 rows until asked for all, and its filter finds columns by name, the totals following", async () => {
+  const { page, log } = ins;
+  await tab(page, "schema");
+  await page.waitForSelector("[data-testid=schema-table][data-complete='1']");
+  const names = () => page.$$eval("[data-testid=schema-row] [data-field=name]", (tds) => tds.map((td) => td.textContent));
+  assert.equal((await names()).length, 1000);
+  assert.match(await page.textContent("[data-testid=panel-schema] .table-block > p"), /^Showing 1,000 of 1,200 rows/);
+  await page.fill("[data-testid=schema-filter]", "COL_119");
+  await page.waitForSelector("[data-testid=schema-table][data-complete='1']");
+  assert.deepEqual(await names(), ["col_119", ...Array.from({ length: 10 }, (_, k) => `col_${1190 + k}`)]);
+  const total = await page.$eval("[data-testid=schema-table] tfoot [data-field=name]", (td) => td.textContent);
+  assert.equal(total, "11 matching columns");
+  await page.fill("[data-testid=schema-filter]", "");
+  await page.waitForSelector("[data-testid=schema-table][data-complete='1']");
+  assert.equal((await names()).length, 1000);
+  assert.equal(await page.$eval("[data-testid=schema-table] tfoot [data-field=name]", (td) => td.textContent), "All columns");
+  await page.click("[data-testid=panel-schema] [data-testid=table-show-all]");
+  await page.waitForSelector("[data-testid=schema-table][data-complete='1']");
+  assert.deepEqual(await names(), SCHEMA.map((s) => s.name));
+  assert.deepEqual(log.errors, []);
+});
