@@ -13,7 +13,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { openInspector, waitState, tab, corpus } from "./harness.mjs";
 import { loadApi } from "../node/corpus.mjs";
-import { buildFile, materialize } from "../node/synth.mjs";
+import { buildFile, materialize, withFooter, TYPES } from "../node/synth.mjs";
 
 let ins;
 
@@ -256,5 +256,28 @@ test("a row group of 200 columns whose every chunk is damaged: read in about n l
   await page.click("[data-testid=column-errors-more] > summary");
   const kinds = await page.$$eval("[data-testid=column-error]", (bs) => bs.map((b) => b.dataset.kind));
   assert.deepEqual(kinds, Array(n).fill("unsupported_encoding"), "every column's box, once opened");
+  assert.deepEqual(log.errors, []);
+});
+
+test("a newer writer's file, every chunk in an encoding its footer names and this reader does not know: each chunk read once, alone", async () => {
+  const { page, log } = ins;
+  const n = 300;
+  const schema = Array.from({ length: n }, (_, c) => ({ name: `c${c}`, type: "int32", nullable: false }));
+  const built = buildFile(schema, [{ offset: 5, columns: Array.from({ length: n }, (_, c) => [c, c + 1, c + 2]) }]);
+  let bytes = materialize(built);
+  for (const r of built.chunks[0]) bytes[r.start] = 8; // encoding 8, in each chunk's header and in the footer
+  const rowGroups = built.rowGroups.map((rg) => ({ ...rg, columns: rg.columns.map((m) => ({ ...m, encoding: 8 })) }));
+  bytes = withFooter(bytes, built.footerStart, { schema: schema.map((s) => ({ name: s.name, type: TYPES.int32, nullable: false })), rowGroups });
+  await page.setInputFiles("[data-testid=file-input]", [{ name: "encoding-8.cols", mimeType: "application/octet-stream", buffer: Buffer.from(bytes) }]);
+  await waitState(page, "ready");
+  const read = await settled(page);
+  // The file once; the chunks once more, as loadHeaders reads headers this
+  // close together in requests that span them; each header once more, for
+  // the failure's detail.
+  const chunks = built.chunks[0].reduce((a, r) => a + r.end - r.start, 0);
+  const limit = bytes.length + chunks + CHUNK_HEADER * n;
+  assert.ok(read <= limit, `read ${read} bytes of a ${bytes.length}-byte file (limit ${limit})`);
+  const kinds = await page.$$eval("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell[data-col]:not(.grid-rowno)", (cs) => cs.map((c) => c.dataset.kind));
+  assert.ok(kinds.length > 3 && kinds.every((k) => k === "error"), `row 0's cells are unreadable: ${kinds}`);
   assert.deepEqual(log.errors, []);
 });

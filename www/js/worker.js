@@ -179,11 +179,14 @@ function getColumns(g, cols) {
   let missing = [...new Set(cols)].filter((c) => !cache.has(`${g}:${c}`) && !inflight.has(`${g}:${c}`));
   if (missing.length > 1) {
     // One failing chunk rejects the whole call after every chunk in it was
-    // fetched, and the retry fetches them all again: a chunk known to fail
-    // (its tokenizer not registered, or it failed before) is read alone.
+    // fetched, and the retry fetches them again: a chunk known to fail (its
+    // tokenizer not registered, an encoding or codec its footer names that
+    // this reader does not know, as a newer writer's, or it failed before)
+    // is read alone.
     const metas = footerGroups[g].columns;
     const tokenizers = f.tokenizers;
-    const fails = (c) => failures.has(`${g}:${c}`) || (metas[c].tokenizer > 0 && !tokenizers[metas[c].tokenizer - 1]?.resolved);
+    const unknown = (m) => m.encoding.startsWith("unknown") || m.codec.startsWith("unknown");
+    const fails = (c) => failures.has(`${g}:${c}`) || (metas[c].tokenizer > 0 && !tokenizers[metas[c].tokenizer - 1]?.resolved) || unknown(metas[c]);
     missing = missing.filter((c) => !fails(c));
   }
   if (missing.length > 1) readTogether(f, g, missing).forEach((p, k) => reading(f, `${g}:${missing[k]}`, p));
