@@ -254,6 +254,8 @@ test("a row group of 200 columns whose every chunk is damaged: read in about n l
   assert.equal(await page.$$eval("[data-testid=column-error]", (bs) => bs.length), 5);
   assert.equal(await page.textContent("[data-testid=column-errors-more] > summary"), "195 more columns cannot be read");
   await page.click("[data-testid=column-errors-more] > summary");
+  // (The boxes are drawn on the toggle event, which comes after the click.)
+  await page.waitForFunction((n) => document.querySelectorAll("[data-testid=column-error]").length >= n, n);
   const kinds = await page.$$eval("[data-testid=column-error]", (bs) => bs.map((b) => b.dataset.kind));
   assert.deepEqual(kinds, Array(n).fill("unsupported_encoding"), "every column's box, once opened");
   assert.deepEqual(log.errors, []);
