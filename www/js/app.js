@@ -335,7 +335,8 @@ async function loadHeaders(gen) {
   try {
     const hdr = await ctx.call("loadHeaders", {}, "Reading chunk headers");
     if (gen !== ctx.gen) return;
-    ctx.file.rowGroups = hdr.rowGroups;
+    let k = 0;
+    for (const rg of ctx.file.rowGroups) for (const cm of rg.columns) (cm.rawLength = hdr.raw[k]), (cm.blockCount = hdr.blocks[k++]);
     ctx.headers = "loaded";
   } catch (e) {
     if (gen !== ctx.gen || e.kind === "cancelled") return;

@@ -670,7 +670,15 @@ const ops = {
       // (Headers the package did not ask for: read before, by an inspect.)
       held.release(spans);
     }
-    return { rowGroups: f.rowGroups, ms: performance.now() - t0, ...ioCounters() };
+    // What the headers told, chunk by chunk (row group major): two arrays
+    // of numbers (null: unknown) cost the page nothing to take, where the
+    // row groups again, every chunk's object, took the 90,000 chunks of a
+    // 300 x 300 file a third of a second on the page's thread.
+    const groups = f.rowGroups;
+    const raw = [];
+    const blocks = [];
+    for (const rg of groups) for (const cm of rg.columns) raw.push(cm.rawLength), blocks.push(cm.blockCount);
+    return { raw, blocks, ms: performance.now() - t0, ...ioCounters() };
   },
 
   async info() {
