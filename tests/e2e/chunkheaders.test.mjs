@@ -150,3 +150,34 @@ test("a stretch kept whole answers every slice inside it, as often as asked, unt
   // A range longer than a stretch may be is a stretch of its own.
   assert.deepEqual(stretches([{ start: 0, end: 10 }, { start: 10, end: MAX_SPAN + 20 }]).map((s) => s.ranges.length), [1, 1]);
 });
+
+test("a slice inside a stretch still being read waits for it and is answered from it; one whose stretch fails goes to the source; one outside goes at once", async () => {
+  const file = Uint8Array.from({ length: 5000 }, (_, i) => (i * 13) & 255);
+  const fromSource = [];
+  const blob = { size: file.length, slice: (s, e) => (fromSource.push([s, e]), { arrayBuffer: async () => file.slice(s, e).buffer }) };
+  const held = new Held();
+  const source = held.blob(blob);
+  // Two stretches read by hand: the first arrives when let go, the second fails.
+  let letGo;
+  const gate = new Promise((r) => (letGo = r));
+  const reading = held.readSpans([{ start: 100, end: 900, ranges: [] }, { start: 2000, end: 2500, ranges: [] }], async (s, e) => {
+    if (s === 2000) throw new Error("the source failed");
+    await gate;
+    return file.slice(s, e);
+  }).catch((e) => e);
+  const inside = source.slice(200, 300).arrayBuffer();
+  const outside = source.slice(1000, 1100).arrayBuffer();
+  const failed = source.slice(2100, 2200).arrayBuffer();
+  assert.deepEqual([...new Uint8Array(await outside)], [...file.slice(1000, 1100)]);
+  assert.deepEqual([...new Uint8Array(await failed)], [...file.slice(2100, 2200)]);
+  assert.deepEqual(fromSource, [[1000, 1100], [2100, 2200]], "the slice inside the first stretch waits for it");
+  letGo();
+  assert.deepEqual([...new Uint8Array(await inside)], [...file.slice(200, 300)]);
+  assert.deepEqual(fromSource, [[1000, 1100], [2100, 2200]], "and is answered from it");
+  assert.equal((await reading).message, "the source failed");
+  assert.deepEqual(held.served, { requests: 1, bytes: 100 });
+  // Nothing is waited for once the reads are over.
+  held.release([{ start: 100, end: 900 }]);
+  assert.deepEqual([...new Uint8Array(await source.slice(200, 300).arrayBuffer())], [...file.slice(200, 300)]);
+  assert.deepEqual(fromSource.at(-1), [200, 300]);
+});

@@ -61,6 +61,10 @@ export function packageRequests(ranges) {
  */
 export class Held {
   #entries = []; // { start, end, bytes: Uint8Array, once }, by start
+  // Stretches asked for and not here yet: a slice inside one waits for it
+  // (two readers of a chunk held for both, asking at once), then is
+  // answered from it or, if it never came, from the source.
+  #coming = []; // { start, end, arrived: Promise, arrive() }
   served = { requests: 0, bytes: 0 };
 
   /**
@@ -70,22 +74,51 @@ export class Held {
    */
   async readSpans(spans, read, { signal, once = false } = {}) {
     const io = { requests: 0, bytes: 0 };
+    const coming = spans.map(({ start, end }) => {
+      const c = { start, end };
+      c.arrived = new Promise((resolve) => (c.arrive = resolve));
+      return c;
+    });
+    this.#coming.push(...coming);
+    const arrived = (c) => {
+      this.#coming = this.#coming.filter((x) => x !== c);
+      c.arrive();
+    };
     let next = 0;
     const reader = async () => {
       while (next < spans.length) {
         signal?.throwIfAborted();
-        const s = spans[next++];
-        const bytes = await read(s.start, s.end);
-        if (bytes.byteLength !== s.end - s.start) throw new Error(`read ${bytes.byteLength} bytes of ${s.end - s.start} at ${s.start}`);
-        io.requests++;
-        io.bytes += bytes.byteLength;
-        const view = new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
-        if (once) for (const r of s.ranges) this.#add({ start: r.start, end: r.end, bytes: view.slice(r.start - s.start, r.end - s.start), once });
-        else this.#add({ start: s.start, end: s.end, bytes: view, once });
+        const k = next++;
+        const s = spans[k];
+        try {
+          const bytes = await read(s.start, s.end);
+          if (bytes.byteLength !== s.end - s.start) throw new Error(`read ${bytes.byteLength} bytes of ${s.end - s.start} at ${s.start}`);
+          io.requests++;
+          io.bytes += bytes.byteLength;
+          const view = new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
+          if (once) for (const r of s.ranges) this.#add({ start: r.start, end: r.end, bytes: view.slice(r.start - s.start, r.end - s.start), once });
+          else this.#add({ start: s.start, end: s.end, bytes: view, once });
+        } finally {
+          arrived(coming[k]);
+        }
       }
     };
-    await Promise.all([reader(), reader()]);
+    // Both readers to their end (after one fails, the other may still be
+    // reading a stretch whose slices wait for it), then the first failure.
+    const ends = await Promise.allSettled([reader(), reader()]);
+    // (Stretches never read, after an abort or a failure: their waiters go to the source.)
+    coming.forEach(arrived);
+    const failed = ends.find((x) => x.status === "rejected");
+    if (failed) throw failed.reason;
     return io;
+  }
+
+  /** The bytes start .. end: held, or on their way, or null. */
+  #answer(start, end) {
+    const b = this.take(start, end);
+    if (b) return b;
+    const c = this.#coming.find((x) => x.start <= start && end <= x.end);
+    return c ? c.arrived.then(() => this.take(start, end)) : null;
   }
 
   #add(entry) {
@@ -142,8 +175,8 @@ export class Held {
     return {
       size: blob.size,
       slice: (start, end) => {
-        const b = this.take(start, end);
-        return b ? { arrayBuffer: async () => b } : blob.slice(start, end);
+        const b = this.#answer(start, end);
+        return b ? { arrayBuffer: async () => (await b) ?? blob.slice(start, end).arrayBuffer() } : blob.slice(start, end);
       },
     };
   }
@@ -153,8 +186,8 @@ export class Held {
     return {
       byteLength: buffer.byteLength,
       slice: (start, end) => {
-        const b = this.take(start, end);
-        return b ? Promise.resolve(b) : buffer.slice(start, end);
+        const b = this.#answer(start, end);
+        return b ? Promise.resolve(b).then((x) => x ?? buffer.slice(start, end)) : buffer.slice(start, end);
       },
     };
   }
