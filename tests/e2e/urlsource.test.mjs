@@ -443,3 +443,23 @@ test("a stretch of chunk headers the server fails (503): the package reads the h
   assert.deepEqual(shown, want);
   assert.deepEqual(insp.log.errors, []);
 });
+
+test("Column detail over HTTP asks the server for its chunk once, for the report and the column's profile", async () => {
+  const { page } = insp;
+  const f = loadApi().ColumnsFile.fromBytes(BODY);
+  const chunks = f.rowGroups[0].columns.map((cm) => [cm.byteOffset, cm.byteOffset + cm.byteLength]);
+  f.free();
+  seen.length = 0;
+  await page.fill("[data-testid=url-input]", `${dataBase}/signed/diamonds.default.cols`);
+  await page.click("[data-testid=url-open]");
+  await waitState(page, "ready");
+  await tab(page, "detail");
+  await page.selectOption("[data-testid=detail-col]", "1");
+  await page.waitForSelector("[data-testid=profile][data-state=done] [data-testid=profile-lengths]", { timeout: 30_000 });
+  await page.waitForSelector("[data-testid=detail-chunk]");
+  // The GETs whose range holds a whole chunk, for columns 0 (shown first)
+  // and 1: one each (its header alone is read apart, for the tables).
+  const asked = ([start, end]) => seen.filter((r) => r.method === "GET" && r.range).map((r) => r.range.match(/\d+/g).map(Number)).filter(([s, e]) => s <= start && end - 1 <= e).length;
+  assert.deepEqual([asked(chunks[0]), asked(chunks[1])], [1, 1], `ranges asked: ${JSON.stringify(seen.map((r) => r.range))}`);
+  await tab(page, "schema");
+});

@@ -693,26 +693,41 @@ const ops = {
 
   async inspect({ g, c }) {
     const f = need();
-    let report;
+    // The report reads the chunk's bytes, and so does whatever wants its
+    // values now (the decoded size below, the column's profile beside this
+    // view): a chunk not decoded yet is read ahead once, for all of them,
+    // and held until the report is done (over HTTP each read is the whole
+    // chunk again).
+    const key = `${g}:${c}`;
+    const cm = footerGroups[g].columns[c];
+    const { held } = source;
+    const spans = cache.has(key) || inflight.has(key) || failures.has(key) ? [] : [{ start: cm.byteOffset, end: cm.byteOffset + cm.byteLength, ranges: [] }];
+    const ahead = readAhead(spans);
     try {
-      report = await f.inspectChunkAsync(g, c);
-    } catch (e) {
-      // A chunk that does not inspect: the page still shows what the
-      // footer and the chunk's header bytes say of it.
-      await noteFailure(f, g, c, e);
-      const failure = failures.get(`${g}:${c}`);
-      if (!failure || failure.error.message !== errorInfo(e).message) throw e;
-      return { report: null, failure, ...ioCounters() };
+      let report;
+      try {
+        report = await f.inspectChunkAsync(g, c);
+      } catch (e) {
+        // A chunk that does not inspect: the page still shows what the
+        // footer and the chunk's header bytes say of it.
+        await noteFailure(f, g, c, e);
+        const failure = failures.get(key);
+        if (!failure || failure.error.message !== errorInfo(e).message) throw e;
+        return { report: null, failure, ...ioCounters() };
+      }
+      if (report.error) await noteFailure(f, g, c, report.error);
+      // Where the chunk's facts do not tell its decoded size (strings other
+      // than Plain), a chunk that decodes is also read (from the cache when
+      // the grid has it), so every view learns the size; the report does not
+      // carry it, as each field costs the package's size budget.
+      const facts = { ...cm, rawLength: report.rawLength };
+      if (report.decoded && decodedSize(footerSchema[c].type, footerGroups[g].numRows, facts) === null) await getColumn(g, c).catch(() => {});
+      const out = { ...report, error: report.error ? errorInfo(report.error) : null };
+      return { report: out, failure: failures.get(key) || null, ...ioCounters() };
+    } finally {
+      await ahead;
+      held.release(spans);
     }
-    if (report.error) await noteFailure(f, g, c, report.error);
-    // Where the chunk's facts do not tell its decoded size (strings other
-    // than Plain), a chunk that decodes is also read (from the cache when
-    // the grid has it), so every view learns the size; the report does not
-    // carry it, as each field costs the package's size budget.
-    const facts = { ...footerGroups[g].columns[c], rawLength: report.rawLength };
-    if (report.decoded && decodedSize(footerSchema[c].type, footerGroups[g].numRows, facts) === null) await getColumn(g, c).catch(() => {});
-    const out = { ...report, error: report.error ? errorInfo(report.error) : null };
-    return { report: out, failure: failures.get(`${g}:${c}`) || null, ...ioCounters() };
   },
 
   /**

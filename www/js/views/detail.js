@@ -223,11 +223,14 @@ export function createDetail(ctx, el) {
     const col = f.schema[c];
     const rows = f.rowGroups[g].numRows;
     fill(el, controls(), profile.el, body);
-    profile.show(c);
     fill(body, h("p", { class: "muted" }, "Inspecting…"));
+    // Asked for before the profile: the worker then holds this chunk's
+    // bytes for the report, and the profile's pass takes them from there.
+    const inspecting = ctx.call("inspect", { g, c }, `Inspecting row group ${g}, column ${col.name}`);
+    profile.show(c);
     let res;
     try {
-      res = await ctx.call("inspect", { g, c }, `Inspecting row group ${g}, column ${col.name}`);
+      res = await inspecting;
     } catch (e) {
       if (my !== token) return;
       fill(body, errorBox(e, { title: "This chunk could not be inspected", schema: f.schema, testid: "detail-error" }));
