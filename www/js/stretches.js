@@ -64,7 +64,7 @@ export class Held {
   // Stretches asked for and not here yet: a slice inside one waits for it
   // (two readers of a chunk held for both, asking at once), then is
   // answered from it or, if it never came, from the source.
-  #coming = []; // { start, end, arrived: Promise, arrive() }
+  #coming = new Set(); // { start, end, arrived: Promise, arrive() }
   served = { requests: 0, bytes: 0 };
 
   /**
@@ -79,9 +79,9 @@ export class Held {
       c.arrived = new Promise((resolve) => (c.arrive = resolve));
       return c;
     });
-    this.#coming.push(...coming);
+    for (const c of coming) this.#coming.add(c);
     const arrived = (c) => {
-      this.#coming = this.#coming.filter((x) => x !== c);
+      this.#coming.delete(c);
       c.arrive();
     };
     let next = 0;
@@ -117,8 +117,8 @@ export class Held {
   #answer(start, end) {
     const b = this.take(start, end);
     if (b) return b;
-    const c = this.#coming.find((x) => x.start <= start && end <= x.end);
-    return c ? c.arrived.then(() => this.take(start, end)) : null;
+    for (const c of this.#coming) if (c.start <= start && end <= c.end) return c.arrived.then(() => this.take(start, end));
+    return null;
   }
 
   #add(entry) {
