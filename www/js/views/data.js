@@ -140,8 +140,9 @@ export function createData(ctx, el) {
     ctx.setUrlState({ row: id, col: c.key });
     const isBytes = v !== null && v !== undefined && (c.type === "string" || c.type === "bytes");
     const shown = c.type === "string" && isBytes ? textNode(v, PANEL_CHARS) : null;
-    const cut = shown?.querySelector(".more") ? `; the first ${fmtInt(PANEL_CHARS)} characters shown (Copy value copies them all)` : "";
-    shown?.querySelector(".more")?.setAttribute("title", "the rest is not shown here; Copy value copies it");
+    const more = shown?.querySelector(".more");
+    more?.setAttribute("title", "the rest is not shown here; Copy value copies it");
+    const cut = more ? `; the first ${fmtInt(PANEL_CHARS)} characters shown (Copy value copies them all)` : "";
     fill(
       side,
       h("div", { class: "value-head" }, h("b", { "data-testid": "cell-panel-where" }, `Row ${fmtInt(id)}`), h("span", { class: "muted" }, " · "), h("span", { class: "colname" }, c.label), " ", h("span", { class: "type-tag" }, c.type)),
