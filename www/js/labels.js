@@ -22,3 +22,13 @@ export const nameRepeats = (schema, c) => schema.some((o, i) => i !== c && o.nam
  *  U+2068 and U+2069, so a direction control inside it (an override) ends
  *  with it instead of reversing the option's own words after it. */
 export const isolated = (name) => `\u2068${name}\u2069`;
+
+/** A name inside a sentence, cut after `max` UTF-16 units with an ellipsis:
+ *  a name can be any length (200,000 characters have been seen), and a
+ *  notice or a heading is not the place to show it all; the Schema holds
+ *  every name whole. The cut never splits a surrogate pair. */
+export function brief(name, max = 200) {
+  if (name.length <= max) return name;
+  const end = name.charCodeAt(max - 1) >= 0xd800 && name.charCodeAt(max - 1) < 0xdc00 ? max - 1 : max;
+  return `${name.slice(0, end)}…`;
+}

@@ -11,7 +11,7 @@ import { opsFor, parseValue, describeCondition } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { createGrid, unreadableNode } from "./grid.js";
 import { copyText, hexDump, rowText } from "./cells.js";
-import { isolated } from "../labels.js";
+import { brief, isolated } from "../labels.js";
 import { groupList } from "../chunkstate.js";
 
 // The most of a value the side panel lays out: its text whole, at 20 MB,
@@ -77,7 +77,7 @@ export function createData(ctx, el) {
       const t = rg.columns[c].tokenizer;
       if (t && !f.tokenizers[t - 1]?.resolved) all.add(g);
     });
-    const name = `Column “${ctx.labels[c]}”`;
+    const name = `Column “${brief(ctx.labels[c])}”`;
     return all.size >= f.rowGroups.length ? `${name} cannot be read` : `${name}: ${groupList([...all].sort((a, b) => a - b))} cannot be read`;
   }
   const colsSummary = h("summary", { "data-testid": "data-columns-toggle" });
@@ -145,7 +145,7 @@ export function createData(ctx, el) {
     const cut = more ? `; the first ${fmtInt(PANEL_CHARS)} characters shown (Copy value copies them all)` : "";
     fill(
       side,
-      h("div", { class: "value-head" }, h("b", { "data-testid": "cell-panel-where" }, `Row ${fmtInt(id)}`), h("span", { class: "muted" }, " · "), h("span", { class: "colname" }, c.label), " ", h("span", { class: "type-tag" }, c.type)),
+      h("div", { class: "value-head" }, h("b", { "data-testid": "cell-panel-where" }, `Row ${fmtInt(id)}`), h("span", { class: "muted" }, " · "), h("span", { class: "colname" }, brief(c.label)), " ", h("span", { class: "type-tag" }, c.type)),
       v === undefined
         ? h(
             "div",
@@ -184,8 +184,8 @@ export function createData(ctx, el) {
     const parts = [];
     const shown = total === f.numRows ? plural(f.numRows, "row") : `${fmtInt(total)} of ${plural(f.numRows, "row")}`;
     parts.push(shown);
-    if (applied.filters.length) parts.push(`where ${applied.filters.map((x) => describeCondition(x, ctx.labels[x.c], x.text)).join(" and ")}`);
-    if (applied.sort) parts.push(`sorted by ${ctx.labels[applied.sort.c]} ${applied.sort.desc ? "descending" : "ascending"} (nulls last)`);
+    if (applied.filters.length) parts.push(`where ${applied.filters.map((x) => describeCondition(x, brief(ctx.labels[x.c]), x.text)).join(" and ")}`);
+    if (applied.sort) parts.push(`sorted by ${brief(ctx.labels[applied.sort.c])} ${applied.sort.desc ? "descending" : "ascending"} (nulls last)`);
     else parts.push("in file order");
     return parts.join(", ");
   }
@@ -275,7 +275,7 @@ export function createData(ctx, el) {
     return h(
       "div",
       { class: "filter-row", "data-testid": "filter-row" },
-      h("select", { "aria-label": "column", "data-testid": "filter-col", onchange: (ev) => { fl.c = Number(ev.target.value); drawFilters(); } }, f.schema.map((col, c) => h("option", { value: String(c), selected: c === fl.c }, isolated(ctx.labels[c])))),
+      h("select", { "aria-label": "column", "data-testid": "filter-col", onchange: (ev) => { fl.c = Number(ev.target.value); drawFilters(); } }, f.schema.map((col, c) => h("option", { value: String(c), selected: c === fl.c }, isolated(brief(ctx.labels[c]))))),
       h("select", { "aria-label": "comparison", "data-testid": "filter-op", onchange: (ev) => { fl.op = ev.target.value; drawFilters(); } }, ops.map((o) => h("option", { value: o.op, selected: o.op === fl.op }, o.label))),
       input,
       h("button", { type: "button", class: "small", "aria-label": "remove this condition", onclick: () => { filters.splice(i, 1); drawFilters(); } }, "×"),
@@ -344,7 +344,7 @@ export function createData(ctx, el) {
     for (const item of list) {
       const [c, op, text] = Array.isArray(item) ? item : [];
       if (!Number.isInteger(c) || c < 0 || c >= n) return { error: `a condition names column ${String(c).slice(0, 20)}, and the file has ${n}` };
-      if (!opsFor(ctx.file.schema[c].type).some((o) => o.op === op)) return { error: `“${String(op).slice(0, 20)}” is not a comparison for ${ctx.labels[c]}` };
+      if (!opsFor(ctx.file.schema[c].type).some((o) => o.op === op)) return { error: `“${String(op).slice(0, 20)}” is not a comparison for ${brief(ctx.labels[c])}` };
       if (typeof text !== "string" || text.length > 10000) return { error: "a condition's value is not text" };
       out.push({ c, op, text });
     }

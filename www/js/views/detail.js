@@ -7,7 +7,7 @@ import { errorBox, indexField, selectField, timeUnitField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeLegend, sizeTitle } from "../sizes.js";
 import { createProfile } from "./profile.js";
 import { chunkFailure, parseHeader, tagLabel, tagCell } from "../chunkstate.js";
-import { isolated } from "../labels.js";
+import { brief, isolated } from "../labels.js";
 
 /** A size as "10.6 KiB (10,888 B)": a narrow card may break the line
  *  between the two parts, never inside one. */
@@ -201,7 +201,7 @@ export function createDetail(ctx, el) {
       "div",
       { class: "toolbar" },
       indexField("Row group", f.rowGroups.length, ctx.sel.g, (v) => ctx.select(Number(v), ctx.sel.c, "detail"), "detail-rg", (g) => `${g} (${plural(f.rowGroups[g].numRows, "row")})`),
-      selectField("Column", f.schema.map((col, c) => ({ value: c, label: `${c}: ${isolated(col.name)} (${col.type})` })), ctx.sel.c, (v) => ctx.select(ctx.sel.g, Number(v), "detail"), "detail-col"),
+      selectField("Column", f.schema.map((col, c) => ({ value: c, label: `${c}: ${isolated(brief(col.name))} (${col.type})` })), ctx.sel.c, (v) => ctx.select(ctx.sel.g, Number(v), "detail"), "detail-col"),
       timeUnitField(ctx, ctx.sel.c, "detail-time-unit"),
       h("button", { type: "button", "data-testid": "detail-preview", onclick: () => ctx.previewChunk(ctx.sel.g, ctx.sel.c) }, "Show these rows in Data"),
     );
@@ -238,7 +238,7 @@ export function createDetail(ctx, el) {
     }
     if (my !== token) return;
     const failure = res.failure ? chunkFailure(ctx, g, c) || { error: res.failure.error, header: parseHeader(res.failure.header) } : null;
-    const title = h("h2", { class: "detail-title" }, "Chunk: ", h("span", { class: "colname" }, ctx.labels[c]), " ", h("span", { class: "type-tag" }, col.type), col.nullable ? h("span", { class: "type-tag" }, "nullable") : null, h("span", { class: "muted" }, ` · row group ${g} · ${plural(rows, "row")}`));
+    const title = h("h2", { class: "detail-title" }, "Chunk: ", h("span", { class: "colname" }, brief(ctx.labels[c])), " ", h("span", { class: "type-tag" }, col.type), col.nullable ? h("span", { class: "type-tag" }, "nullable") : null, h("span", { class: "muted" }, ` · row group ${g} · ${plural(rows, "row")}`));
     if (!res.report) {
       // The chunk does not inspect: what the footer and its header say.
       const claim = (v) => (v === null || v === undefined ? "—" : h("span", {}, exact(v), h("span", { class: "warn-text small" }, " as its header claims")));

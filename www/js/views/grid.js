@@ -22,6 +22,7 @@
 import { h, fill } from "../dom.js";
 import { fmtInt, valueNode, scalarText } from "../format.js";
 import { formatTime } from "../timefmt.js";
+import { brief } from "../labels.js";
 
 const ROW_H = 26;
 const HEAD_H = 34;
@@ -111,11 +112,11 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       source.columns.map((c, k) => {
         const active = sort && sort.key === c.key;
         const mark = active ? (sort.desc ? " ▼" : " ▲") : "";
-        const content = [h("span", { class: "colname" }, c.label), h("span", { class: "type-tag" }, c.unit ? `${c.type} · time` : c.tag || c.type), h("span", { class: "sort-mark", "aria-hidden": "true" }, mark)];
+        const content = [h("span", { class: "colname" }, brief(c.label)), h("span", { class: "type-tag" }, c.unit ? `${c.type} · time` : c.tag || c.type), h("span", { class: "sort-mark", "aria-hidden": "true" }, mark)];
         return h(
           "div",
           { class: ["grid-cell", "grid-th", (NUMERIC.has(c.type) || c.numeric) && "num"], role: "columnheader", style: { width: `${widths[k]}px` }, "aria-sort": active ? (sort.desc ? "descending" : "ascending") : "none", "data-col": c.key, "data-testid": `${testid}-header` },
-          source.sortable && onSort ? h("button", { type: "button", class: "grid-sort", tabindex: "-1", title: `sort by ${c.label} (again: the other way, a third time: file order)`, onclick: () => onSort(c.key) }, content) : content,
+          source.sortable && onSort ? h("button", { type: "button", class: "grid-sort", tabindex: "-1", title: `sort by ${brief(c.label)} (again: the other way, a third time: file order)`, onclick: () => onSort(c.key) }, content) : content,
         );
       }),
     );

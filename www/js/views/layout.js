@@ -10,6 +10,7 @@ import { h, s, fill } from "../dom.js";
 import { fmtBytes, fmtInt, fmtPct, plural, fmtRange, RANGE_TITLE } from "../format.js";
 import { sortableTable } from "../table.js";
 import { ratio, fmtRatioValue, sizeLegend } from "../sizes.js";
+import { brief } from "../labels.js";
 
 const LINE_H = 20;
 const GAP = 5;
@@ -69,7 +70,7 @@ export function describeRegion(f, r) {
 
 function regionLabel(r, f, labels) {
   if (r.kind === "rowgroup") return `row group ${r.rowGroup}`;
-  return r.kind === "chunk" ? `row group ${r.rowGroup} column ${labels[r.column]}` : r.kind;
+  return r.kind === "chunk" ? `row group ${r.rowGroup} column ${brief(labels[r.column])}` : r.kind;
 }
 
 export function renderLayout(ctx, el) {
@@ -189,7 +190,7 @@ export function renderLayout(ctx, el) {
       { kind: "footer", label: "footer", bytes: f.footerLength },
       { kind: "tail", label: "tail", bytes: 8 },
     ].map((x) => h("span", { class: "legend-item" }, h("span", { class: "swatch", style: { background: regionColor(x) } }), `${x.label} ${fmtBytes(x.bytes)}`)),
-    perCol.map((x) => h("span", { class: "legend-item" }, h("span", { class: "swatch", style: { background: regionColor({ kind: "chunk", column: x.c, rowGroup: 0 }) } }), h("span", { class: "colname" }, x.name), ` ${fmtPct(x.bytes / size)}`)),
+    perCol.map((x) => h("span", { class: "legend-item" }, h("span", { class: "swatch", style: { background: regionColor({ kind: "chunk", column: x.c, rowGroup: 0 }) } }), h("span", { class: "colname" }, brief(x.name)), ` ${fmtPct(x.bytes / size)}`)),
   );
 
   const table = sortableTable({

@@ -8,6 +8,7 @@ import { fmtInt, fmtMs, fmtPct, fmtBytes, valueNode, decodeStat, scalarText, plu
 import { errorBox } from "../common.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { EXACT_LIMIT, ARENA_LIMIT, compareBytes } from "../profile.js";
+import { brief } from "../labels.js";
 
 const AUTO_LIMIT = 64 * 1024 * 1024; // stored bytes profiled without asking
 const TEXT = new Set(["string", "bytes"]);
@@ -173,7 +174,7 @@ export function createProfile(ctx) {
     const nonNull = p.rows - p.nulls;
     fill(
       el,
-      h("h3", {}, "Profile of ", h("span", { class: "colname" }, ctx.labels[c]), f.rowGroups.length === 1 ? " over its one row group" : ` over all ${plural(f.rowGroups.length, "row group")}`, h("span", { class: "muted small" }, ` · ${fmtMs(res.ms)} in the worker`)),
+      h("h3", {}, "Profile of ", h("span", { class: "colname" }, brief(ctx.labels[c])), f.rowGroups.length === 1 ? " over its one row group" : ` over all ${plural(f.rowGroups.length, "row group")}`, h("span", { class: "muted small" }, ` · ${fmtMs(res.ms)} in the worker`)),
       h(
         "div",
         { class: "profile-grid" },
@@ -225,10 +226,10 @@ export function createProfile(ctx) {
     ac?.abort();
     const my = (ac = new AbortController());
     const bar = h("progress", { max: 1, value: 0 });
-    fill(el, h("h3", {}, "Profile of ", h("span", { class: "colname" }, ctx.labels[c])), h("div", { class: "button-row" }, bar, h("span", { class: "muted small" }, "reading every row group…"), h("button", { type: "button", class: "small danger", onclick: () => my.abort() }, "Stop")));
+    fill(el, h("h3", {}, "Profile of ", h("span", { class: "colname" }, brief(ctx.labels[c]))), h("div", { class: "button-row" }, bar, h("span", { class: "muted small" }, "reading every row group…"), h("button", { type: "button", class: "small danger", onclick: () => my.abort() }, "Stop")));
     el.dataset.state = "running";
     try {
-      const res = await ctx.call("profile", { c }, `Profiling ${ctx.labels[c]}`, { signal: my.signal, onProgress: (p) => (bar.value = p.total ? p.done / p.total : 0) });
+      const res = await ctx.call("profile", { c }, `Profiling ${brief(ctx.labels[c])}`, { signal: my.signal, onProgress: (p) => (bar.value = p.total ? p.done / p.total : 0) });
       // Kept while its file is open, even if another column is shown now.
       if (gen === ctx.gen) cache.set(key, res);
       if (mine === token) render(c, res);
@@ -253,7 +254,7 @@ export function createProfile(ctx) {
       if (cache.has(`${ctx.gen}:${c}`) || stored <= AUTO_LIMIT) run(c);
       else {
         el.dataset.state = "idle";
-        fill(el, h("h3", {}, "Profile of ", h("span", { class: "colname" }, ctx.labels[c])), h("p", {}, `Reads every chunk of this column (${fmtBytes(stored)} stored). `, h("button", { type: "button", "data-testid": "profile-run", onclick: () => run(c) }, "Profile this column")));
+        fill(el, h("h3", {}, "Profile of ", h("span", { class: "colname" }, brief(ctx.labels[c]))), h("p", {}, `Reads every chunk of this column (${fmtBytes(stored)} stored). `, h("button", { type: "button", "data-testid": "profile-run", onclick: () => run(c) }, "Profile this column")));
       }
     },
     /** Draws the shown column's profile again, if it is counted (the column now shows another way). */

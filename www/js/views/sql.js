@@ -7,6 +7,7 @@ import { fmtInt, fmtMs, plural } from "../format.js";
 import { Engine } from "../engine.js";
 import { createGrid } from "./grid.js";
 import { copyText, plainText, rowText } from "./cells.js";
+import { brief } from "../labels.js";
 
 const quote = (name) => `"${name.replaceAll('"', '""')}"`;
 const errorBox = (message) => h("pre", { class: "error-box sql-error", role: "alert", "data-testid": "sql-error" }, message);
@@ -45,7 +46,7 @@ export function createSql(ctx, el) {
     onSelect: (cell) =>
       fill(
         side,
-        h("div", { class: "value-head" }, h("b", {}, `Result row ${fmtInt(cell.row)}`), " · ", h("span", { class: "colname" }, cell.column.label), " ", h("span", { class: "type-tag" }, cell.column.sqlType || cell.column.type)),
+        h("div", { class: "value-head" }, h("b", {}, `Result row ${fmtInt(cell.row)}`), " · ", h("span", { class: "colname" }, brief(cell.column.label)), " ", h("span", { class: "type-tag" }, cell.column.sqlType || cell.column.type)),
         h("div", { class: "value-full v-str", "data-testid": "sql-cell-value" }, cell.value === null ? "null" : plainText(cell.column, cell.value)),
         h("div", { class: "button-row" }, h("button", { type: "button", class: "small", onclick: () => copyText(plainText(cell.column, cell.value), ctx.toast) }, "Copy value"), h("button", { type: "button", class: "small", onclick: () => copyText(rowText(cell, "tsv"), ctx.toast) }, "Copy row (TSV)")),
       ),

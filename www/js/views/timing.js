@@ -10,6 +10,7 @@ import { fmtBytes, fmtInt, fmtMs, csvField, plural } from "../format.js";
 import { summarize, median } from "../stats.js";
 import { columnPicker, errorBox } from "../common.js";
 import { sizeTitle, sizeLegend } from "../sizes.js";
+import { brief } from "../labels.js";
 
 const PARTS = [
   { key: "readMs", label: "read", cls: "p-read" },
@@ -277,7 +278,7 @@ export function createTiming(ctx, el) {
       h(
         "div",
         { class: "timing-options" },
-        bad.size ? h("p", { class: "notice small", "data-testid": "timing-unreadable" }, `Not chosen, cannot be read now: ${[...bad].map(([c, why]) => `${ctx.labels[c]} (${why})`).join("; ")}. Supply the tokenizer to time them.`) : null,
+        bad.size ? h("p", { class: "notice small", "data-testid": "timing-unreadable" }, `Not chosen, cannot be read now: ${[...bad].map(([c, why]) => `${brief(ctx.labels[c])} (${why})`).join("; ")}. Supply the tokenizer to time them.`) : null,
         h("fieldset", { class: "modes" }, h("legend", {}, "What one run reads"), radio("timing-scope", "column", "Each column on its own: one timing per column (its chunks in the chosen row groups)", true, "timing-scope-column"), radio("timing-scope", "whole", "A whole read: every chosen column of every chosen row group in one call (readColumns), as bench/run times it", false, "timing-scope-whole"), h("label", {}, h("input", { type: "radio", name: "timing-scope", value: "pool", "data-testid": "timing-scope-pool" }), " A whole read on a worker pool (pkg/pool.js) of ", poolSize, " workers")),
         h("fieldset", { class: "modes" }, h("legend", {}, "Where each run gets the bytes"), radio("timing-mode", "file", `Re-read from the file each run — fetch the chunks' bytes ${via}, then decompress and decode`, true, "timing-mode-file"), radio("timing-mode", "memory", "From memory — load the whole file once (fromBytes), then each run only decompresses and decodes", false, "timing-mode-memory")),
         h("div", { class: "timing-numbers" }, h("label", { class: "field", for: "timing-runs" }, h("span", { class: "field-label" }, "Runs"), runs), h("label", { class: "field", for: "timing-warmups" }, h("span", { class: "field-label" }, "Warm-ups (excluded)"), warm)),
@@ -334,7 +335,7 @@ export function createTiming(ctx, el) {
 
   function skippedNote(res) {
     if (!res.skipped?.length) return null;
-    return h("p", { class: "notice", "data-testid": "timing-skipped" }, `Skipped (cannot be read): ${res.skipped.map((x) => `${ctx.labels[x.c]} — ${x.error.kind}: ${x.error.message}`).join("; ")}.`);
+    return h("p", { class: "notice", "data-testid": "timing-skipped" }, `Skipped (cannot be read): ${res.skipped.map((x) => `${brief(ctx.labels[x.c])} — ${x.error.kind}: ${x.error.message}`).join("; ")}.`);
   }
 
   function showResults(entry) {
@@ -359,7 +360,7 @@ export function createTiming(ctx, el) {
                 h(
                   "tr",
                   { "data-testid": "timing-result-row", "data-col": r.c },
-                  h("td", {}, h("span", { class: "colname" }, r.name), " ", h("span", { class: "type-tag" }, r.type)),
+                  h("td", {}, h("span", { class: "colname" }, brief(r.name)), " ", h("span", { class: "type-tag" }, r.type)),
                   h("td", { class: "num" }, fmtBytes(r.stored)),
                   h("td", { class: "num" }, fmtBytes(r.decoded)),
                   h("td", { class: "num", "data-field": "median" }, h("b", {}, fmtMs(r.median))),

@@ -1,0 +1,73 @@
+// A column name of 200,000 characters: the Schema holds it whole, and every
+// other place that names the column (headings, the chunk table, the grid's
+// header, menus, notices) shows its first 200 characters and an ellipsis,
+// as `brief` (www/js/labels.js) cuts it. Before, Column detail's headings
+// filled screens with the name.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { openInspector, waitState, tab, gridDrawn } from "./harness.mjs";
+import { buildFile, materialize } from "../node/synth.mjs";
+
+const LONG = `start-${"n".repeat(200_000)}-end`;
+const CUT = `${LONG.slice(0, 200)}…`;
+const SCHEMA = [{ name: LONG, type: "int32", nullable: false }, { name: "x", type: "string", nullable: false }];
+const bytes = materialize(buildFile(SCHEMA, [{ offset: 5, columns: [[1, 2], ["a", "b"]] }]));
+let ins;
+
+before(async () => {
+  ins = await openInspector();
+  await ins.page.setInputFiles("[data-testid=file-input]", [{ name: "longname.cols", mimeType: "application/octet-stream", buffer: Buffer.from(bytes) }]);
+  await waitState(ins.page, "ready");
+});
+
+after(async () => {
+  await ins?.close();
+});
+
+const colnames = (page, scope) => page.$$eval(`${scope} .colname`, (els) => els.map((e) => e.textContent));
+
+test("brief keeps a name of at most 200 units, cuts a longer one after 200 with …, and never between the halves of a surrogate pair", async () => {
+  const out = await ins.page.evaluate(async () => {
+    const { brief } = await import(new URL("js/labels.js", location.href).href);
+    const a199 = "a".repeat(199);
+    return [brief("a".repeat(200)), brief("a".repeat(201)), brief(`${a199}😀b`), brief(`${a199}b😀`), brief("", 5), brief("abcdef", 3)];
+  });
+  const a = (n) => "a".repeat(n);
+  assert.deepEqual(out, [a(200), `${a(200)}…`, `${a(199)}…`, `${a(199)}b…`, "", "abc…"]);
+});
+
+test("the Schema holds the whole name; the chunk table shows its first 200 characters", async () => {
+  const { page } = ins;
+  await tab(page, "schema");
+  assert.ok((await colnames(page, "[data-testid=schema-table]")).includes(LONG), "the Schema's cell holds every character");
+  await tab(page, "chunks");
+  assert.deepEqual(await colnames(page, "[data-testid=chunk-table]"), [CUT, "x"]);
+});
+
+test("Column detail names the column by its first 200 characters: the menu, the chunk's heading and the profile's", async () => {
+  const { page, log } = ins;
+  await tab(page, "detail");
+  await page.selectOption("[data-testid=detail-col]", "0");
+  await page.waitForSelector("[data-testid=panel-detail] h3 .colname");
+  const option = await page.$eval("[data-testid=detail-col] option[value='0']", (o) => o.textContent);
+  assert.equal(option, `0: \u2068${CUT}\u2069 (int32)`);
+  const heads = await page.$$eval("[data-testid=panel-detail] :is(h2, h3) .colname", (els) => els.map((e) => e.textContent));
+  assert.ok(heads.length >= 2, `the chunk's heading and the profile's: ${heads.length}`);
+  for (const t of heads) assert.equal(t, CUT);
+  // Each heading keeps to a few lines.
+  const tallest = await page.$$eval("[data-testid=panel-detail] :is(h2, h3)", (els) => Math.max(...els.map((e) => e.getBoundingClientRect().height)));
+  assert.ok(tallest < 200, `the tallest heading: ${tallest} px`);
+  assert.deepEqual(log.errors, []);
+});
+
+test("the Data tab's header and its Columns menu show the first 200 characters", async () => {
+  const { page, log } = ins;
+  await tab(page, "data");
+  await gridDrawn(page);
+  assert.deepEqual(await colnames(page, "[data-testid=data-grid] .grid-th"), [CUT, "x"]);
+  await page.click("[data-testid=data-columns-toggle]");
+  const picked = await page.$$eval("[data-testid=data-columns] .picker-name", (els) => els.map((e) => e.textContent));
+  assert.deepEqual(picked, [CUT, "x"]);
+  assert.deepEqual(log.errors, []);
+});
