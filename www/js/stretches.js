@@ -24,6 +24,10 @@ export const MAX_GAP = 64 * 1024;
 /** The longest stretch read at once: what a stretch holds in memory. */
 export const MAX_SPAN = 8 * 1024 * 1024;
 
+/** Chunk headers a Held keeps from the slices it hands out (`mark`): a few
+ *  hundred KB at most, and many more than one call's chunks. */
+export const SEEN_MAX = 4096;
+
 /**
  * `ranges` (each { start, end }) grouped into stretches: in file order,
  * neighbours at most `gap` bytes apart join one stretch of at most
@@ -66,6 +70,45 @@ export class Held {
   // answered from it or, if it never came, from the source.
   #coming = new Set(); // { start, end, arrived: Promise, arrive() }
   served = { requests: 0, bytes: 0 };
+  // The first bytes at each marked offset (a chunk's start) of the slices
+  // lately handed out: a chunk that then fails to read has its header here,
+  // rather than in a request of its own. The latest SEEN_MAX are kept.
+  #marks = new Float64Array(0);
+  #markBytes = 0;
+  #seen = new Map(); // offset -> Uint8Array
+
+  /** Keeps the first `n` bytes at each of `offsets` (ascending) of every slice handed out from now on. */
+  mark(offsets, n) {
+    this.#marks = Float64Array.from(offsets);
+    this.#markBytes = n;
+    this.#seen.clear();
+  }
+
+  /** The first bytes kept at `offset` (at most n, fewer at the slice's end), or null. */
+  seen(offset) {
+    return this.#seen.get(offset) ?? null;
+  }
+
+  /** Notes the marked offsets inside the slice at `start` (bytes: an ArrayBuffer or view). */
+  #note(start, bytes) {
+    const m = this.#marks;
+    if (!m.length) return;
+    const view = new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
+    const end = start + view.length;
+    let lo = 0;
+    let hi = m.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (m[mid] < start) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let k = lo; k < m.length && m[k] < end; k++) {
+      const at = m[k] - start;
+      this.#seen.delete(m[k]);
+      this.#seen.set(m[k], view.slice(at, Math.min(at + this.#markBytes, view.length)));
+      if (this.#seen.size > SEEN_MAX) this.#seen.delete(this.#seen.keys().next().value);
+    }
+  }
 
   /**
    * Reads every stretch of `spans` by `read(start, end)` (resolving to the
@@ -176,7 +219,13 @@ export class Held {
       size: blob.size,
       slice: (start, end) => {
         const b = this.#answer(start, end);
-        return b ? { arrayBuffer: async () => (await b) ?? blob.slice(start, end).arrayBuffer() } : blob.slice(start, end);
+        return {
+          arrayBuffer: async () => {
+            const bytes = (await b) ?? (await blob.slice(start, end).arrayBuffer());
+            this.#note(start, bytes);
+            return bytes;
+          },
+        };
       },
     };
   }
@@ -185,9 +234,10 @@ export class Held {
   buffer(buffer) {
     return {
       byteLength: buffer.byteLength,
-      slice: (start, end) => {
-        const b = this.#answer(start, end);
-        return b ? Promise.resolve(b).then((x) => x ?? buffer.slice(start, end)) : buffer.slice(start, end);
+      slice: async (start, end) => {
+        const bytes = (await this.#answer(start, end)) ?? (await buffer.slice(start, end));
+        this.#note(start, bytes);
+        return bytes;
       },
     };
   }

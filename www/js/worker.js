@@ -256,12 +256,23 @@ function unreadRanges(g, cols) {
 /** The stretches of `ranges` worth reading ahead: those that hold two or more. */
 const aheadSpans = (ranges) => stretches(ranges).filter((s) => s.ranges.length > 1);
 
-/** The first (up to 18) bytes of chunk g:c, its own header, read from the source. */
+/** Where every chunk starts, ascending. */
+function chunkStarts(groups) {
+  const out = [];
+  for (const rg of groups) for (const cm of rg.columns) out.push(cm.byteOffset);
+  return out.sort((a, b) => a - b);
+}
+
+/** The first (up to 18) bytes of chunk g:c, its own header: as the package
+ *  last read them, else from the source. */
 async function headerBytes(f, g, c) {
   const cm = footerGroups[g].columns[c];
   const start = cm.byteOffset;
   const end = Math.min(start + Math.min(cm.byteLength, 18), f.byteLength);
   if (end <= start) return [];
+  // Kept as the package read the chunk, whose failure brought us here.
+  const seen = source.held.seen(start);
+  if (seen && seen.length === end - start) return [...seen];
   let bytes;
   if (source.blob) {
     bytes = new Uint8Array(await source.blob.slice(start, end).arrayBuffer());
@@ -630,6 +641,7 @@ const ops = {
     source = blob ? { blob, held } : { url, http, held };
     file = f;
     const groups = (footerGroups = f.rowGroups);
+    held.mark(chunkStarts(groups), 18);
     footerSchema = f.schema;
     rgStart = new Float64Array(groups.length + 1);
     groups.forEach((rg, g) => (rgStart[g + 1] = rgStart[g] + rg.numRows));
