@@ -15,6 +15,7 @@ import path from "node:path";
 import { openInspector, waitState, tab, corpus } from "./harness.mjs";
 import { loadApi } from "../node/corpus.mjs";
 import { buildFile, materialize, withFooter, TYPES } from "../node/synth.mjs";
+import { packageRequests } from "../../www/js/stretches.js";
 
 let ins;
 
@@ -58,6 +59,36 @@ function bound(rel, tokenizers = []) {
     registry.free();
   }
 }
+
+test("a window across a row group larger than a stretch (8 MiB): the page reads ahead whole package requests only, so none spans two stretches and is read again", async () => {
+  const { page, log } = ins;
+  // Row group 0 is one row, row group 1 600,000 (four 2.4 MB chunks): the
+  // first rows shown span both, and the page reads their chunks ahead in
+  // stretches of at most 8 MiB. The package asks for row group 1's four
+  // chunks in one request of 9.6 MB: a stretch that ended inside it (rows
+  // 0 and the first three chunks of 1, say) left the request to the source.
+  const n = 600_000;
+  let x = 1;
+  const noise = () => Array.from({ length: n }, () => (x = (Math.imul(x, 1103515245) + 12345) | 0));
+  const schema = ["a", "b", "c", "d"].map((name) => ({ name, type: "int32", nullable: false }));
+  const small = buildFile(schema, [{ offset: 5, columns: [[1], [2], [3], [4]] }]);
+  const built = buildFile(schema, [{ offset: 5, columns: [[1], [2], [3], [4]] }, { offset: small.footerStart, columns: [noise(), noise(), noise(), noise()] }]);
+  assert.ok(built.rowGroups[1].columns.reduce((a, m) => a + m.byteLength, 0) > 9_000_000);
+  await page.setInputFiles("[data-testid=file-input]", [{ name: "big-group.cols", mimeType: "application/octet-stream", buffer: Buffer.from(materialize(built)) }]);
+  await waitState(page, "ready");
+  const read = await settled(page);
+  assert.equal(await page.textContent("[data-testid=data-grid] .grid-row[data-file-row='0'] .grid-cell[data-col='3']"), "4");
+  // The file once; the chunks' headers once more, in the package's
+  // requests for them (loadHeaders: row group 0's four 30-byte chunks in
+  // one, whole); what the open reads past the file's header (the first 9
+  // bytes: a version 2 header's length would follow the 5 of version 1's).
+  // Row group 1 read again would be 9.6 MB more.
+  const headers = packageRequests(built.chunks.flat().map((r) => ({ start: r.start, end: r.start + Math.min(CHUNK_HEADER, r.end - r.start) }))).reduce((a, r) => a + r.end - r.start, 0);
+  const opened = await openedBytes(page);
+  const limit = built.size + (opened - (5 + built.footerLength + 8)) + headers;
+  assert.ok(read <= limit, `read ${read} bytes of a ${built.size}-byte file (limit ${limit})`);
+  assert.deepEqual(log.errors, []);
+});
 
 const counter = (page) => page.$eval("[data-testid=io-counter]", (e) => Number(e.dataset.bytes));
 

@@ -8,7 +8,7 @@
 import { init, ColumnsFile, TokenizerRegistry, ColumnsPool } from "./columns.js";
 import { openUrl, WHOLE_LIMIT } from "./urlbuffer.js";
 import { headerPlan, READ_TOGETHER_FROM } from "./chunkheaders.js";
-import { Held, MAX_SPAN, stretches } from "./stretches.js";
+import { Held, MAX_SPAN, packageRequests, stretches } from "./stretches.js";
 import { shuffle } from "./stats.js";
 import { SortKeys, sortIds } from "./sort.js";
 import { applyCondition } from "./filter.js";
@@ -253,6 +253,13 @@ function unreadRanges(g, cols) {
     });
 }
 
+/** The package's requests for the unread chunks of `cols` in row group g
+ *  (getColumns asks for them in one call): what a page's stretch holds
+ *  whole, so that no request spans two stretches and goes to the source
+ *  again (stretches end at MAX_SPAN, the package's requests at
+ *  PACKAGE_REQUEST: a row group of 9.6 MB was read twice). */
+const unreadRequests = (g, cols) => packageRequests(unreadRanges(g, cols));
+
 /** The stretches of `ranges` worth reading ahead: those that hold two or more. */
 const aheadSpans = (ranges) => stretches(ranges).filter((s) => s.ranges.length > 1);
 
@@ -419,7 +426,7 @@ async function windowCells(f, cols, groups, ids) {
  */
 async function readingAhead(groups, cols, ahead, read) {
   const { held } = source;
-  const spans = ahead ? aheadSpans(groups.flatMap((g) => unreadRanges(g, cols))) : [];
+  const spans = ahead ? aheadSpans(groups.flatMap((g) => unreadRequests(g, cols))) : [];
   await readAhead(spans);
   try {
     return await read();
@@ -449,7 +456,7 @@ function chunksAhead(cols) {
     let hi = 0;
     let to = from;
     for (; to < G; to++) {
-      const rs = unreadRanges(to, cols);
+      const rs = unreadRequests(to, cols);
       const gLo = Math.min(lo, ...rs.map((r) => r.start));
       const gHi = Math.max(hi, ...rs.map((r) => r.end));
       if (to > from && gHi - gLo > MAX_SPAN) break;
