@@ -7,6 +7,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { dropFile, openInspector, corpus, gridDrawn, tab, waitState } from "./harness.mjs";
 import { buildFile, materialize, withFooter, TYPES } from "../node/synth.mjs";
@@ -416,5 +417,33 @@ test("a file with row groups but no columns: Column detail and Data say so, with
   assert.match(await page.textContent("[data-testid=panel-data]"), /no columns/);
   assert.equal(await page.$("[data-testid=data-grid]:visible"), null);
   assert.equal(await page.$("[data-testid=data-export]:visible"), null);
+  assert.deepEqual(log.errors, []);
+});
+
+test("a tokenizer.json over the package's limit is refused by the page before it is read whole: too_large, with its size", async () => {
+  // The package's limit (src/wasm/registry.rs), one byte over it, as a
+  // sparse file: the page checks its size, then never reads it.
+  const rs = fs.readFileSync(path.join(import.meta.dirname, "../../src/wasm/registry.rs"), "utf8");
+  const [, base, shift] = /const MAX_TOKENIZER_JSON: u64 = (\d+) << (\d+);/.exec(rs);
+  const size = Number(base) * 2 ** Number(shift) + 1;
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "cw-tok-")), "huge-tokenizer.json");
+  fs.closeSync(fs.openSync(file, "w"));
+  fs.truncateSync(file, size);
+  try {
+    await page.evaluate(() => {
+      window.__readSizes = [];
+      const arrayBuffer = Blob.prototype.arrayBuffer;
+      Blob.prototype.arrayBuffer = function () {
+        window.__readSizes.push(this.size);
+        return arrayBuffer.call(this);
+      };
+    });
+    await page.setInputFiles("[data-testid=file-input]", file);
+    await page.waitForFunction(() => /huge-tokenizer\.json: too_large/.test(document.querySelector("#toasts")?.textContent || ""));
+    assert.match(await page.textContent("#toasts"), new RegExp(`huge-tokenizer\\.json: too_large: a tokenizer\\.json of ${size} bytes exceeds the ${size - 1} bytes this reader accepts`));
+    assert.deepEqual(await page.evaluate(() => window.__readSizes), [], "the file was never read");
+  } finally {
+    fs.rmSync(path.dirname(file), { recursive: true });
+  }
   assert.deepEqual(log.errors, []);
 });

@@ -347,6 +347,19 @@ async function loadHeaders(gen) {
 }
 ctx.loadHeaders = () => loadHeaders(ctx.gen);
 
+/** The largest tokenizer.json the package accepts (src/wasm/registry.rs,
+ *  MAX_TOKENIZER_JSON): a file over it is refused before it is read. */
+const TOKENIZER_MAX = 128 * 1024 * 1024;
+
+/** Registers a tokenizer.json File, its size checked before it is read whole. */
+async function registerTokenizerFile(f) {
+  if (f.size > TOKENIZER_MAX) {
+    toast(`${f.name}: too_large: a tokenizer.json of ${f.size} bytes exceeds the ${TOKENIZER_MAX} bytes this reader accepts`, "error");
+    return false;
+  }
+  return registerTokenizer(f.name, new Uint8Array(await f.arrayBuffer()));
+}
+
 async function registerTokenizer(name, bytes) {
   try {
     const res = await ctx.call("register", { bytes, name }, `Registering ${name}`);
@@ -388,7 +401,7 @@ async function handleFiles(files) {
   const toks = files.filter(isTokenizerName);
   const others = files.filter((f) => !isTokenizerName(f));
   let registered = 0;
-  for (const f of toks) if (await registerTokenizer(f.name, new Uint8Array(await f.arrayBuffer()))) registered++;
+  for (const f of toks) if (await registerTokenizerFile(f)) registered++;
   if (registered) await afterTokenizers();
   if (others.length > 1) toast(`Opened ${others[0].name}; one .cols file at a time (${others.length - 1} ignored).`);
   if (others.length) {
@@ -470,7 +483,7 @@ function wire() {
     const files = [...ev.target.files];
     ev.target.value = "";
     let n = 0;
-    for (const f of files) if (await registerTokenizer(f.name, new Uint8Array(await f.arrayBuffer()))) n++;
+    for (const f of files) if (await registerTokenizerFile(f)) n++;
     if (n) await afterTokenizers();
   });
   document.addEventListener("click", (ev) => {
