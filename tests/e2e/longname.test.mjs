@@ -71,3 +71,14 @@ test("the Data tab's header and its Columns menu show the first 200 characters",
   assert.deepEqual(picked, [CUT, "x"]);
   assert.deepEqual(log.errors, []);
 });
+
+test("the byte map's description of the chunk names it by its first 200 characters", async () => {
+  const { page, log } = ins;
+  await tab(page, "layout");
+  await page.focus("[data-testid=layout-map]");
+  await page.waitForFunction(() => /^Chunk: row group 0, column 0/.test(document.querySelector("[data-testid=layout-info]")?.textContent || ""));
+  const info = await page.textContent("[data-testid=layout-info]");
+  assert.ok(info.startsWith(`Chunk: row group 0, column 0 “${CUT}” (int32)`), info.slice(0, 300));
+  assert.ok(info.length < 600, `${info.length} characters`);
+  assert.deepEqual(log.errors, []);
+});

@@ -9,7 +9,7 @@
 import { init, ColumnsFile, TokenizerRegistry } from "./columns.js";
 import { openUrl } from "./urlbuffer.js";
 import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter } from "./arrowdata.js";
-import { columnLabels } from "./labels.js";
+import { brief, columnLabels } from "./labels.js";
 import { CHUNK_KINDS } from "./chunkkinds.js";
 import { formatTime } from "./timefmt.js";
 
@@ -297,7 +297,7 @@ const ops = {
       await conn.query("DROP TABLE IF EXISTS t");
       // DuckDB makes no table of no columns: say which were left out and why.
       if (cols.length === 0) {
-        throw usage(skipped.length ? "unknown_tokenizer" : "bad_argument", skipped.length ? `no column can be loaded into table t: ${skipped.map((s) => s.label).join(", ")} ${skipped.length === 1 ? "needs a tokenizer" : "need tokenizers"} not registered; drop the tokenizer.json files on the page to read them` : "no column can be loaded into table t: the file has no columns");
+        throw usage(skipped.length ? "unknown_tokenizer" : "bad_argument", skipped.length ? `no column can be loaded into table t: ${skipped.map((s) => brief(s.label)).join(", ")} ${skipped.length === 1 ? "needs a tokenizer" : "need tokenizers"} not registered; drop the tokenizer.json files on the page to read them` : "no column can be loaded into table t: the file has no columns");
       }
       let aSchema = arrowSchema(A, cols.map((c) => ({ name: labels[c], type: schema[c].type })));
       let writer = ipcStreamWriter(A, aSchema);
@@ -346,7 +346,7 @@ const ops = {
           if (cols.length === 0) {
             // Nothing left to load: the list of what was left out, then the error met last.
             const last = bad.at(-1).e;
-            throw Object.assign(usage(last.kind, `no column can be loaded into table t: ${skipped.map((s) => `${s.label} (${s.reason})`).join(", ")}\n\nrow group ${g}: ${last.message}`), { rowGroup: g, io: io() });
+            throw Object.assign(usage(last.kind, `no column can be loaded into table t: ${skipped.map((s) => `${brief(s.label)} (${s.reason})`).join(", ")}\n\nrow group ${g}: ${last.message}`), { rowGroup: g, io: io() });
           }
           if (made) for (const { c } of bad) await conn.query(`ALTER TABLE t DROP COLUMN ${quote(labels[c])}`);
           aSchema = arrowSchema(A, cols.map((c) => ({ name: labels[c], type: schema[c].type })));

@@ -226,7 +226,7 @@ export function createDetail(ctx, el) {
     fill(body, h("p", { class: "muted" }, "Inspecting…"));
     // Asked for before the profile: the worker then holds this chunk's
     // bytes for the report, and the profile's pass takes them from there.
-    const inspecting = ctx.call("inspect", { g, c }, `Inspecting row group ${g}, column ${col.name}`);
+    const inspecting = ctx.call("inspect", { g, c }, `Inspecting row group ${g}, column ${brief(col.name)}`);
     profile.show(c);
     let res;
     try {

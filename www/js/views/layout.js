@@ -62,7 +62,7 @@ export function describeRegion(f, r) {
   const col = f.schema[r.column];
   const cm = f.rowGroups[r.rowGroup].columns[r.column];
   return [
-    `Chunk: row group ${r.rowGroup}, column ${r.column} “${col.name}” (${col.type})`,
+    `Chunk: row group ${r.rowGroup}, column ${r.column} “${brief(col.name)}” (${col.type})`,
     range,
     `${cm.encoding} / ${cm.codec}${cm.blockCount ? `, ${plural(cm.blockCount, "block")}` : ""}: ${fmtBytes(len)} stored${cm.rawLength !== null ? `, ${fmtBytes(cm.rawLength)} encoded (compression ratio ${fmtRatioValue(ratio(cm.rawLength, len))})` : ""}`,
   ];

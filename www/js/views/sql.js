@@ -118,7 +118,7 @@ export function createSql(ctx, el) {
         if (gen !== ctx.gen) return false;
         loadedFor = gen;
         const notes = [];
-        if (info.skipped.length) notes.push(`left out: ${info.skipped.map((s) => `${s.label} (${s.reason})`).join(", ")}`);
+        if (info.skipped.length) notes.push(`left out: ${info.skipped.map((s) => `${brief(s.label)} (${s.reason})`).join(", ")}`);
         if (info.replaced.length) notes.push(`bytes that are not UTF-8 in ${info.replaced.join(", ")} appear as U+FFFD in SQL`);
         state.textContent = `Table t: ${plural(info.rows, "row")} × ${plural(info.columns.length, "column")}, loaded through Arrow in ${fmtMs(performance.now() - t0)}${notes.length ? `; ${notes.join("; ")}` : ""}.`;
         el.dataset.sqlState = "ready";
