@@ -50,9 +50,13 @@ export function stretches(ranges, { gap = MAX_GAP, maxSpan = MAX_SPAN } = {}) {
 }
 
 /** The requests the package makes for `ranges` asked for in one call
- *  (each { start, end }), by its rule above. */
+ *  (each { start, end }), by its rule above, each with the ranges it
+ *  holds: { start, end, ranges }. */
+export const packageStretches = (ranges) => stretches(ranges, { gap: PACKAGE_GAP, maxSpan: PACKAGE_REQUEST });
+
+/** packageStretches as { start, end } only. */
 export function packageRequests(ranges) {
-  return stretches(ranges, { gap: PACKAGE_GAP, maxSpan: PACKAGE_REQUEST }).map(({ start, end }) => ({ start, end }));
+  return packageStretches(ranges).map(({ start, end }) => ({ start, end }));
 }
 
 /**

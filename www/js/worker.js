@@ -8,7 +8,7 @@
 import { init, ColumnsFile, TokenizerRegistry, ColumnsPool } from "./columns.js";
 import { openUrl, WHOLE_LIMIT } from "./urlbuffer.js";
 import { headerPlan, READ_TOGETHER_FROM } from "./chunkheaders.js";
-import { Held, MAX_SPAN, packageRequests, stretches } from "./stretches.js";
+import { Held, MAX_SPAN, packageStretches, stretches } from "./stretches.js";
 import { shuffle } from "./stats.js";
 import { SortKeys, sortIds } from "./sort.js";
 import { applyCondition } from "./filter.js";
@@ -254,14 +254,15 @@ function unreadRanges(g, cols) {
 }
 
 /** The package's requests for the unread chunks of `cols` in row group g
- *  (getColumns asks for them in one call): what a page's stretch holds
- *  whole, so that no request spans two stretches and goes to the source
- *  again (stretches end at MAX_SPAN, the package's requests at
- *  PACKAGE_REQUEST: a row group of 9.6 MB was read twice). */
-const unreadRequests = (g, cols) => packageRequests(unreadRanges(g, cols));
+ *  (getColumns asks for them in one call), each { start, end, ranges }:
+ *  what a page's stretch holds whole, so that no request spans two
+ *  stretches and goes to the source again (stretches end at MAX_SPAN, the
+ *  package's requests at PACKAGE_REQUEST: a row group of 9.6 MB was read
+ *  twice). */
+const unreadRequests = (g, cols) => packageStretches(unreadRanges(g, cols));
 
-/** The stretches of `ranges` worth reading ahead: those that hold two or more. */
-const aheadSpans = (ranges) => stretches(ranges).filter((s) => s.ranges.length > 1);
+/** The stretches of `requests` (unreadRequests) worth reading ahead: those that hold two chunks or more. */
+const aheadSpans = (requests) => stretches(requests).filter((s) => s.ranges.reduce((n, r) => n + r.ranges.length, 0) > 1);
 
 /** Where every chunk starts, ascending. */
 function chunkStarts(groups) {
