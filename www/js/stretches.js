@@ -81,9 +81,9 @@ export class Held {
   #markBytes = 0;
   #seen = new Map(); // offset -> Uint8Array
 
-  /** Keeps the first `n` bytes at each of `offsets` (ascending) of every slice handed out from now on. */
+  /** Keeps the first `n` bytes at each of `offsets` (ascending; a Float64Array is kept as it is) of every slice handed out from now on. */
   mark(offsets, n) {
-    this.#marks = Float64Array.from(offsets);
+    this.#marks = offsets instanceof Float64Array ? offsets : Float64Array.from(offsets);
     this.#markBytes = n;
     this.#seen.clear();
   }
