@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CHUNK_HEADER, READ_TOGETHER_FROM, headerPlan, headerSpans } from "../../www/js/chunkheaders.js";
-import { Held, MAX_GAP, MAX_SPAN, PACKAGE_GAP, SEEN_MAX, packageRequests, stretches } from "../../www/js/stretches.js";
+import { Held, MAX_GAP, MAX_SPAN, PACKAGE_GAP, RECENT_MAX, RECENT_SLICE, SEEN_MAX, packageRequests, stretches } from "../../www/js/stretches.js";
 import { memoryAsyncBuffer } from "../js/check.mjs";
 import { loadApi } from "../node/corpus.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
@@ -217,4 +217,41 @@ test("marked offsets: the first n bytes at each, from every slice handed out (fr
   // A new mark forgets what was seen.
   held.mark([100], 18);
   assert.equal(held.seen(100), null);
+});
+
+test("slices lately read from the source answer a slice inside one of them; the latest RECENT_MAX bytes are kept, none of a slice over RECENT_SLICE", async () => {
+  const file = Uint8Array.from({ length: 50_000 }, (_, i) => (i * 17 + 5) & 255);
+  const fromSource = [];
+  const blob = { size: file.length, slice: (s, e) => (fromSource.push([s, e]), { arrayBuffer: async () => file.slice(s, e).buffer }) };
+  const held = new Held();
+  const source = held.blob(blob);
+  const get = async (s, e) => [...new Uint8Array(await source.slice(s, e).arrayBuffer())];
+  assert.deepEqual(await get(1000, 5000), [...file.slice(1000, 5000)]);
+  assert.deepEqual(await get(1200, 1300), [...file.slice(1200, 1300)], "inside it");
+  assert.deepEqual(await get(1000, 5000), [...file.slice(1000, 5000)], "all of it");
+  assert.deepEqual(fromSource, [[1000, 5000]]);
+  assert.deepEqual(held.served, { requests: 2, bytes: 4100 });
+  await get(4900, 5100); // across its end: from the source
+  assert.deepEqual(fromSource.at(-1), [4900, 5100]);
+  // Through an AsyncBuffer too.
+  const viaBuffer = new Held();
+  const reads = [];
+  const buffer = viaBuffer.buffer({ byteLength: file.length, slice: async (s, e) => (reads.push([s, e]), file.slice(s, e)) });
+  await buffer.slice(0, 100);
+  assert.deepEqual([...new Uint8Array(await buffer.slice(10, 20))], [...file.slice(10, 20)]);
+  assert.deepEqual(reads, [[0, 100]]);
+  // Bounded: past RECENT_MAX bytes the oldest go; a slice over RECENT_SLICE is not kept.
+  const big = new Held();
+  let asked = 0;
+  const huge = big.blob({ size: 2 * RECENT_MAX, slice: (s, e) => (asked++, { arrayBuffer: async () => new ArrayBuffer(e - s) }) });
+  await huge.slice(0, RECENT_SLICE + 1).arrayBuffer();
+  await huge.slice(0, 10).arrayBuffer();
+  assert.equal(asked, 2, "a slice over RECENT_SLICE is not kept");
+  const piece = RECENT_MAX / 4;
+  for (let k = 0; k < 5; k++) await huge.slice(k * piece, (k + 1) * piece).arrayBuffer();
+  asked = 0;
+  for (let k = 1; k < 5; k++) await huge.slice(k * piece + 10, k * piece + 20).arrayBuffer();
+  assert.equal(asked, 0, "the latest four of five pieces of RECENT_MAX / 4 stay");
+  await huge.slice(10, 20).arrayBuffer();
+  assert.equal(asked, 1, "the oldest went");
 });

@@ -83,7 +83,7 @@ test("a window across a row group larger than a stretch (8 MiB): the page reads 
   // one, whole); what the open reads past the file's header (the first 9
   // bytes: a version 2 header's length would follow the 5 of version 1's).
   // Row group 1 read again would be 9.6 MB more.
-  const headers = packageRequests(built.chunks.flat().map((r) => ({ start: r.start, end: r.start + Math.min(CHUNK_HEADER, r.end - r.start) }))).reduce((a, r) => a + r.end - r.start, 0);
+  const headers = headerBytes(built);
   const opened = await openedBytes(page);
   const limit = built.size + (opened - (5 + built.footerLength + 8)) + headers;
   assert.ok(read <= limit, `read ${read} bytes of a ${built.size}-byte file (limit ${limit})`);
@@ -144,19 +144,55 @@ test("movielens.tokenized opened, then its tokenizer supplied: each chunk read o
   assert.deepEqual(log.errors, []);
 });
 
-test("a damaged chunk among others of its row group: the others are read once more at most together, not one request each", async () => {
-  const { page, log } = ins;
-  // One row group of four int32 columns, 4,000 rows (16 KB a chunk);
-  // column 1's block says one byte more than its stored size can give
-  // (corrupt_chunk), which only reading the chunk finds.
+/** One row group of four int32 columns, 4,000 rows (16 KB a chunk);
+ *  column 1's block says one byte more than its stored size can give
+ *  (corrupt_chunk), which only reading the chunk finds. */
+function oneDamaged() {
   const n = 4000;
   const built = buildFile(
     ["a", "b", "c", "d"].map((name) => ({ name, type: "int32", nullable: false })),
     [{ offset: 5, columns: [0, 1, 2, 3].map((c) => Array.from({ length: n }, (_, i) => i * 4 + c)) }],
   );
   const bytes = materialize(built);
-  const bad = built.chunks[0][1];
-  bytes[bad.start + 22] += 1; // the block's raw length (after the 18-byte header and its stored length)
+  bytes[built.chunks[0][1].start + 22] += 1; // the block's raw length (after the 18-byte header and its stored length)
+  return { built, bytes };
+}
+
+/** One row group of `n` int32 columns, every chunk's header naming an encoding no reader knows. */
+function allDamaged(n) {
+  const built = buildFile(
+    Array.from({ length: n }, (_, c) => ({ name: `c${c}`, type: "int32", nullable: false })),
+    [{ offset: 5, columns: Array.from({ length: n }, (_, c) => [c, c + 1, c + 2]) }],
+  );
+  const bytes = materialize(built);
+  for (const r of built.chunks[0]) bytes[r.start] = 99;
+  return { built, bytes };
+}
+
+/** What the chunk headers' requests (loadHeaders) read of `built`, by the package's rule. */
+const headerBytes = (built) => packageRequests(built.chunks.flat().map((r) => ({ start: r.start, end: r.start + Math.min(CHUNK_HEADER, r.end - r.start) }))).reduce((a, r) => a + r.end - r.start, 0);
+
+/** Runs `fn` with the worker's memory of the slices lately read (Held's
+ *  RECENT_MAX) switched off: what the page reads again is then counted. */
+async function withoutRecent(page, fn) {
+  await page.route("**/js/stretches.js", async (route) => {
+    const res = await route.fetch();
+    const body = await res.text();
+    assert.match(body, /export const RECENT_MAX = [^;]+;/);
+    await route.fulfill({ response: res, body: body.replace(/export const RECENT_MAX = [^;]+;/, "export const RECENT_MAX = 0;") });
+  });
+  try {
+    await page.reload();
+    await fn();
+  } finally {
+    await page.unroute("**/js/stretches.js");
+    await page.reload();
+  }
+}
+
+test("a damaged chunk among others of its row group: the others are read once more at most together, not one request each", () => withoutRecent(ins.page, async () => {
+  const { page, log } = ins;
+  const { built, bytes } = oneDamaged();
   const chunkBytes = built.chunks[0].map((r) => r.end - r.start);
   await page.setInputFiles("[data-testid=file-input]", [{ name: "damaged-b.cols", mimeType: "application/octet-stream", buffer: Buffer.from(bytes) }]);
   await waitState(page, "ready");
@@ -173,7 +209,7 @@ test("a damaged chunk among others of its row group: the others are read once mo
   const limit = built.size + (opened - (5 + built.footerLength + 8)) + chunkBytes[0] + chunkBytes[2] + chunkBytes[3] + headers;
   assert.ok(read <= limit, `read ${read} bytes of a ${built.size}-byte file: more than once more for the good chunks (limit ${limit})`);
   assert.deepEqual(log.errors, []);
-});
+}));
 
 test("a file of 2,000 row groups: the page's worker builds the footer's row groups once an open, not again for each chunk shown, filter or profile", async () => {
   // file.rowGroups makes every row group's object anew on each read (31 ms
@@ -265,15 +301,10 @@ for (const [G, step, how] of [
   });
 }
 
-test("a row group of 200 columns whose every chunk is damaged: read in about n log n bytes, not n squared, and 5 error boxes, the rest behind one line", async () => {
+test("a row group of 200 columns whose every chunk is damaged: read in about n log n bytes, not n squared, and 5 error boxes, the rest behind one line", () => withoutRecent(ins.page, async () => {
   const { page, log } = ins;
   const n = 200;
-  const built = buildFile(
-    Array.from({ length: n }, (_, c) => ({ name: `c${c}`, type: "int32", nullable: false })),
-    [{ offset: 5, columns: Array.from({ length: n }, (_, c) => [c, c + 1, c + 2]) }],
-  );
-  const bytes = materialize(built);
-  for (const r of built.chunks[0]) bytes[r.start] = 99; // an encoding tag no reader knows, in every chunk's header
+  const { built, bytes } = allDamaged(n);
   const chunks = built.chunks[0].reduce((a, r) => a + r.end - r.start, 0);
   await page.setInputFiles("[data-testid=file-input]", [{ name: "all-damaged.cols", mimeType: "application/octet-stream", buffer: Buffer.from(bytes) }]);
   await waitState(page, "ready");
@@ -290,6 +321,22 @@ test("a row group of 200 columns whose every chunk is damaged: read in about n l
   await page.waitForFunction((n) => document.querySelectorAll("[data-testid=column-error]").length >= n, n);
   const kinds = await page.$$eval("[data-testid=column-error]", (bs) => bs.map((b) => b.dataset.kind));
   assert.deepEqual(kinds, Array(n).fill("unsupported_encoding"), "every column's box, once opened");
+  assert.deepEqual(log.errors, []);
+}));
+
+test("with the slices lately read kept (Held's RECENT_MAX), a call read again after a damaged chunk reads nothing again: one damaged chunk of four, every chunk of 200", async () => {
+  const { page, log } = ins;
+  for (const [name, { built, bytes }] of [["damaged-b.cols", oneDamaged()], ["all-damaged.cols", allDamaged(200)]]) {
+    await page.setInputFiles("[data-testid=file-input]", [{ name, mimeType: "application/octet-stream", buffer: Buffer.from(bytes) }]);
+    await page.waitForFunction((name) => document.querySelector("[data-testid=file-name]")?.textContent === name, name);
+    await waitState(page, "ready");
+    const read = await settled(page);
+    // The file once; the headers' requests (loadHeaders); what the open
+    // reads past the file's header (its first 9 bytes).
+    const limit = built.size + (await openedBytes(page)) - (5 + built.footerLength + 8) + headerBytes(built);
+    assert.ok(read <= limit, `${name}: read ${read} bytes of a ${built.size}-byte file (limit ${limit})`);
+    assert.ok(await page.$("[data-testid=data-grid] .grid-cell[data-kind=error]"), `${name}: the damaged chunks show as unreadable`);
+  }
   assert.deepEqual(log.errors, []);
 });
 

@@ -28,6 +28,13 @@ export const MAX_SPAN = 8 * 1024 * 1024;
  *  hundred KB at most, and many more than one call's chunks. */
 export const SEEN_MAX = 4096;
 
+/** Bytes of the slices lately handed out that a Held keeps (`recent`), and
+ *  the largest slice it keeps: a read again soon after (a call read again
+ *  without the chunk that failed in it, a chunk's report after its values)
+ *  is answered from them. A larger slice would push out all the others. */
+export const RECENT_MAX = 16 * 1024 * 1024;
+export const RECENT_SLICE = 4 * 1024 * 1024;
+
 /**
  * `ranges` (each { start, end }) grouped into stretches: in file order,
  * neighbours at most `gap` bytes apart join one stretch of at most
@@ -80,6 +87,9 @@ export class Held {
   #marks = new Float64Array(0);
   #markBytes = 0;
   #seen = new Map(); // offset -> Uint8Array
+  // The slices lately handed out, oldest first, RECENT_MAX bytes at most.
+  #recent = []; // { start, end, bytes: Uint8Array }
+  #recentBytes = 0;
 
   /** Keeps the first `n` bytes at each of `offsets` (ascending; a Float64Array is kept as it is) of every slice handed out from now on. */
   mark(offsets, n) {
@@ -93,11 +103,18 @@ export class Held {
     return this.#seen.get(offset) ?? null;
   }
 
-  /** Notes the marked offsets inside the slice at `start` (bytes: an ArrayBuffer or view). */
-  #note(start, bytes) {
+  /** Notes the slice at `start` (bytes: an ArrayBuffer or view, never
+   *  written to by the package): kept among the recent ones when it came
+   *  from the source, and the marked offsets inside it. */
+  #note(start, bytes, fromSource) {
+    const view = new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
+    if (fromSource && view.length > 0 && view.length <= RECENT_SLICE) {
+      this.#recent.push({ start, end: start + view.length, bytes: view });
+      this.#recentBytes += view.length;
+      while (this.#recentBytes > RECENT_MAX) this.#recentBytes -= this.#recent.shift().bytes.length;
+    }
     const m = this.#marks;
     if (!m.length) return;
-    const view = new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
     const end = start + view.length;
     let lo = 0;
     let hi = m.length;
@@ -160,11 +177,24 @@ export class Held {
     return io;
   }
 
-  /** The bytes start .. end: held, or on their way, or null. */
+  /** The bytes start .. end: held, or on their way, or lately handed out, or null. */
   #answer(start, end) {
     const b = this.take(start, end);
     if (b) return b;
     for (const c of this.#coming) if (c.start <= start && end <= c.end) return c.arrived.then(() => this.take(start, end));
+    return this.#lately(start, end);
+  }
+
+  /** The bytes start .. end (an ArrayBuffer of their own) from a slice lately handed out, or null. */
+  #lately(start, end) {
+    for (let k = this.#recent.length - 1; k >= 0; k--) {
+      const r = this.#recent[k];
+      if (r.start <= start && end <= r.end && start < end) {
+        this.served.requests++;
+        this.served.bytes += end - start;
+        return r.bytes.slice(start - r.start, end - r.start).buffer;
+      }
+    }
     return null;
   }
 
@@ -225,8 +255,9 @@ export class Held {
         const b = this.#answer(start, end);
         return {
           arrayBuffer: async () => {
-            const bytes = (await b) ?? (await blob.slice(start, end).arrayBuffer());
-            this.#note(start, bytes);
+            const kept = await b;
+            const bytes = kept ?? (await blob.slice(start, end).arrayBuffer());
+            this.#note(start, bytes, !kept);
             return bytes;
           },
         };
@@ -239,8 +270,9 @@ export class Held {
     return {
       byteLength: buffer.byteLength,
       slice: async (start, end) => {
-        const bytes = (await this.#answer(start, end)) ?? (await buffer.slice(start, end));
-        this.#note(start, bytes);
+        const kept = await this.#answer(start, end);
+        const bytes = kept ?? (await buffer.slice(start, end));
+        this.#note(start, bytes, !kept);
         return bytes;
       },
     };
