@@ -72,7 +72,7 @@ test("the Data tab's header and its Columns menu show the first 200 characters",
   assert.deepEqual(log.errors, []);
 });
 
-test("the byte map's description of the chunk names it by its first 200 characters", async () => {
+test("the byte map's description of the chunk and the table of regions name it by its first 200 characters", async () => {
   const { page, log } = ins;
   await tab(page, "layout");
   await page.focus("[data-testid=layout-map]");
@@ -80,5 +80,8 @@ test("the byte map's description of the chunk names it by its first 200 characte
   const info = await page.textContent("[data-testid=layout-info]");
   assert.ok(info.startsWith(`Chunk: row group 0, column 0 “${CUT}” (int32)`), info.slice(0, 300));
   assert.ok(info.length < 600, `${info.length} characters`);
+  // And the table of regions below it.
+  const cells = await page.$$eval("[data-testid=layout-row][data-kind=chunk] [data-field=col]", (tds) => tds.map((td) => td.textContent));
+  assert.deepEqual(cells, [CUT, "x"]);
   assert.deepEqual(log.errors, []);
 });

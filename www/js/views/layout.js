@@ -206,7 +206,7 @@ export function renderLayout(ctx, el) {
       { key: "share", label: "Share", numeric: true, value: (r) => (r.end - r.start) / size, cell: (r) => fmtPct((r.end - r.start) / size) },
       { key: "kind", label: "Region", value: (r) => r.kind, cell: (r) => h("span", {}, h("span", { class: "swatch", style: { background: regionColor(r) } }), " ", r.kind) },
       { key: "rg", label: "RG", numeric: true, value: (r) => r.rowGroup ?? null },
-      { key: "col", label: "Column", value: (r) => (r.kind === "chunk" ? ctx.labels[r.column] : null) },
+      { key: "col", label: "Column", value: (r) => (r.kind === "chunk" ? ctx.labels[r.column] : null), cell: (r) => (r.kind === "chunk" ? brief(ctx.labels[r.column]) : null) },
     ],
     rows: f.layout,
     // A screenful, as the chunk table shows, its rows in tasks after the
