@@ -85,3 +85,22 @@ test("the byte map's description of the chunk and the table of regions name it b
   assert.deepEqual(cells, [CUT, "x"]);
   assert.deepEqual(log.errors, []);
 });
+
+test("Timing names the column by its first 200 characters: the results, the chart's label and tooltip, and the runs side by side", async () => {
+  const { page, log } = ins;
+  await tab(page, "timing");
+  await page.fill("[data-testid=timing-runs]", "2");
+  await page.fill("[data-testid=timing-warmups]", "0");
+  for (let run = 1; run <= 2; run++) {
+    await page.click("[data-testid=timing-run]");
+    await page.waitForFunction((n) => document.querySelectorAll("[data-testid=timing-compare-row]").length > 0 || (n === 1 && document.querySelector("[data-testid=timing-result-row]")), run, { timeout: 60_000 });
+  }
+  await page.waitForSelector("[data-testid=timing-compare-row]");
+  assert.equal(await page.textContent("[data-testid=timing-result-row][data-col='0'] .colname"), CUT);
+  const label = await page.$eval("[data-testid=chart-row-label]", (t) => ({ title: t.querySelector("title").textContent, text: t.textContent }));
+  assert.equal(label.title, CUT);
+  assert.ok(label.text.length < 300, `the chart's label: ${label.text.length} characters`);
+  const compared = await page.$$eval("[data-testid=timing-compare-row]", (trs) => trs.map((tr) => tr.cells[0].textContent));
+  assert.deepEqual(compared, [CUT, "x"]);
+  assert.deepEqual(log.errors, []);
+});

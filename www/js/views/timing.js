@@ -166,7 +166,7 @@ function chart(rows, width) {
     const y = top + i * rowH + labelH + 15;
     const label = r.name.length > 28 ? `${r.name.slice(0, 27)}…` : r.name;
     const at = stacked ? { x: left, y: y - 17, "text-anchor": "start", "data-room": W - left - right } : { x: left - 10, y: y + 4, "text-anchor": "end", "data-room": left - 14 };
-    svg.append(s("text", { ...at, class: "row-label", "data-testid": "chart-row-label" }, s("title", {}, r.name), label));
+    svg.append(s("text", { ...at, class: "row-label", "data-testid": "chart-row-label" }, s("title", {}, brief(r.name)), label));
     svg.append(s("line", { x1: x(r.min), x2: x(r.max), y1: y, y2: y, class: "range" }));
     svg.append(s("rect", { x: x(r.ciLo), y: y - 9, width: Math.max(1, x(r.ciHi) - x(r.ciLo)), height: 18, class: "ci" }));
     r.runs.forEach((run, j) => svg.append(s("circle", { cx: x(run.wallMs), cy: y + (((j * 7) % 11) - 5), r: 2.6, class: "dot" }, s("title", {}, `run ${run.seq}: ${fmtMs(run.wallMs)}`))));
@@ -437,7 +437,7 @@ export function createTiming(ctx, el) {
     }
     const names = new Map();
     for (const e of history) {
-      for (const r of e.rows) names.set(`c${r.c}`, r.name);
+      for (const r of e.rows) names.set(`c${r.c}`, brief(r.name));
       if (e.whole) names.set("whole", "whole read (all chosen columns)");
     }
     const cell = (e, key) => {
