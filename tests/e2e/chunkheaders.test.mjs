@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CHUNK_HEADER, READ_TOGETHER_FROM, headerPlan, headerSpans } from "../../www/js/chunkheaders.js";
-import { Held, MAX_GAP, MAX_SPAN, PACKAGE_GAP, RECENT_MAX, RECENT_SLICE, SEEN_MAX, packageRequests, stretches } from "../../www/js/stretches.js";
+import { Held, MAX_GAP, MAX_SPAN, PACKAGE_GAP, RECENT_MAX, RECENT_SLICE, packageRequests, stretches } from "../../www/js/stretches.js";
 import { memoryAsyncBuffer } from "../js/check.mjs";
 import { loadApi } from "../node/corpus.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
@@ -182,43 +182,6 @@ test("a slice inside a stretch still being read waits for it and is answered fro
   assert.deepEqual(fromSource.at(-1), [200, 300]);
 });
 
-test("marked offsets: the first n bytes at each, from every slice handed out (from the source, a held stretch, or an AsyncBuffer), the latest SEEN_MAX kept", async () => {
-  const file = Uint8Array.from({ length: 20000 }, (_, i) => (i * 31 + 7) & 255);
-  const blob = { size: file.length, slice: (s, e) => ({ arrayBuffer: async () => file.slice(s, e).buffer }) };
-  const held = new Held();
-  const source = held.blob(blob);
-  held.mark([100, 500, 510, 4000, 9000], 18);
-  assert.equal(held.seen(100), null, "nothing before a slice");
-  await source.slice(90, 600).arrayBuffer();
-  assert.deepEqual([...held.seen(100)], [...file.slice(100, 118)]);
-  assert.deepEqual([...held.seen(500)], [...file.slice(500, 518)]);
-  assert.deepEqual([...held.seen(510)], [...file.slice(510, 600)].slice(0, 18));
-  assert.equal(held.seen(4000), null, "outside the slice");
-  // A slice ending inside the first n bytes keeps what it has.
-  await source.slice(3990, 4005).arrayBuffer();
-  assert.deepEqual([...held.seen(4000)], [...file.slice(4000, 4005)]);
-  // From a held stretch, and through an AsyncBuffer.
-  await held.readSpans([{ start: 8000, end: 10000, ranges: [] }], async (s, e) => file.slice(s, e));
-  await source.slice(8500, 9500).arrayBuffer();
-  assert.deepEqual([...held.seen(9000)], [...file.slice(9000, 9018)]);
-  const viaBuffer = new Held();
-  viaBuffer.mark([300], 18);
-  await viaBuffer.buffer({ byteLength: file.length, slice: async (s, e) => file.slice(s, e) }).slice(0, 1000);
-  assert.deepEqual([...viaBuffer.seen(300)], [...file.slice(300, 318)]);
-  // Bounded: the oldest go first.
-  const many = new Held();
-  const offsets = Array.from({ length: SEEN_MAX + 10 }, (_, i) => i);
-  many.mark(offsets, 1);
-  const m = many.blob({ size: offsets.length, slice: (s, e) => ({ arrayBuffer: async () => new Uint8Array(e - s).fill(1).buffer }) });
-  await m.slice(0, offsets.length).arrayBuffer();
-  assert.equal(many.seen(9), null);
-  assert.deepEqual([...many.seen(10)], [1]);
-  assert.deepEqual([...many.seen(SEEN_MAX + 9)], [1]);
-  // A new mark forgets what was seen.
-  held.mark([100], 18);
-  assert.equal(held.seen(100), null);
-});
-
 test("slices lately read from the source answer a slice inside one of them; the latest RECENT_MAX bytes are kept, none of a slice over RECENT_SLICE", async () => {
   const file = Uint8Array.from({ length: 50_000 }, (_, i) => (i * 17 + 5) & 255);
   const fromSource = [];
@@ -233,6 +196,11 @@ test("slices lately read from the source answer a slice inside one of them; the 
   assert.deepEqual(held.served, { requests: 2, bytes: 4100 });
   await get(4900, 5100); // across its end: from the source
   assert.deepEqual(fromSource.at(-1), [4900, 5100]);
+  // lately(): what the page itself looks up (a failed chunk's header), not counted as served.
+  assert.deepEqual([...held.lately(2000, 2018)], [...file.slice(2000, 2018)]);
+  assert.equal(held.lately(5050, 5200), null);
+  assert.equal(held.lately(100, 200), null);
+  assert.deepEqual(held.served, { requests: 2, bytes: 4100 });
   // Through an AsyncBuffer too.
   const viaBuffer = new Held();
   const reads = [];

@@ -24,14 +24,11 @@ export const MAX_GAP = 64 * 1024;
 /** The longest stretch read at once: what a stretch holds in memory. */
 export const MAX_SPAN = 8 * 1024 * 1024;
 
-/** Chunk headers a Held keeps from the slices it hands out (`mark`): a few
- *  hundred KB at most, and many more than one call's chunks. */
-export const SEEN_MAX = 4096;
-
-/** Bytes of the slices lately handed out that a Held keeps (`recent`), and
+/** Bytes of the slices lately read from the source that a Held keeps, and
  *  the largest slice it keeps: a read again soon after (a call read again
- *  without the chunk that failed in it, a chunk's report after its values)
- *  is answered from them. A larger slice would push out all the others. */
+ *  without the chunk that failed in it, a chunk's report after its values,
+ *  the header of a chunk that failed) is answered from them. A larger
+ *  slice would push out all the others. */
 export const RECENT_MAX = 16 * 1024 * 1024;
 export const RECENT_SLICE = 4 * 1024 * 1024;
 
@@ -81,54 +78,27 @@ export class Held {
   // answered from it or, if it never came, from the source.
   #coming = new Set(); // { start, end, arrived: Promise, arrive() }
   served = { requests: 0, bytes: 0 };
-  // The first bytes at each marked offset (a chunk's start) of the slices
-  // lately handed out: a chunk that then fails to read has its header here,
-  // rather than in a request of its own. The latest SEEN_MAX are kept.
-  #marks = new Float64Array(0);
-  #markBytes = 0;
-  #seen = new Map(); // offset -> Uint8Array
-  // The slices lately handed out, oldest first, RECENT_MAX bytes at most.
+  // The slices lately read from the source, oldest first, RECENT_MAX bytes at most.
   #recent = []; // { start, end, bytes: Uint8Array }
   #recentBytes = 0;
 
-  /** Keeps the first `n` bytes at each of `offsets` (ascending; a Float64Array is kept as it is) of every slice handed out from now on. */
-  mark(offsets, n) {
-    this.#marks = offsets instanceof Float64Array ? offsets : Float64Array.from(offsets);
-    this.#markBytes = n;
-    this.#seen.clear();
-  }
-
-  /** The first bytes kept at `offset` (at most n, fewer at the slice's end), or null. */
-  seen(offset) {
-    return this.#seen.get(offset) ?? null;
-  }
-
-  /** Notes the slice at `start` (bytes: an ArrayBuffer or view, never
-   *  written to by the package): kept among the recent ones when it came
-   *  from the source, and the marked offsets inside it. */
-  #note(start, bytes, fromSource) {
+  /** Keeps the slice at `start` (bytes: an ArrayBuffer or view, read from
+   *  the source, never written to by the package) among the recent ones. */
+  #keep(start, bytes) {
     const view = new Uint8Array(bytes.buffer ?? bytes, bytes.byteOffset ?? 0, bytes.byteLength);
-    if (fromSource && view.length > 0 && view.length <= RECENT_SLICE) {
-      this.#recent.push({ start, end: start + view.length, bytes: view });
-      this.#recentBytes += view.length;
-      while (this.#recentBytes > RECENT_MAX) this.#recentBytes -= this.#recent.shift().bytes.length;
+    if (view.length === 0 || view.length > RECENT_SLICE) return;
+    this.#recent.push({ start, end: start + view.length, bytes: view });
+    this.#recentBytes += view.length;
+    while (this.#recentBytes > RECENT_MAX) this.#recentBytes -= this.#recent.shift().bytes.length;
+  }
+
+  /** The bytes start .. end (a Uint8Array of their own) from a slice lately read from the source, or null. */
+  lately(start, end) {
+    for (let k = this.#recent.length - 1; k >= 0; k--) {
+      const r = this.#recent[k];
+      if (r.start <= start && end <= r.end && start < end) return r.bytes.slice(start - r.start, end - r.start);
     }
-    const m = this.#marks;
-    if (!m.length) return;
-    const end = start + view.length;
-    let lo = 0;
-    let hi = m.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (m[mid] < start) lo = mid + 1;
-      else hi = mid;
-    }
-    for (let k = lo; k < m.length && m[k] < end; k++) {
-      const at = m[k] - start;
-      this.#seen.delete(m[k]);
-      this.#seen.set(m[k], view.slice(at, Math.min(at + this.#markBytes, view.length)));
-      if (this.#seen.size > SEEN_MAX) this.#seen.delete(this.#seen.keys().next().value);
-    }
+    return null;
   }
 
   /**
@@ -177,25 +147,16 @@ export class Held {
     return io;
   }
 
-  /** The bytes start .. end: held, or on their way, or lately handed out, or null. */
+  /** The bytes start .. end: held, or on their way, or lately read, or null. */
   #answer(start, end) {
     const b = this.take(start, end);
     if (b) return b;
     for (const c of this.#coming) if (c.start <= start && end <= c.end) return c.arrived.then(() => this.take(start, end));
-    return this.#lately(start, end);
-  }
-
-  /** The bytes start .. end (an ArrayBuffer of their own) from a slice lately handed out, or null. */
-  #lately(start, end) {
-    for (let k = this.#recent.length - 1; k >= 0; k--) {
-      const r = this.#recent[k];
-      if (r.start <= start && end <= r.end && start < end) {
-        this.served.requests++;
-        this.served.bytes += end - start;
-        return r.bytes.slice(start - r.start, end - r.start).buffer;
-      }
-    }
-    return null;
+    const recent = this.lately(start, end);
+    if (!recent) return null;
+    this.served.requests++;
+    this.served.bytes += end - start;
+    return recent.buffer;
   }
 
   #add(entry) {
@@ -256,8 +217,9 @@ export class Held {
         return {
           arrayBuffer: async () => {
             const kept = await b;
-            const bytes = kept ?? (await blob.slice(start, end).arrayBuffer());
-            this.#note(start, bytes, !kept);
+            if (kept) return kept;
+            const bytes = await blob.slice(start, end).arrayBuffer();
+            this.#keep(start, bytes);
             return bytes;
           },
         };
@@ -271,8 +233,9 @@ export class Held {
       byteLength: buffer.byteLength,
       slice: async (start, end) => {
         const kept = await this.#answer(start, end);
-        const bytes = kept ?? (await buffer.slice(start, end));
-        this.#note(start, bytes, !kept);
+        if (kept) return kept;
+        const bytes = await buffer.slice(start, end);
+        this.#keep(start, bytes);
         return bytes;
       },
     };
