@@ -12,7 +12,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { corpus, openInspector, site, tab, waitState } from "./harness.mjs";
+import { corpus, gridDrawn, openInspector, site, tab, waitState } from "./harness.mjs";
 import { loadApi } from "../node/corpus.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
@@ -442,6 +442,28 @@ test("a stretch of chunk headers the server fails (503): the package reads the h
   assert.equal(deferred, false, "the headers were read");
   assert.deepEqual(shown, want);
   assert.deepEqual(insp.log.errors, []);
+});
+
+test("Column detail over HTTP, after the Data tab decoded the chunk, asks the server for it no more: the report is read from the worker's memory of recent slices", async () => {
+  const { page } = insp;
+  const f = loadApi().ColumnsFile.fromBytes(BODY);
+  const chunk = [f.rowGroups[0].columns[1].byteOffset, f.rowGroups[0].columns[1].byteOffset + f.rowGroups[0].columns[1].byteLength];
+  f.free();
+  seen.length = 0;
+  await page.fill("[data-testid=url-input]", `${dataBase}/signed/diamonds.default.cols`);
+  await page.click("[data-testid=url-open]");
+  await waitState(page, "ready");
+  await tab(page, "data");
+  await gridDrawn(page);
+  const asked = () => seen.filter((r) => r.method === "GET" && r.range).map((r) => r.range.match(/\d+/g).map(Number)).filter(([s, e]) => s <= chunk[0] && chunk[1] - 1 <= e).length;
+  assert.equal(asked(), 1, `the Data tab's read of row group 0: ${JSON.stringify(seen.map((r) => r.range))}`);
+  await tab(page, "detail");
+  await page.selectOption("[data-testid=detail-col]", "1");
+  await page.waitForSelector("[data-testid=detail-chunk]");
+  await page.waitForSelector("[data-testid=profile][data-state=done] [data-testid=profile-lengths]", { timeout: 30_000 });
+  assert.match(await page.textContent(".detail-title"), /row group 0 /);
+  assert.equal(asked(), 1, `ranges asked: ${JSON.stringify(seen.map((r) => r.range))}`);
+  await tab(page, "schema");
 });
 
 test("Column detail over HTTP asks the server for its chunk once, for the report and the column's profile", async () => {
