@@ -9,7 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CHUNK_HEADER, READ_TOGETHER_FROM, headerPlan, headerSpans } from "../../www/js/chunkheaders.js";
-import { Held, MAX_GAP, MAX_SPAN, PACKAGE_GAP, RECENT_MAX, RECENT_SLICE, packageRequests, stretches } from "../../www/js/stretches.js";
+import { Held, MAX_GAP, MAX_SPAN, PACKAGE_GAP, RECENT_COUNT, RECENT_MAX, RECENT_SLICE, packageRequests, stretches } from "../../www/js/stretches.js";
 import { memoryAsyncBuffer } from "../js/check.mjs";
 import { loadApi } from "../node/corpus.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
@@ -182,7 +182,7 @@ test("a slice inside a stretch still being read waits for it and is answered fro
   assert.deepEqual(fromSource.at(-1), [200, 300]);
 });
 
-test("slices lately read from the source answer a slice inside one of them; the latest RECENT_MAX bytes are kept, none of a slice over RECENT_SLICE", async () => {
+test("slices lately read from the source answer a slice inside one of them; the latest RECENT_COUNT slices and RECENT_MAX bytes are kept, none of a slice over RECENT_SLICE", async () => {
   const file = Uint8Array.from({ length: 50_000 }, (_, i) => (i * 17 + 5) & 255);
   const fromSource = [];
   const blob = { size: file.length, slice: (s, e) => (fromSource.push([s, e]), { arrayBuffer: async () => file.slice(s, e).buffer }) };
@@ -222,4 +222,14 @@ test("slices lately read from the source answer a slice inside one of them; the 
   assert.equal(asked, 0, "the latest four of five pieces of RECENT_MAX / 4 stay");
   await huge.slice(10, 20).arrayBuffer();
   assert.equal(asked, 1, "the oldest went");
+  // And at most RECENT_COUNT slices, however small.
+  const many = new Held();
+  let fetched = 0;
+  const small = many.blob({ size: 1e6, slice: (s, e) => (fetched++, { arrayBuffer: async () => new ArrayBuffer(e - s) }) });
+  for (let k = 0; k <= RECENT_COUNT; k++) await small.slice(k * 100, k * 100 + 18).arrayBuffer();
+  fetched = 0;
+  await small.slice(100, 118).arrayBuffer();
+  assert.equal(fetched, 0, "the second slice stays");
+  await small.slice(0, 18).arrayBuffer();
+  assert.equal(fetched, 1, "the first went, past RECENT_COUNT slices");
 });
