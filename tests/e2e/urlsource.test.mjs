@@ -444,18 +444,34 @@ test("a stretch of chunk headers the server fails (503): the package reads the h
   assert.deepEqual(insp.log.errors, []);
 });
 
-test("Column detail over HTTP, after the Data tab decoded the chunk, asks the server for it no more: the report is read from the worker's memory of recent slices", async () => {
-  const { page } = insp;
+/** Row group 0's chunks of BODY, each [start, end). */
+function firstGroupChunks() {
   const f = loadApi().ColumnsFile.fromBytes(BODY);
-  const chunk = [f.rowGroups[0].columns[1].byteOffset, f.rowGroups[0].columns[1].byteOffset + f.rowGroups[0].columns[1].byteLength];
-  f.free();
+  try {
+    return f.rowGroups[0].columns.map((cm) => [cm.byteOffset, cm.byteOffset + cm.byteLength]);
+  } finally {
+    f.free();
+  }
+}
+
+/** Opens BODY by its signed URL, what the server saw forgotten first. */
+async function openSigned(page) {
   seen.length = 0;
   await page.fill("[data-testid=url-input]", `${dataBase}/signed/diamonds.default.cols`);
   await page.click("[data-testid=url-open]");
   await waitState(page, "ready");
+}
+
+/** How many GETs the server saw whose range holds the whole of [start, end). */
+const askedFor = ([start, end]) => seen.filter((r) => r.method === "GET" && r.range).map((r) => r.range.match(/\d+/g).map(Number)).filter(([s, e]) => s <= start && end - 1 <= e).length;
+
+test("Column detail over HTTP, after the Data tab decoded the chunk, asks the server for it no more: the report is read from the worker's memory of recent slices", async () => {
+  const { page } = insp;
+  const chunk = firstGroupChunks()[1];
+  await openSigned(page);
   await tab(page, "data");
   await gridDrawn(page);
-  const asked = () => seen.filter((r) => r.method === "GET" && r.range).map((r) => r.range.match(/\d+/g).map(Number)).filter(([s, e]) => s <= chunk[0] && chunk[1] - 1 <= e).length;
+  const asked = () => askedFor(chunk);
   assert.equal(asked(), 1, `the Data tab's read of row group 0: ${JSON.stringify(seen.map((r) => r.range))}`);
   await tab(page, "detail");
   await page.selectOption("[data-testid=detail-col]", "1");
@@ -468,20 +484,14 @@ test("Column detail over HTTP, after the Data tab decoded the chunk, asks the se
 
 test("Column detail over HTTP asks the server for its chunk once, for the report and the column's profile", async () => {
   const { page } = insp;
-  const f = loadApi().ColumnsFile.fromBytes(BODY);
-  const chunks = f.rowGroups[0].columns.map((cm) => [cm.byteOffset, cm.byteOffset + cm.byteLength]);
-  f.free();
-  seen.length = 0;
-  await page.fill("[data-testid=url-input]", `${dataBase}/signed/diamonds.default.cols`);
-  await page.click("[data-testid=url-open]");
-  await waitState(page, "ready");
+  const chunks = firstGroupChunks();
+  await openSigned(page);
   await tab(page, "detail");
   await page.selectOption("[data-testid=detail-col]", "1");
   await page.waitForSelector("[data-testid=profile][data-state=done] [data-testid=profile-lengths]", { timeout: 30_000 });
   await page.waitForSelector("[data-testid=detail-chunk]");
   // The GETs whose range holds a whole chunk, for columns 0 (shown first)
   // and 1: one each (its header alone is read apart, for the tables).
-  const asked = ([start, end]) => seen.filter((r) => r.method === "GET" && r.range).map((r) => r.range.match(/\d+/g).map(Number)).filter(([s, e]) => s <= start && end - 1 <= e).length;
-  assert.deepEqual([asked(chunks[0]), asked(chunks[1])], [1, 1], `ranges asked: ${JSON.stringify(seen.map((r) => r.range))}`);
+  assert.deepEqual([askedFor(chunks[0]), askedFor(chunks[1])], [1, 1], `ranges asked: ${JSON.stringify(seen.map((r) => r.range))}`);
   await tab(page, "schema");
 });
