@@ -93,13 +93,13 @@ test("End and Home move the selection to the last and first column, drawn and in
   assert.equal(await page.$eval(scroller, (s) => s.scrollLeft), 0);
 });
 
-test("the Columns menu of 1,200 columns shows 200 at once, finds the others by its filter, and the grid follows a choice", async () => {
+test("the Columns menu of 1,200 columns shows 200 at once, finds the others by its filter (case aside), and the grid follows a choice", async () => {
   const { page, log } = ins;
   await page.click("[data-testid=data-columns-toggle]");
   const boxes = () => page.$$eval("[data-testid=data-columns-col]", (bs) => bs.map((b) => Number(b.value)));
   assert.deepEqual(await boxes(), [...Array(200).keys()], "the first 200, in file order");
   assert.match(await page.textContent("[data-testid=data-columns-more]"), /^and 1,000 more/);
-  await page.fill("[data-testid=data-columns] .picker-filter", "col_1199");
+  await page.fill("[data-testid=data-columns] .picker-filter", "COL_1199");
   assert.deepEqual(await boxes(), [1199]);
   await page.uncheck("[data-testid=data-columns-col][value='1199']");
   assert.equal(await page.textContent("[data-testid=data-columns-toggle]"), "Columns (1199 of 1200)");
@@ -132,5 +132,21 @@ test("the Schema of 1,200 columns shows 1,000 rows until asked for all, and its 
   await page.click("[data-testid=panel-schema] [data-testid=table-show-all]");
   await page.waitForSelector("[data-testid=schema-table][data-complete='1']");
   assert.deepEqual(await names(), SCHEMA.map((s) => s.name));
+  assert.deepEqual(log.errors, []);
+});
+
+test("the Chunks tab's name filter finds chunks by name, case aside, within the row group chosen", async () => {
+  const { page, log } = ins;
+  await tab(page, "chunks");
+  const chunks = () => page.$$eval("[data-testid=chunk-row]", (trs) => trs.map((tr) => `${tr.dataset.rg}:${tr.dataset.col}`));
+  const want = (gs) => gs.flatMap((g) => [119, ...Array.from({ length: 10 }, (_, k) => 1190 + k)].map((c) => `${g}:${c}`));
+  await page.fill("[data-testid=chunks-filter]", "COL_119");
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=chunk-row]").length === 22);
+  assert.deepEqual((await chunks()).sort(), want([0, 1]).sort());
+  await page.selectOption("[data-testid=chunks-rg]", "1");
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=chunk-row]").length === 11);
+  assert.deepEqual((await chunks()).sort(), want([1]).sort());
+  await page.fill("[data-testid=chunks-filter]", "");
+  await page.selectOption("[data-testid=chunks-rg]", "all");
   assert.deepEqual(log.errors, []);
 });

@@ -3,7 +3,7 @@
 import { h } from "./dom.js";
 import { fmtInt } from "./format.js";
 import { UNIT_LABEL } from "./timefmt.js";
-import { brief } from "./labels.js";
+import { brief, nameHas } from "./labels.js";
 
 const HINTS = {
   truncated: "The file is shorter than its own structure says: it was probably cut short while copying or downloading.",
@@ -183,9 +183,9 @@ export function columnPicker(schema, selected, onchange, { testid = "column-pick
   const summaryText = () => `${fmtInt(chosen.size)} of ${fmtInt(schema.length)} selected`;
   let matching = [];
   function draw() {
-    const q = filter.value.toLowerCase();
+    const q = filter.value;
     matching = [];
-    schema.forEach((col, i) => (q === "" || col.name.toLowerCase().includes(q)) && matching.push(i));
+    schema.forEach((col, i) => nameHas(col.name, q) && matching.push(i));
     const shown = matching.slice(0, PICKER_SHOWN).map((i) => {
       const it = item(i);
       it.box.checked = chosen.has(i);

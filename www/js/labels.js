@@ -32,3 +32,7 @@ export function brief(name, max = 200) {
   const end = name.charCodeAt(max - 1) >= 0xd800 && name.charCodeAt(max - 1) < 0xdc00 ? max - 1 : max;
   return `${name.slice(0, end)}…`;
 }
+
+/** Whether a column's name holds a filter's text, case aside (the Schema's
+ *  filter, the column picker and the chunk table's filter all ask this). */
+export const nameHas = (name, text) => text === "" || name.toLowerCase().includes(text.toLowerCase());

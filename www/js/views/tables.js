@@ -6,7 +6,7 @@ import { sortableTable } from "../table.js";
 import { indexField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeCell, sizeLegend, sizeTitle } from "../sizes.js";
 import { chunkFailure, columnFailures, tagCell, failureLine, groupList } from "../chunkstate.js";
-import { brief } from "../labels.js";
+import { brief, nameHas } from "../labels.js";
 
 /** The decoded size of a chunk (or column) that does not read: none. */
 const noDecode = () => h("span", { class: "bad-text", title: "a chunk does not read, so there are no decoded values", "data-testid": "decoded-none" }, "✗ none");
@@ -100,11 +100,8 @@ export function renderSchema(ctx, el) {
     if (!odd.length) return r[`${key}s`];
     return h("span", { class: "tag-conflict", "data-testid": `schema-${key}-conflict` }, h("span", {}, `footer: ${r[`${key}s`]}`), odd.map((x) => [" ", h("span", { class: "nowrap bad-text" }, `header of row group ${fmtInt(x.g)}: ${x[key].header}`)]));
   };
-  /** The rows whose name holds `q` (case aside). */
-  function matching(q) {
-    const low = q.toLowerCase();
-    return low ? rows.filter((r) => r.name.toLowerCase().includes(low)) : rows;
-  }
+  /** The rows whose name holds `q`. */
+  const matching = (q) => (q ? rows.filter((r) => nameHas(r.name, q)) : rows);
   const filter =
     rows.length > SCHEMA_FILTER_FROM
       ? h("input", {
@@ -238,8 +235,8 @@ export function renderChunks(ctx, el) {
       };
     },
   });
-  const apply = () => t.setRows(all.filter((r) => (rgFilter === "all" || r.g === Number(rgFilter)) && (nameFilter === "" || r.name.toLowerCase().includes(nameFilter))));
-  const filter = h("input", { type: "search", placeholder: "filter by column name", "aria-label": "filter chunks by column name", oninput: () => { nameFilter = filter.value.toLowerCase(); apply(); } });
+  const apply = () => t.setRows(all.filter((r) => (rgFilter === "all" || r.g === Number(rgFilter)) && nameHas(r.name, nameFilter)));
+  const filter = h("input", { type: "search", placeholder: "filter by column name", "aria-label": "filter chunks by column name", "data-testid": "chunks-filter", oninput: () => { nameFilter = filter.value; apply(); } });
   fill(
     el,
     h(
