@@ -39,16 +39,62 @@ const ctx = {
 // ---------------------------------------------------------------- URL state
 // ?url=&tab=&rg=&col=&row=&sort=&desc=&where= : what is open, where, and
 // which view of its rows, so a link shows the same.
+//
+// Opening another file (or going back to the samples) is a step the
+// browser's Back undoes: it adds a history entry, where moving between
+// tabs, chunks and rows only rewrites the current one. A local file has no
+// address, so its entry holds the File itself, for as long as the page.
 
 const urlState = new URLSearchParams(location.search);
-ctx.setUrlState = (patch) => {
+const entryFiles = new Map(); // history entry id -> { blob, name }
+// Entry ids of this page load only: entries made before a reload keep
+// their ids in the history, and must not find a newer load's files.
+const load = performance.timeOrigin;
+let lastEntry = 0;
+ctx.setUrlState = (patch, step = null) => {
+  const was = urlState.toString();
   for (const [k, v] of Object.entries(patch)) {
     if (v === null || v === undefined || v === "") urlState.delete(k);
     else urlState.set(k, String(v));
   }
   const q = urlState.toString();
-  history.replaceState(null, "", q ? `?${q}` : location.pathname);
+  const address = q ? `?${q}` : location.pathname;
+  // A step that changes nothing visible in the address (the same URL
+  // again) adds no entry, unless it is a local file.
+  if (step && (step.blob || q !== was)) {
+    const entry = `${load}:${++lastEntry}`;
+    if (step.blob) entryFiles.set(entry, { blob: step.blob, name: step.name });
+    history.pushState({ entry, local: step.blob ? step.name : null }, "", address);
+  } else history.replaceState(history.state, "", address);
 };
+
+/** What the address asks to see of a file (?tab=&rg=&col=&row=&sort=&desc=&where=). */
+function addressView() {
+  const int = (k) => (urlState.has(k) && /^\d+$/.test(urlState.get(k)) ? Number(urlState.get(k)) : null);
+  return { tab: urlState.get("tab") || "schema", rg: int("rg"), col: int("col"), row: int("row"), sort: int("sort"), desc: urlState.get("desc") === "1", where: urlState.get("where") };
+}
+
+/** Back or Forward: shows what the entry held (its file, where it was), or the samples. */
+function onHistoryStep(ev) {
+  for (const k of [...urlState.keys()]) urlState.delete(k);
+  for (const [k, v] of new URLSearchParams(location.search)) urlState.set(k, v);
+  const view = addressView();
+  const held = entryFiles.get(ev.state?.entry);
+  const url = urlState.get("url");
+  if (held) return openSource({ blob: held.blob }, held.name, view, null);
+  if (url) {
+    $("#url-input").value = url;
+    return openUrl(url, view, false);
+  }
+  ++ctx.gen; // an open under way no longer shows
+  ctx.file = null;
+  ctx.source = null;
+  $("#url-input").value = "";
+  showWelcome();
+  document.body.dataset.state = "";
+  // The page was reloaded since: the File went with it.
+  if (ev.state?.local) toast(`${ev.state.local} was a local file: open it again to see it.`);
+}
 
 // ---------------------------------------------------------------- status
 
@@ -225,6 +271,13 @@ ctx.previewChunk = (g, c) => {
 
 // ---------------------------------------------------------------- opening
 
+/** The samples, as a step Back undoes (the address forgets the file). */
+function toSamples() {
+  ctx.setUrlState({ url: null, tab: null, rg: null, col: null, row: null, sort: null, desc: null, where: null }, {});
+  $("#url-input").value = "";
+  showWelcome();
+}
+
 function showWelcome() {
   $("#welcome").hidden = false;
   $("#error-panel").hidden = true;
@@ -254,7 +307,7 @@ function timeUnits(info) {
  * (ctx.setUrlState), taken once the attempt ends: a cancelled one leaves
  * the address (and the field) saying what is still shown.
  */
-async function openSource(src, name, restore = null, address = {}) {
+async function openSource(src, name, restore = null, address = {}, step = true) {
   const gen = ++ctx.gen;
   $("#samples-menu").open = false;
   const before = document.body.dataset.state;
@@ -268,7 +321,7 @@ async function openSource(src, name, restore = null, address = {}) {
       document.body.dataset.state = before;
       return;
     }
-    ctx.setUrlState(address);
+    if (address) ctx.setUrlState(address, step && { blob: src.blob, name });
     if (src.blob) $("#url-input").value = "";
     ctx.file = null;
     ctx.source = null;
@@ -279,7 +332,7 @@ async function openSource(src, name, restore = null, address = {}) {
       panel,
       errorBox(e, { title: `${name} could not be opened`, testid: "open-error" }),
       h("p", { class: "muted" }, "Open another file, drop one on the page, or pick a sample."),
-      h("button", { type: "button", onclick: showWelcome }, "Show the samples"),
+      h("button", { type: "button", onclick: toSamples }, "Show the samples"),
     );
     panel.hidden = false;
     document.title = `${name} could not be opened — columns inspector`;
@@ -288,7 +341,7 @@ async function openSource(src, name, restore = null, address = {}) {
     return;
   }
   if (gen !== ctx.gen) return;
-  ctx.setUrlState(address);
+  if (address) ctx.setUrlState(address, step && { blob: src.blob, name });
   if (src.blob) $("#url-input").value = "";
   ctx.file = info;
   ctx.source = src.blob ? { blob: src.blob } : { url: src.url };
@@ -421,7 +474,7 @@ ctx.loadSampleTokenizer = async (path) => {
   }
 };
 
-function openUrl(text, restore = null) {
+function openUrl(text, restore = null, step = true) {
   const t = text.trim();
   if (!t) return;
   let url;
@@ -436,7 +489,7 @@ function openUrl(text, restore = null) {
     return;
   }
   const name = decodeURIComponent(url.pathname.split("/").pop() || url.host);
-  return openSource({ url: url.href }, name, restore, restore ? { url: t } : { url: t, rg: null, col: null, row: null, sort: null, desc: null, where: null });
+  return openSource({ url: url.href }, name, restore, restore ? { url: t } : { url: t, rg: null, col: null, row: null, sort: null, desc: null, where: null }, step);
 }
 
 // ---------------------------------------------------------------- samples
@@ -585,12 +638,11 @@ async function main() {
   }
   await manifest;
   document.body.dataset.ready = "1";
+  window.addEventListener("popstate", onHistoryStep);
   const url = urlState.get("url");
-  const int = (k) => (urlState.has(k) && /^\d+$/.test(urlState.get(k)) ? Number(urlState.get(k)) : null);
-  const restore = { tab: urlState.get("tab"), rg: int("rg"), col: int("col"), row: int("row"), sort: int("sort"), desc: urlState.get("desc") === "1", where: urlState.get("where") };
   if (url) {
     $("#url-input").value = url;
-    await openUrl(url, restore);
+    await openUrl(url, addressView(), false);
   }
 }
 

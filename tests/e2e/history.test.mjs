@@ -1,0 +1,111 @@
+// The browser's Back and Forward step between the files opened on the
+// page, each shown where it was left (tab, chunk, row); the samples are a
+// step too. Moving between tabs, chunks and rows adds no step. A local
+// file's step holds the File, so Back reopens it, until a reload lets it go.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { openInspector, dropFile, waitState, tab, corpus } from "./harness.mjs";
+import { expectedPath, readJson } from "../node/corpus.mjs";
+
+let ins;
+
+before(async () => {
+  ins = await openInspector();
+  await ins.page.waitForSelector("body[data-ready='1']");
+});
+
+after(async () => {
+  await ins?.close();
+});
+
+const clear = (page) => page.evaluate(() => (document.body.dataset.state = ""));
+
+async function openUrl(page, url, state = "ready") {
+  await clear(page);
+  await page.fill("[data-testid=url-input]", url);
+  await page.click("[data-testid=url-open]");
+  await waitState(page, state);
+}
+
+/** Back (or Forward) one step, then what shows once the page has settled. */
+async function step(page, way, state = "ready") {
+  await clear(page);
+  await (way === "back" ? page.goBack() : page.goForward());
+  if (state) await waitState(page, state);
+  else await page.waitForSelector("[data-testid=welcome]:not([hidden])");
+  return shown(page);
+}
+
+const shown = (page) =>
+  page.evaluate(() => ({
+    file: document.querySelector("#file-view:not([hidden]) [data-testid=file-name]")?.textContent ?? null,
+    tab: document.querySelector("[role=tab][aria-selected=true]")?.id.replace("tab-", "") ?? null,
+    search: location.search,
+    welcome: !document.querySelector("[data-testid=welcome]").hidden,
+    field: document.querySelector("[data-testid=url-input]").value,
+  }));
+
+test("Back and Forward step between URL files and a local one, each on the tab it was left on; tabs add no step", async () => {
+  const { page, log } = ins;
+  const start = await page.evaluate(() => history.length);
+  await openUrl(page, "samples/all_types_small.cols");
+  await tab(page, "chunks");
+  await openUrl(page, "samples/optimized.cols");
+  await tab(page, "data");
+  await tab(page, "layout");
+  await dropFile(page, path.join(corpus, "valid/nulls.cols"));
+  assert.equal(await page.evaluate(() => history.length), start + 3, "three files, three steps; the tabs none");
+  assert.deepEqual(await shown(page), { file: "nulls.cols", tab: "layout", search: "?tab=layout", welcome: false, field: "" });
+
+  assert.deepEqual(await step(page, "back"), { file: "optimized.cols", tab: "layout", search: "?url=samples%2Foptimized.cols&tab=layout", welcome: false, field: "samples/optimized.cols" });
+  assert.deepEqual(await step(page, "back"), { file: "all_types_small.cols", tab: "chunks", search: "?url=samples%2Fall_types_small.cols&tab=chunks", welcome: false, field: "samples/all_types_small.cols" });
+  const first = await step(page, "back", null);
+  assert.equal(first.welcome, true, "before the first file: the samples");
+  assert.equal(first.file, null);
+  assert.equal(first.search, "");
+  assert.equal(first.field, "");
+
+  await step(page, "forward");
+  await step(page, "forward");
+  const local = await step(page, "forward");
+  assert.deepEqual(local, { file: "nulls.cols", tab: "layout", search: "?tab=layout", welcome: false, field: "" }, "the local file reopened from the File its step holds");
+  const want = readJson(expectedPath(path.join(corpus, "valid/nulls.cols")));
+  assert.equal((await page.textContent("[data-testid=fact-rows]")).trim(), want.row_groups.reduce((a, g) => a + g.num_rows, 0).toLocaleString("en-US"));
+  assert.deepEqual(log.errors, []);
+});
+
+test("the samples after a file that does not open are a step: Back shows its error again", async () => {
+  const { page, log } = ins;
+  await openUrl(page, "samples/footer_garbage.cols", "error");
+  assert.match(await page.textContent("[data-testid=open-error]"), /footer_garbage\.cols/);
+  await page.click("[data-testid=error-panel] button");
+  await page.waitForSelector("[data-testid=welcome]:not([hidden])");
+  assert.equal(await page.evaluate(() => location.search), "", "the address no longer names the file");
+  const back = await step(page, "back", "error");
+  assert.equal(new URLSearchParams(back.search).get("url"), "samples/footer_garbage.cols");
+  assert.match(await page.textContent("[data-testid=open-error]"), /footer_garbage\.cols/);
+  assert.equal(await page.isVisible("[data-testid=welcome]"), false);
+  assert.deepEqual(log.errors, []);
+});
+
+test("after a reload, Back to a local file's step shows the samples and says to open the file again (not a file opened since)", async () => {
+  const { page, log } = ins;
+  // Each load counts its steps from the same start: the local file after
+  // the reload makes as many steps as nulls.cols had made before it.
+  await page.reload();
+  await page.waitForSelector("body[data-ready='1']");
+  await dropFile(page, path.join(corpus, "valid/nulls.cols"));
+  await openUrl(page, "samples/optimized.cols");
+  await clear(page);
+  await page.reload();
+  await waitState(page, "ready");
+  await dropFile(page, path.join(corpus, "valid/all_types_small.cols"));
+  assert.equal((await step(page, "back")).file, "optimized.cols");
+  const back = await step(page, "back", null);
+  assert.equal(back.welcome, true);
+  assert.equal(back.file, null);
+  assert.match(await page.textContent("#toasts"), /nulls\.cols was a local file: open it again to see it/);
+  assert.deepEqual(log.errors, []);
+});
