@@ -207,3 +207,38 @@ test("at 390 px the Column detail's tables scroll in their own box, numbers stay
     await page.context().close();
   }
 });
+
+test("the Data grid sizes text columns by the footer's longest value: short codes whole in a narrow column, long text cut in a wider one, each header whole", async () => {
+  const { page, log } = await newPage(browser, server.origin, { viewport: { width: 1280, height: 800 } });
+  try {
+    // all_types_small: c_bytes' values are 11 bytes (22 hex digits), c_string's 8 characters.
+    await open(page, "tab=data", "[data-testid=data-grid] .grid-row[data-row='0']", "/corpus/valid/all_types_small.cols");
+    await page.evaluate(() => (document.querySelector("[data-testid=data-grid] .grid-scroll").scrollLeft = 1e6));
+    await page.waitForSelector("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell[data-col='25']");
+    const cols = await page.evaluate(() => {
+      const grid = document.querySelector("[data-testid=data-grid]");
+      const out = {};
+      for (const c of ["22", "23", "24", "25"]) {
+        const head = grid.querySelector(`[data-testid=data-grid-header][data-col='${c}']`);
+        const cells = [...grid.querySelectorAll(`.grid-row .grid-cell[data-col='${c}']`)];
+        out[c] = { width: head.getBoundingClientRect().width, headCut: head.scrollWidth > head.clientWidth, cells: cells.length, cut: cells.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent) };
+      }
+      return out;
+    });
+    for (const [c, x] of Object.entries(cols)) {
+      assert.ok(x.cells >= 10, `column ${c}: ${x.cells} cells drawn`);
+      assert.deepEqual(x.cut, [], `column ${c}: no value cut`);
+      assert.equal(x.headCut, false, `column ${c}: its header whole`);
+      assert.ok(x.width < 240, `column ${c} is ${x.width} px wide for values of at most 24 characters`);
+    }
+    assert.ok(cols[24].width < 200, `c_string (8 characters at most) is ${cols[24].width} px wide, less than the 200 of any string column before`);
+    // long-names.cols: LONG_NAME's values are 300 and more characters: cut, in a column wider than a short one.
+    await open(page, "tab=data", "[data-testid=data-grid] .grid-row[data-row='0']");
+    const long = await page.$eval("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell[data-col='2']", (e) => ({ width: e.getBoundingClientRect().width, cut: e.scrollWidth > e.clientWidth }));
+    assert.ok(long.cut, "a 300-character value is cut");
+    assert.ok(long.width > 200 && long.width <= 340, `the column of long values is ${long.width} px wide`);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await page.context().close();
+  }
+});

@@ -101,7 +101,8 @@ export function createData(ctx, el) {
     }
   });
 
-  const meta = (c) => ({ key: c, label: ctx.labels[c], type: ctx.file.schema[c].type, unit: ctx.timeUnits[c] || null });
+  // longest: the footer's longest value of the column, in bytes (its width).
+  const meta = (c) => ({ key: c, label: ctx.labels[c], type: ctx.file.schema[c].type, unit: ctx.timeUnits[c] || null, longest: ctx.file.rowGroups.reduce((m, rg) => Math.max(m, rg.columns[c].maxLen), 0) });
 
   function source() {
     const chosen = [...cols];
