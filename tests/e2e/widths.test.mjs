@@ -242,3 +242,65 @@ test("the Data grid sizes text columns by the footer's longest value: short code
     await page.context().close();
   }
 });
+
+test("a Data column's width: dragged by its right edge, fitted to its values by a double-click, changed by < and >, kept through a sort, forgotten with the file", async () => {
+  const { page, log } = await newPage(browser, server.origin, { viewport: { width: 1280, height: 800 } });
+  try {
+    await open(page, "tab=data", "[data-testid=data-grid] .grid-row[data-row='0']", "/corpus/real/diamonds.optimized.cols");
+    const head = (c) => `[data-testid=data-grid-header][data-col='${c}']`;
+    const width = (c) => page.$eval(head(c), (e) => e.getBoundingClientRect().width);
+    const left = (c) => page.$eval(head(c), (e) => e.getBoundingClientRect().left);
+    const cellWidths = (c) => page.$$eval(`[data-testid=data-grid] .grid-row:not([hidden]) .grid-cell[data-col='${c}']`, (es) => [...new Set(es.map((e) => e.getBoundingClientRect().width))]);
+    const cut = (c) => page.$$eval(`[data-testid=data-grid] .grid-row:not([hidden]) .grid-cell[data-col='${c}']`, (es) => es.filter((e) => e.scrollWidth > e.clientWidth).length);
+    const w1 = await width(1);
+    const l2 = await left(2);
+    // Drag column 1's edge 60 px right: it widens, column 2 moves with it, its cells follow, nothing sorts.
+    const edge = await page.$eval(`${head(1)} [data-testid=data-grid-resize]`, (e) => {
+      const r = e.getBoundingClientRect();
+      return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+    });
+    await page.mouse.move(edge.x, edge.y);
+    await page.mouse.down();
+    await page.mouse.move(edge.x + 60, edge.y, { steps: 4 });
+    await page.mouse.up();
+    await page.waitForFunction(([sel, w]) => Math.abs(document.querySelector(sel).getBoundingClientRect().width - w) < 1, [head(1), w1 + 60]);
+    assert.ok(Math.abs((await left(2)) - (l2 + 60)) < 1, "the next column moves along");
+    assert.deepEqual(await cellWidths(1), [w1 + 60], "every drawn cell of the column as wide as its header");
+    assert.equal(await page.getAttribute(head(1), "aria-sort"), "none", "dragging the edge does not sort");
+    // Narrowed by dragging, its values are cut; a double-click on the edge fits them all, and the header.
+    await page.mouse.move(edge.x + 60, edge.y);
+    await page.mouse.down();
+    await page.mouse.move(edge.x - 70, edge.y, { steps: 4 });
+    await page.mouse.up();
+    await page.waitForFunction((sel) => document.querySelector(sel).getBoundingClientRect().width < 60, head(1));
+    assert.ok((await cut(1)) > 0, "a column too narrow cuts its values");
+    await page.dblclick(`${head(1)} [data-testid=data-grid-resize]`);
+    await page.waitForFunction((sel) => document.querySelector(sel).getBoundingClientRect().width > 60, head(1));
+    assert.equal(await cut(1), 0, "fitted: no drawn value cut");
+    assert.equal(await page.$eval(`${head(1)} .colname`, (e) => e.scrollWidth > e.clientWidth), false, "fitted: the name whole");
+    const fitted = await width(1);
+    // The keyboard: > widens the selected cell's column, < narrows it.
+    await page.click("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell[data-col='3']");
+    const w3 = await width(3);
+    await page.keyboard.press(">");
+    await page.keyboard.press(">");
+    await page.keyboard.press("<");
+    await page.waitForFunction(([sel, w]) => document.querySelector(sel).getBoundingClientRect().width > w, [head(3), w3]);
+    const w3after = await width(3);
+    // A sort draws the grid anew: the widths set stay.
+    await page.click(`${head(0)} .grid-sort`);
+    await page.waitForFunction((sel) => document.querySelector(sel).getAttribute("aria-sort") === "ascending", head(0));
+    assert.equal(await width(1), fitted);
+    assert.equal(await width(3), w3after);
+    // Another file, opened on the page: widths of its own.
+    await page.evaluate(() => (document.body.dataset.state = ""));
+    await page.fill("[data-testid=url-input]", "/corpus/real/diamonds.default.cols");
+    await page.click("[data-testid=url-open]");
+    await waitState(page, "ready");
+    await page.waitForSelector("[data-testid=data-grid] .grid-row[data-row='0']");
+    assert.equal(await width(1), w1, "another file's column 1 at its own width");
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await page.context().close();
+  }
+});

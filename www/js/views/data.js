@@ -93,7 +93,12 @@ export function createData(ctx, el) {
       compute(applied.filters, next);
     },
     sortState: () => (applied.sort ? { key: applied.sort.c, desc: applied.sort.desc } : null),
+    onResize: (c, px) => widthsSet.set(c, px),
   });
+  // Column widths the person set, kept through sorts, filters and column
+  // choices until another file opens.
+  const widthsSet = new Map();
+  let widthsGen = -1;
   grid.el.addEventListener("keydown", (ev) => {
     if ((ev.ctrlKey || ev.metaKey) && ev.key === "c" && lastCell) {
       ev.preventDefault();
@@ -102,7 +107,7 @@ export function createData(ctx, el) {
   });
 
   // longest: the footer's longest value of the column, in bytes (its width).
-  const meta = (c) => ({ key: c, label: ctx.labels[c], type: ctx.file.schema[c].type, unit: ctx.timeUnits[c] || null, longest: ctx.file.rowGroups.reduce((m, rg) => Math.max(m, rg.columns[c].maxLen), 0) });
+  const meta = (c) => ({ key: c, label: ctx.labels[c], type: ctx.file.schema[c].type, unit: ctx.timeUnits[c] || null, width: widthsSet.get(c), longest: ctx.file.rowGroups.reduce((m, rg) => Math.max(m, rg.columns[c].maxLen), 0) });
 
   function source() {
     const chosen = [...cols];
@@ -499,6 +504,10 @@ export function createData(ctx, el) {
       applied = { filters: [], sort: null };
       total = f.numRows;
       lastCell = null;
+      if (widthsGen !== ctx.gen) {
+        widthsSet.clear();
+        widthsGen = ctx.gen;
+      }
       colErrors.clear();
       fill(errorsHost);
       sayGoto(null); // about the rows shown before
@@ -530,7 +539,7 @@ export function createData(ctx, el) {
         errorsHost,
         status,
         h("div", { class: "data-main" }, grid.el, side),
-        h("p", { class: "muted small" }, "Click a column's name to sort by it over the whole file (again: the other way; a third time: file order). Arrow keys, Page Up/Down and Ctrl+Home/End move in the grid; S sorts by the selected cell's column; Ctrl+C copies the selected value."),
+        h("p", { class: "muted small" }, "Click a column's name to sort by it over the whole file (again: the other way; a third time: file order). Arrow keys, Page Up/Down and Ctrl+Home/End move in the grid; S sorts by the selected cell's column; < and > narrow and widen it (or drag a column's right edge; double-click the edge to fit); Ctrl+C copies the selected value."),
       );
       status.textContent = describe();
       status.dataset.total = String(total);

@@ -69,7 +69,12 @@ export function cellNode(col, v, maxChars = 160) {
   return valueNode(col.type, v, { maxChars });
 }
 
-export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, sortState = () => null, rowHeader = "row" }) {
+// A column's width as a person sets it: dragged (or < and >) within these.
+const COL_MIN = 40;
+const COL_MAX = 1200;
+const COL_STEP = 24;
+
+export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, onResize, sortState = () => null, rowHeader = "row" }) {
   let source = null;
   let generation = 0;
   const blocks = new Map(); // block index -> { data } | { pending: Promise }
@@ -114,8 +119,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     empty.hidden = source.total > 0;
     empty.textContent = source.total > 0 ? "" : source.emptyText || "No rows.";
     const sortKeys = source.sortable && onSort;
-    if (sortKeys) el.setAttribute("aria-keyshortcuts", "S");
-    else el.removeAttribute("aria-keyshortcuts");
+    el.setAttribute("aria-keyshortcuts", sortKeys ? "S < >" : "< >");
     el.setAttribute("aria-colcount", String(source.columns.length + 1));
     const sort = sortState();
     fill(
@@ -129,9 +133,60 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
           "div",
           { class: ["grid-cell", "grid-th", (NUMERIC.has(c.type) || c.numeric) && "num"], role: "columnheader", style: { width: `${widths[k]}px` }, "aria-sort": active ? (sort.desc ? "descending" : "ascending") : "none", "data-col": c.key, "data-testid": `${testid}-header` },
           source.sortable && onSort ? h("button", { type: "button", class: "grid-sort", tabindex: "-1", title: `sort by ${brief(c.label)} (again: the other way, a third time: file order)`, onclick: () => onSort(c.key) }, content) : content,
+          // The keyboard's way is < and > on a selected cell.
+          h("span", { class: "col-resize", "aria-hidden": "true", title: "drag to resize; double-click to fit the values in sight", "data-testid": `${testid}-resize`, onpointerdown: (ev) => dragWidth(ev, k), ondblclick: () => fitWidth(k) }),
         );
       }),
     );
+  }
+
+  /** Column k at `px` wide (a person's choice, kept by the source's column
+   *  and told to onResize): the columns after it move, rows draw again. */
+  function setWidth(k, px, done = false) {
+    const w = Math.round(Math.max(COL_MIN, Math.min(COL_MAX, px)));
+    const c = source.columns[k];
+    c.width = widths[k] = w;
+    lefts = [0];
+    for (const x of widths) lefts.push(lefts.at(-1) + x);
+    sizer.style.width = `${rowNoWidth + lefts.at(-1)}px`;
+    head.children[k + 1].style.width = `${w}px`;
+    if (done) onResize?.(c.key, w);
+    schedule();
+  }
+
+  function dragWidth(ev, k) {
+    if (ev.button !== 0) return;
+    ev.preventDefault();
+    const handle = ev.currentTarget;
+    const x0 = ev.clientX;
+    const w0 = widths[k];
+    handle.setPointerCapture(ev.pointerId);
+    handle.classList.add("dragging");
+    const move = (e) => setWidth(k, w0 + e.clientX - x0);
+    const up = (e) => {
+      handle.removeEventListener("pointermove", move);
+      handle.removeEventListener("pointerup", up);
+      handle.removeEventListener("pointercancel", up);
+      handle.classList.remove("dragging");
+      setWidth(k, w0 + e.clientX - x0, true);
+    };
+    handle.addEventListener("pointermove", move);
+    handle.addEventListener("pointerup", up);
+    handle.addEventListener("pointercancel", up);
+  }
+
+  /** Column k as wide as its header and the widest of its values drawn. */
+  function fitWidth(k) {
+    const key = String(source.columns[k].key);
+    const th = head.children[k + 1];
+    const label = th.querySelector(".grid-sort") || th;
+    // The header's parts side by side, and each drawn value, at their own widths (+ padding and border).
+    let want = [...label.children].filter((e) => !e.classList.contains("col-resize")).reduce((a, e) => a + e.scrollWidth + 6, 0) + 18;
+    for (const cell of body.querySelectorAll(`.grid-row:not([hidden]) .grid-cell[data-col="${CSS.escape(key)}"]`)) {
+      const inner = cell.firstElementChild;
+      want = Math.max(want, (inner ? inner.getBoundingClientRect().width : cell.scrollWidth) + 18);
+    }
+    setWidth(k, Math.ceil(want), true);
   }
 
   /** The columns drawn: [k0, k1), every one unless the grid is wide. */
@@ -374,6 +429,10 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     } else if (ev.key === "End") {
       if (ev.ctrlKey || ev.metaKey) row = source.total - 1;
       col = source.columns.length - 1;
+    } else if ((ev.key === "<" || ev.key === ">") && !ev.ctrlKey && !ev.metaKey && !ev.altKey && source.columns[col]) {
+      ev.preventDefault();
+      setWidth(col, widths[col] + (ev.key === ">" ? COL_STEP : -COL_STEP), true);
+      return;
     } else if ((ev.key === "s" || ev.key === "S") && !ev.ctrlKey && !ev.metaKey && !ev.altKey && source.sortable && onSort && source.columns[col]) {
       // The keyboard's way to the header's sort button (not a tab stop of its own).
       ev.preventDefault();
