@@ -17,6 +17,9 @@ import { groupList } from "../chunkstate.js";
 // The most of a value the side panel lays out: its text whole, at 20 MB,
 // held the page for seconds. Copy value copies all of it.
 const PANEL_CHARS = 100_000;
+// A condition's value, as a link's `where` may carry it (and the side
+// panel's "Rows with this value" offers it), in characters at most.
+const MAX_CONDITION_TEXT = 10_000;
 // The most columns' error boxes shown above the grid before "N more".
 const ERRORS_SHOWN = 5;
 const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its whole value here.";
@@ -140,6 +143,27 @@ export function createData(ctx, el) {
     return scalarText(c.type, v);
   }
 
+  /** The text a condition "= v" takes for column c (parseValue reads it
+   *  back to v), or null where no "=" finds v: an unreadable value, NaN,
+   *  text that is not UTF-8, or more than a link's condition holds. */
+  function equalsText(c, v) {
+    if (v === undefined || (typeof v === "number" && Number.isNaN(v))) return null;
+    let text;
+    if (c.type === "string") text = utf8Pieces(v).some((p) => p.bad !== undefined) ? null : utf8Pieces(v).map((p) => p.text).join("");
+    else if (c.type === "bytes") text = hex(v);
+    else text = scalarText(c.type, v);
+    return text !== null && text.length <= MAX_CONDITION_TEXT ? text : null;
+  }
+
+  /** Adds "column = this value" (or "is null") to the conditions and applies them. */
+  function rowsWithValue(cell) {
+    const c = cell.column.key;
+    filters.push(cell.value === null ? { c, op: "null", text: "" } : { c, op: "=", text: equalsText(cell.column, cell.value) });
+    drawFilters();
+    const parsed = parseFilters();
+    if (parsed) compute(parsed, applied.sort);
+  }
+
   function showCell(cell) {
     lastCell = cell;
     const { column: c, value: v, id } = cell;
@@ -173,6 +197,7 @@ export function createData(ctx, el) {
         h("button", { type: "button", class: "small", "data-testid": "copy-cell", onclick: () => copyText(cellCopyText(cell), ctx.toast) }, "Copy value"),
         h("button", { type: "button", class: "small", "data-testid": "copy-row", onclick: () => copyText(rowText(cell, "tsv"), ctx.toast) }, "Copy row (TSV)"),
         h("button", { type: "button", class: "small", "data-testid": "copy-row-json", onclick: () => copyText(rowText(cell, "json"), ctx.toast) }, "Copy row (JSON)"),
+        v === null || equalsText(c, v) !== null ? h("button", { type: "button", class: "small", "data-testid": "filter-to-value", title: "add this condition and apply it", onclick: () => rowsWithValue(cell) }, v === null ? "Rows where this is null" : "Rows with this value") : null,
       ),
       isBytes ? h("details", {}, h("summary", {}, "Bytes (hex)"), h("pre", { class: "hexdump" }, hexDump(v))) : null,
       timeUnitField(ctx, c.key, "cell-time-unit", "Show this column as"),
@@ -351,7 +376,7 @@ export function createData(ctx, el) {
       const [c, op, text] = Array.isArray(item) ? item : [];
       if (!Number.isInteger(c) || c < 0 || c >= n) return { error: `a condition names column ${String(c).slice(0, 20)}, and the file has ${n}` };
       if (!opsFor(ctx.file.schema[c].type).some((o) => o.op === op)) return { error: `“${String(op).slice(0, 20)}” is not a comparison for ${brief(ctx.labels[c])}` };
-      if (typeof text !== "string" || text.length > 10000) return { error: "a condition's value is not text" };
+      if (typeof text !== "string" || text.length > MAX_CONDITION_TEXT) return { error: "a condition's value is not text" };
       out.push({ c, op, text });
     }
     return { filters: out };

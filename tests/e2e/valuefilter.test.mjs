@@ -1,0 +1,106 @@
+// The Data tab's side panel: "Rows with this value" adds the condition
+// "column = the selected value" (or "is null") and applies it. Checked
+// against the corpus JSON: the rows it leaves are exactly those holding
+// that value, for a column of every type (all_types_small) and for columns
+// whose values repeat (diamonds: 53,940 rows).
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { openInspector, dropFile, tab, gridDrawn, twoFrames, corpus } from "./harness.mjs";
+import { expectedPath, readJson } from "../node/corpus.mjs";
+
+let ins;
+
+before(async () => {
+  ins = await openInspector({ viewport: { width: 1400, height: 900 } });
+});
+
+after(async () => {
+  await ins?.close();
+});
+
+/** A corpus JSON value as a key equal for equal values (floats by their number: -0 is 0). */
+function key(type, v) {
+  if (v === null) return "null";
+  if (type === "float32" || type === "float64") {
+    const b = Buffer.from(v.slice(2), "hex");
+    const x = type === "float32" ? b.readFloatBE(0) : b.readDoubleBE(0);
+    return Number.isNaN(x) ? "NaN" : String(x === 0 ? 0 : x);
+  }
+  return JSON.stringify(v);
+}
+
+/** Selects file row `row` of column `c` (the view unfiltered), asks for its rows, and returns the rows the grid then holds. */
+async function rowsWithValue(page, row, c, name) {
+  await page.fill("[data-testid=data-goto]", String(row));
+  await page.press("[data-testid=data-goto]", "Enter");
+  const cell = `[data-testid=data-grid] .grid-row[data-file-row='${row}'] .grid-cell[data-col='${c}']`;
+  await page.waitForSelector(cell, { state: "attached" });
+  await twoFrames(page); // the scroll to the row applied (it selects the row too)
+  await page.$eval(cell, (e) => e.click());
+  // The panel names the row and the column (the one before may have been this row's too).
+  await page.waitForFunction(
+    ([row, name]) => {
+      const where = document.querySelector("[data-testid=cell-panel-where]");
+      return where?.textContent === `Row ${row.toLocaleString("en-US")}` && where.parentElement.querySelector(".colname")?.textContent === name;
+    },
+    [row, name],
+  );
+  const before = await page.getAttribute("[data-testid=data-status]", "data-total");
+  await page.click("[data-testid=filter-to-value]");
+  await page.waitForFunction((before) => {
+    const s = document.querySelector("[data-testid=data-status]");
+    return s.dataset.total !== before && document.querySelector(".data-progress").hidden;
+  }, before);
+  await gridDrawn(page);
+  const total = Number(await page.getAttribute("[data-testid=data-status]", "data-total"));
+  const shown = await page.$$eval("[data-testid=data-grid] .grid-row:not([hidden])", (rs) => rs.map((r) => Number(r.dataset.fileRow)));
+  await page.click("[data-testid=filter-clear]");
+  await page.waitForFunction((before) => document.querySelector("[data-testid=data-status]").dataset.total === before, before);
+  return { total, shown };
+}
+
+test("Rows with this value, on a column of every type and on a null, leaves exactly the rows holding it", async () => {
+  const { page, log } = ins;
+  const rel = "valid/all_types_small.cols";
+  const want = readJson(expectedPath(path.join(corpus, rel)));
+  await dropFile(page, path.join(corpus, rel));
+  await tab(page, "data");
+  await gridDrawn(page);
+  const values = (c) => want.row_groups.flatMap((rg) => rg.values[c]);
+  for (const [c, s] of want.schema.entries()) {
+    const vs = values(c);
+    // A row holding a value, and for a nullable column its first null too.
+    const rows = [vs.findIndex((v) => v !== null && key(s.type, v) !== "NaN")];
+    if (s.nullable && vs.includes(null)) rows.push(vs.indexOf(null));
+    for (const row of rows) {
+      const k = key(s.type, vs[row]);
+      const expected = vs.flatMap((v, i) => (key(s.type, v) === k ? [i] : []));
+      const got = await rowsWithValue(page, row, c, s.name);
+      assert.equal(got.total, expected.length, `${s.name} = ${k}: rows`);
+      assert.deepEqual(got.shown, expected, `${s.name} = ${k}: which rows`);
+    }
+  }
+  assert.deepEqual(log.errors, []);
+});
+
+test("Rows with this value counts every row of a large file holding it: a string, a float and an int column of diamonds", async () => {
+  const { page, log } = ins;
+  const rel = "real/diamonds.optimized.cols";
+  const want = readJson(expectedPath(path.join(corpus, rel)));
+  await dropFile(page, path.join(corpus, rel));
+  await tab(page, "data");
+  await gridDrawn(page);
+  for (const name of ["color", "carat", "price"]) {
+    const c = want.schema.findIndex((s) => s.name === name);
+    const type = want.schema[c].type;
+    const vs = want.row_groups.flatMap((rg) => rg.values[c]).map((v) => key(type, v));
+    const row = 1000;
+    const got = await rowsWithValue(page, row, c, name);
+    assert.equal(got.total, vs.filter((k) => k === vs[row]).length, `${name} = ${vs[row]}`);
+    assert.ok(got.total > 1, `${name}: a value that repeats`);
+    assert.ok(got.shown.length > 0 && got.shown.every((r) => vs[r] === vs[row]), `${name}: every row shown holds ${vs[row]}`);
+  }
+  assert.deepEqual(log.errors, []);
+});
