@@ -36,8 +36,10 @@ async function rowsWithValue(page, row, c, name) {
   await page.fill("[data-testid=data-goto]", String(row));
   await page.press("[data-testid=data-goto]", "Enter");
   const cell = `[data-testid=data-grid] .grid-row[data-file-row='${row}'] .grid-cell[data-col='${c}']`;
-  await page.waitForSelector(cell, { state: "attached" });
-  await twoFrames(page); // the scroll to the row applied (it selects the row too)
+  // Go selects the row once the view has found it (a later frame): the
+  // click comes after, or Go's selection would replace it.
+  await page.waitForSelector(`[data-testid=data-grid] .grid-cell.selected[data-row='${row}']`, { state: "attached" });
+  await twoFrames(page);
   await page.$eval(cell, (e) => e.click());
   // The panel names the row and the column (the one before may have been this row's too).
   await page.waitForFunction(
