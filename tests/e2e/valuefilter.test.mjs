@@ -106,3 +106,32 @@ test("Rows with this value counts every row of a large file holding it: a string
   }
   assert.deepEqual(log.errors, []);
 });
+
+test("a most common value in Column detail's profile opens Data on the rows holding it, as many as the profile counts", async () => {
+  const { page, log } = ins;
+  const rel = "real/diamonds.optimized.cols";
+  const want = readJson(expectedPath(path.join(corpus, rel)));
+  await dropFile(page, path.join(corpus, rel));
+  for (const name of ["clarity", "carat"]) {
+    const c = want.schema.findIndex((s) => s.name === name);
+    const type = want.schema[c].type;
+    const vs = want.row_groups.flatMap((rg) => rg.values[c]).map((v) => key(type, v));
+    await tab(page, "detail");
+    await page.selectOption("[data-testid=detail-col]", String(c));
+    await page.waitForSelector(`[data-testid=profile][data-state=done][data-col='${c}']`, { timeout: 30_000 });
+    // The third most common value (the first may be the file's first row's).
+    const top = page.locator("[data-testid=profile-top-row]").nth(2);
+    if (!(await top.isVisible())) await page.click("[data-testid=profile] details > summary");
+    const counted = Number(await top.locator("td.num").first().getAttribute("data-value"));
+    await top.locator("[data-testid=profile-top-value]").click();
+    await page.waitForSelector("[data-testid=panel-data]:not([hidden])");
+    await page.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === String(n) && document.querySelector(".data-progress").hidden, counted, { timeout: 30_000 });
+    await gridDrawn(page);
+    const shown = await page.$$eval("[data-testid=data-grid] .grid-row:not([hidden])", (rs) => rs.map((r) => Number(r.dataset.fileRow)));
+    const value = vs[shown[0]];
+    assert.equal(counted, vs.filter((k) => k === value).length, `${name}: the profile's count of ${value}`);
+    assert.ok(shown.length > 1 && shown.every((r) => vs[r] === value), `${name}: every row shown holds ${value}`);
+    assert.equal(await page.$$eval("[data-testid=filter-row]", (rs) => rs.length), 1, "one condition, the value's (the one before replaced)");
+  }
+  assert.deepEqual(log.errors, []);
+});

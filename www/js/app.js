@@ -263,6 +263,12 @@ ctx.setTimeUnit = (c, unit) => {
 };
 
 /** Shows the first row of row group g, column c, in the data grid. */
+/** The Data tab, its rows those where column c holds `value` (a profile's value picked). */
+ctx.rowsWith = (c, value) => {
+  showTab("data");
+  data.rowsWith(c, value);
+};
+
 ctx.previewChunk = (g, c) => {
   const first = ctx.file.rowGroups.slice(0, g).reduce((a, rg) => a + rg.numRows, 0);
   showTab("data");

@@ -295,3 +295,18 @@ export function csvField(v) {
   if (/^[=+\-@\t\r]/.test(t) && !/^-?\d/.test(t)) t = `'${t}`;
   return /[",\n\r]/.test(t) ? `"${t.replaceAll('"', '""')}"` : t;
 }
+
+/** A condition's value for an equality: the text a filter's "= v" takes
+ *  for a value of `type` (parseValue, filter.js, reads it back to v), or
+ *  null where no "=" finds v: NaN, text that is not UTF-8, or more than
+ *  `max` characters (a link's condition holds 10,000). */
+export function equalsText(type, v, max = 10_000) {
+  if (v === null || v === undefined || (typeof v === "number" && Number.isNaN(v))) return null;
+  let text;
+  if (type === "string") {
+    const pieces = utf8Pieces(v);
+    text = pieces.some((p) => p.bad !== undefined) ? null : pieces.map((p) => p.text).join("");
+  } else if (type === "bytes") text = hex(v);
+  else text = scalarText(type, v);
+  return text !== null && text.length <= max ? text : null;
+}

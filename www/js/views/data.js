@@ -5,7 +5,7 @@
 // the worker; this module only sends requests and draws what is in sight.
 
 import { h, fill } from "../dom.js";
-import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, hex, valueNode, scalarText, plural } from "../format.js";
+import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, hex, valueNode, scalarText, plural, equalsText } from "../format.js";
 import { errorBox, timeUnitField, columnPicker } from "../common.js";
 import { opsFor, parseValue, describeCondition } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
@@ -143,22 +143,12 @@ export function createData(ctx, el) {
     return scalarText(c.type, v);
   }
 
-  /** The text a condition "= v" takes for column c (parseValue reads it
-   *  back to v), or null where no "=" finds v: an unreadable value, NaN,
-   *  text that is not UTF-8, or more than a link's condition holds. */
-  function equalsText(c, v) {
-    if (v === undefined || (typeof v === "number" && Number.isNaN(v))) return null;
-    let text;
-    if (c.type === "string") text = utf8Pieces(v).some((p) => p.bad !== undefined) ? null : utf8Pieces(v).map((p) => p.text).join("");
-    else if (c.type === "bytes") text = hex(v);
-    else text = scalarText(c.type, v);
-    return text !== null && text.length <= MAX_CONDITION_TEXT ? text : null;
-  }
-
-  /** Adds "column = this value" (or "is null") to the conditions and applies them. */
-  function rowsWithValue(cell) {
-    const c = cell.column.key;
-    filters.push(cell.value === null ? { c, op: "null", text: "" } : { c, op: "=", text: equalsText(cell.column, cell.value) });
+  /** Rows where column c holds `value` (null: is null), a condition added
+   *  to those applied (`add`) or alone, and applied; the sort stays. */
+  function rowsWith(c, value, { add = true } = {}) {
+    const cond = value === null ? { c, op: "null", text: "" } : { c, op: "=", text: equalsText(ctx.file.schema[c].type, value, MAX_CONDITION_TEXT) };
+    if (cond.text === null) return;
+    filters = add ? [...filters, cond] : [cond];
     drawFilters();
     const parsed = parseFilters();
     if (parsed) compute(parsed, applied.sort);
@@ -197,7 +187,7 @@ export function createData(ctx, el) {
         h("button", { type: "button", class: "small", "data-testid": "copy-cell", onclick: () => copyText(cellCopyText(cell), ctx.toast) }, "Copy value"),
         h("button", { type: "button", class: "small", "data-testid": "copy-row", onclick: () => copyText(rowText(cell, "tsv"), ctx.toast) }, "Copy row (TSV)"),
         h("button", { type: "button", class: "small", "data-testid": "copy-row-json", onclick: () => copyText(rowText(cell, "json"), ctx.toast) }, "Copy row (JSON)"),
-        v === null || equalsText(c, v) !== null ? h("button", { type: "button", class: "small", "data-testid": "filter-to-value", title: "add this condition and apply it", onclick: () => rowsWithValue(cell) }, v === null ? "Rows where this is null" : "Rows with this value") : null,
+        v === null || equalsText(c.type, v, MAX_CONDITION_TEXT) !== null ? h("button", { type: "button", class: "small", "data-testid": "filter-to-value", title: "add this condition and apply it", onclick: () => rowsWith(c.key, v) }, v === null ? "Rows where this is null" : "Rows with this value") : null,
       ),
       isBytes ? h("details", {}, h("summary", {}, "Bytes (hex)"), h("pre", { class: "hexdump" }, hexDump(v))) : null,
       timeUnitField(ctx, c.key, "cell-time-unit", "Show this column as"),
@@ -625,6 +615,9 @@ export function createData(ctx, el) {
       // Left out by the filter: said where Go to file row says it, not a silent stay.
       sayGoto(index < 0 ? `Row ${fmtInt(r)} is not in the current view (the filter leaves it out).` : null);
       if (index >= 0) setTimeout(() => my === token && grid.scrollToRow(index, c), 0);
+    },
+    rowsWith(c, value) {
+      rowsWith(c, value, { add: false });
     },
     grid,
   };

@@ -4,7 +4,7 @@
 // common values with their counts.
 
 import { h, s, fill } from "../dom.js";
-import { fmtInt, fmtMs, fmtPct, fmtBytes, valueNode, decodeStat, scalarText, plural } from "../format.js";
+import { fmtInt, fmtMs, fmtPct, fmtBytes, valueNode, decodeStat, scalarText, plural, equalsText } from "../format.js";
 import { errorBox } from "../common.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { EXACT_LIMIT, ARENA_LIMIT, compareBytes } from "../profile.js";
@@ -98,7 +98,7 @@ const TOP_STEP = 100; // and how many more each "Show more" adds
  * distinct values and how many are not listed. `head`: the heading, kept
  * in step with the rows shown.
  */
-function topList(p, type, unit, head) {
+function topList(p, type, unit, head, pick) {
   const nonNull = p.rows - p.nulls;
   const max = Math.max(1, ...p.top.map((t) => t.count));
   const kept = p.top.length;
@@ -111,7 +111,14 @@ function topList(p, type, unit, head) {
       "tr",
       { "data-testid": "profile-top-row" },
       // A long text value past the first 20 comes cut (../profile.js): the cell shows its start either way.
-      h("td", { class: "stat", title: t.length ? `${fmtInt(t.length)} bytes` : null }, valueView(type, unit, t.value)),
+      // A value shown whole is a way to its rows in Data.
+      h(
+        "td",
+        { class: "stat", title: t.length ? `${fmtInt(t.length)} bytes` : null },
+        !t.length && equalsText(type, t.value) !== null
+          ? h("button", { type: "button", class: "cell-button to-rows", "data-testid": "profile-top-value", title: "show the rows with this value in Data", onclick: () => pick(t.value) }, valueView(type, unit, t.value))
+          : valueView(type, unit, t.value),
+      ),
       h("td", { class: "num", "data-value": t.count }, fmtInt(t.count)),
       h("td", { class: "num" }, fmtPct(t.count / Math.max(1, nonNull))),
       h("td", { class: "bar-cell" }, h("span", { class: "bar stored", style: { width: `${(100 * t.count) / max}%` } })),
@@ -204,10 +211,10 @@ export function createProfile(ctx) {
       p.top.length && (TEXT.has(type) || type === "bool" || p.distinct <= 50 || !p.histogram)
         ? (() => {
             const head = h("h4", {});
-            return h("div", {}, head, topList(p, type, unit, head));
+            return h("div", {}, head, topList(p, type, unit, head, (v) => ctx.rowsWith(c, v)));
           })()
         : p.top.length
-          ? h("details", {}, h("summary", {}, "Most common values"), topList(p, type, unit, null))
+          ? h("details", {}, h("summary", {}, "Most common values"), topList(p, type, unit, null, (v) => ctx.rowsWith(c, v)))
           : h("p", { class: "muted" }, nonNull ? "" : "Every value is null."),
       p.topExact ? null : h("p", { class: "muted small" }, `Counts are lower bounds: past ${past(type)} the table of counts keeps only its most common half each time it fills.`),
     );
