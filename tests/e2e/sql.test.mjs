@@ -5,6 +5,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
+import fs from "node:fs";
 import path from "node:path";
 import { corpus, dropFile, openInspector, recordOutside, runSql, shot, sqlColumn, sqlReady, tab } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
@@ -284,6 +285,38 @@ test("a damaged chunk leaves its column out of table t, said with its error kind
   const text = await page.textContent("[data-testid=sql-error]");
   assert.match(text, /^unsupported_codec: /, text);
   assert.match(text, /row group 1/, text);
+});
+
+test("a result downloads as CSV and JSON in the order shown, every value as shown, repeated names made unique", async () => {
+  // small.cols: id 0..11, name "n<k>" or null when k % 4 == 0; id * 1.5 is a DECIMAL(…,1).
+  await dropFile(page, { name: "small.cols", bytes: smallFile() });
+  await sqlReady(page);
+  const r = await run("SELECT name, id, id * 1.5 AS x, 12345678901234567::BIGINT AS big, name AS name, DATE '2024-02-29' AS d FROM t WHERE id < 6");
+  assert.equal(r.state, "done");
+  // Sorted by id descending, by its header: the files follow.
+  await page.click("[data-testid=sql-grid-header][data-col='1'] .grid-sort");
+  await page.click("[data-testid=sql-grid-header][data-col='1'] .grid-sort");
+  await page.waitForFunction(() => /sorted by id descending/.test(document.querySelector("[data-testid=sql-summary]")?.textContent || ""));
+  const save = async (format) => {
+    const [download] = await Promise.all([page.waitForEvent("download"), page.click(`[data-testid=sql-export-${format}]`)]);
+    assert.equal(download.suggestedFilename(), `small-query.${format}`);
+    return fs.readFileSync(await download.path(), "utf8");
+  };
+  const ids = [5, 4, 3, 2, 1, 0];
+  const name = (k) => (k % 4 ? `n${k}` : null);
+  const csv = await save("csv");
+  assert.equal(
+    csv,
+    ["name #0,id,x,big,name #4,d", ...ids.map((k) => `${name(k) ?? ""},${k},${(k * 1.5).toFixed(1)},12345678901234567,${name(k) ?? ""},2024-02-29`)].map((l) => `${l}\r\n`).join(""),
+  );
+  const json = await save("json");
+  assert.deepEqual(
+    JSON.parse(json),
+    ids.map((k) => ({ "name #0": name(k), id: k, x: k * 1.5, big: 12345678901234567, "name #4": name(k), d: "2024-02-29" })),
+  );
+  assert.match(json, /"big":12345678901234567[,}]/, "a BIGINT with all its digits");
+  assert.match(json, /"x":6\.0[,}]/, "a DECIMAL as DuckDB writes it, a bare number");
+  assert.deepEqual(log.errors, []);
 });
 
 test("no console errors and nothing fetched from outside", () => {

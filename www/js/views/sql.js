@@ -160,7 +160,9 @@ export function createSql(ctx, el) {
   function showResult(note = null) {
     const sortedBy = sort ? ` · sorted by ${shown.columns.find((c) => c.key === sort.key)?.label} ${sort.desc ? "descending" : "ascending"}` : "";
     const summary = h("p", { class: "muted small", "data-testid": "sql-summary" }, `${plural(shown.numRows, "row")} × ${plural(shown.columns.length, "column")} in ${fmtMs(shown.ms)}${sortedBy}`);
-    fill(out, summary, note, h("div", { class: "data-main" }, grid.el, side));
+    const saveAs = (format) => h("button", { type: "button", class: "small", "data-testid": `sql-export-${format}`, onclick: () => exportResult(format) }, `Download ${format.toUpperCase()}`);
+    const exports = h("div", { class: "button-row" }, saveAs("csv"), saveAs("json"), h("span", { class: "muted small" }, "the rows in the order shown"));
+    fill(out, summary, exports, note, h("div", { class: "data-main" }, grid.el, side));
     const eng = engine;
     grid.setSource({
       total: shown.numRows,
@@ -168,6 +170,20 @@ export function createSql(ctx, el) {
       emptyText: "The query returned no rows.",
       columns: shown.columns,
       fetch: (start, count) => eng.call("rows", { start, count }),
+    });
+  }
+
+  /** The result on show as a file: its rows in the order shown (the worker writes it). */
+  async function exportResult(format) {
+    await exclusive(async () => {
+      stopBtn.hidden = false;
+      try {
+        const res = await engine.call("exportText", { format });
+        ctx.download(`${ctx.name.replace(/\.cols$/i, "").replace(/[^\w.-]+/g, "_")}-query.${res.ext}`, res.blob);
+      } catch (e) {
+        if (!engine) return; // stopped
+        ctx.toast(`The result could not be written: ${errorText(e)}`, "error");
+      }
     });
   }
 
