@@ -109,3 +109,28 @@ test("after a reload, Back to a local file's step shows the samples and says to 
   assert.match(await page.textContent("#toasts"), /nulls\.cols was a local file: open it again to see it/);
   assert.deepEqual(log.errors, []);
 });
+
+test("Back to a file whose open is then cancelled steps the history back: the address and the field name the file still shown, and Back still reaches the one before", async () => {
+  const { page, log } = ins;
+  await openUrl(page, "samples/all_types_small.cols");
+  await openUrl(page, "samples/optimized.cols");
+  // all_types_small.cols answers slowly now: its open is under way long enough to cancel.
+  const slow = async (route) => {
+    await new Promise((r) => setTimeout(r, 3000));
+    await route.continue().catch(() => {});
+  };
+  await page.route("**/samples/all_types_small.cols", slow);
+  await clear(page);
+  await page.goBack();
+  await page.waitForSelector("body[data-state='opening']");
+  await page.waitForSelector("[data-testid=cancel-button]:not([disabled])");
+  await page.click("[data-testid=cancel-button]");
+  await page.waitForFunction(() => new URLSearchParams(location.search).get("url") === "samples/optimized.cols");
+  await page.unroute("**/samples/all_types_small.cols", slow);
+  await page.waitForFunction(() => document.body.dataset.state !== "opening");
+  const still = await shown(page);
+  assert.equal(still.file, "optimized.cols");
+  assert.equal(still.field, "samples/optimized.cols");
+  assert.equal((await step(page, "back")).file, "all_types_small.cols", "Back after the cancel: the file before");
+  assert.deepEqual(log.errors, []);
+});

@@ -51,6 +51,10 @@ const entryFiles = new Map(); // history entry id -> { blob, name }
 // their ids in the history, and must not find a newer load's files.
 const load = performance.timeOrigin;
 let lastEntry = 0;
+// Where the entry shown sits in the history (its state's `at`; 0 for the
+// page's first), so that a step whose open is cancelled can step back.
+let shownAt = history.state?.at ?? 0;
+let steppingBack = false;
 ctx.setUrlState = (patch, step = null) => {
   const was = urlState.toString();
   for (const [k, v] of Object.entries(patch)) {
@@ -64,7 +68,8 @@ ctx.setUrlState = (patch, step = null) => {
   if (step && (step.blob || q !== was)) {
     const entry = `${load}:${++lastEntry}`;
     if (step.blob) entryFiles.set(entry, { blob: step.blob, name: step.name });
-    history.pushState({ entry, local: step.blob ? step.name : null }, "", address);
+    shownAt += 1;
+    history.pushState({ entry, local: step.blob ? step.name : null, at: shownAt }, "", address);
   } else history.replaceState(history.state, "", address);
 };
 
@@ -78,14 +83,22 @@ function addressView() {
 function onHistoryStep(ev) {
   for (const k of [...urlState.keys()]) urlState.delete(k);
   for (const [k, v] of new URLSearchParams(location.search)) urlState.set(k, v);
+  if (steppingBack) {
+    // Back where the page was before a step whose open was cancelled.
+    steppingBack = false;
+    $("#url-input").value = ctx.source?.url ? urlState.get("url") || "" : "";
+    return;
+  }
   const view = addressView();
   const held = entryFiles.get(ev.state?.entry);
   const url = urlState.get("url");
-  if (held) return openSource({ blob: held.blob }, held.name, view, null);
+  const step = { at: ev.state?.at ?? 0 };
+  if (held) return openSource({ blob: held.blob }, held.name, view, null, step);
   if (url) {
     $("#url-input").value = url;
-    return openUrl(url, view, false);
+    return openUrl(url, view, step);
   }
+  shownAt = step.at;
   ++ctx.gen; // an open under way no longer shows
   ctx.file = null;
   ctx.source = null;
@@ -314,6 +327,9 @@ function timeUnits(info) {
  * the address (and the field) saying what is still shown.
  */
 async function openSource(src, name, restore = null, address = {}, step = true) {
+  // step: true, a step of its own in the history; false, none; { at }, the
+  // history's step to entry `at` (Back or Forward), the address already its.
+  const push = step === true && { blob: src.blob, name };
   const gen = ++ctx.gen;
   $("#samples-menu").open = false;
   const before = document.body.dataset.state;
@@ -325,9 +341,15 @@ async function openSource(src, name, restore = null, address = {}, step = true) 
     if (gen !== ctx.gen) return;
     if (e.kind === "cancelled") {
       document.body.dataset.state = before;
+      // A Back or Forward cancelled: the history steps back to what shows.
+      if (step.at !== undefined && step.at !== shownAt) {
+        steppingBack = true;
+        history.go(shownAt - step.at);
+      }
       return;
     }
-    if (address) ctx.setUrlState(address, step && { blob: src.blob, name });
+    if (step.at !== undefined) shownAt = step.at;
+    if (address) ctx.setUrlState(address, push);
     if (src.blob) $("#url-input").value = "";
     ctx.file = null;
     ctx.source = null;
@@ -347,7 +369,8 @@ async function openSource(src, name, restore = null, address = {}, step = true) 
     return;
   }
   if (gen !== ctx.gen) return;
-  if (address) ctx.setUrlState(address, step && { blob: src.blob, name });
+  if (step.at !== undefined) shownAt = step.at;
+  if (address) ctx.setUrlState(address, push);
   if (src.blob) $("#url-input").value = "";
   ctx.file = info;
   ctx.source = src.blob ? { blob: src.blob } : { url: src.url };
