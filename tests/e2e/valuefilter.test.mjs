@@ -135,3 +135,50 @@ test("a most common value in Column detail's profile opens Data on the rows hold
   }
   assert.deepEqual(log.errors, []);
 });
+
+/** Column c of the open file in Column detail, its profile done. */
+async function profileOf(page, c) {
+  await tab(page, "detail");
+  await page.selectOption("[data-testid=detail-col]", String(c));
+  await page.waitForSelector(`[data-testid=profile][data-state=done][data-col='${c}']`, { timeout: 30_000 });
+}
+
+/** Waits for Data to show `n` rows (a filter computed), and returns the conditions' rows of the form as [column, op, text]. */
+async function dataShows(page, n) {
+  await page.waitForSelector("[data-testid=panel-data]:not([hidden])");
+  await page.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === String(n) && document.querySelector(".data-progress").hidden, n, { timeout: 30_000 });
+  return page.$$eval("[data-testid=filter-row]", (rs) => rs.map((r) => [Number(r.querySelector("[data-testid=filter-col]").value), r.querySelector("[data-testid=filter-op]").value, r.querySelector("[data-testid=filter-value]").value]));
+}
+
+test("a histogram bar in Column detail opens Data on the rows of its bin, as many as the bar counts; Nulls' Show in Data on the null rows", async () => {
+  const { page, log } = ins;
+  const rel = "real/diamonds.optimized.cols";
+  const want = readJson(expectedPath(path.join(corpus, rel)));
+  await dropFile(page, path.join(corpus, rel));
+  for (const name of ["price", "carat"]) {
+    const c = want.schema.findIndex((s) => s.name === name);
+    const type = want.schema[c].type;
+    const vs = want.row_groups.flatMap((rg) => rg.values[c]).map((v) => Number(key(type, v)));
+    await profileOf(page, c);
+    const bars = page.locator("[data-testid=histogram-bar]");
+    const k = 3;
+    const counted = Number(await bars.nth(k).getAttribute("data-count"));
+    assert.ok(counted > 0);
+    await bars.nth(k).click();
+    const conds = await dataShows(page, counted);
+    assert.deepEqual(conds.map(([col, op]) => [col, op]), [[c, ">="], [c, "<"]], `${name}: a bin is two conditions`);
+    const [lo, hi] = conds.map((x) => Number(x[2]));
+    assert.equal(vs.filter((v) => v >= lo && v < hi).length, counted, `${name}: the rows of [${lo}, ${hi}) in the corpus JSON`);
+  }
+  // all_types_small: n_int8 holds nulls.
+  const small = "valid/all_types_small.cols";
+  const wantSmall = readJson(expectedPath(path.join(corpus, small)));
+  await dropFile(page, path.join(corpus, small));
+  const c = wantSmall.schema.findIndex((s) => s.name === "n_int8");
+  const nulls = wantSmall.row_groups.flatMap((rg) => rg.values[c]).filter((v) => v === null).length;
+  assert.ok(nulls > 0);
+  await profileOf(page, c);
+  await page.click("[data-testid=profile-null-rows]");
+  assert.deepEqual(await dataShows(page, nulls), [[c, "null", ""]]);
+  assert.deepEqual(log.errors, []);
+});

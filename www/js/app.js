@@ -276,10 +276,10 @@ ctx.setTimeUnit = (c, unit) => {
 };
 
 /** Shows the first row of row group g, column c, in the data grid. */
-/** The Data tab, its rows those where column c holds `value` (a profile's value picked). */
-ctx.rowsWith = (c, value) => {
+/** The Data tab, its rows those where `conds` hold ([{ c, op, text }]: a profile's value, bin or nulls picked). */
+ctx.rowsWhere = (conds) => {
   showTab("data");
-  data.rowsWith(c, value);
+  data.rowsWhere(conds);
 };
 
 ctx.previewChunk = (g, c) => {

@@ -143,12 +143,10 @@ export function createData(ctx, el) {
     return scalarText(c.type, v);
   }
 
-  /** Rows where column c holds `value` (null: is null), a condition added
-   *  to those applied (`add`) or alone, and applied; the sort stays. */
-  function rowsWith(c, value, { add = true } = {}) {
-    const cond = value === null ? { c, op: "null", text: "" } : { c, op: "=", text: equalsText(ctx.file.schema[c].type, value, MAX_CONDITION_TEXT) };
-    if (cond.text === null) return;
-    filters = add ? [...filters, cond] : [cond];
+  /** Rows where conditions `conds` ([{ c, op, text }]) hold, added to the
+   *  form's (`add`) or alone, and applied; the sort stays. */
+  function rowsWhere(conds, { add = true } = {}) {
+    filters = add ? [...filters, ...conds] : [...conds];
     drawFilters();
     const parsed = parseFilters();
     if (parsed) compute(parsed, applied.sort);
@@ -187,7 +185,7 @@ export function createData(ctx, el) {
         h("button", { type: "button", class: "small", "data-testid": "copy-cell", onclick: () => copyText(cellCopyText(cell), ctx.toast) }, "Copy value"),
         h("button", { type: "button", class: "small", "data-testid": "copy-row", onclick: () => copyText(rowText(cell, "tsv"), ctx.toast) }, "Copy row (TSV)"),
         h("button", { type: "button", class: "small", "data-testid": "copy-row-json", onclick: () => copyText(rowText(cell, "json"), ctx.toast) }, "Copy row (JSON)"),
-        v === null || equalsText(c.type, v, MAX_CONDITION_TEXT) !== null ? h("button", { type: "button", class: "small", "data-testid": "filter-to-value", title: "add this condition and apply it", onclick: () => rowsWith(c.key, v) }, v === null ? "Rows where this is null" : "Rows with this value") : null,
+        v === null || equalsText(c.type, v, MAX_CONDITION_TEXT) !== null ? h("button", { type: "button", class: "small", "data-testid": "filter-to-value", title: "add this condition and apply it", onclick: () => rowsWhere([v === null ? { c: c.key, op: "null", text: "" } : { c: c.key, op: "=", text: equalsText(c.type, v, MAX_CONDITION_TEXT) }]) }, v === null ? "Rows where this is null" : "Rows with this value") : null,
       ),
       isBytes ? h("details", {}, h("summary", {}, "Bytes (hex)"), h("pre", { class: "hexdump" }, hexDump(v))) : null,
       timeUnitField(ctx, c.key, "cell-time-unit", "Show this column as"),
@@ -616,8 +614,8 @@ export function createData(ctx, el) {
       sayGoto(index < 0 ? `Row ${fmtInt(r)} is not in the current view (the filter leaves it out).` : null);
       if (index >= 0) setTimeout(() => my === token && grid.scrollToRow(index, c), 0);
     },
-    rowsWith(c, value) {
-      rowsWith(c, value, { add: false });
+    rowsWhere(conds) {
+      rowsWhere(conds, { add: false });
     },
     grid,
   };

@@ -48,7 +48,7 @@ function valueView(type, unit, v) {
  * fixed height), its axis labels and title as text below it, so they stay
  * legible however narrow the card is.
  */
-function histogram(p, unit, type) {
+function histogram(p, unit, type, pick) {
   const hist = p.histogram;
   const counts = hist.counts;
   const W = 640;
@@ -62,14 +62,23 @@ function histogram(p, unit, type) {
   // Times: edges to the whole second (the bins are far wider than that).
   const label = (x) => (unit ? formatTime(BigInt(Math.round(x / perSecond)) * BigInt(perSecond), unit).replace(/ 00:00:00$/, "") : hist.integer ? fmtInt(Math.round(x)) : Number(x.toPrecision(4)).toString());
   const duration = (sec) => (sec >= 86400 ? `${(sec / 86400).toPrecision(3)} days` : sec >= 3600 ? `${(sec / 3600).toPrecision(3)} hours` : sec >= 60 ? `${(sec / 60).toPrecision(3)} minutes` : `${sec.toPrecision(3)} s`);
+  // A bin's values as conditions: from its low edge, below the next (the
+  // last bin up to the maximum, which it holds), as the profile bins them.
+  const text = (x) => (hist.integer ? BigInt(Math.round(x)).toString() : String(x));
+  const last = counts.length - 1;
+  const binConditions = (k) => [
+    { op: ">=", text: text(edge(k)) },
+    k === last ? { op: "<=", text: scalarText(type, p.max) } : { op: "<", text: text(edge(k + 1)) },
+  ];
   counts.forEach((c, k) => {
     const bh = ((H - 6) * c) / maxC;
     const hiEdge = hist.integer ? edge(k + 1) - 1 : edge(k + 1);
+    const open = c && pick && p.max !== null;
     svg.append(
       s(
         "rect",
-        { x: left + k * bw + 0.5, y: H - bh, width: Math.max(1, bw - 1), height: Math.max(c ? 1 : 0, bh), class: "hist-bar", "data-count": c },
-        s("title", {}, `${label(edge(k))}${hist.integer && hist.width === 1 ? "" : ` – ${label(hiEdge)}`}: ${plural(c, "row")}`),
+        { x: left + k * bw + 0.5, y: H - bh, width: Math.max(1, bw - 1), height: Math.max(c ? 1 : 0, bh), class: ["hist-bar", open && "to-rows"], "data-count": c, "data-testid": "histogram-bar", onclick: open ? () => pick(binConditions(k)) : null },
+        s("title", {}, `${label(edge(k))}${hist.integer && hist.width === 1 ? "" : ` – ${label(hiEdge)}`}: ${plural(c, "row")}${open ? " (click: these rows in Data)" : ""}`),
       ),
     );
   });
@@ -191,7 +200,12 @@ export function createProfile(ctx) {
           h("dt", {}, "Rows"),
           h("dd", { "data-testid": "profile-rows" }, fmtInt(p.rows)),
           h("dt", {}, "Nulls"),
-          h("dd", { "data-testid": "profile-nulls", "data-value": p.nulls }, `${fmtInt(p.nulls)} (${fmtPct(p.nulls / Math.max(1, p.rows))})`),
+          h(
+            "dd",
+            { "data-testid": "profile-nulls", "data-value": p.nulls },
+            `${fmtInt(p.nulls)} (${fmtPct(p.nulls / Math.max(1, p.rows))})`,
+            p.nulls ? [" ", h("button", { type: "button", class: "small", "data-testid": "profile-null-rows", onclick: () => ctx.rowsWhere([{ c, op: "null", text: "" }]) }, "Show in Data")] : null,
+          ),
           p.nans ? [h("dt", {}, "NaN"), h("dd", {}, fmtInt(p.nans))] : null,
           h("dt", {}, "Distinct values"),
           h(
@@ -206,15 +220,15 @@ export function createProfile(ctx) {
           p.lengths ? [h("dt", {}, "Length (bytes)"), h("dd", { "data-testid": "profile-lengths" }, `${fmtInt(p.lengths.min)} to ${fmtInt(p.lengths.max)}, mean ${p.lengths.mean.toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}`)] : null,
           unit ? [h("dt", {}, "Shown as"), h("dd", { "data-testid": "profile-shown-as" }, `dates (${type} ${UNIT_LABEL[unit]} since 1970-01-01 UTC, ${ctx.timeSource[c] === "chosen" ? "as chosen" : "guessed from the name and range"})`)] : null,
         ),
-        p.histogram ? histogram(p, unit, type) : null,
+        p.histogram ? histogram(p, unit, type, (conds) => ctx.rowsWhere(conds.map((x) => ({ c, ...x })))) : null,
       ),
       p.top.length && (TEXT.has(type) || type === "bool" || p.distinct <= 50 || !p.histogram)
         ? (() => {
             const head = h("h4", {});
-            return h("div", {}, head, topList(p, type, unit, head, (v) => ctx.rowsWith(c, v)));
+            return h("div", {}, head, topList(p, type, unit, head, (v) => ctx.rowsWhere([{ c, op: "=", text: equalsText(type, v) }])));
           })()
         : p.top.length
-          ? h("details", {}, h("summary", {}, "Most common values"), topList(p, type, unit, null, (v) => ctx.rowsWith(c, v)))
+          ? h("details", {}, h("summary", {}, "Most common values"), topList(p, type, unit, null, (v) => ctx.rowsWhere([{ c, op: "=", text: equalsText(type, v) }])))
           : h("p", { class: "muted" }, nonNull ? "" : "Every value is null."),
       p.topExact ? null : h("p", { class: "muted small" }, `Counts are lower bounds: past ${past(type)} the table of counts keeps only its most common half each time it fills.`),
     );
