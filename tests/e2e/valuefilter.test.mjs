@@ -31,6 +31,9 @@ function key(type, v) {
   return JSON.stringify(v);
 }
 
+/** The file rows the Data grid draws. */
+const drawnRows = (page) => page.$$eval("[data-testid=data-grid] .grid-row:not([hidden])", (rs) => rs.map((r) => Number(r.dataset.fileRow)));
+
 /** Selects file row `row` of column `c` (the view unfiltered), asks for its rows, and returns the rows the grid then holds. */
 async function rowsWithValue(page, row, c, name) {
   await page.fill("[data-testid=data-goto]", String(row));
@@ -57,17 +60,42 @@ async function rowsWithValue(page, row, c, name) {
   }, before);
   await gridDrawn(page);
   const total = Number(await page.getAttribute("[data-testid=data-status]", "data-total"));
-  const shown = await page.$$eval("[data-testid=data-grid] .grid-row:not([hidden])", (rs) => rs.map((r) => Number(r.dataset.fileRow)));
+  const shown = await drawnRows(page);
   await page.click("[data-testid=filter-clear]");
   await page.waitForFunction((before) => document.querySelector("[data-testid=data-status]").dataset.total === before, before);
   return { total, shown };
 }
 
+/** Column c of the open file in Column detail, its profile done. */
+async function profileOf(page, c) {
+  await tab(page, "detail");
+  await page.selectOption("[data-testid=detail-col]", String(c));
+  await page.waitForSelector(`[data-testid=profile][data-state=done][data-col='${c}']`, { timeout: 30_000 });
+}
+
+/** Waits for Data to show `n` rows (a filter computed), and returns the conditions' rows of the form as [column, op, text]. */
+async function dataShows(page, n) {
+  await page.waitForSelector("[data-testid=panel-data]:not([hidden])");
+  await page.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === String(n) && document.querySelector(".data-progress").hidden, n, { timeout: 30_000 });
+  return page.$$eval("[data-testid=filter-row]", (rs) => rs.map((r) => [Number(r.querySelector("[data-testid=filter-col]").value), r.querySelector("[data-testid=filter-op]").value, r.querySelector("[data-testid=filter-value]").value]));
+}
+
+/** Opens corpus file `rel` and returns its corpus JSON. */
+async function openCorpus(page, rel) {
+  await dropFile(page, path.join(corpus, rel));
+  return readJson(expectedPath(path.join(corpus, rel)));
+}
+
+/** Column `name` of a corpus JSON: its index, type and every row's value as a key(). */
+function columnOf(want, name) {
+  const c = want.schema.findIndex((s) => s.name === name);
+  const type = want.schema[c].type;
+  return { c, type, keys: want.row_groups.flatMap((rg) => rg.values[c]).map((v) => key(type, v)) };
+}
+
 test("Rows with this value, on a column of every type and on a null, leaves exactly the rows holding it", async () => {
   const { page, log } = ins;
-  const rel = "valid/all_types_small.cols";
-  const want = readJson(expectedPath(path.join(corpus, rel)));
-  await dropFile(page, path.join(corpus, rel));
+  const want = await openCorpus(page, "valid/all_types_small.cols");
   await tab(page, "data");
   await gridDrawn(page);
   const values = (c) => want.row_groups.flatMap((rg) => rg.values[c]);
@@ -89,93 +117,61 @@ test("Rows with this value, on a column of every type and on a null, leaves exac
 
 test("Rows with this value counts every row of a large file holding it: a string, a float and an int column of diamonds", async () => {
   const { page, log } = ins;
-  const rel = "real/diamonds.optimized.cols";
-  const want = readJson(expectedPath(path.join(corpus, rel)));
-  await dropFile(page, path.join(corpus, rel));
+  const want = await openCorpus(page, "real/diamonds.optimized.cols");
   await tab(page, "data");
   await gridDrawn(page);
   for (const name of ["color", "carat", "price"]) {
-    const c = want.schema.findIndex((s) => s.name === name);
-    const type = want.schema[c].type;
-    const vs = want.row_groups.flatMap((rg) => rg.values[c]).map((v) => key(type, v));
+    const { c, keys } = columnOf(want, name);
     const row = 1000;
     const got = await rowsWithValue(page, row, c, name);
-    assert.equal(got.total, vs.filter((k) => k === vs[row]).length, `${name} = ${vs[row]}`);
+    assert.equal(got.total, keys.filter((k) => k === keys[row]).length, `${name} = ${keys[row]}`);
     assert.ok(got.total > 1, `${name}: a value that repeats`);
-    assert.ok(got.shown.length > 0 && got.shown.every((r) => vs[r] === vs[row]), `${name}: every row shown holds ${vs[row]}`);
+    assert.ok(got.shown.length > 0 && got.shown.every((r) => keys[r] === keys[row]), `${name}: every row shown holds ${keys[row]}`);
   }
   assert.deepEqual(log.errors, []);
 });
 
 test("a most common value in Column detail's profile opens Data on the rows holding it, as many as the profile counts", async () => {
   const { page, log } = ins;
-  const rel = "real/diamonds.optimized.cols";
-  const want = readJson(expectedPath(path.join(corpus, rel)));
-  await dropFile(page, path.join(corpus, rel));
+  const want = await openCorpus(page, "real/diamonds.optimized.cols");
   for (const name of ["clarity", "carat"]) {
-    const c = want.schema.findIndex((s) => s.name === name);
-    const type = want.schema[c].type;
-    const vs = want.row_groups.flatMap((rg) => rg.values[c]).map((v) => key(type, v));
-    await tab(page, "detail");
-    await page.selectOption("[data-testid=detail-col]", String(c));
-    await page.waitForSelector(`[data-testid=profile][data-state=done][data-col='${c}']`, { timeout: 30_000 });
+    const { c, keys } = columnOf(want, name);
+    await profileOf(page, c);
     // The third most common value (the first may be the file's first row's).
     const top = page.locator("[data-testid=profile-top-row]").nth(2);
     if (!(await top.isVisible())) await page.click("[data-testid=profile] details > summary");
     const counted = Number(await top.locator("td.num").first().getAttribute("data-value"));
     await top.locator("[data-testid=profile-top-value]").click();
-    await page.waitForSelector("[data-testid=panel-data]:not([hidden])");
-    await page.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === String(n) && document.querySelector(".data-progress").hidden, counted, { timeout: 30_000 });
+    assert.equal((await dataShows(page, counted)).length, 1, "one condition, the value's (the one before replaced)");
     await gridDrawn(page);
-    const shown = await page.$$eval("[data-testid=data-grid] .grid-row:not([hidden])", (rs) => rs.map((r) => Number(r.dataset.fileRow)));
-    const value = vs[shown[0]];
-    assert.equal(counted, vs.filter((k) => k === value).length, `${name}: the profile's count of ${value}`);
-    assert.ok(shown.length > 1 && shown.every((r) => vs[r] === value), `${name}: every row shown holds ${value}`);
-    assert.equal(await page.$$eval("[data-testid=filter-row]", (rs) => rs.length), 1, "one condition, the value's (the one before replaced)");
+    const shown = await drawnRows(page);
+    const value = keys[shown[0]];
+    assert.equal(counted, keys.filter((k) => k === value).length, `${name}: the profile's count of ${value}`);
+    assert.ok(shown.length > 1 && shown.every((r) => keys[r] === value), `${name}: every row shown holds ${value}`);
   }
   assert.deepEqual(log.errors, []);
 });
 
-/** Column c of the open file in Column detail, its profile done. */
-async function profileOf(page, c) {
-  await tab(page, "detail");
-  await page.selectOption("[data-testid=detail-col]", String(c));
-  await page.waitForSelector(`[data-testid=profile][data-state=done][data-col='${c}']`, { timeout: 30_000 });
-}
-
-/** Waits for Data to show `n` rows (a filter computed), and returns the conditions' rows of the form as [column, op, text]. */
-async function dataShows(page, n) {
-  await page.waitForSelector("[data-testid=panel-data]:not([hidden])");
-  await page.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === String(n) && document.querySelector(".data-progress").hidden, n, { timeout: 30_000 });
-  return page.$$eval("[data-testid=filter-row]", (rs) => rs.map((r) => [Number(r.querySelector("[data-testid=filter-col]").value), r.querySelector("[data-testid=filter-op]").value, r.querySelector("[data-testid=filter-value]").value]));
-}
-
 test("a histogram bar in Column detail opens Data on the rows of its bin, as many as the bar counts; Nulls' Show in Data on the null rows", async () => {
   const { page, log } = ins;
-  const rel = "real/diamonds.optimized.cols";
-  const want = readJson(expectedPath(path.join(corpus, rel)));
-  await dropFile(page, path.join(corpus, rel));
+  const want = await openCorpus(page, "real/diamonds.optimized.cols");
   for (const name of ["price", "carat"]) {
-    const c = want.schema.findIndex((s) => s.name === name);
-    const type = want.schema[c].type;
-    const vs = want.row_groups.flatMap((rg) => rg.values[c]).map((v) => Number(key(type, v)));
+    const { c, keys } = columnOf(want, name);
+    const vs = keys.map(Number);
     await profileOf(page, c);
-    const bars = page.locator("[data-testid=histogram-bar]");
-    const k = 3;
-    const counted = Number(await bars.nth(k).getAttribute("data-count"));
+    const bar = page.locator("[data-testid=histogram-bar]").nth(3);
+    const counted = Number(await bar.getAttribute("data-count"));
     assert.ok(counted > 0);
-    await bars.nth(k).click();
+    await bar.click();
     const conds = await dataShows(page, counted);
     assert.deepEqual(conds.map(([col, op]) => [col, op]), [[c, ">="], [c, "<"]], `${name}: a bin is two conditions`);
     const [lo, hi] = conds.map((x) => Number(x[2]));
     assert.equal(vs.filter((v) => v >= lo && v < hi).length, counted, `${name}: the rows of [${lo}, ${hi}) in the corpus JSON`);
   }
   // all_types_small: n_int8 holds nulls.
-  const small = "valid/all_types_small.cols";
-  const wantSmall = readJson(expectedPath(path.join(corpus, small)));
-  await dropFile(page, path.join(corpus, small));
-  const c = wantSmall.schema.findIndex((s) => s.name === "n_int8");
-  const nulls = wantSmall.row_groups.flatMap((rg) => rg.values[c]).filter((v) => v === null).length;
+  const small = await openCorpus(page, "valid/all_types_small.cols");
+  const { c, keys } = columnOf(small, "n_int8");
+  const nulls = keys.filter((k) => k === "null").length;
   assert.ok(nulls > 0);
   await profileOf(page, c);
   await page.click("[data-testid=profile-null-rows]");
