@@ -3,6 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseValue, applyCondition } from "../../www/js/filter.js";
+import { equalsText } from "../../www/js/format.js";
 import { offsetsAndData } from "../js/check.mjs";
 
 /** A decoded string column as the worker holds it: offsets and UTF-8 data. */
@@ -37,4 +38,30 @@ test("contains (any case) over bytes folds ASCII letters only (bytes are not tex
   assert.deepEqual(kept(col, "icontains", "61"), [0, 1]);
   assert.deepEqual(kept(col, "icontains", "c3a9"), [2]);
   assert.deepEqual(kept(col, "icontains", "ff"), [1]);
+});
+
+test("equalsText gives the text parseValue reads back to the same value, for every type; none for NaN, text that is not UTF-8, or one over the limit", () => {
+  const f32 = (x) => Math.fround(x);
+  const cases = [
+    ["int8", -128], ["uint8", 255], ["int16", -32768], ["uint16", 65535], ["int32", -2147483648], ["uint32", 4294967295],
+    ["int64", -9223372036854775808n], ["uint64", 18446744073709551615n], ["int64", 12345678901234567n],
+    ["float32", f32(0.1)], ["float32", f32(3.4028234663852886e38)], ["float32", f32(-1e-45)], ["float32", Infinity],
+    ["float64", 0.1 + 0.2], ["float64", -Infinity], ["float64", 5e-324], ["float64", -0],
+    ["bool", true], ["bool", false],
+  ];
+  for (const [type, v] of cases) {
+    const text = equalsText(type, v);
+    assert.equal(typeof text, "string", `${type} ${v}`);
+    assert.ok(Object.is(parseValue(type, text).value, v), `${type} ${v}: "${text}" reads back as ${parseValue(type, text).value}`);
+  }
+  const enc = new TextEncoder();
+  for (const s of ["", "plain", "ü 😀 ﻿lead", " spaced "]) assert.deepEqual(parseValue("string", equalsText("string", enc.encode(s))).value, enc.encode(s), JSON.stringify(s));
+  const raw = Uint8Array.of(0, 0xff, 0x10);
+  assert.deepEqual(parseValue("bytes", equalsText("bytes", raw)).value, raw);
+  assert.equal(equalsText("float64", NaN), null);
+  assert.equal(equalsText("string", Uint8Array.of(0x61, 0xff)), null, "not UTF-8: no text types those bytes");
+  assert.equal(equalsText("string", enc.encode("x".repeat(10_001))), null);
+  assert.equal(equalsText("string", enc.encode("x".repeat(10_000))), "x".repeat(10_000));
+  assert.equal(equalsText("bytes", new Uint8Array(5_001)), null, "10,002 hex digits");
+  assert.equal(equalsText("bytes", new Uint8Array(5_000)).length, 10_000);
 });

@@ -296,11 +296,15 @@ export function csvField(v) {
   return /[",\n\r]/.test(t) ? `"${t.replaceAll('"', '""')}"` : t;
 }
 
+/** The most characters a filter condition's value takes (a link's `where`,
+ *  a value picked to filter by). */
+export const MAX_CONDITION_TEXT = 10_000;
+
 /** A condition's value for an equality: the text a filter's "= v" takes
  *  for a value of `type` (parseValue, filter.js, reads it back to v), or
- *  null where no "=" finds v: NaN, text that is not UTF-8, or more than
- *  `max` characters (a link's condition holds 10,000). */
-export function equalsText(type, v, max = 10_000) {
+ *  null where no "=" finds v: NaN, text that is not UTF-8, or longer than
+ *  a condition's value may be. */
+export function equalsText(type, v) {
   if (v === null || v === undefined || (typeof v === "number" && Number.isNaN(v))) return null;
   let text;
   if (type === "string") {
@@ -308,5 +312,5 @@ export function equalsText(type, v, max = 10_000) {
     text = pieces.some((p) => p.bad !== undefined) ? null : pieces.map((p) => p.text).join("");
   } else if (type === "bytes") text = hex(v);
   else text = scalarText(type, v);
-  return text !== null && text.length <= max ? text : null;
+  return text !== null && text.length <= MAX_CONDITION_TEXT ? text : null;
 }

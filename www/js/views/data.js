@@ -5,7 +5,7 @@
 // the worker; this module only sends requests and draws what is in sight.
 
 import { h, fill } from "../dom.js";
-import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, hex, valueNode, scalarText, plural, equalsText } from "../format.js";
+import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, hex, valueNode, scalarText, plural, equalsText, MAX_CONDITION_TEXT } from "../format.js";
 import { errorBox, timeUnitField, columnPicker } from "../common.js";
 import { opsFor, parseValue, describeCondition } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
@@ -17,9 +17,6 @@ import { groupList } from "../chunkstate.js";
 // The most of a value the side panel lays out: its text whole, at 20 MB,
 // held the page for seconds. Copy value copies all of it.
 const PANEL_CHARS = 100_000;
-// A condition's value, as a link's `where` may carry it (and the side
-// panel's "Rows with this value" offers it), in characters at most.
-const MAX_CONDITION_TEXT = 10_000;
 // The most columns' error boxes shown above the grid before "N more".
 const ERRORS_SHOWN = 5;
 const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its whole value here.";
@@ -185,7 +182,7 @@ export function createData(ctx, el) {
         h("button", { type: "button", class: "small", "data-testid": "copy-cell", onclick: () => copyText(cellCopyText(cell), ctx.toast) }, "Copy value"),
         h("button", { type: "button", class: "small", "data-testid": "copy-row", onclick: () => copyText(rowText(cell, "tsv"), ctx.toast) }, "Copy row (TSV)"),
         h("button", { type: "button", class: "small", "data-testid": "copy-row-json", onclick: () => copyText(rowText(cell, "json"), ctx.toast) }, "Copy row (JSON)"),
-        v === null || equalsText(c.type, v, MAX_CONDITION_TEXT) !== null ? h("button", { type: "button", class: "small", "data-testid": "filter-to-value", title: "add this condition and apply it", onclick: () => rowsWhere([v === null ? { c: c.key, op: "null", text: "" } : { c: c.key, op: "=", text: equalsText(c.type, v, MAX_CONDITION_TEXT) }]) }, v === null ? "Rows where this is null" : "Rows with this value") : null,
+        v === null || equalsText(c.type, v) !== null ? h("button", { type: "button", class: "small", "data-testid": "filter-to-value", title: "add this condition and apply it", onclick: () => rowsWhere([v === null ? { c: c.key, op: "null", text: "" } : { c: c.key, op: "=", text: equalsText(c.type, v) }]) }, v === null ? "Rows where this is null" : "Rows with this value") : null,
       ),
       isBytes ? h("details", {}, h("summary", {}, "Bytes (hex)"), h("pre", { class: "hexdump" }, hexDump(v))) : null,
       timeUnitField(ctx, c.key, "cell-time-unit", "Show this column as"),

@@ -188,6 +188,8 @@ export function createProfile(ctx) {
     const agreeMax = same(type, p.max, foot.max);
     const mark = (ok) => (ok ? h("span", { class: "ok-badge" }, "✓ agree") : h("span", { class: "bad-badge" }, "✗ differ"));
     const nonNull = p.rows - p.nulls;
+    // A value picked (a most common one): Data, its rows alone.
+    const rowsOf = (v) => ctx.rowsWhere([{ c, op: "=", text: equalsText(type, v) }]);
     fill(
       el,
       h("h3", {}, "Profile of ", h("span", { class: "colname" }, brief(ctx.labels[c])), f.rowGroups.length === 1 ? " over its one row group" : ` over all ${plural(f.rowGroups.length, "row group")}`, h("span", { class: "muted small" }, ` · ${fmtMs(res.ms)} in the worker`)),
@@ -225,10 +227,10 @@ export function createProfile(ctx) {
       p.top.length && (TEXT.has(type) || type === "bool" || p.distinct <= 50 || !p.histogram)
         ? (() => {
             const head = h("h4", {});
-            return h("div", {}, head, topList(p, type, unit, head, (v) => ctx.rowsWhere([{ c, op: "=", text: equalsText(type, v) }])));
+            return h("div", {}, head, topList(p, type, unit, head, rowsOf));
           })()
         : p.top.length
-          ? h("details", {}, h("summary", {}, "Most common values"), topList(p, type, unit, null, (v) => ctx.rowsWhere([{ c, op: "=", text: equalsText(type, v) }])))
+          ? h("details", {}, h("summary", {}, "Most common values"), topList(p, type, unit, null, rowsOf))
           : h("p", { class: "muted" }, nonNull ? "" : "Every value is null."),
       p.topExact ? null : h("p", { class: "muted small" }, `Counts are lower bounds: past ${past(type)} the table of counts keeps only its most common half each time it fills.`),
     );
