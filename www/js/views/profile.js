@@ -93,7 +93,7 @@ function histogram(p, unit, type, pick) {
       { class: "hist-ticks" },
       ticks.map((k) => h("span", { class: ["axis-label", k === 0 ? "start" : k === counts.length ? "end" : "middle"], style: { left: `${(100 * (left + k * bw)) / W}%` }, "data-testid": "histogram-tick" }, label(edge(k)))),
     ),
-    h("div", { class: "axis-title" }, `${plural(counts.length, "bin")}${unit ? ` of ${duration(hist.width / perSecond)} (UTC)` : hist.integer ? ` of ${fmtInt(hist.width)}` : ""} · bar height: rows`),
+    h("div", { class: "axis-title" }, `${plural(counts.length, "bin")}${unit ? ` of ${duration(hist.width / perSecond)} (UTC)` : hist.integer ? ` of ${fmtInt(hist.width)}` : ""} · bar height: rows${pick ? " · click a bar for its rows in Data" : ""}`),
   );
 }
 
@@ -157,7 +157,7 @@ function topList(p, type, unit, head, pick) {
       h(
         "table",
         { class: "data compact top-values", "data-testid": "profile-top" },
-        h("thead", {}, h("tr", {}, h("th", {}, "Value"), h("th", { class: "num" }, p.topExact ? "Rows" : "Rows (at least)"), h("th", { class: "num" }, "Share"), h("th", {}, ""))),
+        h("thead", {}, h("tr", {}, h("th", {}, "Value", pick ? h("span", { class: "muted small", style: { fontWeight: "normal" } }, " · click one for its rows in Data") : null), h("th", { class: "num" }, p.topExact ? "Rows" : "Rows (at least)"), h("th", { class: "num" }, "Share"), h("th", {}, ""))),
         body,
       ),
     ),
