@@ -178,3 +178,21 @@ test("a histogram bar in Column detail opens Data on the rows of its bin, as man
   assert.deepEqual(await dataShows(page, nulls), [[c, "null", ""]]);
   assert.deepEqual(log.errors, []);
 });
+
+test("the histogram is one tab stop: arrow keys move between the bins that hold rows, saying each, and Enter opens Data on the active bin's rows", async () => {
+  const { page, log } = ins;
+  const want = await openCorpus(page, "real/diamonds.optimized.cols");
+  const { c } = columnOf(want, "price");
+  await profileOf(page, c);
+  const counts = (await page.$$eval("[data-testid=histogram-bar]", (bs) => bs.map((b) => Number(b.dataset.count)))).filter((n) => n > 0);
+  await page.focus("[data-testid=profile-histogram]");
+  assert.match(await page.textContent("[data-testid=histogram-info]"), new RegExp(`: ${counts[0].toLocaleString("en-US")} rows · Enter`));
+  for (let i = 0; i < 4; i++) await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("ArrowLeft");
+  assert.match(await page.textContent("[data-testid=histogram-info]"), new RegExp(`: ${counts[3].toLocaleString("en-US")} rows · Enter`));
+  const active = await page.$eval("[data-testid=profile-histogram]", (svg) => document.getElementById(svg.getAttribute("aria-activedescendant"))?.dataset.count);
+  assert.equal(Number(active), counts[3], "the active bar is the one said");
+  await page.keyboard.press("Enter");
+  await dataShows(page, counts[3]);
+  assert.deepEqual(log.errors, []);
+});

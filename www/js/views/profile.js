@@ -48,6 +48,8 @@ function valueView(type, unit, v) {
  * fixed height), its axis labels and title as text below it, so they stay
  * legible however narrow the card is.
  */
+let histograms = 0; // for ids unique in the page
+
 function histogram(p, unit, type, pick) {
   const hist = p.histogram;
   const counts = hist.counts;
@@ -70,19 +72,50 @@ function histogram(p, unit, type, pick) {
     { op: ">=", text: text(edge(k)) },
     k === last ? { op: "<=", text: scalarText(type, p.max) } : { op: "<", text: text(edge(k + 1)) },
   ];
+  const id = ++histograms;
+  const open = []; // the bars that lead to rows: { el, k, what }
   counts.forEach((c, k) => {
     const bh = ((H - 6) * c) / maxC;
     const hiEdge = hist.integer ? edge(k + 1) - 1 : edge(k + 1);
-    const open = c && pick && p.max !== null;
-    svg.append(
-      s(
-        "rect",
-        { x: left + k * bw + 0.5, y: H - bh, width: Math.max(1, bw - 1), height: Math.max(c ? 1 : 0, bh), class: ["hist-bar", open && "to-rows"], "data-count": c, "data-testid": "histogram-bar", onclick: open ? () => pick(binConditions(k)) : null },
-        s("title", {}, `${label(edge(k))}${hist.integer && hist.width === 1 ? "" : ` – ${label(hiEdge)}`}: ${plural(c, "row")}${open ? " (click: these rows in Data)" : ""}`),
-      ),
+    const what = `${label(edge(k))}${hist.integer && hist.width === 1 ? "" : ` – ${label(hiEdge)}`}: ${plural(c, "row")}`;
+    const leads = c && pick && p.max !== null;
+    const el = s(
+      "rect",
+      { x: left + k * bw + 0.5, y: H - bh, width: Math.max(1, bw - 1), height: Math.max(c ? 1 : 0, bh), class: ["hist-bar", leads && "to-rows"], "data-count": c, "data-testid": "histogram-bar", onclick: leads ? () => pick(binConditions(k)) : null, ...(leads ? { id: `hist-${id}-${k}`, role: "option", "aria-label": what } : {}) },
+      s("title", {}, `${what}${leads ? " (click: these rows in Data)" : ""}`),
     );
+    if (leads) open.push({ el, k, what });
+    svg.append(el);
   });
   svg.append(s("line", { x1: left, x2: W - left, y1: H - 0.5, y2: H - 0.5, class: "axis" }));
+  // The keyboard: one tab stop; arrow keys move between the bins that hold
+  // rows, Enter shows the active bin's rows in Data (as the byte map).
+  const info = h("div", { class: "muted small hist-info", "aria-live": "polite", "data-testid": "histogram-info" });
+  if (open.length) {
+    svg.setAttribute("role", "listbox");
+    svg.setAttribute("tabindex", "0");
+    svg.setAttribute("aria-label", `histogram of ${plural(counts.length, "bin")}: arrow keys move between bins, Enter shows a bin's rows in Data`);
+    let active = 0;
+    const activate = (i) => {
+      active = Math.max(0, Math.min(open.length - 1, i));
+      for (const b of open) b.el.classList.remove("active");
+      open[active].el.classList.add("active");
+      svg.setAttribute("aria-activedescendant", open[active].el.id);
+      info.textContent = `${open[active].what} · Enter: these rows in Data`;
+    };
+    svg.addEventListener("focus", () => activate(active));
+    svg.addEventListener("blur", () => {
+      open[active].el.classList.remove("active");
+      info.textContent = "";
+    });
+    svg.addEventListener("keydown", (ev) => {
+      const to = { ArrowRight: active + 1, ArrowLeft: active - 1, Home: 0, End: open.length - 1 }[ev.key];
+      if (to !== undefined) activate(to);
+      else if (ev.key === "Enter" || ev.key === " ") pick(binConditions(open[active].k));
+      else return;
+      ev.preventDefault();
+    });
+  }
   const ticks = [0, Math.floor(counts.length / 2), counts.length];
   return h(
     "div",
@@ -93,7 +126,8 @@ function histogram(p, unit, type, pick) {
       { class: "hist-ticks" },
       ticks.map((k) => h("span", { class: ["axis-label", k === 0 ? "start" : k === counts.length ? "end" : "middle"], style: { left: `${(100 * (left + k * bw)) / W}%` }, "data-testid": "histogram-tick" }, label(edge(k)))),
     ),
-    h("div", { class: "axis-title" }, `${plural(counts.length, "bin")}${unit ? ` of ${duration(hist.width / perSecond)} (UTC)` : hist.integer ? ` of ${fmtInt(hist.width)}` : ""} · bar height: rows${pick ? " · click a bar for its rows in Data" : ""}`),
+    h("div", { class: "axis-title" }, `${plural(counts.length, "bin")}${unit ? ` of ${duration(hist.width / perSecond)} (UTC)` : hist.integer ? ` of ${fmtInt(hist.width)}` : ""} · bar height: rows${open.length ? " · click a bar for its rows in Data" : ""}`),
+    info,
   );
 }
 
