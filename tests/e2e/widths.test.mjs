@@ -304,3 +304,37 @@ test("a Data column's width: dragged by its right edge, fitted to its values by 
     await page.context().close();
   }
 });
+
+test("the Data grid sizes integer columns by the footer's min and max: the widest int32 whole, a column of small counts narrow", async () => {
+  const { page, log } = await newPage(browser, server.origin, { viewport: { width: 1280, height: 800 } });
+  try {
+    const schema = [
+      { name: "n", type: "int32", nullable: false },
+      { name: "k", type: "int32", nullable: false },
+      { name: "big", type: "int64", nullable: true },
+    ];
+    const cols = [
+      [-2147483648, 2147483647, 0, -1],
+      [1, 2, 3, 4],
+      [-9223372036854775808n, null, 9223372036854775807n, 1n],
+    ];
+    const bytes = materialize(buildFile(schema, [{ offset: 5, columns: cols }]));
+    await page.goto(server.base);
+    await page.waitForSelector("body[data-ready='1']");
+    await page.setInputFiles("[data-testid=file-input]", { name: "ints.cols", mimeType: "application/octet-stream", buffer: Buffer.from(bytes) });
+    await waitState(page, "ready");
+    await tab(page, "data");
+    await page.waitForSelector("[data-testid=data-grid] .grid-row[data-row='3'] .grid-cell[data-col='2']:not([data-kind=pending])");
+    const cols2 = await page.evaluate(() =>
+      [0, 1, 2].map((c) => {
+        const cells = [...document.querySelectorAll(`[data-testid=data-grid] .grid-row:not([hidden]) .grid-cell[data-col='${c}']`)];
+        return { width: cells[0].getBoundingClientRect().width, cut: cells.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent) };
+      }),
+    );
+    for (const [c, x] of cols2.entries()) assert.deepEqual(x.cut, [], `${schema[c].name}: no value cut (${x.width} px)`);
+    assert.ok(cols2[1].width < 110, `k (one digit) is ${cols2[1].width} px wide, less than the 110 of any int32 before`);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await page.context().close();
+  }
+});

@@ -106,8 +106,22 @@ export function createData(ctx, el) {
     }
   });
 
-  // longest: the footer's longest value of the column, in bytes (its width).
-  const meta = (c) => ({ key: c, label: ctx.labels[c], type: ctx.file.schema[c].type, unit: ctx.timeUnits[c] || null, width: widthsSet.get(c), longest: ctx.file.rowGroups.reduce((m, rg) => Math.max(m, rg.columns[c].maxLen), 0) });
+  // For its width: longest, the footer's longest value of the column in
+  // bytes; digits, the most characters of its integers by the footer's
+  // min and max (undefined where a chunk with values has none).
+  const meta = (c) => ({ key: c, label: ctx.labels[c], type: ctx.file.schema[c].type, unit: ctx.timeUnits[c] || null, width: widthsSet.get(c), longest: ctx.file.rowGroups.reduce((m, rg) => Math.max(m, rg.columns[c].maxLen), 0), digits: digitsOf(c) });
+  function digitsOf(c) {
+    if (!ctx.file.schema[c].type.includes("int")) return undefined;
+    let most = 1;
+    for (const rg of ctx.file.rowGroups) {
+      const cm = rg.columns[c];
+      if (cm.nullCount >= rg.numRows) continue;
+      if (typeof cm.min !== "number" && typeof cm.min !== "bigint") return undefined;
+      if (typeof cm.max !== "number" && typeof cm.max !== "bigint") return undefined;
+      most = Math.max(most, String(cm.min).length, String(cm.max).length);
+    }
+    return most;
+  }
 
   function source() {
     const chosen = [...cols];

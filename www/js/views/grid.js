@@ -14,7 +14,7 @@
 // so above MAX_PX the scroll range is scaled: the scroll position picks
 // the first row in proportion, and every row stays reachable.
 //
-// source: { total, maxRowNumber?, columns: [{ key, label, type, unit?, longest?, width? }],
+// source: { total, maxRowNumber?, columns: [{ key, label, type, unit?, longest?, digits?, width? }],
 //           fetch(start, count) -> Promise<{ ids, columns: [{ cells, error, errors? (per cell) }] }>,
 //           sortable?: bool, emptyText?: string,
 //           prefetch?: bool (false: nothing is fetched while the grid is hidden) }
@@ -35,6 +35,8 @@ const MARGIN = 800;
 const TEXT_MIN = 112;
 const TEXT_MAX = 280;
 const WIDTH = { bool: 72, int8: 80, uint8: 80, int16: 88, uint16: 88, int32: 110, uint32: 110, int64: 170, uint64: 170, float32: 120, float64: 140, string: 200, bytes: 200 };
+// The characters of each integer type's widest value, its sign included.
+const INT_DIGITS = { int8: 4, uint8: 3, int16: 6, uint16: 5, int32: 11, uint32: 10, int64: 20, uint64: 20 };
 const NUMERIC = new Set(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"]);
 
 export function columnWidth(col) {
@@ -46,10 +48,14 @@ export function columnWidth(col) {
   // "✗ unreadable" badge's room; long text is cut, and shown whole in the
   // side panel.
   if ((col.type === "string" || col.type === "bytes") && !col.unit && Number.isFinite(col.longest)) {
-    // (px per character measured in Chromium: capitals 8.5, lower case 7.1, hex 7.4)
+    // (px per character measured in Chromium: capitals 8.5, lower case 7.1, hex 7.4; digits in the numbers' monospace 7.6)
     const content = 18 + (col.type === "bytes" ? (2 + 2 * col.longest) * 7.5 : col.longest * 8.5);
     return Math.ceil(Math.max(TEXT_MIN, head, Math.min(TEXT_MAX, content)));
   }
+  // Integers by their most characters: the footer's min and max where it
+  // says them, else the type's widest value (a column of small counts need
+  // not take int32's 110 px).
+  if (INT_DIGITS[col.type] && !col.unit) return Math.ceil(Math.max(56, head, 18 + (col.digits ?? INT_DIGITS[col.type]) * 7.8));
   return Math.max(col.unit ? 200 : WIDTH[col.type] || 160, head);
 }
 
