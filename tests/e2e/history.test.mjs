@@ -134,3 +134,19 @@ test("Back to a file whose open is then cancelled steps the history back: the ad
   assert.equal((await step(page, "back")).file, "all_types_small.cols", "Back after the cancel: the file before");
   assert.deepEqual(log.errors, []);
 });
+
+test("Back to a file left filtered in Data shows it filtered again (the filter is in its entry's address)", async () => {
+  const { page, log } = ins;
+  await openUrl(page, "samples/diamonds.optimized.cols");
+  await tab(page, "data");
+  await page.waitForSelector("[data-testid=data-grid] .grid-row[data-row='2'] .grid-cell[data-col='1']:not([data-kind=pending])");
+  await page.click("[data-testid=data-grid] .grid-row[data-row='2'] .grid-cell[data-col='1']");
+  await page.click("[data-testid=filter-to-value]");
+  await page.waitForFunction(() => /of 53,940 rows, where cut = /.test(document.querySelector("[data-testid=data-status]")?.textContent || ""));
+  const filtered = await page.textContent("[data-testid=data-status]");
+  await openUrl(page, "samples/optimized.cols");
+  await step(page, "back");
+  await page.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === n, filtered.match(/^([\d,]+) of/)[1].replaceAll(",", ""));
+  assert.equal((await page.textContent("[data-testid=data-status]")).split(" · ")[0], filtered.split(" · ")[0]);
+  assert.deepEqual(log.errors, []);
+});
