@@ -138,8 +138,8 @@ export async function newPage(browser, origin, options = {}) {
 /** What most test files start with: the site served, a browser, one page
  *  (1280 x 800 unless `pageOptions` says otherwise) loaded at the site.
  *  `close()` ends all three. */
-export async function openInspector(pageOptions = {}) {
-  const server = await serve();
+export async function openInspector(pageOptions = {}, { mounts = {} } = {}) {
+  const server = await serve({ mounts });
   let browser;
   try {
     browser = await launch();

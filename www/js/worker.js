@@ -164,7 +164,22 @@ async function getColumn(g, c) {
   const known = failures.get(key);
   if (known && known.error.kind !== "too_large") return Promise.reject(known.error);
   const f = need();
-  return reading(f, key, f.readColumnAsync(g, c));
+  const refusal = tokenizerRefusal(f, g, c);
+  return reading(f, key, refusal ? Promise.reject(refusal) : f.readColumnAsync(g, c));
+}
+
+/**
+ * The error of chunk g:c when its tokenizer is not registered, else null.
+ * Made here: the package looks the tokenizer up as it decodes, after it
+ * has fetched the whole chunk (movielens.tokenized's titles are a third of
+ * the file), and the page knows from the footer that it cannot read.
+ */
+function tokenizerRefusal(f, g, c) {
+  const cm = footerGroups[g].columns[c];
+  if (!cm.tokenizer) return null;
+  const ref = f.tokenizers[cm.tokenizer - 1];
+  if (ref?.resolved) return null;
+  return Object.assign(usage("unknown_tokenizer", `tokenizer ${ref?.digest} is not registered (row group ${g}, column ${c}, byte offset ${cm.byteOffset})`), { rowGroup: g, column: c, offset: cm.byteOffset });
 }
 
 /**
@@ -244,9 +259,15 @@ async function readAhead(spans, options) {
 }
 
 /** Where the chunks of `cols` in row group g lie, those not decoded or being read. */
-function unreadRanges(g, cols) {
+function unreadRanges(g, cols, tokenizers) {
+  // Not those no read will fetch now: a chunk known not to read, or one
+  // whose tokenizer is not registered (the package refuses it unread).
+  const refused = (c) => {
+    const t = footerGroups[g].columns[c].tokenizer;
+    return failures.has(`${g}:${c}`) || (t > 0 && !tokenizers[t - 1]?.resolved);
+  };
   return cols
-    .filter((c) => !cache.has(`${g}:${c}`) && !inflight.has(`${g}:${c}`))
+    .filter((c) => !cache.has(`${g}:${c}`) && !inflight.has(`${g}:${c}`) && !refused(c))
     .map((c) => {
       const cm = footerGroups[g].columns[c];
       return { start: cm.byteOffset, end: cm.byteOffset + cm.byteLength };
@@ -259,7 +280,7 @@ function unreadRanges(g, cols) {
  *  stretches and goes to the source again (stretches end at MAX_SPAN, the
  *  package's requests at PACKAGE_REQUEST: a row group of 9.6 MB was read
  *  twice). */
-const unreadRequests = (g, cols) => packageStretches(unreadRanges(g, cols));
+const unreadRequests = (g, cols, tokenizers) => packageStretches(unreadRanges(g, cols, tokenizers));
 
 /** The stretches of `requests` (unreadRequests) worth reading ahead: those that hold two chunks or more. */
 const aheadSpans = (requests) => stretches(requests).filter((s) => s.ranges.reduce((n, r) => n + r.ranges.length, 0) > 1);
@@ -291,7 +312,9 @@ async function noteFailure(f, g, c, e) {
   const known = failures.get(key);
   if (known && known.error.kind === error.kind && known.error.message === error.message) return;
   let header = known ? known.header : null;
-  if (!header) header = await headerBytes(f, g, c).catch(() => null);
+  // A chunk refused for want of its tokenizer was not read: its header
+  // (its own encoding and codec tags) is left for when it is.
+  if (!header && error.kind !== "unknown_tokenizer") header = await headerBytes(f, g, c).catch(() => null);
   if (file !== f) return;
   failures.set(key, { error, header });
   failuresChanged = true;
@@ -420,7 +443,9 @@ async function windowCells(f, cols, groups, ids) {
  */
 async function readingAhead(groups, cols, ahead, read) {
   const { held } = source;
-  const spans = ahead ? aheadSpans(groups.flatMap((g) => unreadRequests(g, cols))) : [];
+  // (The file's tokenizers asked of the package once, not per row group.)
+  const tokenizers = ahead ? (file?.tokenizers ?? []) : [];
+  const spans = ahead ? aheadSpans(groups.flatMap((g) => unreadRequests(g, cols, tokenizers))) : [];
   await readAhead(spans);
   try {
     return await read();
@@ -444,13 +469,14 @@ function chunksAhead(cols) {
   const batches = []; // { from, to, spans, ready }
   let until = 0;
   const plan = () => {
+    const tokenizers = file?.tokenizers ?? [];
     const from = until;
     const ranges = [];
     let lo = Infinity;
     let hi = 0;
     let to = from;
     for (; to < G; to++) {
-      const rs = unreadRequests(to, cols);
+      const rs = unreadRequests(to, cols, tokenizers);
       const gLo = Math.min(lo, ...rs.map((r) => r.start));
       const gHi = Math.max(hi, ...rs.map((r) => r.end));
       if (to > from && gHi - gLo > MAX_SPAN) break;
@@ -593,10 +619,10 @@ function jobControl(id) {
 function unreadable(f, cols) {
   const out = new Map();
   for (const c of cols) {
-    for (const rg of footerGroups) {
-      const t = rg.columns[c].tokenizer;
-      if (t && !f.tokenizers[t - 1]?.resolved) {
-        out.set(c, { kind: "unknown_tokenizer", message: `tokenizer ${f.tokenizers[t - 1]?.digest} is not registered`, column: c });
+    for (let g = 0; g < footerGroups.length; g++) {
+      const refusal = tokenizerRefusal(f, g, c);
+      if (refusal) {
+        out.set(c, errorInfo(refusal));
         break;
       }
     }
