@@ -168,6 +168,9 @@ async function getColumn(g, c) {
   return reading(f, key, refusal ? Promise.reject(refusal) : f.readColumnAsync(g, c));
 }
 
+/** Whether chunk `cm` (the footer's) names a tokenizer not registered (`tokenizers`: the file's). */
+const lacksTokenizer = (cm, tokenizers) => cm.tokenizer > 0 && !tokenizers[cm.tokenizer - 1]?.resolved;
+
 /**
  * The error of chunk g:c when its tokenizer is not registered, else null.
  * Made here: the package looks the tokenizer up as it decodes, after it
@@ -177,8 +180,9 @@ async function getColumn(g, c) {
 function tokenizerRefusal(f, g, c) {
   const cm = footerGroups[g].columns[c];
   if (!cm.tokenizer) return null;
-  const ref = f.tokenizers[cm.tokenizer - 1];
-  if (ref?.resolved) return null;
+  const tokenizers = f.tokenizers;
+  if (!lacksTokenizer(cm, tokenizers)) return null;
+  const ref = tokenizers[cm.tokenizer - 1];
   return Object.assign(usage("unknown_tokenizer", `tokenizer ${ref?.digest} is not registered (row group ${g}, column ${c}, byte offset ${cm.byteOffset})`), { rowGroup: g, column: c, offset: cm.byteOffset });
 }
 
@@ -201,7 +205,7 @@ function getColumns(g, cols) {
     const metas = footerGroups[g].columns;
     const tokenizers = f.tokenizers;
     const unknown = (m) => m.encoding.startsWith("unknown") || m.codec.startsWith("unknown");
-    const fails = (c) => failures.has(`${g}:${c}`) || (metas[c].tokenizer > 0 && !tokenizers[metas[c].tokenizer - 1]?.resolved) || unknown(metas[c]);
+    const fails = (c) => failures.has(`${g}:${c}`) || lacksTokenizer(metas[c], tokenizers) || unknown(metas[c]);
     missing = missing.filter((c) => !fails(c));
   }
   if (missing.length > 1) readTogether(f, g, missing).forEach((p, k) => reading(f, `${g}:${missing[k]}`, p));
@@ -262,10 +266,7 @@ async function readAhead(spans, options) {
 function unreadRanges(g, cols, tokenizers) {
   // Not those no read will fetch now: a chunk known not to read, or one
   // whose tokenizer is not registered (the package refuses it unread).
-  const refused = (c) => {
-    const t = footerGroups[g].columns[c].tokenizer;
-    return failures.has(`${g}:${c}`) || (t > 0 && !tokenizers[t - 1]?.resolved);
-  };
+  const refused = (c) => failures.has(`${g}:${c}`) || lacksTokenizer(footerGroups[g].columns[c], tokenizers);
   return cols
     .filter((c) => !cache.has(`${g}:${c}`) && !inflight.has(`${g}:${c}`) && !refused(c))
     .map((c) => {
