@@ -275,13 +275,13 @@ ctx.setTimeUnit = (c, unit) => {
   else dirty.add("detail");
 };
 
-/** Shows the first row of row group g, column c, in the data grid. */
 /** The Data tab, its rows those where `conds` hold ([{ c, op, text }]: a profile's value, bin or nulls picked). */
 ctx.rowsWhere = (conds) => {
   showTab("data");
   data.rowsWhere(conds);
 };
 
+/** Shows the first row of row group g, column c, in the data grid. */
 ctx.previewChunk = (g, c) => {
   const first = ctx.file.rowGroups.slice(0, g).reduce((a, rg) => a + rg.numRows, 0);
   showTab("data");
