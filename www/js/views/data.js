@@ -96,9 +96,8 @@ export function createData(ctx, el) {
     onResize: (c, px) => widthsSet.set(c, px),
   });
   // Column widths the person set, kept through sorts, filters and column
-  // choices until another file opens.
+  // choices until another file opens (render).
   const widthsSet = new Map();
-  let widthsGen = -1;
   grid.el.addEventListener("keydown", (ev) => {
     if ((ev.ctrlKey || ev.metaKey) && ev.key === "c" && lastCell) {
       ev.preventDefault();
@@ -106,10 +105,16 @@ export function createData(ctx, el) {
     }
   });
 
-  // For its width: longest, the footer's longest value of the column in
-  // bytes; digits, the most characters of its integers by the footer's
-  // min and max (undefined where a chunk with values has none).
-  const meta = (c) => ({ key: c, label: ctx.labels[c], type: ctx.file.schema[c].type, unit: ctx.timeUnits[c] || null, width: widthsSet.get(c), longest: ctx.file.rowGroups.reduce((m, rg) => Math.max(m, rg.columns[c].maxLen), 0), digits: digitsOf(c) });
+  const meta = (c) => ({ key: c, label: ctx.labels[c], type: ctx.file.schema[c].type, unit: ctx.timeUnits[c] || null, width: widthsSet.get(c), ...fitOf(c) });
+  // What column c's first width goes by, from the footer, once a file
+  // (render clears it): longest, its longest value in bytes; digits, the
+  // most characters of its integers by the min and max (undefined where a
+  // chunk with values has none).
+  const fits = new Map();
+  function fitOf(c) {
+    if (!fits.has(c)) fits.set(c, { longest: ctx.file.rowGroups.reduce((m, rg) => Math.max(m, rg.columns[c].maxLen), 0), digits: digitsOf(c) });
+    return fits.get(c);
+  }
   function digitsOf(c) {
     if (!ctx.file.schema[c].type.includes("int")) return undefined;
     let most = 1;
@@ -159,8 +164,7 @@ export function createData(ctx, el) {
   function rowsWhere(conds, { add = true } = {}) {
     filters = add ? [...filters, ...conds] : [...conds];
     drawFilters();
-    const parsed = parseFilters();
-    if (parsed) compute(parsed, applied.sort);
+    applyForm();
   }
 
   function showCell(cell) {
@@ -168,6 +172,9 @@ export function createData(ctx, el) {
     const { column: c, value: v, id } = cell;
     ctx.setUrlState({ row: id, col: c.key });
     const isBytes = v !== null && v !== undefined && (c.type === "string" || c.type === "bytes");
+    // "Rows with this value": the condition, where one finds it.
+    const eq = equalsText(c.type, v);
+    const cond = v === null ? { c: c.key, op: "null", text: "" } : eq === null ? null : { c: c.key, op: "=", text: eq };
     const shown = c.type === "string" && isBytes ? textNode(v, PANEL_CHARS) : null;
     const more = shown?.querySelector(".more");
     more?.setAttribute("title", "the rest is not shown here; Copy value copies it");
@@ -196,7 +203,7 @@ export function createData(ctx, el) {
         h("button", { type: "button", class: "small", "data-testid": "copy-cell", onclick: () => copyText(cellCopyText(cell), ctx.toast) }, "Copy value"),
         h("button", { type: "button", class: "small", "data-testid": "copy-row", onclick: () => copyText(rowText(cell, "tsv"), ctx.toast) }, "Copy row (TSV)"),
         h("button", { type: "button", class: "small", "data-testid": "copy-row-json", onclick: () => copyText(rowText(cell, "json"), ctx.toast) }, "Copy row (JSON)"),
-        v === null || equalsText(c.type, v) !== null ? h("button", { type: "button", class: "small", "data-testid": "filter-to-value", title: "add this condition and apply it", onclick: () => rowsWhere([v === null ? { c: c.key, op: "null", text: "" } : { c: c.key, op: "=", text: equalsText(c.type, v) }]) }, v === null ? "Rows where this is null" : "Rows with this value") : null,
+        cond ? h("button", { type: "button", class: "small", "data-testid": "filter-to-value", title: "add this condition and apply it", onclick: () => rowsWhere([cond]) }, v === null ? "Rows where this is null" : "Rows with this value") : null,
       ),
       isBytes ? h("details", {}, h("summary", {}, "Bytes (hex)"), h("pre", { class: "hexdump" }, hexDump(v))) : null,
       timeUnitField(ctx, c.key, "cell-time-unit", "Show this column as"),
@@ -330,6 +337,11 @@ export function createData(ctx, el) {
 
   function applyFilters(ev) {
     ev.preventDefault();
+    applyForm();
+  }
+
+  /** The form's conditions, parsed, applied (the sort kept); a row that does not parse says why. */
+  function applyForm() {
     const parsed = parseFilters();
     if (parsed) compute(parsed, applied.sort);
   }
@@ -528,10 +540,8 @@ export function createData(ctx, el) {
       applied = { filters: [], sort: null };
       total = f.numRows;
       lastCell = null;
-      if (widthsGen !== ctx.gen) {
-        widthsSet.clear();
-        widthsGen = ctx.gen;
-      }
+      widthsSet.clear();
+      fits.clear();
       colErrors.clear();
       fill(errorsHost);
       sayGoto(null); // about the rows shown before

@@ -112,12 +112,9 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   function layout() {
     if (!source) return;
     widths = source.columns.map((c) => c.width || columnWidth(c));
-    lefts = [0];
-    for (const w of widths) lefts.push(lefts.at(-1) + w);
     rowNoWidth = Math.max(64, 22 + fmtInt(Math.max(0, (source.maxRowNumber ?? source.total) - 1)).length * 8.6);
-    const totalW = rowNoWidth + lefts.at(-1);
+    placeColumns();
     const bodyPx = scaled() ? MAX_PX : fullPx();
-    sizer.style.width = `${totalW}px`;
     sizer.style.height = `${HEAD_H + Math.max(bodyPx, 1)}px`;
     body.style.height = `${Math.max(0, Math.min(bodyPx, viewH()))}px`;
     spacer.style.height = `${Math.max(0, bodyPx - Math.min(bodyPx, viewH()))}px`;
@@ -146,15 +143,20 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     );
   }
 
+  /** Where each column starts (lefts), from `widths`, and the grid's whole width. */
+  function placeColumns() {
+    lefts = [0];
+    for (const w of widths) lefts.push(lefts.at(-1) + w);
+    sizer.style.width = `${rowNoWidth + lefts.at(-1)}px`;
+  }
+
   /** Column k at `px` wide (a person's choice, kept by the source's column
    *  and told to onResize): the columns after it move, rows draw again. */
   function setWidth(k, px, done = false) {
     const w = Math.round(Math.max(COL_MIN, Math.min(COL_MAX, px)));
     const c = source.columns[k];
     c.width = widths[k] = w;
-    lefts = [0];
-    for (const x of widths) lefts.push(lefts.at(-1) + x);
-    sizer.style.width = `${rowNoWidth + lefts.at(-1)}px`;
+    placeColumns();
     head.children[k + 1].style.width = `${w}px`;
     if (done) onResize?.(c.key, w);
     schedule();

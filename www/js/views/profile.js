@@ -139,7 +139,8 @@ const TOP_STEP = 100; // and how many more each "Show more" adds
  * from the TOP_KEPT the worker sent (so no click can ask the page for a
  * million rows), with a line saying how many are shown of how many
  * distinct values and how many are not listed. `head`: the heading, kept
- * in step with the rows shown.
+ * in step with the rows shown. `pick(text)`: a value clicked, as the text
+ * of its "=" condition.
  */
 function topList(p, type, unit, head, pick) {
   const nonNull = p.rows - p.nulls;
@@ -149,23 +150,25 @@ function topList(p, type, unit, head, pick) {
   const body = h("tbody", {});
   const line = h("div", { class: "top-more small", "data-testid": "profile-top-more" });
   let shown = 0;
-  const row = (t) =>
-    h(
+  const row = (t) => {
+    // A value shown whole is a way to its rows in Data (a long text value
+    // past the first 20 comes cut, ../profile.js: the cell shows its start).
+    const text = t.length ? null : equalsText(type, t.value);
+    return h(
       "tr",
       { "data-testid": "profile-top-row" },
-      // A long text value past the first 20 comes cut (../profile.js): the cell shows its start either way.
-      // A value shown whole is a way to its rows in Data.
       h(
         "td",
         { class: "stat", title: t.length ? `${fmtInt(t.length)} bytes` : null },
-        !t.length && equalsText(type, t.value) !== null
-          ? h("button", { type: "button", class: "cell-button to-rows", "data-testid": "profile-top-value", title: "show the rows with this value in Data", onclick: () => pick(t.value) }, valueView(type, unit, t.value))
+        text !== null
+          ? h("button", { type: "button", class: "cell-button to-rows", "data-testid": "profile-top-value", title: "show the rows with this value in Data", onclick: () => pick(text) }, valueView(type, unit, t.value))
           : valueView(type, unit, t.value),
       ),
       h("td", { class: "num", "data-value": t.count }, fmtInt(t.count)),
       h("td", { class: "num" }, fmtPct(t.count / Math.max(1, nonNull))),
       h("td", { class: "bar-cell" }, h("span", { class: "bar stored", style: { width: `${(100 * t.count) / max}%` } })),
     );
+  };
   const show = (n) => {
     const to = Math.min(kept, n);
     body.append(...p.top.slice(shown, to).map(row));
@@ -222,8 +225,8 @@ export function createProfile(ctx) {
     const agreeMax = same(type, p.max, foot.max);
     const mark = (ok) => (ok ? h("span", { class: "ok-badge" }, "✓ agree") : h("span", { class: "bad-badge" }, "✗ differ"));
     const nonNull = p.rows - p.nulls;
-    // A value picked (a most common one): Data, its rows alone.
-    const rowsOf = (v) => ctx.rowsWhere([{ c, op: "=", text: equalsText(type, v) }]);
+    // A value picked (a most common one, as its condition's text): Data, its rows alone.
+    const rowsOf = (text) => ctx.rowsWhere([{ c, op: "=", text }]);
     fill(
       el,
       h("h3", {}, "Profile of ", h("span", { class: "colname" }, brief(ctx.labels[c])), f.rowGroups.length === 1 ? " over its one row group" : ` over all ${plural(f.rowGroups.length, "row group")}`, h("span", { class: "muted small" }, ` · ${fmtMs(res.ms)} in the worker`)),
