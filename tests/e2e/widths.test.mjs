@@ -208,6 +208,50 @@ test("at 390 px the Column detail's tables scroll in their own box, numbers stay
   }
 });
 
+test("the Chunks table at 1400 px: a column name of up to ten letters and each word of a statistic stay on one line, and the table needs no sideways scroll", async () => {
+  const { page, log } = await newPage(browser, server.origin, { viewport: { width: 1400, height: 900 } });
+  try {
+    // movielens' titles: min and max are sentences, the table is wide.
+    await open(page, "tab=chunks", "[data-testid=chunk-table]", "/corpus/real/movielens.optimized.cols");
+    const r = await page.$eval("[data-testid=chunk-table]", (table) => {
+      // A word's lines: the distinct tops of its characters' boxes.
+      const lines = (node, from, to) => {
+        const tops = new Set();
+        for (let i = from; i < to; i++) {
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          for (const b of range.getClientRects()) tops.add(Math.round(b.top));
+        }
+        return tops.size;
+      };
+      const broken = [];
+      const texts = (el) => {
+        const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        const out = [];
+        while (walk.nextNode()) out.push(walk.currentNode);
+        return out;
+      };
+      for (const el of table.querySelectorAll("td .colname, td.stat")) {
+        for (const node of texts(el)) {
+          for (const m of node.data.matchAll(/\S+/g)) {
+            if (el.matches(".colname") && m[0].length > 10) continue;
+            if (lines(node, m.index, m.index + m[0].length) > 1) broken.push(m[0]);
+          }
+        }
+      }
+      const box = table.parentElement;
+      return { broken, scroll: box.scrollWidth - box.clientWidth, stats: table.querySelectorAll("tbody td.stat").length };
+    });
+    assert.equal(r.stats, 28, "min and max of 14 chunks");
+    assert.deepEqual(r.broken, [], "words broken across lines");
+    assert.ok(r.scroll <= 0, `the chunk table scrolls ${r.scroll} px sideways`);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await page.context().close();
+  }
+});
+
 test("the Data grid sizes text columns by the footer's longest value: short codes whole in a narrow column, long text cut in a wider one, each header whole", async () => {
   const { page, log } = await newPage(browser, server.origin, { viewport: { width: 1280, height: 800 } });
   try {
