@@ -196,3 +196,36 @@ test("the histogram is one tab stop: arrow keys move between the bins that hold 
   await dataShows(page, counts[3]);
   assert.deepEqual(log.errors, []);
 });
+
+test("the histogram's log scale: bar heights go by the log of their rows once pressed, stay so for the next column's histogram, and go back when pressed again", async () => {
+  const { page, log } = ins;
+  const want = await openCorpus(page, "real/diamonds.optimized.cols");
+  /** Each bar's rows and height, the tallest's height, and what the scale says. */
+  const bars = async () => {
+    const bs = await page.$$eval("[data-testid=histogram-bar]", (bs) => bs.map((b) => ({ c: Number(b.dataset.count), h: Number(b.getAttribute("height")) })));
+    const max = Math.max(...bs.map((b) => b.c));
+    return { bs, max, top: Math.max(...bs.map((b) => b.h)), pressed: await page.getAttribute("[data-testid=histogram-log]", "aria-pressed"), says: await page.textContent("[data-testid=histogram-scale]") };
+  };
+  const near = (a, b) => Math.abs(a - b) < 0.01;
+  const check = ({ bs, max, top, pressed, says }, log, what) => {
+    assert.equal(pressed, String(log), `${what}: the button's state`);
+    assert.equal(says, `bar height: rows${log ? " (log scale)" : ""}, the tallest ${max.toLocaleString("en-US")}`, what);
+    for (const { c, h } of bs) {
+      const want = c === 0 ? 0 : Math.max(1, top * (log ? Math.log1p(c) / Math.log1p(max) : c / max));
+      assert.ok(near(h, want), `${what}: a bin of ${c} rows is ${h} high, not ${want.toFixed(2)}`);
+    }
+  };
+  const price = columnOf(want, "price").c;
+  await profileOf(page, price);
+  const linear = await bars();
+  // price is skewed: some bin holds under a tenth of the tallest's rows.
+  assert.ok(linear.bs.some((b) => b.c > 0 && b.c < linear.max / 10));
+  check(linear, false, "price at first");
+  await page.click("[data-testid=histogram-log]");
+  check(await bars(), true, "price, log scale");
+  await profileOf(page, columnOf(want, "carat").c);
+  check(await bars(), true, "carat after price's log scale");
+  await page.click("[data-testid=histogram-log]");
+  check(await bars(), false, "carat, pressed again");
+  assert.deepEqual(log.errors, []);
+});

@@ -49,6 +49,9 @@ function valueView(type, unit, v) {
  * legible however narrow the card is.
  */
 let histograms = 0; // for ids unique in the page
+// Bar heights on a log scale: a choice kept for every histogram after it,
+// as one skewed column usually means others (ids, counts, sizes).
+let logScale = false;
 
 function histogram(p, unit, type, pick) {
   const hist = p.histogram;
@@ -74,8 +77,11 @@ function histogram(p, unit, type, pick) {
   ];
   const id = ++histograms;
   const open = []; // the bars that lead to rows: { el, k, what }
+  // A bar's height: its rows, or their log (1 row still shows), to the tallest's.
+  const height = (c) => ((H - 6) * (logScale ? Math.log1p(c) / Math.log1p(maxC) : c / maxC));
+  const bars = [];
   counts.forEach((c, k) => {
-    const bh = ((H - 6) * c) / maxC;
+    const bh = height(c);
     const hiEdge = hist.integer ? edge(k + 1) - 1 : edge(k + 1);
     const what = `${label(edge(k))}${hist.integer && hist.width === 1 ? "" : ` – ${label(hiEdge)}`}: ${plural(c, "row")}`;
     const leads = c && pick && p.max !== null;
@@ -85,6 +91,7 @@ function histogram(p, unit, type, pick) {
       s("title", {}, `${what}${leads ? " (click: these rows in Data)" : ""}`),
     );
     if (leads) open.push({ el, k, what });
+    bars.push(el);
     svg.append(el);
   });
   svg.append(s("line", { x1: left, x2: W - left, y1: H - 0.5, y2: H - 0.5, class: "axis" }));
@@ -117,6 +124,19 @@ function histogram(p, unit, type, pick) {
     });
   }
   const ticks = [0, Math.floor(counts.length / 2), counts.length];
+  const scaleText = () => `bar height: rows${logScale ? " (log scale)" : ""}, the tallest ${fmtInt(maxC)}`;
+  const scale = h("span", { "data-testid": "histogram-scale" }, scaleText());
+  const toggle = h("button", { type: "button", class: "scale-toggle", "aria-pressed": String(logScale), "data-testid": "histogram-log", title: "bar heights on a log scale, so bins of few rows show beside the tallest" }, "log scale");
+  toggle.addEventListener("click", () => {
+    logScale = !logScale;
+    toggle.setAttribute("aria-pressed", String(logScale));
+    scale.textContent = scaleText();
+    counts.forEach((c, k) => {
+      const bh = height(c);
+      bars[k].setAttribute("y", H - bh);
+      bars[k].setAttribute("height", Math.max(c ? 1 : 0, bh));
+    });
+  });
   return h(
     "div",
     { class: "hist-box" },
@@ -126,7 +146,7 @@ function histogram(p, unit, type, pick) {
       { class: "hist-ticks" },
       ticks.map((k) => h("span", { class: ["axis-label", k === 0 ? "start" : k === counts.length ? "end" : "middle"], style: { left: `${(100 * (left + k * bw)) / W}%` }, "data-testid": "histogram-tick" }, label(edge(k)))),
     ),
-    h("div", { class: "axis-title" }, `${plural(counts.length, "bin")}${unit ? ` of ${duration(hist.width / perSecond)} (UTC)` : hist.integer ? ` of ${fmtInt(hist.width)}` : ""} · bar height: rows${open.length ? " · click a bar for its rows in Data" : ""}`),
+    h("div", { class: "axis-title" }, `${plural(counts.length, "bin")}${unit ? ` of ${duration(hist.width / perSecond)} (UTC)` : hist.integer ? ` of ${fmtInt(hist.width)}` : ""} · `, scale, " · ", toggle, open.length ? " · click a bar for its rows in Data" : ""),
     info,
   );
 }
