@@ -382,3 +382,48 @@ test("the Data grid sizes integer columns by the footer's min and max: the wides
     await page.context().close();
   }
 });
+
+test("the Data grid widens a float column to its widest value in the first rows (the footer does not bound a float's digits), never narrows one, and keeps the width through a sort", async () => {
+  const { page, log } = await newPage(browser, server.origin, { viewport: { width: 1280, height: 800 } });
+  try {
+    // x's values take up to 24 characters, y's one; short names, so
+    // neither header sets the width.
+    const schema = [
+      { name: "x", type: "float64", nullable: false },
+      { name: "y", type: "float64", nullable: false },
+    ];
+    const x = [0.1 + 0.2, 1.5, -2.2250738585072014e-308, 1.7976931348623157e308];
+    const bytes = materialize(buildFile(schema, [{ offset: 5, columns: [x, [1, 2, 3, 4]] }]));
+    await page.goto(server.base);
+    await page.waitForSelector("body[data-ready='1']");
+    await page.setInputFiles("[data-testid=file-input]", { name: "floats.cols", mimeType: "application/octet-stream", buffer: Buffer.from(bytes) });
+    await waitState(page, "ready");
+    await tab(page, "data");
+    const state = async () => {
+      await page.waitForSelector("[data-testid=data-grid] .grid-row[data-row='3'] .grid-cell[data-col='1']:not([data-kind=pending])");
+      await twoFramesOf(page);
+      return page.evaluate(() =>
+        [0, 1].map((c) => {
+          const cells = [...document.querySelectorAll(`[data-testid=data-grid] .grid-row:not([hidden]) .grid-cell[data-col='${c}']`)];
+          return { width: cells[0].getBoundingClientRect().width, cut: cells.filter((e) => e.scrollWidth > e.clientWidth).map((e) => e.textContent), texts: cells.map((e) => e.textContent) };
+        }),
+      );
+    };
+    const [a, b] = await state();
+    assert.deepEqual(a.texts, ["0.30000000000000004", "1.5", "-2.2250738585072014e-308", "1.7976931348623157e+308"]);
+    assert.deepEqual(a.cut, [], `x: no value cut (${a.width} px)`);
+    assert.equal(b.width, 140, "y, of one-digit values, keeps float64's width");
+    // Sorted by y the other way (x's widest value no longer first): x's width stays.
+    await page.click("[data-testid=data-grid-header][data-col='1'] .grid-sort");
+    await page.click("[data-testid=data-grid-header][data-col='1'] .grid-sort");
+    await page.waitForSelector("[data-testid=data-grid-header][data-col='1'][aria-sort=descending]");
+    await page.waitForFunction(() => document.querySelector("[data-testid=data-grid] .grid-row[data-row='0']")?.dataset.fileRow === "3");
+    const [a2] = await state();
+    assert.equal(a2.width, a.width, "x's width after a sort");
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await page.context().close();
+  }
+});
+
+const twoFramesOf = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));

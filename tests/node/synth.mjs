@@ -163,12 +163,13 @@ function fixed(type, v) {
   const b = new Uint8Array(type === "int32" ? 4 : 8);
   const dv = new DataView(b.buffer);
   if (type === "int32") dv.setInt32(0, v, true);
+  else if (type === "float64") dv.setFloat64(0, v, true);
   else dv.setBigInt64(0, BigInt(v), true);
   return b;
 }
 
 /** A Plain, uncompressed (codec None), single-block chunk and its footer entry.
- *  `values` may hold null for nullable columns. Types: int32, int64, string
+ *  `values` may hold null for nullable columns. Types: int32, int64, float64, string
  *  (a string value may be a Uint8Array: its bytes as they are, UTF-8 or not). */
 export function plainChunk(type, nullable, values) {
   const present = values.filter((v) => v !== null);
@@ -196,6 +197,9 @@ export function plainChunk(type, nullable, values) {
       [minVal, maxVal] = [sorted[0], sorted[sorted.length - 1]];
       minLen = Math.min(...raw.map((r) => r.length));
       maxLen = Math.max(...raw.map((r) => r.length));
+    } else if (type === "float64") {
+      [minVal, maxVal] = [fixed(type, Math.min(...present)), fixed(type, Math.max(...present))];
+      minLen = maxLen = 8;
     } else {
       const big = present.map((v) => BigInt(v));
       const lo = big.reduce((a, b) => (b < a ? b : a));

@@ -37,6 +37,7 @@ const TEXT_MAX = 280;
 const WIDTH = { bool: 72, int8: 80, uint8: 80, int16: 88, uint16: 88, int32: 110, uint32: 110, int64: 170, uint64: 170, float32: 120, float64: 140, string: 200, bytes: 200 };
 // The characters of each integer type's widest value, its sign included.
 const INT_DIGITS = { int8: 4, uint8: 3, int16: 6, uint16: 5, int32: 11, uint32: 10, int64: 20, uint64: 20 };
+const FLOATS = new Set(["float32", "float64"]);
 const NUMERIC = new Set(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"]);
 
 export function columnWidth(col) {
@@ -91,6 +92,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   let lefts = [0]; // lefts[k]: the columns before k, in pixels (lefts[n]: all)
   let rowNoWidth = 80;
   let pendingScroll = null;
+  let fitted = new Set(); // the float columns measured in this source (fitFloats)
 
   const head = h("div", { class: "grid-head", role: "row", "aria-rowindex": "1" });
   const body = h("div", { class: "grid-body", role: "rowgroup" });
@@ -370,6 +372,28 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       }
     }
     el.setAttribute("aria-activedescendant", `${testid}-active`);
+    fitFloats(k0, k1);
+  }
+
+  /** Float columns widened to their widest value in the first rows drawn:
+   *  the footer does not bound their digits (0.1 + 0.2 takes 19). Once a
+   *  source, never narrower, and then kept as a person's width is. */
+  function fitFloats(k0, k1) {
+    for (let k = k0; k < k1; k++) {
+      const c = source.columns[k];
+      if (!FLOATS.has(c.type) || c.unit || c.width || fitted.has(k)) continue;
+      let chars = -1;
+      for (const r of rowsEls) {
+        const cell = r.cells[k - k0];
+        if (r.row.hidden || cell.dataset.kind === "pending") continue;
+        chars = Math.max(chars, cell.dataset.kind === "num" ? cell.textContent.length : 0);
+      }
+      if (chars < 0) continue; // no row of it drawn yet
+      fitted.add(k);
+      // (18 px of padding and border, 7.6 px a character of the numbers' monospace, as columnWidth)
+      const want = Math.ceil(18 + chars * 7.6);
+      if (want > widths[k]) setWidth(k, Math.min(TEXT_MAX, want), true);
+    }
   }
 
   const titleOf = (node) => {
@@ -465,6 +489,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       source = src;
       generation++;
       blocks.clear();
+      fitted = new Set();
       if (!keepScroll) {
         // A scroll asked for in the rows shown before (Go to row, a link's
         // row) and not yet drawn is not a place in these.
