@@ -7,7 +7,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { corpus, dropFile, openInspector, recordOutside, runSql, shot, sqlColumn, sqlReady, tab } from "./harness.mjs";
+import { corpus, dropFile, openInspector, recordOutside, runSql, shot, sqlColumn, sqlGridDrawn, sqlReady, tab } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 let inspector, recorder, page, log;
@@ -216,6 +216,32 @@ test("a SELECT on t sorts as before: numbers, text with NULLs last", async () =>
   assert.equal(await clickSort(0, /sorted by id ascending$/), "done");
   assert.equal(await clickSort(0, /sorted by id descending$/), "done");
   assert.deepEqual(await column(0), ["5", "4", "3", "2", "1", "0"]);
+});
+
+test("a range of a result's cells (Shift+click) copies as TSV and JSON and sums its numbers: an integer, a double and a NULL", async () => {
+  assert.equal((await run("SELECT id, name, id / 4 AS q FROM t WHERE id BETWEEN 3 AND 6 ORDER BY id")).state, "done");
+  await sqlGridDrawn(page);
+  const cell = (row, c) => `[data-testid=sql-grid] .grid-row[data-row='${row}'] .grid-cell[data-col='${c}']`;
+  await page.click(cell(0, 0));
+  await page.click(cell(3, 2), { modifiers: ["Shift"] });
+  assert.equal(await page.textContent("[data-testid=range-size]"), "4 rows × 3 columns");
+  const copy = async (action) => {
+    await page.evaluate(() => delete document.body.dataset.copied);
+    await action();
+    await page.waitForFunction(() => document.body.dataset.copied !== undefined);
+    return page.evaluate(() => document.body.dataset.copied);
+  };
+  // id 4's name is NULL (every fourth): an empty field in TSV, null in JSON.
+  assert.equal(await copy(() => page.keyboard.press("Control+c")), "3\tn3\t0.75\n4\t\t1\n5\tn5\t1.25\n6\tn6\t1.5");
+  assert.deepEqual(JSON.parse(await copy(() => page.click("[data-testid=copy-range-json]"))), [
+    { id: "3", name: "n3", q: "0.75" },
+    { id: "4", name: null, q: "1" },
+    { id: "5", name: "n5", q: "1.25" },
+    { id: "6", name: "n6", q: "1.5" },
+  ]);
+  // The numbers of id and q (a double): 3 + 4 + 5 + 6 + 0.75 + 1 + 1.25 + 1.5, row by row.
+  await page.waitForFunction(() => !document.querySelector("[data-testid=range-sums]").textContent.startsWith("Summing"));
+  assert.equal(await page.textContent("[data-testid=range-sums]"), "8 numbers: sum 22.5, min 0.75, max 6, mean 2.8125");
 });
 
 test("a file whose every column needs a tokenizer not supplied: the SQL tab says why table t is empty of columns, then loads it once they are dropped", async () => {

@@ -39,6 +39,19 @@ export function rowText(cell, format, columns = null) {
   return values.map((v, i) => plainText(list[i], v).replace(/[\t\n\r]/g, " ")).join("\t");
 }
 
+/** A range's values (rows of `columns`' values) as tab-separated lines
+ *  (`header`: the columns' names first) or a JSON array of objects. Tabs
+ *  and line breaks in a value become spaces in TSV, as in a copied row. */
+export function rangeText(columns, rows, format, header = false) {
+  if (format === "json") {
+    return JSON.stringify(rows.map((values) => Object.fromEntries(columns.map((c, i) => [c.label, values[i] === null ? null : plainText(c, values[i])]))));
+  }
+  const line = (texts) => texts.map((t) => t.replace(/[\t\n\r]/g, " ")).join("\t");
+  const lines = rows.map((values) => line(values.map((v, i) => plainText(columns[i], v))));
+  if (header) lines.unshift(line(columns.map((c) => c.label)));
+  return lines.join("\n");
+}
+
 /** Puts text on the clipboard (the Clipboard API, or a hidden text area where that is not allowed). */
 export async function copyText(text, toast) {
   document.body.dataset.copied = text.slice(0, 10000); // what was copied last (the tests read it)

@@ -1,6 +1,6 @@
 // The Data tab: every row of the file in one virtual grid, with file-wide
-// row numbers, sort by a column, filters, go-to-row, the selected cell in a
-// side panel with copy buttons, and export of the rows in view. All the
+// row numbers, sort by a column, filters, go-to-row, the selected cell (or
+// range of cells, views/range.js) in a side panel with copy buttons, and export of the rows in view. All the
 // work over rows (decoding, filtering, sorting, writing exports) runs in
 // the worker; this module only sends requests and draws what is in sight.
 
@@ -11,6 +11,7 @@ import { opsFor, parseValue, describeCondition } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { createGrid, unreadableNode } from "./grid.js";
 import { copyText, hexDump, rowText } from "./cells.js";
+import { showRange, copyRange } from "./range.js";
 import { brief, isolated } from "../labels.js";
 import { groupList } from "../chunkstate.js";
 
@@ -19,7 +20,7 @@ import { groupList } from "../chunkstate.js";
 const PANEL_CHARS = 100_000;
 // The most columns' error boxes shown above the grid before "N more".
 const ERRORS_SHOWN = 5;
-const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its whole value here.";
+const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its whole value here; Shift with a click or an arrow key selects a range.";
 
 export function createData(ctx, el) {
   let cols = [];
@@ -99,9 +100,10 @@ export function createData(ctx, el) {
   // choices until another file opens (render).
   const widthsSet = new Map();
   grid.el.addEventListener("keydown", (ev) => {
-    if ((ev.ctrlKey || ev.metaKey) && ev.key === "c" && lastCell) {
+    if ((ev.ctrlKey || ev.metaKey) && ev.key === "c" && (grid.range || lastCell)) {
       ev.preventDefault();
-      copyText(cellCopyText(lastCell), ctx.toast);
+      if (grid.range) copyRange(grid, "tsv", false, ctx.toast);
+      else copyText(cellCopyText(lastCell), ctx.toast);
     }
   });
 
@@ -168,6 +170,10 @@ export function createData(ctx, el) {
   }
 
   function showCell(cell) {
+    if (cell.range) {
+      lastCell = null;
+      return showRange(side, grid, cell.range, cell.columns, ctx.toast);
+    }
     lastCell = cell;
     const { column: c, value: v, id } = cell;
     ctx.setUrlState({ row: id, col: c.key });
@@ -573,7 +579,7 @@ export function createData(ctx, el) {
         errorsHost,
         status,
         h("div", { class: "data-main" }, grid.el, side),
-        h("p", { class: "muted small" }, "Click a column's name to sort by it over the whole file (again: the other way; a third time: file order). Arrow keys, Page Up/Down and Ctrl+Home/End move in the grid; S sorts by the selected cell's column; < and > narrow and widen it (or drag a column's right edge; double-click the edge to fit); Ctrl+C copies the selected value."),
+        h("p", { class: "muted small" }, "Click a column's name to sort by it over the whole file (again: the other way; a third time: file order). Arrow keys, Page Up/Down and Ctrl+Home/End move in the grid; S sorts by the selected cell's column; < and > narrow and widen it (or drag a column's right edge; double-click the edge to fit); Ctrl+C copies the selected value; Shift with a click or an arrow key selects a range, which Ctrl+C copies as TSV."),
       );
       status.textContent = describe();
       status.dataset.total = String(total);

@@ -27,6 +27,7 @@ import { brief } from "../labels.js";
 const ROW_H = 26;
 const HEAD_H = 34;
 const BLOCK = 128;
+const RANGE_PIECE = 4096; // rows a range's values are read in at a time
 const MAX_BLOCKS = 64;
 const MAX_PX = 8_000_000;
 const WINDOW_FROM = 8000;
@@ -86,6 +87,9 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   let generation = 0;
   const blocks = new Map(); // block index -> { data } | { pending: Promise }
   let sel = { row: 0, col: 0 };
+  // The range's other corner (Shift with an arrow key or a click), or null:
+  // the selected cell alone.
+  let anchor = null;
   let first = 0;
   let frame = 0;
   let widths = [];
@@ -103,7 +107,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   const scroller = h("div", { class: "grid-scroll", tabindex: "-1" }, sizer);
   // Said in words when there is nothing to show (a filter that matches no row).
   const empty = h("p", { class: "grid-empty muted", "data-testid": `${testid}-empty`, role: "status", hidden: true });
-  const el = h("div", { class: "grid", role: "grid", tabindex: "0", "data-testid": testid, "aria-label": label, "aria-multiselectable": "false" }, scroller, empty);
+  const el = h("div", { class: "grid", role: "grid", tabindex: "0", "data-testid": testid, "aria-label": label, "aria-multiselectable": "true" }, scroller, empty);
   const rowsEls = [];
 
   const viewH = () => scroller.clientHeight - HEAD_H;
@@ -283,6 +287,13 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     return entry;
   }
 
+  /** The selected range, rows r0..r1 and columns c0..c1 (inclusive), or
+   *  null when one cell is selected. */
+  function range() {
+    if (!anchor || (anchor.row === sel.row && anchor.col === sel.col)) return null;
+    return { r0: Math.min(anchor.row, sel.row), r1: Math.max(anchor.row, sel.row), c0: Math.min(anchor.col, sel.col), c1: Math.max(anchor.col, sel.col) };
+  }
+
   function cellAt(i) {
     const b = block(Math.floor(i / BLOCK));
     if (!b.data) return { pending: !b.error, error: b.error };
@@ -316,6 +327,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     }
     const [k0, k1] = columnWindow();
     ensureRows(k1 - k0);
+    const box = range();
     const top = scroller.scrollTop;
     first = Math.min(firstRowFor(top), Math.max(0, source.total - 1));
     const offset = scaled() ? 0 : top - first * ROW_H;
@@ -345,7 +357,10 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         const c = source.columns[k];
         const cell = r.cells[k - k0];
         cell.style.width = `${widths[k]}px`;
-        cell.className = `grid-cell${NUMERIC.has(c.type) || c.numeric ? " num" : ""}${sel.row === i && sel.col === k ? " selected" : ""}`;
+        const inRange = box !== null && i >= box.r0 && i <= box.r1 && k >= box.c0 && k <= box.c1;
+        cell.className = `grid-cell${NUMERIC.has(c.type) || c.numeric ? " num" : ""}${sel.row === i && sel.col === k ? " selected" : ""}${inRange ? " in-range" : ""}`;
+        if (inRange) cell.setAttribute("aria-selected", "true");
+        else cell.removeAttribute("aria-selected");
         cell.dataset.col = String(c.key);
         cell.dataset.row = String(i);
         cell.setAttribute("aria-colindex", String(k + 2));
@@ -415,8 +430,11 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     }
   }).observe(scroller);
 
-  function select(row, col, { scroll = true } = {}) {
+  /** Selects a cell; `extend`: the range from the anchor (the cell
+   *  selected before, if none yet) to it, else the cell alone. */
+  function select(row, col, { scroll = true, extend = false } = {}) {
     if (!source || source.total === 0) return;
+    anchor = extend ? (anchor ?? { ...sel }) : null;
     sel = { row: Math.max(0, Math.min(source.total - 1, row)), col: Math.max(0, Math.min(source.columns.length - 1, col)) };
     if (scroll) {
       const vis = visibleRows();
@@ -441,7 +459,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     if (!b.data) await b.pending;
     if (!b.data || row !== sel.row || col !== sel.col) return;
     const k = row % BLOCK;
-    onSelect({ row, col, columns: source.columns, column: source.columns[col], value: b.data.columns[col].cells[k], error: errorAt(b.data.columns[col], k), id: b.data.ids[k], rowValues: source.columns.map((c, j) => b.data.columns[j].cells[k]) });
+    onSelect({ row, col, columns: source.columns, column: source.columns[col], value: b.data.columns[col].cells[k], error: errorAt(b.data.columns[col], k), id: b.data.ids[k], rowValues: source.columns.map((c, j) => b.data.columns[j].cells[k]), range: range() });
   }
 
   el.addEventListener("keydown", (ev) => {
@@ -472,15 +490,40 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       return;
     } else return;
     ev.preventDefault();
-    select(row, col);
+    select(row, col, { extend: ev.shiftKey });
   });
+  // Shift+click extends the range: no text selection from it.
+  body.addEventListener("mousedown", (ev) => ev.shiftKey && ev.preventDefault());
   body.addEventListener("click", (ev) => {
     const cell = ev.target.closest(".grid-cell[data-row]");
     if (!cell || cell.classList.contains("grid-rowno")) return;
     const k = source.columns.findIndex((c) => String(c.key) === cell.dataset.col);
-    select(Number(cell.dataset.row), k, { scroll: false });
+    select(Number(cell.dataset.row), k, { scroll: false, extend: ev.shiftKey });
     el.focus({ preventScroll: true });
   });
+
+  /** The values of range `box`, row by row (each the range's columns), from
+   *  the blocks at hand or read in pieces; throws { kind: "cancelled" } if
+   *  the grid shows other rows meanwhile. */
+  async function rangeValues(box) {
+    const gen = generation;
+    const out = [];
+    for (let r = box.r0; r <= box.r1; ) {
+      const hit = blocks.get(Math.floor(r / BLOCK))?.data;
+      const start = hit ? Math.floor(r / BLOCK) * BLOCK : r;
+      const data = hit ?? (await source.fetch(r, Math.min(RANGE_PIECE, box.r1 - r + 1)));
+      if (gen !== generation) throw Object.assign(new Error("the grid shows other rows now"), { kind: "cancelled" });
+      const n = Math.min(data.ids.length - (r - start), box.r1 - r + 1);
+      if (n <= 0) break;
+      for (let i = r - start; i < r - start + n; i++) {
+        const row = [];
+        for (let k = box.c0; k <= box.c1; k++) row.push(data.columns[k].cells[i]);
+        out.push(row);
+      }
+      r += n;
+    }
+    return { columns: source.columns.slice(box.c0, box.c1 + 1), rows: out };
+  }
 
   return {
     el,
@@ -496,6 +539,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         pendingScroll = null;
         scroller.scrollTop = 0;
         sel = { row: 0, col: Math.min(sel.col, Math.max(0, src.columns.length - 1)) };
+        anchor = null;
       }
       layout();
       schedule();
@@ -512,6 +556,11 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     get selection() {
       return { ...sel };
     },
+    /** The selected range ({ r0, r1, c0, c1 }), or null: one cell. */
+    get range() {
+      return range();
+    },
+    rangeValues,
     get firstRow() {
       return first;
     },

@@ -7,6 +7,7 @@ import { fmtInt, fmtMs, plural } from "../format.js";
 import { Engine } from "../engine.js";
 import { createGrid } from "./grid.js";
 import { copyText, plainText, rowText } from "./cells.js";
+import { showRange, copyRange } from "./range.js";
 import { brief } from "../labels.js";
 
 const quote = (name) => `"${name.replaceAll('"', '""')}"`;
@@ -44,7 +45,7 @@ export function createSql(ctx, el) {
     label: "query result",
     rowHeader: "#",
     onSelect: (cell) =>
-      fill(
+      cell.range ? showRange(side, grid, cell.range, cell.columns, ctx.toast) : fill(
         side,
         h("div", { class: "value-head" }, h("b", {}, `Result row ${fmtInt(cell.row)}`), " · ", h("span", { class: "colname" }, brief(cell.column.label)), " ", h("span", { class: "type-tag" }, cell.column.sqlType || cell.column.type)),
         h("div", { class: "value-full v-str", "data-testid": "sql-cell-value" }, cell.value === null ? "null" : plainText(cell.column, cell.value)),
@@ -55,6 +56,12 @@ export function createSql(ctx, el) {
       if (shown) sortShown(next);
     },
     sortState: () => sort,
+  });
+  grid.el.addEventListener("keydown", (ev) => {
+    if ((ev.ctrlKey || ev.metaKey) && ev.key === "c" && grid.range) {
+      ev.preventDefault();
+      copyRange(grid, "tsv", false, ctx.toast);
+    }
   });
 
   function spawn() {

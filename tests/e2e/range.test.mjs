@@ -1,0 +1,132 @@
+// A range of cells in the Data grid (Shift with a click or an arrow key):
+// drawn as selected, copied as TSV (with or without the names) and JSON,
+// and summed, each checked against the corpus JSON, over rows the grid has
+// at hand and over the whole file (read in pieces).
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { openInspector, dropFile, tab, gridDrawn, corpus } from "./harness.mjs";
+import { expectedPath, readJson } from "../node/corpus.mjs";
+
+let ins;
+let want;
+
+before(async () => {
+  ins = await openInspector({ viewport: { width: 1400, height: 900 } });
+  const rel = "real/diamonds.optimized.cols";
+  want = readJson(expectedPath(path.join(corpus, rel)));
+  await dropFile(ins.page, path.join(corpus, rel));
+  await tab(ins.page, "data");
+  await gridDrawn(ins.page);
+});
+
+after(async () => {
+  await ins?.close();
+});
+
+/** Column `name` of the corpus JSON: its index and every row's value as a number (floats from their bits) or a string. */
+function column(name) {
+  const c = want.schema.findIndex((s) => s.name === name);
+  const type = want.schema[c].type;
+  const values = want.row_groups.flatMap((rg) => rg.values[c]).map((v) => {
+    if (type === "float64") return Buffer.from(v.slice(2), "hex").readDoubleBE(0);
+    return v;
+  });
+  return { c, type, values };
+}
+
+const cell = (row, c) => `[data-testid=data-grid] .grid-row[data-row='${row}'] .grid-cell[data-col='${c}']`;
+const copied = (page) => page.evaluate(() => document.body.dataset.copied);
+
+/** Copies with `action` and returns what went to the clipboard. */
+async function copy(page, action) {
+  await page.evaluate(() => delete document.body.dataset.copied);
+  await action();
+  await page.waitForFunction(() => document.body.dataset.copied !== undefined, null, { timeout: 30_000 });
+  return copied(page);
+}
+
+/** The range's sums once worked out. */
+async function sums(page) {
+  await page.waitForFunction(() => {
+    const t = document.querySelector("[data-testid=range-sums]")?.textContent;
+    return t && !t.startsWith("Summing");
+  }, null, { timeout: 60_000 });
+  return page.textContent("[data-testid=range-sums]");
+}
+
+test("Shift+click and Shift+arrow select a range: drawn selected, copied as TSV, with names and as JSON as the corpus JSON says, summed; an arrow alone selects one cell again", async () => {
+  const { page, log } = ins;
+  const names = ["carat", "cut", "color", "clarity"];
+  const cols = names.map(column);
+  assert.deepEqual(cols.map((x) => x.c), [0, 1, 2, 3]);
+  await page.click(cell(2, 0));
+  await page.click(cell(6, 3), { modifiers: ["Shift"] });
+  await page.keyboard.press("Shift+ArrowDown");
+  await gridDrawn(page);
+  const marked = await page.$$eval("[data-testid=data-grid] .grid-cell.in-range", (es) => es.map((e) => `${e.dataset.row}:${e.dataset.col}:${e.getAttribute("aria-selected")}`).sort());
+  const expected = [];
+  for (let r = 2; r <= 7; r++) for (let c = 0; c <= 3; c++) expected.push(`${r}:${c}:true`);
+  assert.deepEqual(marked, expected.sort(), "rows 2 to 7 of the first four columns drawn as the range");
+  assert.equal(await page.textContent("[data-testid=range-size]"), "6 rows × 4 columns");
+
+  const rows = [2, 3, 4, 5, 6, 7].map((r) => cols.map((x) => String(x.values[r])));
+  assert.equal(await copy(page, () => page.keyboard.press("Control+c")), rows.map((r) => r.join("\t")).join("\n"), "Ctrl+C: TSV");
+  assert.equal(await copy(page, () => page.click("[data-testid=copy-range-header]")), [names, ...rows].map((r) => r.join("\t")).join("\n"), "with the names first");
+  const json = JSON.parse(await copy(page, () => page.click("[data-testid=copy-range-json]")));
+  assert.deepEqual(json, rows.map((r) => Object.fromEntries(names.map((n, k) => [n, r[k]]))), "JSON");
+  // carat is the range's one number column.
+  const carats = [2, 3, 4, 5, 6, 7].map((r) => cols[0].values[r]);
+  const sum = carats.reduce((a, b) => a + b, 0);
+  assert.equal(await sums(page), `6 numbers: sum ${sum}, min ${Math.min(...carats)}, max ${Math.max(...carats)}, mean ${sum / 6}`);
+
+  // An arrow key without Shift (in the grid: the buttons took the focus): one cell, the cell panel back.
+  await page.focus("[data-testid=data-grid]");
+  await page.keyboard.press("ArrowDown");
+  await gridDrawn(page);
+  assert.equal(await page.$$eval("[data-testid=data-grid] .grid-cell.in-range", (es) => es.length), 0);
+  await page.waitForSelector("[data-testid=cell-panel-where]");
+  assert.equal(await page.textContent("[data-testid=cell-panel-value]"), "VS2", "row 8's clarity");
+  assert.deepEqual(log.errors, []);
+});
+
+test("a range down to the file's last row and column (Ctrl+Shift+End) is read in pieces: its sums are every row's, exact for the integers", async () => {
+  const { page, log } = ins;
+  const names = ["price", "x", "y", "z"];
+  const cols = names.map(column);
+  assert.deepEqual(cols.map((x) => x.c), [6, 7, 8, 9], "the last four columns");
+  const n = cols[0].values.length;
+  await page.click(cell(0, 6));
+  await page.keyboard.press("Control+Shift+End");
+  assert.equal(await page.textContent("[data-testid=range-size]"), `${n.toLocaleString("en-US")} rows × 4 columns`);
+  // Row by row, then across the columns, as the range is read.
+  let sum = 0;
+  let count = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let r = 0; r < n; r++) {
+    for (const x of cols) {
+      const v = Number(x.values[r]);
+      sum += v;
+      count++;
+      min = Math.min(min, v);
+      max = Math.max(max, v);
+    }
+  }
+  assert.equal(await sums(page), `${count.toLocaleString("en-US")} numbers: sum ${sum}, min ${min}, max ${max}, mean ${sum / count}`);
+  // The first lines of its TSV (the page keeps the first 10,000 characters of a copy for tests).
+  const text = await copy(page, () => page.keyboard.press("Control+c"));
+  const lines = text.split("\n").slice(0, 100);
+  assert.deepEqual(lines, Array.from({ length: 100 }, (_, r) => cols.map((x) => String(x.values[r])).join("\t")));
+
+  // A price range alone: integers, summed exactly.
+  await page.keyboard.press("Control+Home");
+  await gridDrawn(page);
+  await page.click(cell(0, 6));
+  await page.click(cell(9, 6), { modifiers: ["Shift"] });
+  const prices = cols[0].values.slice(0, 10).map(BigInt);
+  const total = prices.reduce((a, b) => a + b, 0n);
+  assert.equal(await sums(page), `10 numbers: sum ${total}, min ${prices.reduce((a, b) => (b < a ? b : a))}, max ${prices.reduce((a, b) => (b > a ? b : a))}, mean ${Number(total) / 10}`);
+  assert.deepEqual(log.errors, []);
+});

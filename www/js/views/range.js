@@ -1,0 +1,99 @@
+// A grid's selected range of cells (Shift with a click or an arrow key), in
+// its side panel: how many rows and columns, copies as TSV or JSON, and
+// what its number cells add up to. Shared by the Data and SQL tabs.
+
+import { h, fill } from "../dom.js";
+import { fmtInt, scalarText, plural } from "../format.js";
+import { brief } from "../labels.js";
+import { copyText, rangeText } from "./cells.js";
+
+// The most cells a range copies or sums: its text is built in the page.
+export const RANGE_CELLS_MAX = 1_000_000;
+// A range's sums wait this long for the range to stop changing (Shift+arrow held).
+const SUM_DELAY = 200;
+const SUMMED = new Set(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64"]);
+const summed = (c) => SUMMED.has(c.type) && !c.unit;
+const cellsOf = (box) => (box.r1 - box.r0 + 1) * (box.c1 - box.c0 + 1);
+const same = (a, b) => !!a && !!b && a.r0 === b.r0 && a.r1 === b.r1 && a.c0 === b.c0 && a.c1 === b.c1;
+
+/**
+ * What a range's number cells add up to: count, sum, minimum, maximum and
+ * mean, over every number column in it (as a spreadsheet's status bar).
+ * Integers only: exact (BigInt); with a float column, as doubles. NaN is
+ * left out and said.
+ */
+export function rangeSums(columns, rows) {
+  const ks = columns.flatMap((c, k) => (summed(c) ? [k] : []));
+  const exact = ks.every((k) => !columns[k].type.startsWith("float"));
+  let n = 0;
+  let nan = 0;
+  let sum = exact ? 0n : 0;
+  let min = null;
+  let max = null;
+  for (const row of rows) {
+    for (const k of ks) {
+      const v = row[k];
+      if (v === null || v === undefined) continue;
+      if (!exact && Number.isNaN(Number(v))) {
+        nan++;
+        continue;
+      }
+      const x = exact ? BigInt(v) : Number(v);
+      n++;
+      sum += x;
+      if (min === null || x < min) min = x;
+      if (max === null || x > max) max = x;
+    }
+  }
+  const skipped = nan ? ` (${plural(nan, "NaN")} left out)` : "";
+  if (n === 0) return `No number in the range${skipped}.`;
+  const text = (x) => (exact ? x.toString() : scalarText("float64", x));
+  return `${plural(n, "number")}${skipped}: sum ${text(sum)}, min ${text(min)}, max ${text(max)}, mean ${scalarText("float64", Number(sum) / n)}`;
+}
+
+/** The grid's selected range on the clipboard, as TSV (`header`: the
+ *  columns' names first) or JSON. */
+export async function copyRange(grid, format, header, toast) {
+  const box = grid.range;
+  if (!box) return;
+  if (cellsOf(box) > RANGE_CELLS_MAX) {
+    toast(`The range holds ${fmtInt(cellsOf(box))} cells, more than the ${fmtInt(RANGE_CELLS_MAX)} a copy takes: Export writes the rows to a file.`, "error");
+    return;
+  }
+  try {
+    const { columns, rows } = await grid.rangeValues(box);
+    await copyText(rangeText(columns, rows, format, header), toast);
+  } catch (e) {
+    if (e?.kind !== "cancelled") toast(`Could not copy the range: ${e?.kind ? `${e.kind}: ` : ""}${e?.message || e}`, "error");
+  }
+}
+
+/** Fills `side` with range `box` of `grid` (its columns `columns`); the
+ *  sums follow once the range has stayed for a moment. */
+export function showRange(side, grid, box, columns, toast) {
+  const rows = box.r1 - box.r0 + 1;
+  const picked = columns.slice(box.c0, box.c1 + 1);
+  const cells = cellsOf(box);
+  const big = cells > RANGE_CELLS_MAX;
+  const any = picked.some(summed);
+  const sums = h("p", { class: "small", "data-testid": "range-sums", "aria-live": "polite" }, !any ? "No number column in the range." : big ? `More than ${fmtInt(RANGE_CELLS_MAX)} cells: not summed.` : "Summing…");
+  const copy = (label, testid, format, header) => h("button", { type: "button", class: "small", "data-testid": testid, disabled: big, onclick: () => copyRange(grid, format, header, toast) }, label);
+  fill(
+    side,
+    h("div", { class: "value-head" }, h("b", { "data-testid": "range-size" }, `${plural(rows, "row")} × ${plural(picked.length, "column")}`), h("span", { class: "muted" }, ` · ${plural(cells, "cell")}`)),
+    h("p", { class: "small" }, picked.map((c, i) => [i ? ", " : "", h("span", { class: "colname" }, brief(c.label))])),
+    sums,
+    h("div", { class: "button-row" }, copy("Copy (TSV)", "copy-range", "tsv", false), copy("Copy with names (TSV)", "copy-range-header", "tsv", true), copy("Copy (JSON)", "copy-range-json", "json", false)),
+    h("p", { class: "muted small" }, "Ctrl+C copies the range as TSV. A click or an arrow key without Shift selects one cell again."),
+  );
+  if (!any || big) return;
+  setTimeout(async () => {
+    if (!same(grid.range, box)) return;
+    try {
+      const { columns: cs, rows: values } = await grid.rangeValues(box);
+      if (same(grid.range, box)) sums.textContent = rangeSums(cs, values);
+    } catch (e) {
+      if (same(grid.range, box) && e?.kind !== "cancelled") sums.textContent = `Not summed: ${e?.kind ? `${e.kind}: ` : ""}${e?.message || e}`;
+    }
+  }, SUM_DELAY);
+}
