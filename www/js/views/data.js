@@ -169,6 +169,11 @@ export function createData(ctx, el) {
     applyForm();
   }
 
+  /** The side panel anew for the cell or range still selected, its values read again. */
+  function reselect() {
+    if (lastCell || grid.range) grid.select(grid.selection.row, grid.selection.col, { scroll: false, extend: !!grid.range });
+  }
+
   function showCell(cell) {
     if (cell.range) {
       lastCell = null;
@@ -596,7 +601,7 @@ export function createData(ctx, el) {
       fill(errorsHost);
       grid.setSource(source(), { keepScroll: true });
       exportMenu();
-      if (lastCell) grid.select(grid.selection.row, grid.selection.col, { scroll: false });
+      reselect();
     },
     /** A column shows as dates or numbers now (ctx.setTimeUnit): the grid, the selected cell, the filters' hints, the export's choice. */
     timeUnitsChanged() {
@@ -605,7 +610,7 @@ export function createData(ctx, el) {
       grid.setSource(source(), { keepScroll: true });
       drawFilters();
       exportMenu();
-      if (lastCell) grid.select(grid.selection.row, grid.selection.col, { scroll: false });
+      reselect();
     },
     /** Restores a link's place: its filter and sort, then its file row,
      *  found where that view puts it. */
