@@ -130,3 +130,28 @@ test("a range down to the file's last row and column (Ctrl+Shift+End) is read in
   assert.equal(await sums(page), `10 numbers: sum ${total}, min ${prices.reduce((a, b) => (b < a ? b : a))}, max ${prices.reduce((a, b) => (b > a ? b : a))}, mean ${Number(total) / 10}`);
   assert.deepEqual(log.errors, []);
 });
+
+test("Ctrl+A selects every cell of the view: its size, and the sums of its every number column", async () => {
+  const { page, log } = ins;
+  await page.focus("[data-testid=data-grid]");
+  await page.keyboard.press("Control+a");
+  const n = want.row_groups.reduce((a, rg) => a + rg.num_rows, 0);
+  assert.equal(await page.textContent("[data-testid=range-size]"), `${n.toLocaleString("en-US")} rows × 10 columns`);
+  // The seven number columns (the three text ones left out), row by row.
+  const nums = want.schema.filter((s) => s.type !== "string").map((s) => column(s.name));
+  assert.equal(nums.length, 7);
+  let sum = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let r = 0; r < n; r++) {
+    for (const x of nums) {
+      const v = Number(x.values[r]);
+      sum += v;
+      min = Math.min(min, v);
+      max = Math.max(max, v);
+    }
+  }
+  const count = n * 7;
+  assert.equal(await sums(page), `${count.toLocaleString("en-US")} numbers: sum ${sum}, min ${min}, max ${max}, mean ${sum / count}`);
+  assert.deepEqual(log.errors, []);
+});

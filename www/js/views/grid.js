@@ -479,6 +479,13 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     } else if (ev.key === "End") {
       if (ev.ctrlKey || ev.metaKey) row = source.total - 1;
       col = source.columns.length - 1;
+    } else if ((ev.key === "a" || ev.key === "A") && (ev.ctrlKey || ev.metaKey) && !ev.altKey) {
+      // Every cell: the range from the first to the last, the view left where it is.
+      ev.preventDefault();
+      anchor = null;
+      sel = { row: 0, col: 0 };
+      select(source.total - 1, source.columns.length - 1, { scroll: false, extend: true });
+      return;
     } else if ((ev.key === "<" || ev.key === ">") && !ev.ctrlKey && !ev.metaKey && !ev.altKey && source.columns[col]) {
       ev.preventDefault();
       setWidth(col, widths[col] + (ev.key === ">" ? COL_STEP : -COL_STEP), true);
