@@ -11,6 +11,7 @@ import { renderFacts, renderTokenizers, renderRegistered, updateIO } from "./vie
 import { renderSchema, renderChunks } from "./views/tables.js";
 import { renderLayout } from "./views/layout.js";
 import { createDetail } from "./views/detail.js";
+import { createProfiles } from "./views/profiles.js";
 import { createData } from "./views/data.js";
 import { createSql } from "./views/sql.js";
 import { createTiming } from "./views/timing.js";
@@ -207,6 +208,8 @@ const detail = createDetail(ctx, panels.detail);
 const data = createData(ctx, panels.data);
 const sql = createSql(ctx, panels.sql);
 const timing = createTiming(ctx, panels.timing);
+const profiles = createProfiles(ctx);
+ctx.profilesEl = profiles.el; // below the Schema's table (renderSchema)
 const dirty = new Set();
 
 function renderFileViews() {
@@ -217,6 +220,7 @@ function renderFileViews() {
   for (const t of ["schema", "chunks", "layout"]) fill(panels[t]);
   dirty.add("schema").add("chunks").add("layout");
   detail.render();
+  profiles.reset();
   data.render();
   sql.render();
   timing.render();
@@ -243,6 +247,8 @@ function showTab(name, { focus = false } = {}) {
     if (name === "chunks") renderChunks(ctx, panels.chunks);
     if (name === "layout") renderLayout(ctx, panels.layout);
   }
+  // Columns profiled in Column detail since show here too.
+  if (name === "schema") profiles.refresh();
 }
 
 /** Schema and chunk tables again (chunk headers read, tokenizers changed): now if in sight, else when shown. */
@@ -271,6 +277,7 @@ ctx.setTimeUnit = (c, unit) => {
   else delete ctx.timeUnits[c];
   ctx.timeSource[c] = "chosen";
   data.timeUnitsChanged();
+  profiles.refresh();
   if (ctx.tab === "detail") detail.timeUnitsChanged();
   else dirty.add("detail");
 };
@@ -470,6 +477,7 @@ async function afterTokenizers() {
   const info = await ctx.call("info", {}, "Refreshing tokenizers");
   ctx.file.tokenizers = info.tokenizers;
   renderTokenizersAnywhere();
+  profiles.refresh({ retry: true });
   refreshTables();
   data.tokenizersChanged();
   timing.tokenizersChanged();

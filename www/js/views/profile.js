@@ -37,7 +37,7 @@ function footerRange(f, c) {
 
 const same = (type, a, b) => (a === null || b === null ? a === b : TEXT.has(type) ? cmpBytes(a, b) === 0 : type === "bool" ? a === b : a == b); // eslint-disable-line eqeqeq
 
-function valueView(type, unit, v) {
+export function valueView(type, unit, v) {
   if (v === null || v === undefined) return h("span", { class: "v-none" }, "—");
   if (unit) return h("span", { class: "v-num", title: `${scalarText(type, v)}` }, formatTime(v, unit));
   return valueNode(type, v, { maxChars: 60 });
@@ -223,11 +223,30 @@ function topList(p, type, unit, head, pick) {
   ];
 }
 
+// Profiles counted while their file is open (keyed by the open, ctx.gen):
+// Column detail and the Schema's summary of every column share them.
+const cache = new Map(); // `${gen}:${c}` -> result
+
+/** Column c's profile counted already, or undefined. */
+export const profiled = (ctx, c) => cache.get(`${ctx.gen}:${c}`);
+
+/** Column c's profile: counted already, or now in the worker (kept while its file is open). */
+export async function countProfile(ctx, c, opts) {
+  const gen = ctx.gen;
+  const hit = profiled(ctx, c);
+  if (hit) return hit;
+  const res = await ctx.call("profile", { c }, `Profiling ${brief(ctx.labels[c])}`, opts);
+  if (gen === ctx.gen) cache.set(`${gen}:${c}`, res);
+  return res;
+}
+
+/** Forgets the profiles of the files opened before. */
+export const forgetProfiles = () => cache.clear();
+
 export function createProfile(ctx) {
   const el = h("section", { class: "card profile", "data-testid": "profile" });
   // What makes the counts inexact (../profile.js).
   const past = (type) => `${fmtInt(EXACT_LIMIT)} distinct values${TEXT.has(type) ? ` or ${fmtBytes(ARENA_LIMIT)} of them` : ""}`;
-  const cache = new Map(); // `${gen}:${c}` -> result
   let ac = null;
   let current = -1;
   // Bumped by each run, column shown and file opened: a run draws its end
@@ -296,11 +315,9 @@ export function createProfile(ctx) {
   }
 
   async function run(c) {
-    const gen = ctx.gen;
-    const key = `${gen}:${c}`;
     const mine = ++token;
-    if (cache.has(key)) {
-      render(c, cache.get(key));
+    if (profiled(ctx, c)) {
+      render(c, profiled(ctx, c));
       return;
     }
     ac?.abort();
@@ -309,9 +326,7 @@ export function createProfile(ctx) {
     fill(el, h("h3", {}, "Profile of ", h("span", { class: "colname" }, brief(ctx.labels[c]))), h("div", { class: "button-row" }, bar, h("span", { class: "muted small" }, "reading every row group…"), h("button", { type: "button", class: "small danger", onclick: () => my.abort() }, "Stop")));
     el.dataset.state = "running";
     try {
-      const res = await ctx.call("profile", { c }, `Profiling ${brief(ctx.labels[c])}`, { signal: my.signal, onProgress: (p) => (bar.value = p.total ? p.done / p.total : 0) });
-      // Kept while its file is open, even if another column is shown now.
-      if (gen === ctx.gen) cache.set(key, res);
+      const res = await countProfile(ctx, c, { signal: my.signal, onProgress: (p) => (bar.value = p.total ? p.done / p.total : 0) });
       if (mine === token) render(c, res);
     } catch (e) {
       if (mine !== token) return;
@@ -331,7 +346,7 @@ export function createProfile(ctx) {
         return;
       }
       const stored = f.rowGroups.reduce((a, rg) => a + rg.columns[c].byteLength, 0);
-      if (cache.has(`${ctx.gen}:${c}`) || stored <= AUTO_LIMIT) run(c);
+      if (profiled(ctx, c) || stored <= AUTO_LIMIT) run(c);
       else {
         el.dataset.state = "idle";
         fill(el, h("h3", {}, "Profile of ", h("span", { class: "colname" }, brief(ctx.labels[c]))), h("p", {}, `Reads every chunk of this column (${fmtBytes(stored)} stored). `, h("button", { type: "button", "data-testid": "profile-run", onclick: () => run(c) }, "Profile this column")));
@@ -339,12 +354,12 @@ export function createProfile(ctx) {
     },
     /** Draws the shown column's profile again, if it is counted (the column now shows another way). */
     refresh() {
-      if (current >= 0 && cache.has(`${ctx.gen}:${current}`)) render(current, cache.get(`${ctx.gen}:${current}`));
+      if (current >= 0 && profiled(ctx, current)) render(current, profiled(ctx, current));
     },
     reset() {
       token++;
       ac?.abort();
-      cache.clear();
+      forgetProfiles();
       current = -1;
     },
   };

@@ -166,6 +166,8 @@ export function renderSchema(ctx, el) {
     filter,
     t.el,
     sizeLegend(),
+    // (Kept by app.js across these redraws: a run of it goes on.)
+    f.rowGroups.length ? ctx.profilesEl : null,
   );
 }
 

@@ -1,0 +1,128 @@
+// Every column's profile, below the Schema's table: counted on request,
+// each figure checked against the corpus JSON; shared with Column detail
+// both ways; a column that does not read says why and counts once its
+// tokenizer comes.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { openInspector, dropFile, tab, corpus } from "./harness.mjs";
+import { expectedPath, readJson } from "../node/corpus.mjs";
+
+let ins;
+
+before(async () => {
+  ins = await openInspector({ viewport: { width: 1400, height: 900 } });
+});
+
+after(async () => {
+  await ins?.close();
+});
+
+/** Every row's value of column c of a corpus JSON: numbers (floats from their bits) or strings. */
+function values(want, c) {
+  const type = want.schema[c].type;
+  return want.row_groups.flatMap((rg) => rg.values[c]).map((v) => (v === null ? null : type === "float64" ? Buffer.from(v.slice(2), "hex").readDoubleBE(0) : v));
+}
+
+/** What the table says of each column: state, nulls, distinct, min, max, most common. */
+const table = (page) =>
+  page.$$eval("[data-testid=profiles-row]", (rs) =>
+    rs.map((r) => {
+      const t = (id) => r.querySelector(`[data-testid=${id}]`)?.textContent ?? null;
+      return { c: Number(r.dataset.col), state: r.dataset.state, nulls: t("profiles-nulls"), nullCount: Number(r.querySelector("[data-testid=profiles-nulls]")?.dataset.value), distinct: t("profiles-distinct"), min: t("profiles-min"), max: t("profiles-max"), top: t("profiles-top"), error: t("profiles-error"), spark: !!r.querySelector("[data-testid=profiles-spark]") };
+    }),
+  );
+
+async function runAll(page) {
+  await page.click("[data-testid=profiles-run]");
+  await page.waitForSelector("[data-testid=profiles-done], [data-testid=profiles-run]", { timeout: 60_000 });
+}
+
+test("Profile every column: each column's nulls, distinct values, minimum, maximum and most common value as the corpus JSON has them; a row opens Column detail without counting again", async () => {
+  const { page, log } = ins;
+  const rel = "real/diamonds.optimized.cols";
+  const want = readJson(expectedPath(path.join(corpus, rel)));
+  await dropFile(page, path.join(corpus, rel));
+  assert.equal(await page.textContent("[data-testid=profiles-run]"), "Profile every column");
+  assert.equal((await table(page)).length, 0, "nothing counted before the click");
+  await runAll(page);
+  assert.ok(await page.$("[data-testid=profiles-done]"));
+  const rows = await table(page);
+  assert.deepEqual(rows.map((r) => r.c), want.schema.map((_, c) => c));
+  for (const [c, s] of want.schema.entries()) {
+    const vs = values(want, c);
+    const counts = new Map();
+    for (const v of vs) counts.set(v, (counts.get(v) ?? 0) + 1);
+    const most = Math.max(...counts.values());
+    const tops = [...counts].filter(([, n]) => n === most).map(([v]) => String(v));
+    const sorted = [...counts.keys()].sort((a, b) => (typeof a === "number" ? a - b : a < b ? -1 : a > b ? 1 : 0));
+    const r = rows[c];
+    assert.equal(r.state, "done", s.name);
+    assert.equal(r.nulls, "0", `${s.name}: nulls`);
+    assert.equal(r.distinct, counts.size.toLocaleString("en-US"), `${s.name}: distinct`);
+    assert.equal(r.min, String(sorted[0]), `${s.name}: min`);
+    assert.equal(r.max, String(sorted.at(-1)), `${s.name}: max`);
+    const [value, times] = r.top.split(" × ");
+    assert.equal(times, most.toLocaleString("en-US"), `${s.name}: the most common value's rows`);
+    assert.ok(tops.includes(value), `${s.name}: ${value} is not one of the most common (${tops.join(", ")})`);
+    assert.equal(r.spark, s.type !== "string", `${s.name}: a histogram's shape for numbers only`);
+  }
+
+  // A row: Column detail on that column, its profile drawn from what the table counted.
+  await page.evaluate(() => {
+    window.__profileStates = [];
+    // (Column detail's profile card is made when the tab first shows.)
+    new MutationObserver((ms) => {
+      for (const m of ms) if (m.target.dataset?.testid === "profile") window.__profileStates.push(m.target.dataset.state);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });
+  });
+  await page.click("[data-testid=profiles-row][data-col='6']");
+  await page.waitForSelector("[data-testid=panel-detail]:not([hidden]) [data-testid=profile][data-state=done][data-col='6']");
+  assert.ok(!(await page.evaluate(() => window.__profileStates)).includes("running"), "Column detail counted price again");
+  assert.equal(await page.textContent("[data-testid=profile-distinct]"), `${rows[6].distinct} (exact)`);
+  assert.deepEqual(log.errors, []);
+});
+
+test("a column profiled in Column detail is in the Schema's table, and the button counts the others only", async () => {
+  const { page, log } = ins;
+  await dropFile(page, path.join(corpus, "valid/all_types_small.cols"));
+  await tab(page, "detail");
+  await page.waitForSelector("[data-testid=profile][data-state=done][data-col='0']");
+  await tab(page, "schema");
+  const rows = await table(page);
+  assert.deepEqual(rows.map((r) => [r.c, r.state]), [[0, "done"]]);
+  const n = (await page.$$("[data-testid=schema-row]")).length;
+  assert.equal(await page.textContent("[data-testid=profiles-run]"), `Profile the other ${n - 1} columns`);
+  await runAll(page);
+  assert.equal((await table(page)).filter((r) => r.state === "done").length, n);
+  assert.deepEqual(log.errors, []);
+});
+
+test("columns whose tokenizer is not supplied say unknown_tokenizer, the others count; once the tokenizers come, the button counts those", async () => {
+  const { page, log } = ins;
+  await dropFile(page, path.join(corpus, "valid/tokenized_two_tokenizers.cols"));
+  await runAll(page);
+  const before = await table(page);
+  assert.deepEqual(
+    before.map((r) => [r.c, r.state, r.error?.split(" ")[0] ?? null]),
+    [
+      [0, "error", "unknown_tokenizer"],
+      [1, "error", "unknown_tokenizer"],
+      [2, "error", "unknown_tokenizer"],
+      [3, "done", null],
+    ],
+  );
+  await page.setInputFiles(
+    "[data-testid=file-input]",
+    ["gpt2-tokenizer.json", "small-tokenizer.json"].map((name) => ({ name, mimeType: "application/json", buffer: fs.readFileSync(path.join(corpus, "tokenizers", name)) })),
+  );
+  await page.waitForSelector("[data-testid=profiles-run]:text('Profile the other 3 columns')");
+  await runAll(page);
+  const after = await table(page);
+  assert.deepEqual(after.map((r) => r.state), ["done", "done", "done", "done"]);
+  const want = readJson(expectedPath(path.join(corpus, "valid/tokenized_two_tokenizers.cols")));
+  assert.deepEqual(after.map((r) => r.nullCount), want.schema.map((_, c) => values(want, c).filter((v) => v === null).length), "nulls");
+  assert.deepEqual(log.errors, []);
+});
