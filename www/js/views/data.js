@@ -1,8 +1,9 @@
 // The Data tab: every row of the file in one virtual grid, with file-wide
 // row numbers, sort by a column, filters, go-to-row, the selected cell (or
-// range of cells, views/range.js) in a side panel with copy buttons, and export of the rows in view. All the
-// work over rows (decoding, filtering, sorting, writing exports) runs in
-// the worker; this module only sends requests and draws what is in sight.
+// range of cells, views/range.js) in a side panel with copy buttons, and
+// export of the rows in view. All the work over rows (decoding, filtering,
+// sorting, writing exports) runs in the worker; this module only sends
+// requests and draws what is in sight.
 
 import { h, fill } from "../dom.js";
 import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, hex, valueNode, scalarText, plural, equalsText, MAX_CONDITION_TEXT } from "../format.js";
