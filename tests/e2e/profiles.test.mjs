@@ -9,6 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { openInspector, dropFile, tab, corpus } from "./harness.mjs";
 import { expectedPath, readJson } from "../node/corpus.mjs";
+import { buildFile, materialize } from "../node/synth.mjs";
 
 let ins;
 
@@ -124,5 +125,28 @@ test("columns whose tokenizer is not supplied say unknown_tokenizer, the others 
   assert.deepEqual(after.map((r) => r.state), ["done", "done", "done", "done"]);
   const want = readJson(expectedPath(path.join(corpus, "valid/tokenized_two_tokenizers.cols")));
   assert.deepEqual(after.map((r) => r.nullCount), want.schema.map((_, c) => values(want, c).filter((v) => v === null).length), "nulls");
+  assert.deepEqual(log.errors, []);
+});
+
+test("Stop keeps the columns counted; the button then counts the others only", async () => {
+  const { page, log } = ins;
+  // 40 int32 columns of 50,000 rows: a run long enough to stop in its course.
+  const n = 50_000;
+  const k = 40;
+  const schema = Array.from({ length: k }, (_, c) => ({ name: `c${c}`, type: "int32", nullable: false }));
+  const columns = schema.map((_, c) => Array.from({ length: n }, (_, i) => (i * (c + 7)) % 1009));
+  await dropFile(page, { name: "forty.cols", bytes: materialize(buildFile(schema, [{ offset: 5, columns }])) });
+  await page.click("[data-testid=profiles-run]");
+  await page.waitForSelector("[data-testid=profiles-row]");
+  await page.click("[data-testid=profiles-stop]");
+  await page.waitForSelector("[data-testid=profiles-run]");
+  const done = (await table(page)).length;
+  assert.ok(done >= 1 && done < k, `${done} of ${k} columns counted before Stop`);
+  assert.equal(await page.textContent("[data-testid=profiles-run]"), `Profile the other ${k - done} columns`);
+  await runAll(page);
+  const rows = await table(page);
+  assert.deepEqual(rows.map((r) => r.c), schema.map((_, c) => c));
+  // Column c holds (i * (c + 7)) mod 1009: 1,009 distinct values, 0 to 1,008.
+  for (const r of rows) assert.deepEqual([r.state, r.distinct, r.min, r.max], ["done", "1,009", "0", "1008"], `c${r.c}`);
   assert.deepEqual(log.errors, []);
 });
