@@ -71,6 +71,12 @@ test("Profile every column: each column's nulls, distinct values, minimum, maxim
     assert.equal(r.spark, s.type !== "string", `${s.name}: a histogram's shape for numbers only`);
   }
 
+  // Sorted by Distinct (most first), as the corpus JSON counts them.
+  const distinct = want.schema.map((_, c) => new Set(values(want, c)).size);
+  await page.click("[data-testid=profiles-table] th button.sort:text('Distinct')");
+  const order = (await table(page)).map((r) => r.c);
+  assert.deepEqual(order.map((c) => distinct[c]), [...distinct].sort((a, b) => b - a), `rows by distinct values: ${order}`);
+
   // A row: Column detail on that column, its profile drawn from what the table counted.
   await page.evaluate(() => {
     window.__profileStates = [];

@@ -5,12 +5,14 @@
 // counted here, a column's detail shows at once.
 
 import { h, s, fill } from "../dom.js";
-import { fmtInt, fmtPct, fmtBytes, plural } from "../format.js";
+import { fmtInt, fmtPct, fmtBytes, plural, textString, hex } from "../format.js";
 import { brief } from "../labels.js";
+import { sortableTable } from "../table.js";
 import { countProfile, profiled, valueView } from "./profile.js";
 
 const W = 120; // a sparkline's size
 const H = 22;
+const REDRAW_MS = 250;
 
 /** The histogram's bars as one small path (no axis, no interaction: Column detail has those). */
 function sparkline(p) {
@@ -26,71 +28,90 @@ function sparkline(p) {
   return s("svg", { class: "sparkline", viewBox: `0 0 ${W} ${H}`, width: W, height: H, role: "img", "aria-label": `histogram of ${plural(counts.length, "bin")}`, "data-testid": "profiles-spark" }, s("path", { d }));
 }
 
+/** A profile's minimum or maximum as a value the table sorts by: numbers as they are, text by its characters, bytes by their hex. */
+const sortable = (type, v) => (v === null || v === undefined ? null : type === "string" ? textString(v) : type === "bytes" ? hex(v) : v);
+
 export function createProfiles(ctx) {
   const el = h("section", { class: "profiles", "data-testid": "profiles" });
   let ac = null;
   let token = 0;
   let running = false;
+  const errors = new Map(); // column -> its profile's error (this file)
+  const head = h("div", {});
+  const host = h("div", {});
+  let t = null; // the table, once a column is counted (or failed)
+  let later = 0; // a redraw of the rows waiting (a run draws at most every REDRAW_MS)
 
-  /** One column's row: its profile's figures, or its error. */
-  function row(c, res, error) {
-    const f = ctx.file;
-    const type = f.schema[c].type;
-    const unit = ctx.timeUnits[c] || null;
-    const p = res?.profile;
-    const dash = () => h("span", { class: "v-none" }, "—");
-    const top = p?.top[0];
-    const cells = error
-      ? [h("td", { colspan: 6, class: "bad-text", "data-testid": "profiles-error" }, h("span", { class: "kind-badge" }, error.kind), " ", error.message)]
-      : [
-        h("td", { class: "num", "data-testid": "profiles-nulls", "data-value": p.nulls }, fmtInt(p.nulls), p.nulls ? h("span", { class: "muted small" }, ` ${fmtPct(p.nulls / Math.max(1, p.rows))}`) : null),
-        h("td", { class: "num", "data-testid": "profiles-distinct", "data-value": p.distinct, "data-exact": String(p.distinctExact) }, `${p.distinctExact ? "" : "≈ "}${fmtInt(p.distinct)}`),
-        h("td", { class: "stat", "data-testid": "profiles-min" }, p.min === null ? dash() : valueView(type, unit, p.min)),
-        h("td", { class: "stat", "data-testid": "profiles-max" }, p.max === null ? dash() : valueView(type, unit, p.max)),
-        h("td", { class: "stat", "data-testid": "profiles-top" }, top ? [valueView(type, unit, top.value), h("span", { class: "muted small" }, ` × ${fmtInt(top.count)}`)] : dash()),
-        h("td", {}, p.histogram ? sparkline(p) : null),
-      ];
-    return h(
-      "tr",
-      {
-        "data-testid": "profiles-row",
-        "data-col": c,
-        "data-state": error ? "error" : "done",
-        class: "clickable",
-        tabindex: 0,
-        title: "click (or Enter): this column's profile in Column detail",
-        onclick: () => ctx.select(null, c, "detail"),
-        onkeydown: (ev) => {
-          if (ev.key !== "Enter" && ev.key !== " ") return;
-          ev.preventDefault();
-          ctx.select(null, c, "detail");
-        },
+  const dash = () => h("span", { class: "v-none" }, "—");
+  // Each row: a column counted ({ c, type, unit, p }) or failed ({ c, type, error }).
+  const stat = (r, v) => (r.p ? (v === null ? dash() : valueView(r.type, r.unit, v)) : dash());
+  const columns = [
+    { key: "c", label: "#", numeric: true, value: (r) => r.c },
+    { key: "name", label: "Column", value: (r) => ctx.labels[r.c], cell: (r) => h("span", { class: "colname" }, brief(ctx.labels[r.c])) },
+    { key: "type", label: "Type", value: (r) => r.type, cell: (r) => h("span", { class: "type-tag" }, r.type) },
+    {
+      key: "nulls",
+      label: "Nulls",
+      numeric: true,
+      value: (r) => r.p?.nulls ?? null,
+      cell: (r) => (r.p ? h("span", { "data-testid": "profiles-nulls", "data-value": r.p.nulls }, fmtInt(r.p.nulls), r.p.nulls ? h("span", { class: "muted small" }, ` ${fmtPct(r.p.nulls / Math.max(1, r.p.rows))}`) : null) : dash()),
+    },
+    {
+      key: "distinct",
+      label: "Distinct",
+      numeric: true,
+      value: (r) => r.p?.distinct ?? null,
+      cell: (r) => (r.p ? h("span", { "data-testid": "profiles-distinct", "data-exact": String(r.p.distinctExact) }, `${r.p.distinctExact ? "" : "≈ "}${fmtInt(r.p.distinct)}`) : dash()),
+    },
+    { key: "min", label: "Min", class: "stat", value: (r) => sortable(r.type, r.p?.min), cell: (r) => h("span", { "data-testid": "profiles-min" }, stat(r, r.p?.min)) },
+    { key: "max", label: "Max", class: "stat", value: (r) => sortable(r.type, r.p?.max), cell: (r) => h("span", { "data-testid": "profiles-max" }, stat(r, r.p?.max)) },
+    {
+      key: "top",
+      label: "Most common",
+      title: "the most common value and its rows",
+      value: (r) => r.p?.top[0]?.count ?? null,
+      cell: (r) => {
+        if (r.error) return h("span", { class: "bad-text", "data-testid": "profiles-error" }, h("span", { class: "kind-badge" }, r.error.kind), " ", r.error.message);
+        const top = r.p.top[0];
+        return top ? h("span", { "data-testid": "profiles-top" }, valueView(r.type, r.unit, top.value), h("span", { class: "muted small" }, ` × ${fmtInt(top.count)}`)) : dash();
       },
-      h("td", { class: "num" }, String(c)),
-      h("td", {}, h("span", { class: "colname" }, brief(ctx.labels[c]))),
-      h("td", {}, h("span", { class: "type-tag" }, type)),
-      cells,
-    );
+    },
+    { key: "shape", label: "Shape", title: "the histogram's shape (Column detail draws it whole)", value: () => null, cell: (r) => (r.p?.histogram ? sparkline(r.p) : null) },
+  ];
+
+  /** The columns counted or failed, as the table's rows. */
+  function rows() {
+    const out = [];
+    ctx.file.schema.forEach((col, c) => {
+      const res = profiled(ctx, c);
+      if (res) out.push({ c, type: col.type, unit: ctx.timeUnits[c] || null, p: res.profile });
+      else if (errors.has(c)) out.push({ c, type: col.type, error: errors.get(c) });
+    });
+    return out;
   }
 
-  const errors = new Map(); // column -> its profile's error (this file)
-  const rowEls = new Map(); // column -> its row, for the columns counted (or failed)
-  const head = h("div", {});
-  const tbody = h("tbody", {});
-  const table = h(
-    "div",
-    { class: "scroll-x" },
-    h("table", { class: "data compact", "data-testid": "profiles-table" }, h("thead", {}, h("tr", {}, ["#", "Column", "Type", "Nulls", "Distinct", "Min", "Max", "Most common", "Shape"].map((t, i) => h("th", { class: i === 0 || i === 3 || i === 4 ? "num" : null }, t)))), tbody),
-  );
-
-  /** Column c's row, in column order, once counted (or failed). */
-  function put(c) {
-    const tr = row(c, profiled(ctx, c), errors.get(c));
-    const old = rowEls.get(c);
-    if (old) old.replaceWith(tr);
-    else tbody.insertBefore(tr, [...rowEls].filter(([k]) => k > c).sort((a, b) => a[0] - b[0])[0]?.[1] ?? null);
-    rowEls.set(c, tr);
-    table.hidden = false;
+  /** The table anew from what is counted (its order kept). */
+  function drawRows() {
+    clearTimeout(later);
+    later = 0;
+    const rs = rows();
+    if (!rs.length) {
+      t = null;
+      fill(host);
+      return;
+    }
+    if (!t) {
+      t = sortableTable({
+        columns,
+        rows: rs,
+        testid: "profiles-table",
+        rowTestid: "profiles-row",
+        caption: "Every column's profile",
+        rowProps: (r) => ({ "data-col": r.c, "data-state": r.error ? "error" : "done", title: "click (or Enter): this column's profile in Column detail" }),
+        onRowClick: (r) => ctx.select(null, r.c, "detail"),
+      });
+      fill(host, t.el);
+    } else t.setRows(rs);
   }
 
   /** The line above the table: the button, the progress while counting (`status`), or done. */
@@ -105,15 +126,6 @@ export function createProfiles(ctx) {
           ? h("p", {}, h("button", { type: "button", "data-testid": "profiles-run", onclick: runAll }, left === f.schema.length ? "Profile every column" : `Profile the other ${plural(left, "column")}`), h("span", { class: "muted small" }, ` reads ${fmtBytes(stored)} stored, one column after another; click a row for its detail.`))
           : h("p", { class: "muted small", "data-testid": "profiles-done" }, "Every column profiled over the whole file; click a row for its detail (histogram, most common values).")),
     );
-  }
-
-  /** Every row anew from the profiles counted (a column shows as dates now, another file). */
-  function redraw() {
-    fill(tbody);
-    rowEls.clear();
-    table.hidden = true;
-    ctx.file.schema.forEach((_, c) => (profiled(ctx, c) || errors.has(c)) && put(c));
-    drawHead();
   }
 
   async function runAll() {
@@ -135,13 +147,17 @@ export function createProfiles(ctx) {
         errors.set(c, e); // (a column that does not read: the others still count)
       }
       if (mine !== token) return;
-      put(c);
+      // The rows drawn at most every REDRAW_MS: a file of thousands of
+      // columns would otherwise build its table once a column.
+      if (!t) drawRows();
+      else if (!later) later = setTimeout(drawRows, REDRAW_MS);
     }
     running = false;
+    drawRows();
     drawHead();
   }
 
-  el.append(h("h3", {}, "Every column's profile"), head, table);
+  el.append(h("h3", {}, "Every column's profile"), head, host);
 
   return {
     el,
@@ -151,7 +167,11 @@ export function createProfiles(ctx) {
       running = false;
       ac?.abort();
       errors.clear();
-      if (ctx.file) redraw();
+      t = null;
+      if (ctx.file) {
+        drawRows();
+        drawHead();
+      }
     },
     /** Drawn again from the profiles counted (some in Column detail; a
      *  column shows as dates now); `retry`: a tokenizer came, so the
@@ -159,7 +179,8 @@ export function createProfiles(ctx) {
     refresh({ retry = false } = {}) {
       if (running || !ctx.file) return; // (it draws as it goes)
       if (retry) errors.clear();
-      redraw();
+      drawRows();
+      drawHead();
     },
   };
 }
