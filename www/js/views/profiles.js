@@ -40,7 +40,8 @@ export function createProfiles(ctx) {
   const head = h("div", {});
   const host = h("div", {});
   let t = null; // the table, once a column is counted (or failed)
-  let later = 0; // a redraw of the rows waiting (a run draws at most every REDRAW_MS)
+  let later = 0; // a redraw of the rows waiting (see runAll)
+  let drawMs = 0; // what the last redraw took
 
   const dash = () => h("span", { class: "v-none" }, "—");
   // Each row: a column counted ({ c, type, unit, p }) or failed ({ c, type, error }).
@@ -94,6 +95,7 @@ export function createProfiles(ctx) {
   function drawRows() {
     clearTimeout(later);
     later = 0;
+    const t0 = performance.now();
     const rs = rows();
     if (!rs.length) {
       t = null;
@@ -112,6 +114,8 @@ export function createProfiles(ctx) {
       });
       fill(host, t.el);
     } else t.setRows(rs);
+    void host.offsetHeight; // (its layout counted too: most of a redraw's cost)
+    drawMs = performance.now() - t0;
   }
 
   /** The line above the table: the button, the progress while counting (`status`), or done. */
@@ -147,10 +151,11 @@ export function createProfiles(ctx) {
         errors.set(c, e); // (a column that does not read: the others still count)
       }
       if (mine !== token) return;
-      // The rows drawn at most every REDRAW_MS: a file of thousands of
-      // columns would otherwise build its table once a column.
+      // The rows drawn again at most every REDRAW_MS, or after ten times
+      // what a redraw takes: a file of thousands of columns would otherwise
+      // spend the run building its table once a column.
       if (!t) drawRows();
-      else if (!later) later = setTimeout(drawRows, REDRAW_MS);
+      else if (!later) later = setTimeout(drawRows, Math.max(REDRAW_MS, 10 * drawMs));
     }
     running = false;
     drawRows();
