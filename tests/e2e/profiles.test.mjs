@@ -48,8 +48,12 @@ test("Profile every column: each column's nulls, distinct values, minimum, maxim
   await dropFile(page, path.join(corpus, rel));
   assert.equal(await page.textContent("[data-testid=profiles-run]"), "Profile every column");
   assert.equal((await table(page)).length, 0, "nothing counted before the click");
+  // cut's decoded size is not known before its chunks are read.
+  const decoded = () => page.$$eval("[data-testid=schema-row]", (rs) => rs.map((r) => r.children[8].textContent));
+  assert.equal((await decoded())[1], "…");
   await runAll(page);
   assert.ok(await page.$("[data-testid=profiles-done]"));
+  assert.ok(!(await decoded()).includes("…"), `the Schema's decoded sizes once every column is read: ${await decoded()}`);
   const rows = await table(page);
   assert.deepEqual(rows.map((r) => r.c), want.schema.map((_, c) => c));
   for (const [c, s] of want.schema.entries()) {

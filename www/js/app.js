@@ -260,6 +260,8 @@ function refreshTables() {
   }
 }
 
+ctx.refreshTables = refreshTables;
+
 ctx.select = (g, c, tab) => {
   if (g !== null && g !== undefined) ctx.sel.g = g;
   if (c !== null && c !== undefined) ctx.sel.c = c;

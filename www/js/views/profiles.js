@@ -160,6 +160,8 @@ export function createProfiles(ctx) {
     running = false;
     drawRows();
     drawHead();
+    // The Schema's table above: its text columns' decoded sizes are known now.
+    ctx.refreshTables();
   }
 
   el.append(h("h3", {}, "Every column's profile"), head, host);
