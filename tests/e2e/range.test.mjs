@@ -155,3 +155,30 @@ test("Ctrl+A selects every cell of the view: its size, and the sums of its every
   assert.equal(await sums(page), `${count.toLocaleString("en-US")} numbers: sum ${sum}, min ${min}, max ${max}, mean ${sum / count}`);
   assert.deepEqual(log.errors, []);
 });
+
+test("a drag from one cell to another selects the range between them; a click without the mouse's press (a screen reader's) selects one cell", async () => {
+  const { page, log } = ins;
+  await page.keyboard.press("Control+Home");
+  await gridDrawn(page);
+  const centre = async (row, c) => {
+    const b = await page.locator(cell(row, c)).boundingBox();
+    return [b.x + b.width / 2, b.y + b.height / 2];
+  };
+  await page.mouse.move(...(await centre(1, 1)));
+  await page.mouse.down();
+  await page.mouse.move(...(await centre(3, 2)), { steps: 4 });
+  await page.mouse.move(...(await centre(5, 3)), { steps: 4 });
+  await page.mouse.up();
+  assert.equal(await page.textContent("[data-testid=range-size]"), "5 rows × 3 columns");
+  await gridDrawn(page);
+  assert.equal(await page.$$eval("[data-testid=data-grid] .grid-cell.in-range", (es) => es.length), 15);
+  const names = ["cut", "color", "clarity"].map(column);
+  const rows = [1, 2, 3, 4, 5].map((r) => names.map((x) => x.values[r]).join("\t"));
+  assert.equal(await copy(page, () => page.keyboard.press("Control+c")), rows.join("\n"));
+  // A click event alone (no press before it): the cell, the range gone.
+  await page.$eval(cell(2, 0), (e) => e.click());
+  await page.waitForSelector("[data-testid=cell-panel-where]");
+  assert.equal(await page.$$eval("[data-testid=data-grid] .grid-cell.in-range", (es) => es.length), 0);
+  assert.equal(await page.textContent("[data-testid=cell-panel-value]"), String(column("carat").values[2]));
+  assert.deepEqual(log.errors, []);
+});

@@ -21,7 +21,7 @@ import { groupList } from "../chunkstate.js";
 const PANEL_CHARS = 100_000;
 // The most columns' error boxes shown above the grid before "N more".
 const ERRORS_SHOWN = 5;
-const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its whole value here; Shift with a click or an arrow key selects a range.";
+const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its whole value here; a drag, or Shift with a click or an arrow key, selects a range.";
 
 export function createData(ctx, el) {
   let cols = [];
@@ -585,7 +585,7 @@ export function createData(ctx, el) {
         errorsHost,
         status,
         h("div", { class: "data-main" }, grid.el, side),
-        h("p", { class: "muted small" }, "Click a column's name to sort by it over the whole file (again: the other way; a third time: file order). Arrow keys, Page Up/Down and Ctrl+Home/End move in the grid; S sorts by the selected cell's column; < and > narrow and widen it (or drag a column's right edge; double-click the edge to fit); Ctrl+C copies the selected value; Shift with a click or an arrow key selects a range (Ctrl+A: every cell), which Ctrl+C copies as TSV."),
+        h("p", { class: "muted small" }, "Click a column's name to sort by it over the whole file (again: the other way; a third time: file order). Arrow keys, Page Up/Down and Ctrl+Home/End move in the grid; S sorts by the selected cell's column; < and > narrow and widen it (or drag a column's right edge; double-click the edge to fit); Ctrl+C copies the selected value; a drag, or Shift with a click or an arrow key, selects a range (Ctrl+A: every cell), which Ctrl+C copies as TSV."),
       );
       status.textContent = describe();
       status.dataset.total = String(total);

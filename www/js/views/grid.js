@@ -499,13 +499,45 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     ev.preventDefault();
     select(row, col, { extend: ev.shiftKey });
   });
-  // Shift+click extends the range: no text selection from it.
-  body.addEventListener("mousedown", (ev) => ev.shiftKey && ev.preventDefault());
+  // The mouse: a press selects its cell (with Shift, the range to it); a
+  // drag from there selects the range to the cell under the pointer. The
+  // press makes no text selection of its own.
+  const cellUnder = (ev) => {
+    const cell = ev.target.closest?.(".grid-cell[data-row]");
+    if (!cell || cell.classList.contains("grid-rowno") || !source) return null;
+    return { row: Number(cell.dataset.row), col: source.columns.findIndex((c) => String(c.key) === cell.dataset.col) };
+  };
+  let dragging = false;
+  body.addEventListener("mousedown", (ev) => {
+    const at = ev.button === 0 && cellUnder(ev);
+    if (!at) return;
+    ev.preventDefault();
+    select(at.row, at.col, { scroll: false, extend: ev.shiftKey });
+    el.focus({ preventScroll: true });
+    dragging = true;
+  });
+  body.addEventListener("mousemove", (ev) => {
+    if (!dragging) return;
+    if (!(ev.buttons & 1)) {
+      dragging = false;
+      return;
+    }
+    const at = cellUnder(ev);
+    if (at && (at.row !== sel.row || at.col !== sel.col)) select(at.row, at.col, { scroll: false, extend: true });
+  });
+  // A click that no press of the mouse began (a screen reader's, a
+  // script's) selects as a press does.
+  let pressed = false;
+  window.addEventListener("mouseup", () => {
+    dragging = false;
+    setTimeout(() => (pressed = false)); // (after the click the release makes, if any)
+  });
+  body.addEventListener("mousedown", () => (pressed = true), { capture: true });
   body.addEventListener("click", (ev) => {
-    const cell = ev.target.closest(".grid-cell[data-row]");
-    if (!cell || cell.classList.contains("grid-rowno")) return;
-    const k = source.columns.findIndex((c) => String(c.key) === cell.dataset.col);
-    select(Number(cell.dataset.row), k, { scroll: false, extend: ev.shiftKey });
+    const at = !pressed && cellUnder(ev);
+    pressed = false;
+    if (!at) return;
+    select(at.row, at.col, { scroll: false, extend: ev.shiftKey });
     el.focus({ preventScroll: true });
   });
 
