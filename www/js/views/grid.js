@@ -508,7 +508,11 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     return { row: Number(cell.dataset.row), col: source.columns.findIndex((c) => String(c.key) === cell.dataset.col) };
   };
   let dragging = false;
+  // A click that no press of the mouse began (a screen reader's, a
+  // script's) selects as a press does.
+  let pressed = false;
   body.addEventListener("mousedown", (ev) => {
+    pressed = true;
     const at = ev.button === 0 && cellUnder(ev);
     if (!at) return;
     ev.preventDefault();
@@ -525,14 +529,10 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     const at = cellUnder(ev);
     if (at && (at.row !== sel.row || at.col !== sel.col)) select(at.row, at.col, { scroll: false, extend: true });
   });
-  // A click that no press of the mouse began (a screen reader's, a
-  // script's) selects as a press does.
-  let pressed = false;
   window.addEventListener("mouseup", () => {
     dragging = false;
     setTimeout(() => (pressed = false)); // (after the click the release makes, if any)
   });
-  body.addEventListener("mousedown", () => (pressed = true), { capture: true });
   body.addEventListener("click", (ev) => {
     const at = !pressed && cellUnder(ev);
     pressed = false;
