@@ -75,6 +75,24 @@ test("Profile every column: each column's nulls, distinct values, minimum, maxim
     assert.equal(r.spark, s.type !== "string", `${s.name}: a histogram's shape for numbers only`);
   }
 
+  // The table as TSV: a line a column, in column order, as the corpus JSON counts.
+  await page.evaluate(() => delete document.body.dataset.copied);
+  await page.click("[data-testid=profiles-copy]");
+  await page.waitForFunction(() => document.body.dataset.copied !== undefined);
+  const lines = (await page.evaluate(() => document.body.dataset.copied)).split("\n").map((l) => l.split("\t"));
+  assert.deepEqual(lines[0], ["column", "type", "nulls", "distinct", "min", "max", "most common", "its rows", "error"]);
+  assert.equal(lines.length, want.schema.length + 1);
+  for (const [c, s] of want.schema.entries()) {
+    const vs = values(want, c);
+    const counts = new Map();
+    for (const v of vs) counts.set(v, (counts.get(v) ?? 0) + 1);
+    const sorted = [...counts.keys()].sort((a, b) => (typeof a === "number" ? a - b : a < b ? -1 : a > b ? 1 : 0));
+    const [name, type, nulls, distinct, min, max, top, topRows, error] = lines[c + 1];
+    assert.deepEqual([name, type, nulls, distinct, min, max, error], [s.name, s.type, "0", String(counts.size), String(sorted[0]), String(sorted.at(-1)), ""], s.name);
+    assert.equal(counts.get(typeof sorted[0] === "number" ? Number(top) : top), Number(topRows), `${s.name}: ${top} holds ${topRows} rows`);
+    assert.equal(Number(topRows), Math.max(...counts.values()), `${s.name}: the most common value's rows`);
+  }
+
   // Sorted by Distinct (most first), as the corpus JSON counts them.
   const distinct = want.schema.map((_, c) => new Set(values(want, c)).size);
   await page.click("[data-testid=profiles-table] th button.sort:text('Distinct')");

@@ -9,6 +9,7 @@ import { fmtInt, fmtPct, fmtBytes, plural, textString, hex } from "../format.js"
 import { brief } from "../labels.js";
 import { sortableTable } from "../table.js";
 import { countProfile, profiled, valueView } from "./profile.js";
+import { copyText, plainText } from "./cells.js";
 
 const W = 120; // a sparkline's size
 const H = 22;
@@ -118,6 +119,18 @@ export function createProfiles(ctx) {
     drawMs = performance.now() - t0;
   }
 
+  /** The profiles counted, in column order, as tab-separated lines under their names. */
+  function tsv() {
+    const line = (xs) => xs.map((x) => String(x ?? "").replace(/[\t\n\r]/g, " ")).join("\t");
+    const text = (r, v) => (v === null || v === undefined ? "" : plainText(r, v));
+    const lines = rows().map((r) =>
+      r.error
+        ? line([ctx.labels[r.c], r.type, "", "", "", "", "", "", `${r.error.kind}: ${r.error.message}`])
+        : line([ctx.labels[r.c], r.type, r.p.nulls, `${r.p.distinctExact ? "" : "~"}${r.p.distinct}`, text(r, r.p.min), text(r, r.p.max), text(r, r.p.top[0]?.value), r.p.top[0]?.count, ""]),
+    );
+    return [line(["column", "type", "nulls", "distinct", "min", "max", "most common", "its rows", "error"]), ...lines].join("\n");
+  }
+
   /** The line above the table: the button, the progress while counting (`status`), or done. */
   function drawHead(status = null) {
     const f = ctx.file;
@@ -129,6 +142,7 @@ export function createProfiles(ctx) {
         (left
           ? h("p", {}, h("button", { type: "button", "data-testid": "profiles-run", onclick: runAll }, left === f.schema.length ? "Profile every column" : `Profile the other ${plural(left, "column")}`), h("span", { class: "muted small" }, ` reads ${fmtBytes(stored)} stored, one column after another; click a row for its detail.`))
           : h("p", { class: "muted small", "data-testid": "profiles-done" }, "Every column profiled over the whole file; click a row for its detail (histogram, most common values).")),
+      !status && t ? h("p", {}, h("button", { type: "button", class: "small", "data-testid": "profiles-copy", onclick: () => copyText(tsv(), ctx.toast) }, "Copy the table (TSV)")) : null,
     );
   }
 
