@@ -236,3 +236,36 @@ test("two distinct values of more than half ARENA_LIMIT each take turns in the t
   });
   assert.deepEqual(got, { exact: false, min: 0x61, max: 0x62, top: [[0x61, 1]] });
 });
+
+test("a number column's mean and sample standard deviation: over the finite values (nulls, NaN and infinities left out), int64 included, none for text", () => {
+  const plain = (xs) => {
+    const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+    const std = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / (xs.length - 1));
+    return { mean, std };
+  };
+  const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-12 * Math.max(1, Math.abs(b)), `${what}: ${a}, not ${b}`);
+  // float64, two row groups, a null in the first (bit clear), NaN and infinities among the values.
+  const vals = [[1.5, 2.25, NaN, -4, 1e6], [Infinity, 3, -Infinity, 0.125, 7]];
+  const p = new ColumnProfile("float64");
+  for (const [g, xs] of vals.entries()) {
+    const validity = g === 0 ? Uint8Array.of(0b11101) : null; // row 1 (2.25) null
+    p.add({ length: xs.length, validity, values: Float64Array.from(xs) });
+  }
+  const r = p.result();
+  const finite = [1.5, -4, 1e6, 3, 0.125, 7];
+  const want = plain(finite);
+  near(r.mean, want.mean, "float64 mean");
+  near(r.std, want.std, "float64 std");
+  // int64 beyond 2^53 apart (each as a double) and one value: a mean, no spread.
+  const q = new ColumnProfile("int64");
+  q.add({ length: 3, validity: null, values: BigInt64Array.from([9007199254740993n, -5n, 12n]) });
+  const w = plain([9007199254740993, -5, 12]);
+  near(q.result().mean, w.mean, "int64 mean");
+  near(q.result().std, w.std, "int64 std");
+  const one = new ColumnProfile("int32");
+  one.add({ length: 1, validity: null, values: Int32Array.of(42) });
+  assert.deepEqual([one.result().mean, one.result().std], [42, null], "one value: its mean, no spread");
+  const text = new ColumnProfile("string");
+  text.add(textColumn([bytesOf("a"), bytesOf("b")]));
+  assert.deepEqual([text.result().mean, text.result().std], [null, null], "text has no mean");
+});

@@ -80,15 +80,23 @@ test("Profile every column: each column's nulls, distinct values, minimum, maxim
   await page.click("[data-testid=profiles-copy]");
   await page.waitForFunction(() => document.body.dataset.copied !== undefined);
   const lines = (await page.evaluate(() => document.body.dataset.copied)).split("\n").map((l) => l.split("\t"));
-  assert.deepEqual(lines[0], ["column", "type", "nulls", "distinct", "min", "max", "most common", "its rows", "error"]);
+  assert.deepEqual(lines[0], ["column", "type", "nulls", "distinct", "min", "max", "mean", "std", "most common", "its rows", "error"]);
   assert.equal(lines.length, want.schema.length + 1);
   for (const [c, s] of want.schema.entries()) {
     const vs = values(want, c);
     const counts = new Map();
     for (const v of vs) counts.set(v, (counts.get(v) ?? 0) + 1);
     const sorted = [...counts.keys()].sort((a, b) => (typeof a === "number" ? a - b : a < b ? -1 : a > b ? 1 : 0));
-    const [name, type, nulls, distinct, min, max, top, topRows, error] = lines[c + 1];
+    const [name, type, nulls, distinct, min, max, mean, std, top, topRows, error] = lines[c + 1];
     assert.deepEqual([name, type, nulls, distinct, min, max, error], [s.name, s.type, "0", String(counts.size), String(sorted[0]), String(sorted.at(-1)), ""], s.name);
+    if (s.type === "string") assert.deepEqual([mean, std], ["", ""], `${s.name}: text has no mean`);
+    else {
+      // The plain two-pass sums, to 12 digits (the page keeps running sums).
+      const m = vs.reduce((a, b) => a + b, 0) / vs.length;
+      const sd = Math.sqrt(vs.reduce((a, b) => a + (b - m) ** 2, 0) / (vs.length - 1));
+      assert.ok(Math.abs(Number(mean) - m) <= 1e-12 * Math.abs(m), `${s.name}: mean ${mean}, not ${m}`);
+      assert.ok(Math.abs(Number(std) - sd) <= 1e-12 * sd, `${s.name}: std ${std}, not ${sd}`);
+    }
     assert.equal(counts.get(typeof sorted[0] === "number" ? Number(top) : top), Number(topRows), `${s.name}: ${top} holds ${topRows} rows`);
     assert.equal(Number(topRows), Math.max(...counts.values()), `${s.name}: the most common value's rows`);
   }
@@ -111,6 +119,7 @@ test("Profile every column: each column's nulls, distinct values, minimum, maxim
   await page.waitForSelector("[data-testid=panel-detail]:not([hidden]) [data-testid=profile][data-state=done][data-col='6']");
   assert.ok(!(await page.evaluate(() => window.__profileStates)).includes("running"), "Column detail counted price again");
   assert.equal(await page.textContent("[data-testid=profile-distinct]"), `${rows[6].distinct} (exact)`);
+  assert.deepEqual([await page.textContent("[data-testid=profile-mean]"), await page.textContent("[data-testid=profile-std]")], lines[7].slice(6, 8), "price's mean and standard deviation, as the TSV has them");
   assert.deepEqual(log.errors, []);
 });
 

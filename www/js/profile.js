@@ -304,6 +304,11 @@ export class ColumnProfile {
     this.maxLen = 0;
     this.totalLen = 0;
     this.hist = null;
+    // Numbers' mean and spread (Welford's running sums: no large sum to
+    // lose digits in), over the finite values.
+    this.finite = 0;
+    this.mean = 0;
+    this.m2 = 0;
   }
 
   /** First pass over one row group's decoded column. */
@@ -387,6 +392,12 @@ export class ColumnProfile {
         f64[0] = x === 0 ? 0 : x;
         lo = u32[0];
         hi = u32[1];
+      }
+      const xf = wide ? Number(x) : x;
+      if (xf !== Infinity && xf !== -Infinity) {
+        const d = xf - this.mean;
+        this.mean += d / ++this.finite;
+        this.m2 += d * (xf - this.mean);
       }
       this.hll.addHash(fmix32(Math.imul(lo, 0x9e3779b1) ^ fmix32(hi + 0x7f4a7c15)));
       if (!this.words.add(lo, hi)) {
@@ -485,6 +496,9 @@ export class ColumnProfile {
       top,
       topExact: this.exact,
       lengths: this.text && nonNull > 0 ? { min: this.minLen, max: this.maxLen, mean: this.totalLen / nonNull } : null,
+      // Numbers only: the mean and the sample standard deviation of the finite values.
+      mean: this.words && this.finite > 0 ? this.mean : null,
+      std: this.words && this.finite > 1 ? Math.sqrt(this.m2 / (this.finite - 1)) : null,
       histogram: this.hist ? { lo: this.hist.lo, width: this.hist.width, counts: Array.from(this.hist.counts), integer: this.hist.integer, outside: this.hist.outside } : null,
     };
   }

@@ -295,6 +295,13 @@ export function createProfile(ctx) {
           h("dd", { "data-testid": "profile-min" }, valueView(type, unit, p.min), " ", h("span", { class: "muted small" }, "footer: "), valueView(type, unit, foot.min), " ", mark(agreeMin)),
           h("dt", {}, "Maximum"),
           h("dd", { "data-testid": "profile-max" }, valueView(type, unit, p.max), " ", h("span", { class: "muted small" }, "footer: "), valueView(type, unit, foot.max), " ", mark(agreeMax)),
+          p.mean !== null && p.mean !== undefined && !unit
+            ? [
+                h("dt", { title: "over the finite values" }, "Mean"),
+                h("dd", { "data-testid": "profile-mean" }, scalarText("float64", p.mean)),
+                p.std === null ? null : [h("dt", { title: "the sample standard deviation (n − 1) of the finite values" }, "Standard deviation"), h("dd", { "data-testid": "profile-std" }, scalarText("float64", p.std))],
+              ]
+            : null,
           p.lengths ? [h("dt", {}, "Length (bytes)"), h("dd", { "data-testid": "profile-lengths" }, `${fmtInt(p.lengths.min)} to ${fmtInt(p.lengths.max)}, mean ${p.lengths.mean.toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}`)] : null,
           unit ? [h("dt", {}, "Shown as"), h("dd", { "data-testid": "profile-shown-as" }, `dates (${type} ${UNIT_LABEL[unit]} since 1970-01-01 UTC, ${ctx.timeSource[c] === "chosen" ? "as chosen" : "guessed from the name and range"})`)] : null,
         ),

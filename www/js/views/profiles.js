@@ -5,7 +5,7 @@
 // counted here, a column's detail shows at once.
 
 import { h, s, fill } from "../dom.js";
-import { fmtInt, fmtPct, fmtBytes, plural, textString, hex } from "../format.js";
+import { fmtInt, fmtPct, fmtBytes, plural, textString, hex, scalarText } from "../format.js";
 import { brief } from "../labels.js";
 import { sortableTable } from "../table.js";
 import { countProfile, profiled, valueView } from "./profile.js";
@@ -68,6 +68,14 @@ export function createProfiles(ctx) {
     { key: "min", label: "Min", class: "stat", value: (r) => sortable(r.type, r.p?.min), cell: (r) => h("span", { "data-testid": "profiles-min" }, stat(r, r.p?.min)) },
     { key: "max", label: "Max", class: "stat", value: (r) => sortable(r.type, r.p?.max), cell: (r) => h("span", { "data-testid": "profiles-max" }, stat(r, r.p?.max)) },
     {
+      key: "mean",
+      label: "Mean",
+      numeric: true,
+      title: "of the finite values (Column detail adds the standard deviation)",
+      value: (r) => (r.unit ? null : (r.p?.mean ?? null)),
+      cell: (r) => (r.p?.mean === null || r.p?.mean === undefined || r.unit ? dash() : h("span", { "data-testid": "profiles-mean", title: scalarText("float64", r.p.mean) }, String(Number(r.p.mean.toPrecision(6))))),
+    },
+    {
       key: "top",
       label: "Most common",
       title: "the most common value and its rows",
@@ -123,12 +131,13 @@ export function createProfiles(ctx) {
   function tsv() {
     const line = (xs) => xs.map((x) => String(x ?? "").replace(/[\t\n\r]/g, " ")).join("\t");
     const text = (r, v) => (v === null || v === undefined ? "" : plainText(r, v));
+    const number = (x) => (x === null || x === undefined ? "" : scalarText("float64", x));
     const lines = rows().map((r) =>
       r.error
-        ? line([ctx.labels[r.c], r.type, "", "", "", "", "", "", `${r.error.kind}: ${r.error.message}`])
-        : line([ctx.labels[r.c], r.type, r.p.nulls, `${r.p.distinctExact ? "" : "~"}${r.p.distinct}`, text(r, r.p.min), text(r, r.p.max), text(r, r.p.top[0]?.value), r.p.top[0]?.count, ""]),
+        ? line([ctx.labels[r.c], r.type, "", "", "", "", "", "", "", "", `${r.error.kind}: ${r.error.message}`])
+        : line([ctx.labels[r.c], r.type, r.p.nulls, `${r.p.distinctExact ? "" : "~"}${r.p.distinct}`, text(r, r.p.min), text(r, r.p.max), number(r.p.mean), number(r.p.std), text(r, r.p.top[0]?.value), r.p.top[0]?.count, ""]),
     );
-    return [line(["column", "type", "nulls", "distinct", "min", "max", "most common", "its rows", "error"]), ...lines].join("\n");
+    return [line(["column", "type", "nulls", "distinct", "min", "max", "mean", "std", "most common", "its rows", "error"]), ...lines].join("\n");
   }
 
   /** The line above the table: the button, the progress while counting (`status`), or done. */
