@@ -47,6 +47,13 @@ async function copy(page, action) {
   return copied(page);
 }
 
+/** What the range's panel says of its size, once it says `text` (it follows
+ *  the selection when the rows are at hand) or after 30 s. */
+async function rangeSize(page, text) {
+  await page.waitForFunction((t) => document.querySelector("[data-testid=range-size]")?.textContent === t, text, { timeout: 30_000 }).catch(() => {});
+  return page.textContent("[data-testid=range-size]");
+}
+
 /** The range's sums once worked out. */
 async function sums(page) {
   await page.waitForFunction(() => {
@@ -69,7 +76,7 @@ test("Shift+click and Shift+arrow select a range: drawn selected, copied as TSV,
   const expected = [];
   for (let r = 2; r <= 7; r++) for (let c = 0; c <= 3; c++) expected.push(`${r}:${c}:true`);
   assert.deepEqual(marked, expected.sort(), "rows 2 to 7 of the first four columns drawn as the range");
-  assert.equal(await page.textContent("[data-testid=range-size]"), "6 rows × 4 columns");
+  assert.equal(await rangeSize(page, "6 rows × 4 columns"), "6 rows × 4 columns");
 
   const rows = [2, 3, 4, 5, 6, 7].map((r) => cols.map((x) => String(x.values[r])));
   assert.equal(await copy(page, () => page.keyboard.press("Control+c")), rows.map((r) => r.join("\t")).join("\n"), "Ctrl+C: TSV");
@@ -99,7 +106,8 @@ test("a range down to the file's last row and column (Ctrl+Shift+End) is read in
   const n = cols[0].values.length;
   await page.click(cell(0, 6));
   await page.keyboard.press("Control+Shift+End");
-  assert.equal(await page.textContent("[data-testid=range-size]"), `${n.toLocaleString("en-US")} rows × 4 columns`);
+  const size = `${n.toLocaleString("en-US")} rows × 4 columns`;
+  assert.equal(await rangeSize(page, size), size);
   // Row by row, then across the columns, as the range is read.
   let sum = 0;
   let count = 0;
@@ -136,7 +144,8 @@ test("Ctrl+A selects every cell of the view: its size, and the sums of its every
   await page.focus("[data-testid=data-grid]");
   await page.keyboard.press("Control+a");
   const n = want.row_groups.reduce((a, rg) => a + rg.num_rows, 0);
-  assert.equal(await page.textContent("[data-testid=range-size]"), `${n.toLocaleString("en-US")} rows × 10 columns`);
+  const size = `${n.toLocaleString("en-US")} rows × 10 columns`;
+  assert.equal(await rangeSize(page, size), size);
   // The seven number columns (the three text ones left out), row by row.
   const nums = want.schema.filter((s) => s.type !== "string").map((s) => column(s.name));
   assert.equal(nums.length, 7);
@@ -169,7 +178,7 @@ test("a drag from one cell to another selects the range between them; a click wi
   await page.mouse.move(...(await centre(3, 2)), { steps: 4 });
   await page.mouse.move(...(await centre(5, 3)), { steps: 4 });
   await page.mouse.up();
-  assert.equal(await page.textContent("[data-testid=range-size]"), "5 rows × 3 columns");
+  assert.equal(await rangeSize(page, "5 rows × 3 columns"), "5 rows × 3 columns");
   await gridDrawn(page);
   assert.equal(await page.$$eval("[data-testid=data-grid] .grid-cell.in-range", (es) => es.length), 15);
   const names = ["cut", "color", "clarity"].map(column);

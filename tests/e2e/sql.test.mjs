@@ -224,7 +224,7 @@ test("a range of a result's cells (Shift+click) copies as TSV and JSON and sums 
   const cell = (row, c) => `[data-testid=sql-grid] .grid-row[data-row='${row}'] .grid-cell[data-col='${c}']`;
   await page.click(cell(0, 0));
   await page.click(cell(3, 2), { modifiers: ["Shift"] });
-  assert.equal(await page.textContent("[data-testid=range-size]"), "4 rows × 3 columns");
+  await page.waitForFunction(() => document.querySelector("[data-testid=range-size]")?.textContent === "4 rows × 3 columns");
   const copy = async (action) => {
     await page.evaluate(() => delete document.body.dataset.copied);
     await action();
