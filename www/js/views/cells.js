@@ -26,29 +26,28 @@ export function plainText(column, v) {
   return scalarText(column.type, v);
 }
 
+/** Texts as one tab-separated line: a tab or line break in a text becomes a space. */
+export const tsvLine = (texts) => texts.map((t) => t.replace(/[\t\n\r]/g, " ")).join("\t");
+
+/** A row's values as an object by the columns' labels (null stays null). */
+const rowObject = (columns, values) => Object.fromEntries(columns.map((c, i) => [c.label, values[i] === null ? null : plainText(c, values[i])]));
+
 /** A selected cell's whole row as tab-separated text or a JSON object. */
 export function rowText(cell, format, columns = null) {
   const cols = columns || cell.columns || [];
   const values = cell.rowValues;
   const list = cols.length ? cols : values.map((_, i) => ({ label: String(i), type: "string" }));
-  if (format === "json") {
-    const obj = {};
-    list.forEach((c, i) => (obj[c.label] = values[i] === null ? null : plainText(c, values[i])));
-    return JSON.stringify(obj);
-  }
-  return values.map((v, i) => plainText(list[i], v).replace(/[\t\n\r]/g, " ")).join("\t");
+  if (format === "json") return JSON.stringify(rowObject(list, values));
+  return tsvLine(values.map((v, i) => plainText(list[i], v)));
 }
 
 /** A range's values (rows of `columns`' values) as tab-separated lines
- *  (`header`: the columns' names first) or a JSON array of objects. Tabs
- *  and line breaks in a value become spaces in TSV, as in a copied row. */
+ *  (`header`: the columns' names first) or a JSON array of objects, each
+ *  row as a copied row is. */
 export function rangeText(columns, rows, format, header = false) {
-  if (format === "json") {
-    return JSON.stringify(rows.map((values) => Object.fromEntries(columns.map((c, i) => [c.label, values[i] === null ? null : plainText(c, values[i])]))));
-  }
-  const line = (texts) => texts.map((t) => t.replace(/[\t\n\r]/g, " ")).join("\t");
-  const lines = rows.map((values) => line(values.map((v, i) => plainText(columns[i], v))));
-  if (header) lines.unshift(line(columns.map((c) => c.label)));
+  if (format === "json") return JSON.stringify(rows.map((values) => rowObject(columns, values)));
+  const lines = rows.map((values) => tsvLine(values.map((v, i) => plainText(columns[i], v))));
+  if (header) lines.unshift(tsvLine(columns.map((c) => c.label)));
   return lines.join("\n");
 }
 

@@ -6,12 +6,12 @@
 // requests and draws what is in sight.
 
 import { h, fill } from "../dom.js";
-import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, hex, valueNode, scalarText, plural, equalsText, MAX_CONDITION_TEXT } from "../format.js";
+import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, valueNode, scalarText, plural, equalsText, MAX_CONDITION_TEXT } from "../format.js";
 import { errorBox, timeUnitField, columnPicker } from "../common.js";
 import { opsFor, parseValue, describeCondition } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { createGrid, unreadableNode } from "./grid.js";
-import { copyText, hexDump, rowText } from "./cells.js";
+import { copyText, hexDump, rowText, plainText } from "./cells.js";
 import { showRange, copyRange } from "./range.js";
 import { brief, isolated } from "../labels.js";
 import { groupList } from "../chunkstate.js";
@@ -153,14 +153,8 @@ export function createData(ctx, el) {
   // ------------------------------------------------------------ side panel
 
   let lastCell = null;
-  function cellCopyText(cell) {
-    const { column: c, value: v } = cell;
-    if (v === null || v === undefined) return "";
-    if (c.type === "string") return utf8Pieces(v).map((p) => (p.bad !== undefined ? `\\x${p.bad.toString(16).padStart(2, "0")}` : p.text)).join("");
-    if (c.type === "bytes") return hex(v);
-    if (c.unit) return formatTime(v, c.unit);
-    return scalarText(c.type, v);
-  }
+  // A cell's text as copied: the SQL result's too (cells.js).
+  const cellCopyText = (cell) => plainText(cell.column, cell.value);
 
   /** Rows where conditions `conds` ([{ c, op, text }]) hold, added to the
    *  form's (`add`) or alone, and applied; the sort stays. */

@@ -9,7 +9,7 @@ import { fmtInt, fmtPct, fmtBytes, plural, textString, hex, scalarText } from ".
 import { brief } from "../labels.js";
 import { sortableTable } from "../table.js";
 import { countProfile, profiled, valueView } from "./profile.js";
-import { copyText, plainText } from "./cells.js";
+import { copyText, plainText, tsvLine } from "./cells.js";
 
 const W = 120; // a sparkline's size
 const H = 22;
@@ -129,7 +129,7 @@ export function createProfiles(ctx) {
 
   /** The profiles counted, in column order, as tab-separated lines under their names. */
   function tsv() {
-    const line = (xs) => xs.map((x) => String(x ?? "").replace(/[\t\n\r]/g, " ")).join("\t");
+    const line = (xs) => tsvLine(xs.map((x) => String(x ?? "")));
     const text = (r, v) => (v === null || v === undefined ? "" : plainText(r, v));
     const number = (x) => (x === null || x === undefined ? "" : scalarText("float64", x));
     const lines = rows().map((r) =>
