@@ -153,13 +153,15 @@ export async function openInspector(pageOptions = {}, { mounts = {} } = {}) {
   }
 }
 
-/** Opens a file through the file input, `file` a path or { name, bytes },
- *  and waits until the page shows it. The state is cleared first: after an
+/** Opens a file through the file input, `file` a path, { name, bytes }, or
+ *  an array of the input's files as playwright takes them (a tokenizer.json
+ *  beside the file: the page registers it before it opens the file), and
+ *  waits until the page shows it. The state is cleared first: after an
  *  earlier file it is already "ready". */
 export async function dropFile(page, file) {
   await page.waitForSelector("body[data-ready='1']");
   await page.evaluate(() => (document.body.dataset.state = ""));
-  await page.setInputFiles("[data-testid=file-input]", typeof file === "string" ? file : { name: file.name, mimeType: "application/octet-stream", buffer: Buffer.from(file.bytes) });
+  await page.setInputFiles("[data-testid=file-input]", typeof file === "string" || Array.isArray(file) ? file : { name: file.name, mimeType: "application/octet-stream", buffer: Buffer.from(file.bytes) });
   await waitState(page, "ready");
 }
 

@@ -54,6 +54,27 @@ async function rangeSize(page, text) {
   return page.textContent("[data-testid=range-size]");
 }
 
+/** What the panel must say of the sums of `cols` (corpus JSON columns,
+ *  one a float) over rows `rows`: added row by row, then across the
+ *  columns, as the range is read, in doubles. */
+function expectedSums(cols, rows) {
+  let sum = 0;
+  let count = 0;
+  let min = Infinity;
+  let max = -Infinity;
+  for (const r of rows) {
+    for (const x of cols) {
+      const v = Number(x.values[r]);
+      sum += v;
+      count++;
+      min = Math.min(min, v);
+      max = Math.max(max, v);
+    }
+  }
+  return `${count.toLocaleString("en-US")} numbers: sum ${sum}, min ${min}, max ${max}, mean ${sum / count}`;
+}
+const upTo = (n) => Array.from({ length: n }, (_, r) => r);
+
 /** The range's sums once worked out. */
 async function sums(page) {
   await page.waitForFunction(() => {
@@ -84,9 +105,7 @@ test("Shift+click and Shift+arrow select a range: drawn selected, copied as TSV,
   const json = JSON.parse(await copy(page, () => page.click("[data-testid=copy-range-json]")));
   assert.deepEqual(json, rows.map((r) => Object.fromEntries(names.map((n, k) => [n, r[k]]))), "JSON");
   // carat is the range's one number column.
-  const carats = [2, 3, 4, 5, 6, 7].map((r) => cols[0].values[r]);
-  const sum = carats.reduce((a, b) => a + b, 0);
-  assert.equal(await sums(page), `6 numbers: sum ${sum}, min ${Math.min(...carats)}, max ${Math.max(...carats)}, mean ${sum / 6}`);
+  assert.equal(await sums(page), expectedSums([cols[0]], [2, 3, 4, 5, 6, 7]));
 
   // An arrow key without Shift (in the grid: the buttons took the focus): one cell, the cell panel back.
   await page.focus("[data-testid=data-grid]");
@@ -108,21 +127,7 @@ test("a range down to the file's last row and column (Ctrl+Shift+End) is read in
   await page.keyboard.press("Control+Shift+End");
   const size = `${n.toLocaleString("en-US")} rows × 4 columns`;
   assert.equal(await rangeSize(page, size), size);
-  // Row by row, then across the columns, as the range is read.
-  let sum = 0;
-  let count = 0;
-  let min = Infinity;
-  let max = -Infinity;
-  for (let r = 0; r < n; r++) {
-    for (const x of cols) {
-      const v = Number(x.values[r]);
-      sum += v;
-      count++;
-      min = Math.min(min, v);
-      max = Math.max(max, v);
-    }
-  }
-  assert.equal(await sums(page), `${count.toLocaleString("en-US")} numbers: sum ${sum}, min ${min}, max ${max}, mean ${sum / count}`);
+  assert.equal(await sums(page), expectedSums(cols, upTo(n)));
   // The first lines of its TSV (the page keeps the first 10,000 characters of a copy for tests).
   const text = await copy(page, () => page.keyboard.press("Control+c"));
   const lines = text.split("\n").slice(0, 100);
@@ -149,19 +154,7 @@ test("Ctrl+A selects every cell of the view: its size, and the sums of its every
   // The seven number columns (the three text ones left out), row by row.
   const nums = want.schema.filter((s) => s.type !== "string").map((s) => column(s.name));
   assert.equal(nums.length, 7);
-  let sum = 0;
-  let min = Infinity;
-  let max = -Infinity;
-  for (let r = 0; r < n; r++) {
-    for (const x of nums) {
-      const v = Number(x.values[r]);
-      sum += v;
-      min = Math.min(min, v);
-      max = Math.max(max, v);
-    }
-  }
-  const count = n * 7;
-  assert.equal(await sums(page), `${count.toLocaleString("en-US")} numbers: sum ${sum}, min ${min}, max ${max}, mean ${sum / count}`);
+  assert.equal(await sums(page), expectedSums(nums, upTo(n)));
   assert.deepEqual(log.errors, []);
 });
 

@@ -12,7 +12,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { openInspector, waitState, tab, corpus } from "./harness.mjs";
+import { openInspector, dropFile, waitState, tab, corpus } from "./harness.mjs";
 import { loadApi } from "../node/corpus.mjs";
 import { buildFile, materialize, withFooter, TYPES } from "../node/synth.mjs";
 import { packageRequests } from "../../www/js/stretches.js";
@@ -114,11 +114,7 @@ test("the tokenized sample with only its small tokenizer: chunks beside the unre
   const rel = "valid/tokenized_two_tokenizers.cols";
   const b = bound(rel, ["tokenizers/small-tokenizer.json"]);
   // The samples' flow: the small tokenizer is supplied, GPT-2's is not.
-  // The page registers the tokenizer before it starts the open, so the
-  // state left "ready" by the last test is cleared first.
-  await page.evaluate(() => (document.body.dataset.state = ""));
-  await page.setInputFiles("[data-testid=file-input]", [file("tokenizers/small-tokenizer.json", "application/json"), file(rel)]);
-  await waitState(page, "ready");
+  await dropFile(page, [file("tokenizers/small-tokenizer.json", "application/json"), file(rel)]);
   assert.equal(await openedBytes(page), b.open, "opening reads the header, the footer and the tail, once each");
   const read = await settled(page);
   assert.ok(await page.$("[data-testid=data-grid] .grid-cell[data-kind=error]"), "the GPT-2 columns show as unreadable");
