@@ -135,6 +135,26 @@ test("a column profiled in Column detail is in the Schema's table, and the butto
   assert.equal(await page.textContent("[data-testid=profiles-run]"), `Profile the other ${n - 1} columns`);
   await runAll(page);
   assert.equal((await table(page)).filter((r) => r.state === "done").length, n);
+
+  // c_int64 shown as dates: its minimum a date, and no mean (nor spread), in the table and its TSV alike.
+  const tsv = async () => {
+    await page.evaluate(() => delete document.body.dataset.copied);
+    await page.click("[data-testid=profiles-copy]");
+    await page.waitForFunction(() => document.body.dataset.copied !== undefined);
+    return (await page.evaluate(() => document.body.dataset.copied)).split("\n").map((l) => l.split("\t"));
+  };
+  const asNumbers = (await tsv())[9];
+  assert.equal(asNumbers[0], "c_int64");
+  assert.match(asNumbers[6], /^-?\d/, "a mean while c_int64 shows as numbers");
+  assert.ok(await page.$("[data-testid=profiles-row][data-col='8'] [data-testid=profiles-mean]"));
+  await page.click("[data-testid=profiles-row][data-col='8']");
+  await page.waitForSelector("[data-testid=panel-detail]:not([hidden]) [data-testid=profile][data-state=done][data-col='8']");
+  await page.selectOption("[data-testid=detail-time-unit]", "s");
+  await tab(page, "schema");
+  const asDates = (await tsv())[9];
+  assert.match(asDates[4], /^\d{4}-\d\d-\d\d|^-\d+-\d\d-\d\d/, `c_int64's minimum as a date: ${asDates[4]}`);
+  assert.deepEqual(asDates.slice(6, 8), ["", ""], "no mean or spread of dates in the TSV");
+  assert.equal(await page.$("[data-testid=profiles-row][data-col='8'] [data-testid=profiles-mean]"), null, "nor in the table");
   assert.deepEqual(log.errors, []);
 });
 

@@ -127,7 +127,8 @@ export function createProfiles(ctx) {
     drawMs = performance.now() - t0;
   }
 
-  /** The profiles counted, in column order, as tab-separated lines under their names. */
+  /** The profiles counted, in column order, as tab-separated lines under their names
+   *  (a column shown as dates has no mean, as in the table and Column detail). */
   function tsv() {
     const line = (xs) => tsvLine(xs.map((x) => String(x ?? "")));
     const text = (r, v) => (v === null || v === undefined ? "" : plainText(r, v));
@@ -135,7 +136,7 @@ export function createProfiles(ctx) {
     const lines = rows().map((r) =>
       r.error
         ? line([ctx.labels[r.c], r.type, "", "", "", "", "", "", "", "", `${r.error.kind}: ${r.error.message}`])
-        : line([ctx.labels[r.c], r.type, r.p.nulls, `${r.p.distinctExact ? "" : "~"}${r.p.distinct}`, text(r, r.p.min), text(r, r.p.max), number(r.p.mean), number(r.p.std), text(r, r.p.top[0]?.value), r.p.top[0]?.count, ""]),
+        : line([ctx.labels[r.c], r.type, r.p.nulls, `${r.p.distinctExact ? "" : "~"}${r.p.distinct}`, text(r, r.p.min), text(r, r.p.max), number(r.unit ? null : r.p.mean), number(r.unit ? null : r.p.std), text(r, r.p.top[0]?.value), r.p.top[0]?.count, ""]),
     );
     return [line(["column", "type", "nulls", "distinct", "min", "max", "mean", "std", "most common", "its rows", "error"]), ...lines].join("\n");
   }
