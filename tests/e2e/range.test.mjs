@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { openInspector, dropFile, tab, gridDrawn, corpus } from "./harness.mjs";
 import { expectedPath, readJson } from "../node/corpus.mjs";
+import { buildFile, materialize } from "../node/synth.mjs";
 
 let ins;
 let want;
@@ -182,5 +183,65 @@ test("a drag from one cell to another selects the range between them; a click wi
   await page.waitForSelector("[data-testid=cell-panel-where]");
   assert.equal(await page.$$eval("[data-testid=data-grid] .grid-cell.in-range", (es) => es.length), 0);
   assert.equal(await page.textContent("[data-testid=cell-panel-value]"), String(column("carat").values[2]));
+  assert.deepEqual(log.errors, []);
+});
+
+test("a drag past the grid's bottom edge scrolls it and stretches the range to the rows scrolled to; back inside, it stops", async () => {
+  const { page, log } = ins;
+  await page.keyboard.press("Control+Home");
+  await gridDrawn(page);
+  const b = await page.locator(cell(1, 1)).boundingBox();
+  const grid = await page.locator("[data-testid=data-grid] .grid-scroll").boundingBox();
+  const shown = await page.$$eval("[data-testid=data-grid] .grid-row[data-row]", (rs) => rs.filter((r) => !r.hidden).length);
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(b.x + b.width / 2, grid.y + grid.height + 80, { steps: 4 });
+  // Rows well past the window's first: the grid scrolled on its own.
+  await page.waitForFunction((n) => Number(/^([\d,]+) rows/.exec(document.querySelector("[data-testid=range-size]")?.textContent ?? "")?.[1].replace(/,/g, "") ?? 0) > 3 * n, shown, { timeout: 30_000 });
+  // Back inside, on the second row shown: the scrolling stops there.
+  const inside = await page.locator("[data-testid=data-grid] .grid-row:not([hidden]) .grid-cell[data-col='2']").nth(1).boundingBox();
+  await page.mouse.move(inside.x + inside.width / 2, inside.y + inside.height / 2, { steps: 2 });
+  await page.mouse.up();
+  const top = await page.$eval("[data-testid=data-grid] .grid-scroll", (e) => e.scrollTop);
+  await page.waitForTimeout(300);
+  assert.equal(await page.$eval("[data-testid=data-grid] .grid-scroll", (e) => e.scrollTop), top, "no scrolling once the pointer is back and released");
+  assert.ok(top > 0);
+  const size = await page.textContent("[data-testid=range-size]");
+  const [, rows] = /^([\d,]+) rows × 2 columns$/.exec(size) ?? [];
+  assert.ok(rows, size);
+  const n = Number(rows.replace(/,/g, ""));
+  assert.ok(n > shown, `${n} rows: more than the ${shown} rows of the first window`);
+  // The range is rows 1 to n of columns 1-2, as the corpus JSON has them.
+  const names = ["cut", "color"].map(column);
+  const want = Array.from({ length: n }, (_, i) => names.map((x) => x.values[1 + i]).join("\t")).join("\n");
+  assert.equal(await copy(page, () => page.keyboard.press("Control+c")), want);
+  assert.deepEqual(log.errors, []);
+});
+
+test("a drag past the grid's right edge scrolls it sideways and stretches the range to the columns scrolled to", async () => {
+  const { page, log } = ins;
+  const k = 60;
+  const schema = Array.from({ length: k }, (_, c) => ({ name: `c${c}`, type: "int32", nullable: false }));
+  const columns = schema.map((_, c) => Array.from({ length: 20 }, (_, i) => i * 100 + c));
+  await dropFile(page, { name: "sixty.cols", bytes: materialize(buildFile(schema, [{ offset: 5, columns }])) });
+  await tab(page, "data");
+  await gridDrawn(page);
+  const b = await page.locator(cell(2, 1)).boundingBox();
+  const grid = await page.locator("[data-testid=data-grid] .grid-scroll").boundingBox();
+  // The columns wholly in sight at first (the grid draws more, out of sight).
+  const inSight = await page.$$eval("[data-testid=data-grid] .grid-row[data-row='2'] .grid-cell[data-col]", (cs, right) => cs.filter((c) => c.getBoundingClientRect().right <= right).length, grid.x + grid.width);
+  assert.ok(inSight < 20, `${inSight} columns in sight`);
+  await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(grid.x + grid.width + 150, b.y + b.height / 2, { steps: 4 });
+  // Scrolled to the last column: the range is columns 1 to 59.
+  await page.waitForFunction(() => document.querySelector("[data-testid=range-size]")?.textContent === "1 row × 59 columns", null, { timeout: 30_000 });
+  await page.mouse.up();
+  const scroll = await page.$eval("[data-testid=data-grid] .grid-scroll", (e) => [e.scrollLeft, e.scrollWidth - e.clientWidth]);
+  assert.ok(scroll[0] > 0.9 * scroll[1], `scrolled sideways near the end: ${scroll}`);
+  const cols = 59;
+  // Row 2 of columns 1 onwards: 201, 202, …
+  const want = Array.from({ length: cols }, (_, j) => String(200 + 1 + j)).join("\t");
+  assert.equal(await copy(page, () => page.keyboard.press("Control+c")), want);
   assert.deepEqual(log.errors, []);
 });

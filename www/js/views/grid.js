@@ -503,7 +503,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   // drag from there selects the range to the cell under the pointer. The
   // press makes no text selection of its own.
   const cellUnder = (ev) => {
-    const cell = ev.target.closest?.(".grid-cell[data-row]");
+    const cell = ev.target?.closest?.(".grid-cell[data-row]");
     if (!cell || cell.classList.contains("grid-rowno") || !source) return null;
     return { row: Number(cell.dataset.row), col: source.columns.findIndex((c) => String(c.key) === cell.dataset.col) };
   };
@@ -529,6 +529,40 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     const at = cellUnder(ev);
     if (at && (at.row !== sel.row || at.col !== sel.col)) select(at.row, at.col, { scroll: false, extend: true });
   });
+  // A drag past the grid's edge scrolls it, the faster the farther the
+  // pointer is, and stretches the range to the cell at that edge.
+  let pointer = null; // where a drag's pointer is (client pixels)
+  let edgeFrame = 0;
+  function dragPastEdge() {
+    edgeFrame = 0;
+    if (!dragging || !pointer || !source) return;
+    const box = scroller.getBoundingClientRect();
+    const top = box.top + HEAD_H;
+    const bottom = box.top + scroller.clientHeight;
+    const left = box.left + rowNoWidth;
+    const right = box.left + scroller.clientWidth;
+    const past = (v, lo, hi) => (v < lo ? v - lo : v > hi ? v - hi : 0);
+    const dy = past(pointer.y, top, bottom);
+    const dx = past(pointer.x, left, right);
+    if (!dx && !dy) return;
+    const step = (d) => Math.sign(d) * Math.min(ROW_H * 8, 4 + Math.abs(d) / 2);
+    if (dy) scroller.scrollTop += step(dy);
+    if (dx) scroller.scrollLeft += step(dx);
+    render(); // (now, so the cells at the edge are the rows scrolled to)
+    const at = cellUnder({ target: document.elementFromPoint(Math.min(Math.max(pointer.x, left + 1), right - 1), Math.min(Math.max(pointer.y, top + 1), bottom - 1)) });
+    if (at && at.col >= 0 && (at.row !== sel.row || at.col !== sel.col)) select(at.row, at.col, { scroll: false, extend: true });
+    edgeFrame = requestAnimationFrame(dragPastEdge);
+  }
+  window.addEventListener("mousemove", (ev) => {
+    if (!dragging) return;
+    if (!(ev.buttons & 1)) {
+      dragging = false; // (released where no mouseup came)
+      return;
+    }
+    pointer = { x: ev.clientX, y: ev.clientY };
+    if (!edgeFrame) edgeFrame = requestAnimationFrame(dragPastEdge);
+  });
+  window.addEventListener("blur", () => (dragging = false));
   window.addEventListener("mouseup", () => {
     dragging = false;
     setTimeout(() => (pressed = false)); // (after the click the release makes, if any)
