@@ -187,9 +187,9 @@ test("columns whose tokenizer is not supplied say unknown_tokenizer, the others 
 
 test("Stop keeps the columns counted; the button then counts the others only", async () => {
   const { page, log } = ins;
-  // 40 int32 columns of 50,000 rows: a run long enough to stop in its course.
+  // 60 int32 columns of 50,000 rows (20 counted together): a run long enough to stop in its course.
   const n = 50_000;
-  const k = 40;
+  const k = 60;
   const schema = Array.from({ length: k }, (_, c) => ({ name: `c${c}`, type: "int32", nullable: false }));
   const columns = schema.map((_, c) => Array.from({ length: n }, (_, i) => (i * (c + 7)) % 1009));
   await dropFile(page, { name: "forty.cols", bytes: materialize(buildFile(schema, [{ offset: 5, columns }])) });
@@ -205,5 +205,25 @@ test("Stop keeps the columns counted; the button then counts the others only", a
   assert.deepEqual(rows.map((r) => r.c), schema.map((_, c) => c));
   // Column c holds (i * (c + 7)) mod 1009: 1,009 distinct values, 0 to 1,008.
   for (const r of rows) assert.deepEqual([r.state, r.distinct, r.min, r.max], ["done", "1,009", "0", "1008"], `c${r.c}`);
+  assert.deepEqual(log.errors, []);
+});
+
+test("a column whose chunk does not read says why, in the table and in Column detail, and the columns counted with it still count", async () => {
+  const { page, log } = ins;
+  const rel = "invalid/encoding_unknown.cols";
+  const want = readJson(expectedPath(path.join(corpus, rel)));
+  assert.equal(want.error, "unsupported_encoding");
+  await dropFile(page, path.join(corpus, rel));
+  await runAll(page);
+  const rows = await table(page);
+  const n = (await page.$$("[data-testid=schema-row]")).length;
+  assert.ok(n > 2);
+  // Row group 0's column 0 declares an encoding this reader does not know (the JSON's note).
+  assert.deepEqual(rows.map((r) => [r.c, r.state]), Array.from({ length: n }, (_, c) => [c, c === 0 ? "error" : "done"]));
+  assert.match(rows[0].error, /^unsupported_encoding /);
+  await page.click("[data-testid=profiles-row][data-col='0']");
+  await page.waitForSelector("[data-testid=panel-detail]:not([hidden]) [data-testid=profile][data-state=error][data-col='0']");
+  assert.equal(await page.getAttribute("[data-testid=profile-error]", "data-kind"), "unsupported_encoding");
+  assert.match(await page.textContent("[data-testid=profile-error] [data-testid=error-location]"), /row group 0, column 0/);
   assert.deepEqual(log.errors, []);
 });

@@ -354,8 +354,10 @@ function reading(f, key, read) {
  * with the next group's chunks already asked for: a whole-file pass
  * (filter, sort, profile) over a URL or a Blob then waits on the source
  * about once, not once per row group. `check` runs before each group.
+ * `settled`: each chunk as { value } or { error }, one failing chunk
+ * failing its column only.
  */
-async function* rowGroupsInTurn(cols, check) {
+async function* rowGroupsInTurn(cols, check, { settled = false } = {}) {
   need();
   const G = footerGroups.length;
   const ahead = chunksAhead(cols);
@@ -372,7 +374,8 @@ async function* rowGroupsInTurn(cols, check) {
       await check();
       const now = next;
       next = g + 1 < G ? ask(g + 1) : null;
-      yield [g, await Promise.all(await now)];
+      const chunks = await now;
+      yield [g, await Promise.all(settled ? chunks.map((p) => p.then((value) => ({ value }), (error) => ({ error }))) : chunks)];
       ahead?.done(g);
     }
   } finally {
@@ -860,23 +863,43 @@ const ops = {
 
   /** A column's profile over every row group (two passes: values, then the histogram). */
   async profile({ c }, post, job) {
-    const f = need();
+    const { results, ...rest } = await ops.profiles({ cols: [c] }, post, job);
+    const { profile, error } = results[0];
+    if (error) throw Object.assign(new Error(error.message), error);
+    return { c, profile, ...rest };
+  },
+
+  /**
+   * The profiles of columns `cols` at once, in two passes (values, then
+   * the histograms): a row group's chunks of them read in one call, not
+   * one a column (a file of 300 columns x 300 row groups took 35 s column
+   * by column). A column whose chunk does not read gets that error; the
+   * others count on.
+   */
+  async profiles({ cols }, post, job) {
+    need();
     const check = jobControl(job);
     const t0 = performance.now();
     const G = footerGroups.length;
-    const p = new ColumnProfile(footerSchema[c].type);
-    for await (const [g, [col]] of rowGroupsInTurn([c], check)) {
-      p.add(col);
-      // The bar counts both passes; the words count row groups.
-      post({ done: g + 1, total: G * 2, text: `values of row group ${g + 1} of ${G}` });
-    }
-    if (p.startHistogram()) {
-      for await (const [g, [col]] of rowGroupsInTurn([c], check)) {
-        p.addHistogram(col);
-        post({ done: G + g + 1, total: G * 2, text: `histogram of row group ${g + 1} of ${G}` });
+    const counts = cols.map((c) => new ColumnProfile(footerSchema[c].type));
+    const errors = new Map(); // index in cols -> its error
+    const pass = async (list, step, k) => {
+      for await (const [g, chunks] of rowGroupsInTurn(list.map((j) => cols[j]), check, { settled: true })) {
+        chunks.forEach(({ value, error }, i) => {
+          const j = list[i];
+          if (error?.kind === "cancelled") throw error;
+          if (errors.has(j)) return;
+          if (error) errors.set(j, errorInfo(error));
+          else step(counts[j], value);
+        });
+        post({ done: k * G + g + 1, total: G * 2, text: `${k ? "histograms" : "values"} of row group ${g + 1} of ${G}` });
       }
-    }
-    return { c, profile: p.result(TOP_KEPT), ms: performance.now() - t0, ...ioCounters() };
+    };
+    await pass(cols.map((_, j) => j), (p, col) => p.add(col), 0);
+    const histograms = cols.map((_, j) => j).filter((j) => !errors.has(j) && counts[j].startHistogram());
+    if (histograms.length) await pass(histograms, (p, col) => p.addHistogram(col), 1);
+    const results = cols.map((c, j) => (errors.has(j) ? { c, error: errors.get(j) } : { c, profile: counts[j].result(TOP_KEPT) }));
+    return { results, ms: performance.now() - t0, ...ioCounters() };
   },
 
   /**

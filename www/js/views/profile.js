@@ -240,6 +240,16 @@ export async function countProfile(ctx, c, opts) {
   return res;
 }
 
+/** The profiles of columns `cols` counted in one pass of the worker's
+ *  (each row group's chunks of them read together), kept as countProfile
+ *  keeps one: a { c, profile } or a { c, error } a column. */
+export async function countProfiles(ctx, cols, opts) {
+  const gen = ctx.gen;
+  const { results, ms } = await ctx.call("profiles", { cols }, `Profiling ${plural(cols.length, "column")}`, opts);
+  if (gen === ctx.gen) for (const r of results) if (r.profile) cache.set(`${gen}:${r.c}`, { c: r.c, profile: r.profile, ms });
+  return results;
+}
+
 /** Forgets the profiles of the files opened before. */
 export const forgetProfiles = () => cache.clear();
 
@@ -332,6 +342,7 @@ export function createProfile(ctx) {
     const bar = h("progress", { max: 1, value: 0 });
     fill(el, h("h3", {}, "Profile of ", h("span", { class: "colname" }, brief(ctx.labels[c]))), h("div", { class: "button-row" }, bar, h("span", { class: "muted small" }, "reading every row group…"), h("button", { type: "button", class: "small danger", onclick: () => my.abort() }, "Stop")));
     el.dataset.state = "running";
+    el.dataset.col = String(c); // (its error, if one comes, is this column's)
     try {
       const res = await countProfile(ctx, c, { signal: my.signal, onProgress: (p) => (bar.value = p.total ? p.done / p.total : 0) });
       if (mine === token) render(c, res);

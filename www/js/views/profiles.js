@@ -1,6 +1,6 @@
 // Every column's profile in one table, below the Schema's: nulls, distinct
 // values, minimum, maximum, the most common value and the shape of the
-// values, counted one column after another in the worker on request (it
+// values, counted a few columns at a time in the worker on request (it
 // reads the whole file). The profiles are Column detail's (profile.js):
 // counted here, a column's detail shows at once.
 
@@ -8,12 +8,26 @@ import { h, s, fill } from "../dom.js";
 import { fmtInt, fmtPct, fmtBytes, plural, textString, hex, scalarText } from "../format.js";
 import { brief } from "../labels.js";
 import { sortableTable } from "../table.js";
-import { countProfile, profiled, valueView } from "./profile.js";
+import { countProfiles, profiled, valueView } from "./profile.js";
 import { copyText, plainText, tsvLine } from "./cells.js";
 
 const W = 120; // a sparkline's size
 const H = 22;
 const REDRAW_MS = 250;
+// Columns counted together, a row group's chunks of them read in one call
+// (one column at a time, 300 columns x 300 row groups took 35 s; 7.7 s
+// 64 at a time). Each holds its distinct values while it counts, so the
+// more rows, the fewer together: about a million values held at most.
+const TOGETHER_CELLS = 1_000_000;
+const TOGETHER_MAX = 64;
+
+/** Columns `todo` in the groups counted together, for a file of `rows` rows. */
+export function together(todo, rows) {
+  const k = Math.max(1, Math.min(TOGETHER_MAX, Math.floor(TOGETHER_CELLS / Math.max(1, rows))));
+  const out = [];
+  for (let i = 0; i < todo.length; i += k) out.push(todo.slice(i, i + k));
+  return out;
+}
 
 /** The histogram's bars as one small path (no axis, no interaction: Column detail has those). */
 function sparkline(p) {
@@ -150,7 +164,7 @@ export function createProfiles(ctx) {
       head,
       status ??
         (left
-          ? h("p", {}, h("button", { type: "button", "data-testid": "profiles-run", onclick: runAll }, left === f.schema.length ? "Profile every column" : `Profile the other ${plural(left, "column")}`), h("span", { class: "muted small" }, ` reads ${fmtBytes(stored)} stored, one column after another; click a row for its detail.`))
+          ? h("p", {}, h("button", { type: "button", "data-testid": "profiles-run", onclick: runAll }, left === f.schema.length ? "Profile every column" : `Profile the other ${plural(left, "column")}`), h("span", { class: "muted small" }, ` reads ${fmtBytes(stored)} stored, a few columns at a time; click a row for its detail.`))
           : h("p", { class: "muted small", "data-testid": "profiles-done" }, "Every column profiled over the whole file; click a row for its detail (histogram, most common values).")),
       !status && t ? h("p", {}, h("button", { type: "button", class: "small", "data-testid": "profiles-copy", onclick: () => copyText(tsv(), ctx.toast) }, "Copy the table (TSV)")) : null,
     );
@@ -165,16 +179,22 @@ export function createProfiles(ctx) {
     const bar = h("progress", { max: todo.length, value: 0, "data-testid": "profiles-progress" });
     const what = h("span", { class: "muted small" });
     drawHead(h("p", { class: "button-row" }, bar, what, h("button", { type: "button", class: "small danger", "data-testid": "profiles-stop", onclick: () => my.abort() }, "Stop")));
-    for (const [i, c] of todo.entries()) {
-      what.textContent = `column ${fmtInt(i + 1)} of ${fmtInt(todo.length)}: ${brief(ctx.labels[c])}`;
+    let i = 0; // columns counted so far
+    for (const cols of together(todo, f.numRows)) {
+      const names = cols.map((c) => brief(ctx.labels[c])).join(", ");
+      what.textContent = cols.length > 1 ? `columns ${fmtInt(i + 1)}-${fmtInt(i + cols.length)} of ${fmtInt(todo.length)}: ${names}` : `column ${fmtInt(i + 1)} of ${fmtInt(todo.length)}: ${names}`;
       try {
-        await countProfile(ctx, c, { signal: my.signal, onProgress: (p) => (bar.value = i + (p.total ? p.done / p.total : 0)) });
+        const at = i;
+        const results = await countProfiles(ctx, cols, { signal: my.signal, onProgress: (p) => (bar.value = at + (p.total ? (cols.length * p.done) / p.total : 0)) });
+        // (a column that does not read: the others still count)
+        for (const r of results) if (r.error) errors.set(r.c, r.error);
       } catch (e) {
         if (mine !== token) return;
         if (e.kind === "cancelled") break;
-        errors.set(c, e); // (a column that does not read: the others still count)
+        for (const c of cols) errors.set(c, e);
       }
       if (mine !== token) return;
+      i += cols.length;
       // The rows drawn again at most every REDRAW_MS, or after ten times
       // what a redraw takes: a file of thousands of columns would otherwise
       // spend the run building its table once a column.
