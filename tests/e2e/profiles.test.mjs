@@ -192,7 +192,14 @@ test("Stop keeps the columns counted; the button then counts the others only", a
   const k = 60;
   const schema = Array.from({ length: k }, (_, c) => ({ name: `c${c}`, type: "int32", nullable: false }));
   const columns = schema.map((_, c) => Array.from({ length: n }, (_, i) => (i * (c + 7)) % 1009));
-  await dropFile(page, { name: "forty.cols", bytes: materialize(buildFile(schema, [{ offset: 5, columns }])) });
+  await dropFile(page, { name: "sixty.cols", bytes: materialize(buildFile(schema, [{ offset: 5, columns }])) });
+  await page.evaluate(() => {
+    window.__what = [];
+    new MutationObserver(() => {
+      const t = document.querySelector("[data-testid=profiles-what]")?.textContent;
+      if (t && t !== window.__what.at(-1)) window.__what.push(t);
+    }).observe(document.querySelector("[data-testid=profiles]"), { subtree: true, childList: true, characterData: true });
+  });
   await page.click("[data-testid=profiles-run]");
   await page.waitForSelector("[data-testid=profiles-row]");
   await page.click("[data-testid=profiles-stop]");
@@ -200,6 +207,8 @@ test("Stop keeps the columns counted; the button then counts the others only", a
   const done = (await table(page)).length;
   assert.ok(done >= 1 && done < k, `${done} of ${k} columns counted before Stop`);
   assert.equal(await page.textContent("[data-testid=profiles-run]"), `Profile the other ${k - done} columns`);
+  // 20 columns counted together, named by the first three.
+  assert.equal((await page.evaluate(() => window.__what))[0], `columns 1-20 of ${k}: c0, c1, c2 and 17 others`);
   await runAll(page);
   const rows = await table(page);
   assert.deepEqual(rows.map((r) => r.c), schema.map((_, c) => c));

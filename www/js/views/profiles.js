@@ -177,11 +177,11 @@ export function createProfiles(ctx) {
     const f = ctx.file;
     const todo = f.schema.map((_, c) => c).filter((c) => !profiled(ctx, c) && !errors.has(c));
     const bar = h("progress", { max: todo.length, value: 0, "data-testid": "profiles-progress" });
-    const what = h("span", { class: "muted small" });
+    const what = h("span", { class: "muted small", "data-testid": "profiles-what" });
     drawHead(h("p", { class: "button-row" }, bar, what, h("button", { type: "button", class: "small danger", "data-testid": "profiles-stop", onclick: () => my.abort() }, "Stop")));
     let i = 0; // columns counted so far
     for (const cols of together(todo, f.numRows)) {
-      const names = cols.map((c) => brief(ctx.labels[c])).join(", ");
+      const names = cols.slice(0, 3).map((c) => brief(ctx.labels[c])).join(", ") + (cols.length > 3 ? ` and ${plural(cols.length - 3, "other")}` : "");
       what.textContent = cols.length > 1 ? `columns ${fmtInt(i + 1)}-${fmtInt(i + cols.length)} of ${fmtInt(todo.length)}: ${names}` : `column ${fmtInt(i + 1)} of ${fmtInt(todo.length)}: ${names}`;
       try {
         const at = i;
