@@ -269,3 +269,60 @@ test("a number column's mean and sample standard deviation: over the finite valu
   text.add(textColumn([bytesOf("a"), bytesOf("b")]));
   assert.deepEqual([text.result().mean, text.result().std], [null, null], "text has no mean");
 });
+
+test("a number column's counts are exact as its table grows (or is sized from the rows at once): every count, ties in value order", () => {
+  const rand = mulberry32(11);
+  // 5,000 distinct int32 values (the table starts with room for 512), drawn unevenly, some negative, with nulls.
+  const groups = [];
+  const counts = new Map();
+  for (let g = 0; g < 4; g++) {
+    const n = 20_000;
+    const values = new Int32Array(n);
+    const validity = new Uint8Array(n / 8).fill(255);
+    for (let i = 0; i < n; i++) {
+      if (rand() < 0.01) {
+        validity[i >> 3] &= ~(1 << (i & 7));
+        continue;
+      }
+      const r = rand();
+      values[i] = (Math.floor(r * r * 5000) - 1000) * 7919;
+      counts.set(values[i], (counts.get(values[i]) ?? 0) + 1);
+    }
+    groups.push({ length: n, validity, values });
+  }
+  const want = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  assert.ok(want.length > 4000, `${want.length} distinct`);
+  assert.ok(want.some(([, c], i) => i > 0 && c === want[i - 1][1]), "ties among the counts");
+  for (const rows of [0, 80_000]) {
+    const p = new ColumnProfile("int32", rows);
+    for (const g of groups) p.add(g);
+    const r = p.result(want.length);
+    assert.equal(r.distinct, want.length, `rows ${rows}: distinct`);
+    assert.equal(r.distinctExact, true);
+    assert.deepEqual(r.top.map((t) => [t.value, t.count]), want, `rows ${rows}: every value's count, most first, ties by value`);
+  }
+});
+
+test(`past ${EXACT_LIMIT} distinct numbers: an estimate, and the common values' counts kept exact`, () => {
+  const n = EXACT_LIMIT + 100_000;
+  const p = new ColumnProfile("float64");
+  const heavy = [-2.5, 0.75, 1e300];
+  for (let g = 0; g < 6; g++) {
+    const xs = [];
+    for (let i = g * (n / 6); i < (g + 1) * (n / 6); i++) {
+      xs.push(i * 1.000001);
+      if (i % 50 === 0) xs.push(heavy[i % 3]);
+    }
+    p.add({ length: xs.length, validity: null, values: Float64Array.from(xs) });
+  }
+  const each = heavy.map((_, k) => Array.from({ length: n / 50 }, (_, j) => j * 50).filter((i) => i % 3 === k).length);
+  const r = p.result();
+  assert.equal(r.distinctExact, false);
+  assert.ok(Math.abs(r.distinct - (n + 3)) / n < 0.03, `estimate ${r.distinct} of ${n + 3}`);
+  // The heavy values were never pruned: they were common from the start.
+  assert.deepEqual(
+    r.top.slice(0, 3).map((t) => [t.value, t.count]).sort((a, b) => a[0] - b[0]),
+    heavy.map((v, k) => [v, each[k]]),
+  );
+  assert.deepEqual([r.min, r.max], [-2.5, 1e300]);
+});

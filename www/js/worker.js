@@ -881,7 +881,7 @@ const ops = {
     const check = jobControl(job);
     const t0 = performance.now();
     const G = footerGroups.length;
-    const counts = cols.map((c) => new ColumnProfile(footerSchema[c].type));
+    const counts = cols.map((c) => new ColumnProfile(footerSchema[c].type, file.numRows));
     const errors = new Map(); // index in cols -> its error
     const pass = async (list, step, k) => {
       for await (const [g, chunks] of rowGroupsInTurn(list.map((j) => cols[j]), check, { settled: true })) {
