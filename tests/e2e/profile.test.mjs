@@ -300,6 +300,18 @@ test("a number column's counts are exact as its table grows (or is sized from th
     assert.equal(r.distinct, want.length, `rows ${rows}: distinct`);
     assert.equal(r.distinctExact, true);
     assert.deepEqual(r.top.map((t) => [t.value, t.count]), want, `rows ${rows}: every value's count, most first, ties by value`);
+    // The 50 most common: those tied at the 50th count, the least values first.
+    assert.deepEqual(p.result(50).top.map((t) => [t.value, t.count]), want.slice(0, 50), `rows ${rows}: the first 50`);
+  }
+  // The same counts as int64 past 2^53 (negative too) and as uint64 past 2^63.
+  for (const [type, Array64, map] of [
+    ["int64", BigInt64Array, (x) => BigInt(x) * 2n ** 34n + 1n],
+    ["uint64", BigUint64Array, (x) => BigInt(x + 8_000_000_000) + 2n ** 63n],
+  ]) {
+    const p = new ColumnProfile(type);
+    for (const g of groups) p.add({ length: g.length, validity: g.validity, values: Array64.from(g.values, map) });
+    assert.deepEqual(p.result(want.length).top.map((t) => [t.value, t.count]), want.map(([v, c]) => [map(v), c]), `${type}: every value's count`);
+    assert.deepEqual(p.result(50).top.map((t) => [t.value, t.count]), want.slice(0, 50).map(([v, c]) => [map(v), c]), `${type}: the first 50`);
   }
 });
 

@@ -61,6 +61,9 @@ export class HyperLogLog {
   }
 }
 
+/** A number's hash, from its 64-bit pattern's two words. */
+const wordHash = (lo, hi) => fmix32(Math.imul(lo, 0x9e3779b1) ^ fmix32(hi + 0x7f4a7c15));
+
 function hashBytes(data, a, b) {
   let h = 0x811c9dc5;
   for (let i = a; i < b; i++) h = Math.imul(h ^ data[i], 0x01000193);
@@ -73,7 +76,7 @@ const b64 = new BigInt64Array(f64.buffer);
 function hashNumber(x) {
   if (typeof x === "bigint") b64[0] = BigInt.asIntN(64, x);
   else f64[0] = x === 0 ? 0 : x;
-  return fmix32(Math.imul(u32[0], 0x9e3779b1) ^ fmix32(u32[1] + 0x7f4a7c15));
+  return wordHash(u32[0], u32[1]);
 }
 
 /**
@@ -113,9 +116,9 @@ class WordCounter {
     this.hi = new Uint32Array(cap);
     this.count = new Uint32Array(cap); // 0 = empty slot
   }
-  slot(lo, hi) {
+  slot(lo, hi, h = wordHash(lo, hi)) {
     const mask = this.cap - 1;
-    let i = fmix32(Math.imul(lo, 0x9e3779b1) ^ fmix32(hi + 0x7f4a7c15)) & mask;
+    let i = h & mask;
     while (this.count[i] !== 0 && (this.lo[i] !== lo || this.hi[i] !== hi)) i = (i + 1) & mask;
     return i;
   }
@@ -134,19 +137,25 @@ class WordCounter {
     this.hi[i] = hi;
     this.count[i] = c;
   }
-  /** Adds one; false when the value is new and the table is full. */
-  add(lo, hi) {
-    const i = this.slot(lo, hi);
+  /** Adds one of hash h (wordHash): 0 if the value was in the table, 1 if
+   *  it is new, -1 if it is new and the table is full. */
+  add(lo, hi, h) {
+    const i = this.slot(lo, hi, h);
     if (this.count[i] !== 0) {
       this.count[i]++;
-      return true;
+      return 0;
     }
-    if (this.size >= this.limit) return false;
+    if (this.size >= this.limit) return -1;
     this.put(lo, hi, 1);
-    return true;
+    return 1;
   }
-  *entries() {
-    for (let i = 0; i < this.cap; i++) if (this.count[i] !== 0) yield [this.lo[i], this.hi[i], this.count[i]];
+  /** The n-th greatest count, or 0 if there are fewer values. */
+  nthCount(n) {
+    if (n > this.size || n < 1) return 0;
+    const counts = new Uint32Array(this.size);
+    let k = 0;
+    for (let i = 0; i < this.cap; i++) if (this.count[i] !== 0) counts[k++] = this.count[i];
+    return counts.sort()[k - n];
   }
   /**
    * A new table with about the `keep` most common values. Among values of
@@ -344,7 +353,6 @@ export class ColumnProfile {
         if (len > this.maxLen) this.maxLen = len;
         this.totalLen += len;
         const h = hashBytes(data, a, b);
-        this.hll.addHash(h);
         // A value longer than ARENA_LIMIT is never counted; any other
         // finds room once the table is pruned far enough.
         let seen = len > ARENA_LIMIT ? -1 : this.text.add(data, a, b, h);
@@ -353,8 +361,10 @@ export class ColumnProfile {
           this.text = this.text.pruned(this.text.size >> 1);
           seen = this.text.add(data, a, b, h);
         }
-        // A value already in the table was compared when it went in.
+        // A value already in the table was counted by the estimate and
+        // compared when it went in (a value pruned since comes in anew).
         if (seen === 0) continue;
+        this.hll.addHash(h);
         const min = this.min;
         const max = this.max;
         if (min === null || compareBytes(data, a, b, min, 0, min.length) < 0) this.min = data.slice(a, b);
@@ -373,8 +383,9 @@ export class ColumnProfile {
           continue;
         }
         const x = v[i] === 1;
-        this.hll.addHash(hashNumber(+x));
-        this.bools.set(x, (this.bools.get(x) || 0) + 1);
+        const seen = this.bools.get(x) || 0;
+        if (!seen) this.hll.addHash(hashNumber(+x));
+        this.bools.set(x, seen + 1);
         if (min === null || x < min) min = x;
         if (max === null || x > max) max = x;
       }
@@ -412,12 +423,17 @@ export class ColumnProfile {
         this.mean += d / ++this.finite;
         this.m2 += d * (xf - this.mean);
       }
-      this.hll.addHash(fmix32(Math.imul(lo, 0x9e3779b1) ^ fmix32(hi + 0x7f4a7c15)));
-      if (!this.words.add(lo, hi)) {
+      const h = wordHash(lo, hi);
+      let seen = this.words.add(lo, hi, h);
+      if (seen < 0) {
         this.exact = false;
         this.words = this.words.pruned(EXACT_LIMIT >> 1);
-        this.words.add(lo, hi);
+        seen = this.words.add(lo, hi, h);
       }
+      // A value already in the table was counted by the estimate and
+      // compared when it went in (a value pruned since comes in anew).
+      if (seen === 0) continue;
+      this.hll.addHash(h);
       if (min === null || x < min) min = x;
       if (max === null || x > max) max = x;
     }
@@ -425,24 +441,34 @@ export class ColumnProfile {
     this.max = max;
   }
 
-  /** The counted bools and numbers as [value, count], numbers decoded from their words. */
-  countEntries() {
-    if (this.bools) return [...this.bools];
-    const out = [];
-    const signed = this.type === "int64";
-    for (const [lo, hi, c] of this.words.entries()) {
-      let value;
-      if (WIDE.has(this.type)) {
-        const big = (BigInt(hi) << 32n) | BigInt(lo);
-        value = signed ? BigInt.asIntN(64, big) : big;
-      } else {
-        u32[0] = lo;
-        u32[1] = hi;
-        value = f64[0];
-      }
-      out.push([value, c]);
+  /**
+   * The topN most common bools or numbers as { value, count }, ties in
+   * value order (as text's are in byte order, not the table's). Only
+   * values as common as the topN-th are decoded, and those tied at that
+   * count are sorted as a typed array: a column of 500,000 values seen
+   * once each spent 300 ms sorting them all as pairs.
+   */
+  topNumbers(topN) {
+    const byCount = (a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+    if (this.bools) return [...this.bools].sort(byCount).slice(0, topN).map(([value, count]) => ({ value, count }));
+    const w = this.words;
+    const cut = w.nthCount(topN);
+    const above = [];
+    const tied = new (this.type === "int64" ? BigInt64Array : this.type === "uint64" ? BigUint64Array : Float64Array)(w.size);
+    const bits = new Uint32Array(tied.buffer);
+    let k = 0;
+    for (let i = 0; i < w.cap; i++) {
+      const c = w.count[i];
+      if (c === 0 || c < cut) continue;
+      // (each slot of `tied` is the value's 64-bit pattern, as counted)
+      bits[2 * k] = w.lo[i];
+      bits[2 * k + 1] = w.hi[i];
+      if (c > cut) above.push([tied[k], c]);
+      else k++;
     }
-    return out;
+    above.sort(byCount);
+    const rest = Array.from(tied.subarray(0, k).sort().subarray(0, Math.max(0, topN - above.length)), (v) => [v, cut]);
+    return [...above, ...rest].slice(0, topN).map(([value, count]) => ({ value, count }));
   }
 
   /** Whether a histogram applies, and its bins (numbers and times). */
@@ -491,11 +517,7 @@ export class ColumnProfile {
   result(topN = 20) {
     const top = this.text
       ? this.text.top(topN)
-      : this.countEntries()
-          // Ties in value order, as text's are in byte order (not the table's).
-          .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-          .slice(0, topN)
-          .map(([value, count]) => ({ value, count }));
+      : this.topNumbers(topN);
     const nonNull = this.rows - this.nulls;
     return {
       type: this.type,
