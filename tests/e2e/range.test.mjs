@@ -245,3 +245,34 @@ test("a drag past the grid's right edge scrolls it sideways and stretches the ra
   assert.equal(await copy(page, () => page.keyboard.press("Control+c")), want);
   assert.deepEqual(log.errors, []);
 });
+
+test("a range over cells whose chunk does not read: its sums leave them out and say how many, its copy says they are empty", async () => {
+  const { page, log } = ins;
+  // Two int32 columns, two row groups of 10 rows; row group 0's chunk of b
+  // names an encoding no reader knows, so its 10 cells do not read.
+  const schema = [
+    { name: "a", type: "int32", nullable: false },
+    { name: "b", type: "int32", nullable: false },
+  ];
+  const rows = (g) => Array.from({ length: 10 }, (_, i) => 10 * g + i);
+  const file = buildFile(schema, [
+    { offset: 5, columns: [rows(0), rows(0).map((x) => 100 + x)] },
+    { offset: 200, columns: [rows(1), rows(1).map((x) => 100 + x)] },
+  ]);
+  const bytes = materialize(file);
+  bytes[file.chunks[0][1].start] = 14; // (the chunk's own encoding tag)
+  await dropFile(page, { name: "half.cols", bytes });
+  await tab(page, "data");
+  await gridDrawn(page);
+  // Rows 5 to 14 of both columns: b's rows 5-9 do not read.
+  await page.click(cell(5, 0));
+  await page.click(cell(14, 1), { modifiers: ["Shift"] });
+  assert.equal(await rangeSize(page, "10 rows × 2 columns"), "10 rows × 2 columns");
+  await page.waitForFunction(() => !/^Summing/.test(document.querySelector("[data-testid=range-sums]").textContent));
+  // a: 5..14 (sum 95); b: 110..114 (sum 560).
+  assert.equal(await page.textContent("[data-testid=range-sums]"), "15 numbers (5 unreadable cells left out): sum 655, min 5, max 114, mean 43.666666666666664");
+  const text = await copy(page, () => page.click("[data-testid=copy-range]"));
+  assert.equal(text, [5, 6, 7, 8, 9].map((x) => `${x}\t`).concat([10, 11, 12, 13, 14].map((x) => `${x}\t${100 + x}`)).join("\n"));
+  await page.waitForFunction(() => document.querySelector("[data-testid=toasts]").textContent.includes("5 unreadable cells copied as empty"));
+  assert.deepEqual(log.errors, []);
+});

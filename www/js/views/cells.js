@@ -52,7 +52,7 @@ export function rangeText(columns, rows, format, header = false) {
 }
 
 /** Puts text on the clipboard (the Clipboard API, or a hidden text area where that is not allowed). */
-export async function copyText(text, toast) {
+export async function copyText(text, toast, note = "") {
   document.body.dataset.copied = text.slice(0, 10000); // what was copied last (the tests read it)
   try {
     await navigator.clipboard.writeText(text);
@@ -67,5 +67,5 @@ export async function copyText(text, toast) {
     document.execCommand("copy");
     ta.remove();
   }
-  toast?.(`Copied ${text.length > 60 ? `${text.slice(0, 60)}…` : text || "(empty)"}`);
+  toast?.(`Copied ${text.length > 60 ? `${text.slice(0, 60)}…` : text || "(empty)"}${note}`);
 }

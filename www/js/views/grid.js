@@ -576,11 +576,13 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   });
 
   /** The values of range `box`, row by row (each the range's columns), from
-   *  the blocks at hand or read in pieces; throws { kind: "cancelled" } if
-   *  the grid shows other rows meanwhile. */
+   *  the blocks at hand or read in pieces, and how many cells of each column
+   *  do not read; throws { kind: "cancelled" } if the grid shows other rows
+   *  meanwhile. */
   async function rangeValues(box) {
     const gen = generation;
     const out = [];
+    const unreadable = new Array(box.c1 - box.c0 + 1).fill(0); // cells whose chunk does not read (undefined in `rows`)
     for (let r = box.r0; r <= box.r1; ) {
       const hit = blocks.get(Math.floor(r / BLOCK))?.data;
       const start = hit ? Math.floor(r / BLOCK) * BLOCK : r;
@@ -590,12 +592,16 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       if (n <= 0) break;
       for (let i = r - start; i < r - start + n; i++) {
         const row = [];
-        for (let k = box.c0; k <= box.c1; k++) row.push(data.columns[k].cells[i]);
+        for (let k = box.c0; k <= box.c1; k++) {
+          const v = data.columns[k].cells[i];
+          row.push(v);
+          if (v === undefined) unreadable[k - box.c0]++;
+        }
         out.push(row);
       }
       r += n;
     }
-    return { columns: source.columns.slice(box.c0, box.c1 + 1), rows: out };
+    return { columns: source.columns.slice(box.c0, box.c1 + 1), rows: out, unreadable };
   }
 
   return {

@@ -19,10 +19,11 @@ const same = (a, b) => !!a && !!b && a.r0 === b.r0 && a.r1 === b.r1 && a.c0 === 
 /**
  * What a range's number cells add up to: count, sum, minimum, maximum and
  * mean, over every number column in it (as a spreadsheet's status bar).
- * Integers only: exact (BigInt); with a float column, as doubles. NaN is
+ * Integers only: exact (BigInt); with a float column, as doubles. NaN and
+ * the cells whose chunk does not read (`unreadable`, a count a column) are
  * left out and said.
  */
-export function rangeSums(columns, rows) {
+export function rangeSums(columns, rows, unreadable = []) {
   const ks = columns.flatMap((c, k) => (summed(c) ? [k] : []));
   const exact = ks.every((k) => !columns[k].type.startsWith("float"));
   let n = 0;
@@ -45,7 +46,9 @@ export function rangeSums(columns, rows) {
       if (max === null || x > max) max = x;
     }
   }
-  const skipped = nan ? ` (${plural(nan, "NaN")} left out)` : "";
+  const bad = ks.reduce((a, k) => a + (unreadable[k] ?? 0), 0);
+  const left = [nan && plural(nan, "NaN"), bad && plural(bad, "unreadable cell")].filter(Boolean);
+  const skipped = left.length ? ` (${left.join(" and ")} left out)` : "";
   if (n === 0) return `No number in the range${skipped}.`;
   const text = (x) => (exact ? x.toString() : scalarText("float64", x));
   return `${plural(n, "number")}${skipped}: sum ${text(sum)}, min ${text(min)}, max ${text(max)}, mean ${scalarText("float64", Number(sum) / n)}`;
@@ -61,8 +64,10 @@ export async function copyRange(grid, format, header, toast) {
     return;
   }
   try {
-    const { columns, rows } = await grid.rangeValues(box);
-    await copyText(rangeText(columns, rows, format, header), toast);
+    const { columns, rows, unreadable } = await grid.rangeValues(box);
+    const bad = unreadable.reduce((a, b) => a + b, 0);
+    // (as a copied row, an unreadable cell is empty: said, not hidden)
+    await copyText(rangeText(columns, rows, format, header), toast, bad ? `; ${plural(bad, "unreadable cell")} copied as empty` : "");
   } catch (e) {
     if (e?.kind !== "cancelled") toast(`Could not copy the range: ${e?.kind ? `${e.kind}: ` : ""}${e?.message || e}`, "error");
   }
@@ -90,8 +95,8 @@ export function showRange(side, grid, box, columns, toast) {
   setTimeout(async () => {
     if (!same(grid.range, box)) return;
     try {
-      const { columns: cs, rows: values } = await grid.rangeValues(box);
-      if (same(grid.range, box)) sums.textContent = rangeSums(cs, values);
+      const { columns: cs, rows: values, unreadable } = await grid.rangeValues(box);
+      if (same(grid.range, box)) sums.textContent = rangeSums(cs, values, unreadable);
     } catch (e) {
       if (same(grid.range, box) && e?.kind !== "cancelled") sums.textContent = `Not summed: ${e?.kind ? `${e.kind}: ` : ""}${e?.message || e}`;
     }
