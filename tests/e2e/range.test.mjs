@@ -276,3 +276,27 @@ test("a range over cells whose chunk does not read: its sums leave them out and 
   await page.waitForFunction(() => document.querySelector("[data-testid=toasts]").textContent.includes("5 unreadable cells copied as empty"));
   assert.deepEqual(log.errors, []);
 });
+
+test("on a touch screen a long press (its context menu) selects the range to the cell pressed; a mouse's right click does not", async () => {
+  const { page, log } = ins;
+  await dropFile(page, path.join(corpus, "real/diamonds.optimized.cols"));
+  await tab(page, "data");
+  await gridDrawn(page);
+  await page.click(cell(1, 1));
+  const press = (row, c, pointerType) =>
+    page.$eval(
+      cell(row, c),
+      (el, pointerType) => {
+        el.dispatchEvent(new PointerEvent("pointerdown", { bubbles: true, pointerType, isPrimary: true }));
+        return el.dispatchEvent(new MouseEvent("contextmenu", { bubbles: true, cancelable: true }));
+      },
+      pointerType,
+    );
+  assert.equal(await press(4, 3, "mouse"), true, "a right click keeps its menu");
+  assert.equal(await page.$$eval("[data-testid=data-grid] .grid-cell.in-range", (es) => es.length), 0);
+  assert.equal(await press(4, 3, "touch"), false, "a long press's menu is not shown");
+  assert.equal(await rangeSize(page, "4 rows × 3 columns"), "4 rows × 3 columns");
+  const names = ["cut", "color", "clarity"].map(column);
+  assert.equal(await copy(page, () => page.keyboard.press("Control+c")), [1, 2, 3, 4].map((r) => names.map((x) => x.values[r]).join("\t")).join("\n"));
+  assert.deepEqual(log.errors, []);
+});

@@ -21,7 +21,7 @@ import { groupList } from "../chunkstate.js";
 const PANEL_CHARS = 100_000;
 // The most columns' error boxes shown above the grid before "N more".
 const ERRORS_SHOWN = 5;
-const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its whole value here; a drag, or Shift with a click or an arrow key, selects a range.";
+const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its whole value here; a drag, or Shift with a click or an arrow key, selects a range (on a touch screen, a long press on its last cell).";
 
 export function createData(ctx, el) {
   let cols = [];

@@ -562,6 +562,16 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     pointer = { x: ev.clientX, y: ev.clientY };
     if (!edgeFrame) edgeFrame = requestAnimationFrame(dragPastEdge);
   });
+  // A touch screen has no Shift and its drag scrolls: a long press (the
+  // browser's context menu gesture) selects the range to the cell pressed.
+  let touched = false;
+  body.addEventListener("pointerdown", (ev) => (touched = ev.pointerType === "touch"), { passive: true });
+  body.addEventListener("contextmenu", (ev) => {
+    const at = touched && cellUnder(ev);
+    if (!at || at.col < 0) return;
+    ev.preventDefault();
+    select(at.row, at.col, { scroll: false, extend: true });
+  });
   window.addEventListener("blur", () => (dragging = false));
   window.addEventListener("mouseup", () => {
     dragging = false;
