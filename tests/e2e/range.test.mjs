@@ -274,6 +274,15 @@ test("a range over cells whose chunk does not read: its sums leave them out and 
   const text = await copy(page, () => page.click("[data-testid=copy-range]"));
   assert.equal(text, [5, 6, 7, 8, 9].map((x) => `${x}\t`).concat([10, 11, 12, 13, 14].map((x) => `${x}\t${100 + x}`)).join("\n"));
   await page.waitForFunction(() => document.querySelector("[data-testid=toasts]").textContent.includes("5 unreadable cells copied as empty"));
+  // One row (b unreadable) and the unreadable value alone say so too; a readable row does not.
+  await page.click(cell(6, 1));
+  assert.equal(await copy(page, () => page.click("[data-testid=copy-row]")), "6\t");
+  await page.waitForFunction(() => document.querySelector("[data-testid=toasts]").textContent.includes("Copied 6\t; 1 unreadable cell copied as empty"));
+  assert.equal(await copy(page, () => page.click("[data-testid=copy-cell]")), "");
+  await page.waitForFunction(() => document.querySelector("[data-testid=toasts]").textContent.includes("Copied (empty); 1 unreadable cell copied as empty"));
+  await page.click(cell(12, 1));
+  assert.equal(await copy(page, () => page.click("[data-testid=copy-row]")), "12\t112");
+  await page.waitForFunction(() => /Copied 12\s112(?!;)/.test(document.querySelector("[data-testid=toasts]").textContent));
   assert.deepEqual(log.errors, []);
 });
 

@@ -1,6 +1,6 @@
 // Copying values and showing bytes: shared by the data grid and SQL results.
 
-import { utf8Pieces, hex, scalarText } from "../format.js";
+import { utf8Pieces, hex, scalarText, plural } from "../format.js";
 import { formatTime } from "../timefmt.js";
 
 export function hexDump(bytes, limit = 4096) {
@@ -52,6 +52,11 @@ export function rangeText(columns, rows, format, header = false) {
 }
 
 /** Puts text on the clipboard (the Clipboard API, or a hidden text area where that is not allowed). */
+/** What a copy's toast adds when `count` of its cells do not read (their
+ *  chunk fails): they are copied as empty, and said to be. */
+export const unreadableNote = (count) => (count ? `; ${plural(count, "unreadable cell")} copied as empty` : "");
+
+/** `text` on the clipboard, and a toast that says what (and `note`). */
 export async function copyText(text, toast, note = "") {
   document.body.dataset.copied = text.slice(0, 10000); // what was copied last (the tests read it)
   try {

@@ -11,7 +11,7 @@ import { errorBox, timeUnitField, columnPicker } from "../common.js";
 import { opsFor, parseValue, describeCondition } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { createGrid, unreadableNode } from "./grid.js";
-import { copyText, hexDump, rowText, plainText } from "./cells.js";
+import { copyText, hexDump, rowText, plainText, unreadableNote } from "./cells.js";
 import { showRange, copyRange } from "./range.js";
 import { brief, isolated } from "../labels.js";
 import { groupList } from "../chunkstate.js";
@@ -104,7 +104,7 @@ export function createData(ctx, el) {
     if ((ev.ctrlKey || ev.metaKey) && ev.key === "c" && (grid.range || lastCell)) {
       ev.preventDefault();
       if (grid.range) copyRange(grid, "tsv", false, ctx.toast);
-      else copyText(cellCopyText(lastCell), ctx.toast);
+      else copyCell(lastCell);
     }
   });
 
@@ -154,7 +154,8 @@ export function createData(ctx, el) {
 
   let lastCell = null;
   // A cell's text as copied: the SQL result's too (cells.js).
-  const cellCopyText = (cell) => plainText(cell.column, cell.value);
+  const copyCell = (cell) => copyText(plainText(cell.column, cell.value), ctx.toast, unreadableNote(Number(cell.value === undefined)));
+  const rowNote = (cell) => unreadableNote(cell.rowValues.filter((v) => v === undefined).length);
 
   /** Rows where conditions `conds` ([{ c, op, text }]) hold, added to the
    *  form's (`add`) or alone, and applied; the sort stays. */
@@ -206,9 +207,9 @@ export function createData(ctx, el) {
       h(
         "div",
         { class: "button-row" },
-        h("button", { type: "button", class: "small", "data-testid": "copy-cell", onclick: () => copyText(cellCopyText(cell), ctx.toast) }, "Copy value"),
-        h("button", { type: "button", class: "small", "data-testid": "copy-row", onclick: () => copyText(rowText(cell, "tsv"), ctx.toast) }, "Copy row (TSV)"),
-        h("button", { type: "button", class: "small", "data-testid": "copy-row-json", onclick: () => copyText(rowText(cell, "json"), ctx.toast) }, "Copy row (JSON)"),
+        h("button", { type: "button", class: "small", "data-testid": "copy-cell", onclick: () => copyCell(cell) }, "Copy value"),
+        h("button", { type: "button", class: "small", "data-testid": "copy-row", onclick: () => copyText(rowText(cell, "tsv"), ctx.toast, rowNote(cell)) }, "Copy row (TSV)"),
+        h("button", { type: "button", class: "small", "data-testid": "copy-row-json", onclick: () => copyText(rowText(cell, "json"), ctx.toast, rowNote(cell)) }, "Copy row (JSON)"),
         cond ? h("button", { type: "button", class: "small", "data-testid": "filter-to-value", title: "add this condition and apply it", onclick: () => rowsWhere([cond]) }, v === null ? "Rows where this is null" : "Rows with this value") : null,
       ),
       isBytes ? h("details", {}, h("summary", {}, "Bytes (hex)"), h("pre", { class: "hexdump" }, hexDump(v))) : null,

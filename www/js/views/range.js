@@ -5,7 +5,7 @@
 import { h, fill } from "../dom.js";
 import { fmtInt, scalarText, plural } from "../format.js";
 import { brief } from "../labels.js";
-import { copyText, rangeText } from "./cells.js";
+import { copyText, rangeText, unreadableNote } from "./cells.js";
 
 // The most cells a range copies or sums: its text is built in the page.
 export const RANGE_CELLS_MAX = 1_000_000;
@@ -65,9 +65,7 @@ export async function copyRange(grid, format, header, toast) {
   }
   try {
     const { columns, rows, unreadable } = await grid.rangeValues(box);
-    const bad = unreadable.reduce((a, b) => a + b, 0);
-    // (as a copied row, an unreadable cell is empty: said, not hidden)
-    await copyText(rangeText(columns, rows, format, header), toast, bad ? `; ${plural(bad, "unreadable cell")} copied as empty` : "");
+    await copyText(rangeText(columns, rows, format, header), toast, unreadableNote(unreadable.reduce((a, b) => a + b, 0)));
   } catch (e) {
     if (e?.kind !== "cancelled") toast(`Could not copy the range: ${e?.kind ? `${e.kind}: ` : ""}${e?.message || e}`, "error");
   }
