@@ -119,6 +119,8 @@ test("Profile every column: each column's nulls, distinct values, minimum, maxim
   await page.waitForSelector("[data-testid=panel-detail]:not([hidden]) [data-testid=profile][data-state=done][data-col='6']");
   assert.ok(!(await page.evaluate(() => window.__profileStates)).includes("running"), "Column detail counted price again");
   assert.equal(await page.textContent("[data-testid=profile-distinct]"), `${rows[6].distinct} (exact)`);
+  // Its time was the pass's, shared with the 9 other columns.
+  assert.match(await page.textContent("[data-testid=profile-ms]"), /^ · counted with 9 other columns in [\d.,]+ (ms|s)$/);
   assert.deepEqual([await page.textContent("[data-testid=profile-mean]"), await page.textContent("[data-testid=profile-std]")], lines[7].slice(6, 8), "price's mean and standard deviation, as the TSV has them");
   assert.deepEqual(log.errors, []);
 });
@@ -128,6 +130,7 @@ test("a column profiled in Column detail is in the Schema's table, and the butto
   await dropFile(page, path.join(corpus, "valid/all_types_small.cols"));
   await tab(page, "detail");
   await page.waitForSelector("[data-testid=profile][data-state=done][data-col='0']");
+  assert.match(await page.textContent("[data-testid=profile-ms]"), /^ · [\d.,]+ (ms|s) in the worker$/, "a column counted alone");
   await tab(page, "schema");
   const rows = await table(page);
   assert.deepEqual(rows.map((r) => [r.c, r.state]), [[0, "done"]]);

@@ -22,7 +22,7 @@ const TOGETHER_CELLS = 1_000_000;
 const TOGETHER_MAX = 64;
 
 /** Columns `todo` in the groups counted together, for a file of `rows` rows. */
-export function together(todo, rows) {
+function together(todo, rows) {
   const k = Math.max(1, Math.min(TOGETHER_MAX, Math.floor(TOGETHER_CELLS / Math.max(1, rows))));
   const out = [];
   for (let i = 0; i < todo.length; i += k) out.push(todo.slice(i, i + k));
