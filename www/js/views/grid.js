@@ -29,6 +29,7 @@ const HEAD_H = 34;
 const BLOCK = 128;
 const RANGE_PIECE = 4096; // rows a range's values are read in at a time
 const MAX_BLOCKS = 64;
+const LONG_PRESS_MS = 500; // a touch held this long on a cell selects the range to it
 const MAX_PX = 8_000_000;
 const WINDOW_FROM = 8000;
 const MARGIN = 800;
@@ -512,6 +513,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   // script's) selects as a press does.
   let pressed = false;
   body.addEventListener("mousedown", (ev) => {
+    if (press?.done) return; // (the mouse events a long press ends with: the range stays)
     pressed = true;
     const at = ev.button === 0 && cellUnder(ev);
     if (!at) return;
@@ -562,15 +564,40 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     pointer = { x: ev.clientX, y: ev.clientY };
     if (!edgeFrame) edgeFrame = requestAnimationFrame(dragPastEdge);
   });
-  // A touch screen has no Shift and its drag scrolls: a long press (the
-  // browser's context menu gesture) selects the range to the cell pressed.
-  let touched = false;
-  body.addEventListener("pointerdown", (ev) => (touched = ev.pointerType === "touch"), { passive: true });
+  // A touch screen has no Shift and its drag scrolls: a finger held still
+  // on a cell for LONG_PRESS_MS selects the range to it. Not every browser
+  // says so with a context menu event (iOS never does), so the page times
+  // the press itself; where the event comes, it is taken instead.
+  let press = null; // a touch on a cell: { id, x, y, at, timer, done }
+  const stretch = (p) => {
+    clearTimeout(p.timer);
+    if (p.done) return;
+    p.done = true;
+    select(p.at.row, p.at.col, { scroll: false, extend: true });
+  };
+  const forget = () => {
+    clearTimeout(press?.timer);
+    press = null;
+  };
+  body.addEventListener(
+    "pointerdown",
+    (ev) => {
+      forget();
+      const at = ev.pointerType === "touch" && cellUnder(ev);
+      if (!at || at.col < 0) return;
+      const p = { id: ev.pointerId, x: ev.clientX, y: ev.clientY, at, done: false };
+      p.timer = setTimeout(() => stretch(p), LONG_PRESS_MS);
+      press = p;
+    },
+    { passive: true },
+  );
+  // Moved (a scroll) or lifted before its time: a tap, or no press at all.
+  body.addEventListener("pointermove", (ev) => press && !press.done && ev.pointerId === press.id && Math.hypot(ev.clientX - press.x, ev.clientY - press.y) > 10 && forget(), { passive: true });
+  for (const t of ["pointerup", "pointercancel"]) body.addEventListener(t, (ev) => press && !press.done && ev.pointerId === press.id && forget(), { passive: true });
   body.addEventListener("contextmenu", (ev) => {
-    const at = touched && cellUnder(ev);
-    if (!at || at.col < 0) return;
+    if (!press) return; // (a mouse's menu stays)
     ev.preventDefault();
-    select(at.row, at.col, { scroll: false, extend: true });
+    stretch(press);
   });
   window.addEventListener("blur", () => (dragging = false));
   window.addEventListener("mouseup", () => {
@@ -578,6 +605,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     setTimeout(() => (pressed = false)); // (after the click the release makes, if any)
   });
   body.addEventListener("click", (ev) => {
+    if (press?.done) return forget();
     const at = !pressed && cellUnder(ev);
     pressed = false;
     if (!at) return;
