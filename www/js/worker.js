@@ -877,11 +877,11 @@ const ops = {
    * others count on.
    */
   async profiles({ cols }, post, job) {
-    need();
+    const f = need();
     const check = jobControl(job);
     const t0 = performance.now();
     const G = footerGroups.length;
-    const counts = cols.map((c) => new ColumnProfile(footerSchema[c].type, file.numRows));
+    const counts = cols.map((c) => new ColumnProfile(footerSchema[c].type, f.numRows));
     const errors = new Map(); // index in cols -> its error
     const pass = async (list, step, k) => {
       for await (const [g, chunks] of rowGroupsInTurn(list.map((j) => cols[j]), check, { settled: true })) {
@@ -892,7 +892,7 @@ const ops = {
           if (error) errors.set(j, errorInfo(error));
           else step(counts[j], value);
         });
-        post({ done: k * G + g + 1, total: G * 2, text: `${k ? "histograms" : "values"} of row group ${g + 1} of ${G}` });
+        post({ done: k * G + g + 1, total: G * 2, text: `${k ? (list.length > 1 ? "histograms" : "histogram") : "values"} of row group ${g + 1} of ${G}` });
       }
     };
     await pass(cols.map((_, j) => j), (p, col) => p.add(col), 0);

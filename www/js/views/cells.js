@@ -51,12 +51,12 @@ export function rangeText(columns, rows, format, header = false) {
   return lines.join("\n");
 }
 
-/** Puts text on the clipboard (the Clipboard API, or a hidden text area where that is not allowed). */
 /** What a copy's toast adds when `count` of its cells do not read (their
  *  chunk fails): they are copied as empty, and said to be. */
 export const unreadableNote = (count) => (count ? `; ${plural(count, "unreadable cell")} copied as empty` : "");
 
-/** `text` on the clipboard, and a toast that says what (and `note`). */
+/** Puts text on the clipboard (the Clipboard API, or a hidden text area
+ *  where that is not allowed), and a toast says what (and `note`). */
 export async function copyText(text, toast, note = "") {
   document.body.dataset.copied = text.slice(0, 10000); // what was copied last (the tests read it)
   try {

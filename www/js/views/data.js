@@ -153,7 +153,8 @@ export function createData(ctx, el) {
   // ------------------------------------------------------------ side panel
 
   let lastCell = null;
-  // A cell's text as copied: the SQL result's too (cells.js).
+  // A cell copied as its text (as the SQL result's is: cells.js), and a
+  // copied row's word on its cells that do not read.
   const copyCell = (cell) => copyText(plainText(cell.column, cell.value), ctx.toast, unreadableNote(Number(cell.value === undefined)));
   const rowNote = (cell) => unreadableNote(cell.rowValues.filter((v) => v === undefined).length);
 
