@@ -242,6 +242,10 @@ test("a range of a result's cells (Shift+click) copies as TSV and JSON and sums 
   // The numbers of id and q (a double): 3 + 4 + 5 + 6 + 0.75 + 1 + 1.25 + 1.5, row by row.
   await page.waitForFunction(() => !document.querySelector("[data-testid=range-sums]").textContent.startsWith("Summing"));
   assert.equal(await page.textContent("[data-testid=range-sums]"), "8 numbers: sum 22.5, min 0.75, max 6, mean 2.8125");
+  // One cell selected again: Ctrl+C copies its value, as in the Data tab.
+  await page.click(cell(2, 1));
+  await page.waitForSelector("[data-testid=sql-cell-value]");
+  assert.equal(await copy(() => page.keyboard.press("Control+c")), "n5");
 });
 
 test("a file whose every column needs a tokenizer not supplied: the SQL tab says why table t is empty of columns, then loads it once they are dropped", async () => {

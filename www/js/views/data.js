@@ -12,7 +12,7 @@ import { opsFor, parseValue, describeCondition } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { createGrid, unreadableNode } from "./grid.js";
 import { copyText, hexDump, rowText, plainText, unreadableNote } from "./cells.js";
-import { showRange, copyRange } from "./range.js";
+import { showRange, copyKeys } from "./range.js";
 import { brief, isolated } from "../labels.js";
 import { groupList } from "../chunkstate.js";
 
@@ -100,13 +100,7 @@ export function createData(ctx, el) {
   // Column widths the person set, kept through sorts, filters and column
   // choices until another file opens (render).
   const widthsSet = new Map();
-  grid.el.addEventListener("keydown", (ev) => {
-    if ((ev.ctrlKey || ev.metaKey) && ev.key === "c" && (grid.range || lastCell)) {
-      ev.preventDefault();
-      if (grid.range) copyRange(grid, "tsv", false, ctx.toast);
-      else copyCell(lastCell);
-    }
-  });
+  copyKeys(grid, ctx.toast, () => lastCell, (cell) => copyCell(cell)); // (copyCell: below)
 
   const meta = (c) => ({ key: c, label: ctx.labels[c], type: ctx.file.schema[c].type, unit: ctx.timeUnits[c] || null, width: widthsSet.get(c), ...fitOf(c) });
   // What column c's first width goes by, from the footer, once a file

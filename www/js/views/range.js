@@ -71,6 +71,19 @@ export async function copyRange(grid, format, header, toast) {
   }
 }
 
+/** Ctrl+C (Cmd+C) in `grid`: its range as TSV, or else the cell
+ *  `selected()` gives (null: none), by `copyCell`. Data's and SQL's alike. */
+export function copyKeys(grid, toast, selected, copyCell) {
+  grid.el.addEventListener("keydown", (ev) => {
+    if (!(ev.ctrlKey || ev.metaKey) || ev.key !== "c") return;
+    const cell = grid.range ? null : selected();
+    if (!grid.range && !cell) return;
+    ev.preventDefault();
+    if (grid.range) copyRange(grid, "tsv", false, toast);
+    else copyCell(cell);
+  });
+}
+
 /** Fills `side` with range `box` of `grid` (its columns `columns`); the
  *  sums follow once the range has stayed for a moment. */
 export function showRange(side, grid, box, columns, toast) {

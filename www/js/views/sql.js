@@ -7,7 +7,7 @@ import { fmtInt, fmtMs, plural } from "../format.js";
 import { Engine } from "../engine.js";
 import { createGrid } from "./grid.js";
 import { copyText, plainText, rowText } from "./cells.js";
-import { showRange, copyRange } from "./range.js";
+import { showRange, copyKeys } from "./range.js";
 import { brief } from "../labels.js";
 
 const quote = (name) => `"${name.replaceAll('"', '""')}"`;
@@ -40,29 +40,29 @@ export function createSql(ctx, el) {
   const stopBtn = h("button", { type: "button", class: "danger", hidden: true, "data-testid": "sql-stop", onclick: stop }, "Stop");
   const examples = h("div", { class: "button-row sql-examples" });
   const side = h("aside", { class: "side-panel", "data-testid": "sql-cell-panel" }, h("p", { class: "muted small" }, "Select a cell to see its whole value."));
+  let lastCell = null; // the one cell selected (Ctrl+C copies it), in the result shown
+  const copyValue = (cell) => copyText(plainText(cell.column, cell.value), ctx.toast);
   const grid = createGrid({
     testid: "sql-grid",
     label: "query result",
     rowHeader: "#",
-    onSelect: (cell) =>
-      cell.range ? showRange(side, grid, cell.range, cell.columns, ctx.toast) : fill(
+    onSelect: (cell) => {
+      lastCell = cell.range ? null : cell;
+      if (cell.range) return showRange(side, grid, cell.range, cell.columns, ctx.toast);
+      fill(
         side,
         h("div", { class: "value-head" }, h("b", {}, `Result row ${fmtInt(cell.row)}`), " · ", h("span", { class: "colname" }, brief(cell.column.label)), " ", h("span", { class: "type-tag" }, cell.column.sqlType || cell.column.type)),
         h("div", { class: "value-full v-str", "data-testid": "sql-cell-value" }, cell.value === null ? "null" : plainText(cell.column, cell.value)),
-        h("div", { class: "button-row" }, h("button", { type: "button", class: "small", onclick: () => copyText(plainText(cell.column, cell.value), ctx.toast) }, "Copy value"), h("button", { type: "button", class: "small", onclick: () => copyText(rowText(cell, "tsv"), ctx.toast) }, "Copy row (TSV)")),
-      ),
+        h("div", { class: "button-row" }, h("button", { type: "button", class: "small", onclick: () => copyValue(cell) }, "Copy value"), h("button", { type: "button", class: "small", onclick: () => copyText(rowText(cell, "tsv"), ctx.toast) }, "Copy row (TSV)")),
+      );
+    },
     onSort: (key) => {
       const next = !sort || sort.key !== key ? { key, desc: false } : !sort.desc ? { key, desc: true } : null;
       if (shown) sortShown(next);
     },
     sortState: () => sort,
   });
-  grid.el.addEventListener("keydown", (ev) => {
-    if ((ev.ctrlKey || ev.metaKey) && ev.key === "c" && grid.range) {
-      ev.preventDefault();
-      copyRange(grid, "tsv", false, ctx.toast);
-    }
-  });
+  copyKeys(grid, ctx.toast, () => lastCell, copyValue);
 
   function spawn() {
     engine = new Engine({ url: new URL("../sql-worker.js", import.meta.url) });
@@ -169,6 +169,7 @@ export function createSql(ctx, el) {
     const summary = h("p", { class: "muted small", "data-testid": "sql-summary" }, `${plural(shown.numRows, "row")} × ${plural(shown.columns.length, "column")} in ${fmtMs(shown.ms)}${sortedBy}`);
     const saveAs = (format) => h("button", { type: "button", class: "small", "data-testid": `sql-export-${format}`, onclick: () => exportResult(format) }, `Download ${format.toUpperCase()}`);
     const exports = h("div", { class: "button-row" }, saveAs("csv"), saveAs("json"), h("span", { class: "muted small" }, "the rows in the order shown"));
+    lastCell = null;
     fill(out, summary, exports, note, h("div", { class: "data-main" }, grid.el, side));
     const eng = engine;
     grid.setSource({
