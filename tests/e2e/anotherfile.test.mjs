@@ -42,14 +42,14 @@ async function openAInData(page) {
 
 /**
  * In the page: the worker's answer to the next operation named by
- * window.__hold.armed ("profile" at first) is held until
+ * window.__hold.armed ("profiles", a column profile's call, at first) is held until
  * window.__hold.release(), as if the worker had sent it that late; and
  * every text the profile card shows is recorded with the window title of
  * that moment (which names the file shown). With window.__hold.failNext
  * set, the held answer is let through as an error instead.
  */
 function instrument() {
-  const hold = (window.__hold = { armed: "profile", id: null, held: [] });
+  const hold = (window.__hold = { armed: "profiles", id: null, held: [] });
   hold.release = () => {
     hold.id = null;
     for (const go of hold.held.splice(0)) go();
@@ -131,7 +131,7 @@ test("a column profile of the previous file is never drawn in the next file's vi
     // A again, and B opened while A's profile still runs: what A's run
     // ends with (stopped, or failed for want of its file) is held too.
     await page.evaluate(() => {
-      window.__hold.armed = "profile";
+      window.__hold.armed = "profiles";
       window.__profileSeen.length = 0;
     });
     await page.evaluate(() => (document.body.dataset.state = ""));

@@ -861,14 +861,6 @@ const ops = {
     return { index: i };
   },
 
-  /** A column's profile over every row group (two passes: values, then the histogram). */
-  async profile({ c }, post, job) {
-    const { results, ...rest } = await ops.profiles({ cols: [c] }, post, job);
-    const { profile, error } = results[0];
-    if (error) throw Object.assign(new Error(error.message), error);
-    return { c, profile, ...rest };
-  },
-
   /**
    * The profiles of columns `cols` at once, in two passes (values, then
    * the histograms): a row group's chunks of them read in one call, not

@@ -55,6 +55,12 @@ export function rangeText(columns, rows, format, header = false) {
  *  chunk fails): they are copied as empty, and said to be. */
 export const unreadableNote = (count) => (count ? `; ${plural(count, "unreadable cell")} copied as empty` : "");
 
+/** A selected cell's value on the clipboard, as its text (an unreadable one, empty and said). */
+export const copyValue = (cell, toast) => copyText(plainText(cell.column, cell.value), toast, unreadableNote(Number(cell.value === undefined)));
+
+/** A selected cell's whole row on the clipboard, as rowText makes it (its unreadable cells, empty and said). */
+export const copyRow = (cell, format, toast) => copyText(rowText(cell, format), toast, unreadableNote(cell.rowValues.filter((v) => v === undefined).length));
+
 /** Puts text on the clipboard (the Clipboard API, or a hidden text area
  *  where that is not allowed), and a toast says what (and `note`). */
 export async function copyText(text, toast, note = "") {

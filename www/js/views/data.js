@@ -11,7 +11,7 @@ import { errorBox, timeUnitField, columnPicker } from "../common.js";
 import { opsFor, parseValue, describeCondition } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { createGrid, unreadableNode } from "./grid.js";
-import { copyText, hexDump, rowText, plainText, unreadableNote } from "./cells.js";
+import { copyValue, copyRow, hexDump } from "./cells.js";
 import { showRange, copyKeys } from "./range.js";
 import { brief, isolated } from "../labels.js";
 import { groupList } from "../chunkstate.js";
@@ -100,7 +100,7 @@ export function createData(ctx, el) {
   // Column widths the person set, kept through sorts, filters and column
   // choices until another file opens (render).
   const widthsSet = new Map();
-  copyKeys(grid, ctx.toast, () => lastCell, (cell) => copyCell(cell)); // (copyCell: below)
+  copyKeys(grid, ctx.toast, () => lastCell, (cell) => copyValue(cell, ctx.toast));
 
   const meta = (c) => ({ key: c, label: ctx.labels[c], type: ctx.file.schema[c].type, unit: ctx.timeUnits[c] || null, width: widthsSet.get(c), ...fitOf(c) });
   // What column c's first width goes by, from the footer, once a file
@@ -147,10 +147,6 @@ export function createData(ctx, el) {
   // ------------------------------------------------------------ side panel
 
   let lastCell = null;
-  // A cell copied as its text (as the SQL result's is: cells.js), and a
-  // copied row's word on its cells that do not read.
-  const copyCell = (cell) => copyText(plainText(cell.column, cell.value), ctx.toast, unreadableNote(Number(cell.value === undefined)));
-  const rowNote = (cell) => unreadableNote(cell.rowValues.filter((v) => v === undefined).length);
 
   /** Rows where conditions `conds` ([{ c, op, text }]) hold, added to the
    *  form's (`add`) or alone, and applied; the sort stays. */
@@ -202,9 +198,9 @@ export function createData(ctx, el) {
       h(
         "div",
         { class: "button-row" },
-        h("button", { type: "button", class: "small", "data-testid": "copy-cell", onclick: () => copyCell(cell) }, "Copy value"),
-        h("button", { type: "button", class: "small", "data-testid": "copy-row", onclick: () => copyText(rowText(cell, "tsv"), ctx.toast, rowNote(cell)) }, "Copy row (TSV)"),
-        h("button", { type: "button", class: "small", "data-testid": "copy-row-json", onclick: () => copyText(rowText(cell, "json"), ctx.toast, rowNote(cell)) }, "Copy row (JSON)"),
+        h("button", { type: "button", class: "small", "data-testid": "copy-cell", onclick: () => copyValue(cell, ctx.toast) }, "Copy value"),
+        h("button", { type: "button", class: "small", "data-testid": "copy-row", onclick: () => copyRow(cell, "tsv", ctx.toast) }, "Copy row (TSV)"),
+        h("button", { type: "button", class: "small", "data-testid": "copy-row-json", onclick: () => copyRow(cell, "json", ctx.toast) }, "Copy row (JSON)"),
         cond ? h("button", { type: "button", class: "small", "data-testid": "filter-to-value", title: "add this condition and apply it", onclick: () => rowsWhere([cond]) }, v === null ? "Rows where this is null" : "Rows with this value") : null,
       ),
       isBytes ? h("details", {}, h("summary", {}, "Bytes (hex)"), h("pre", { class: "hexdump" }, hexDump(v))) : null,

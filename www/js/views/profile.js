@@ -232,23 +232,23 @@ export const profiled = (ctx, c) => cache.get(`${ctx.gen}:${c}`);
 
 /** Column c's profile: counted already, or now in the worker (kept while its file is open). */
 export async function countProfile(ctx, c, opts) {
-  const gen = ctx.gen;
   const hit = profiled(ctx, c);
   if (hit) return hit;
-  const res = await ctx.call("profile", { c }, `Profiling ${brief(ctx.labels[c])}`, opts);
-  if (gen === ctx.gen) cache.set(`${gen}:${c}`, res);
-  return res;
+  const [r] = await countProfiles(ctx, [c], opts, `Profiling ${brief(ctx.labels[c])}`);
+  if (r.error) throw Object.assign(new Error(r.error.message), r.error);
+  return r;
 }
 
 /** The profiles of columns `cols` counted in one pass of the worker's
- *  (each row group's chunks of them read together), kept as countProfile
- *  keeps one: a { c, profile } or a { c, error } a column. */
-export async function countProfiles(ctx, cols, opts) {
+ *  (each row group's chunks of them read together), each kept while its
+ *  file is open: a { c, profile, ms, with } or a { c, error } a column. */
+export async function countProfiles(ctx, cols, opts, label = `Profiling ${plural(cols.length, "column")}`) {
   const gen = ctx.gen;
-  const { results, ms } = await ctx.call("profiles", { cols }, `Profiling ${plural(cols.length, "column")}`, opts);
+  const { results, ms } = await ctx.call("profiles", { cols }, label, opts);
   // (`with`: the others counted in the same pass, its time theirs too)
-  if (gen === ctx.gen) for (const r of results) if (r.profile) cache.set(`${gen}:${r.c}`, { c: r.c, profile: r.profile, ms, with: cols.length - 1 });
-  return results;
+  const out = results.map((r) => (r.profile ? { c: r.c, profile: r.profile, ms, with: cols.length - 1 } : r));
+  if (gen === ctx.gen) for (const r of out) if (r.profile) cache.set(`${gen}:${r.c}`, r);
+  return out;
 }
 
 /** Forgets the profiles of the files opened before. */

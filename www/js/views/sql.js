@@ -6,7 +6,7 @@ import { h, fill } from "../dom.js";
 import { fmtInt, fmtMs, plural } from "../format.js";
 import { Engine } from "../engine.js";
 import { createGrid } from "./grid.js";
-import { copyText, plainText, rowText } from "./cells.js";
+import { copyValue, copyRow, plainText } from "./cells.js";
 import { showRange, copyKeys } from "./range.js";
 import { brief } from "../labels.js";
 
@@ -41,7 +41,6 @@ export function createSql(ctx, el) {
   const examples = h("div", { class: "button-row sql-examples" });
   const side = h("aside", { class: "side-panel", "data-testid": "sql-cell-panel" }, h("p", { class: "muted small" }, "Select a cell to see its whole value."));
   let lastCell = null; // the one cell selected (Ctrl+C copies it), in the result shown
-  const copyValue = (cell) => copyText(plainText(cell.column, cell.value), ctx.toast);
   const grid = createGrid({
     testid: "sql-grid",
     label: "query result",
@@ -53,7 +52,7 @@ export function createSql(ctx, el) {
         side,
         h("div", { class: "value-head" }, h("b", {}, `Result row ${fmtInt(cell.row)}`), " · ", h("span", { class: "colname" }, brief(cell.column.label)), " ", h("span", { class: "type-tag" }, cell.column.sqlType || cell.column.type)),
         h("div", { class: "value-full v-str", "data-testid": "sql-cell-value" }, cell.value === null ? "null" : plainText(cell.column, cell.value)),
-        h("div", { class: "button-row" }, h("button", { type: "button", class: "small", onclick: () => copyValue(cell) }, "Copy value"), h("button", { type: "button", class: "small", onclick: () => copyText(rowText(cell, "tsv"), ctx.toast) }, "Copy row (TSV)")),
+        h("div", { class: "button-row" }, h("button", { type: "button", class: "small", onclick: () => copyValue(cell, ctx.toast) }, "Copy value"), h("button", { type: "button", class: "small", onclick: () => copyRow(cell, "tsv", ctx.toast) }, "Copy row (TSV)")),
       );
     },
     onSort: (key) => {
@@ -62,7 +61,7 @@ export function createSql(ctx, el) {
     },
     sortState: () => sort,
   });
-  copyKeys(grid, ctx.toast, () => lastCell, copyValue);
+  copyKeys(grid, ctx.toast, () => lastCell, (cell) => copyValue(cell, ctx.toast));
 
   function spawn() {
     engine = new Engine({ url: new URL("../sql-worker.js", import.meta.url) });
