@@ -190,12 +190,14 @@ test("columns whose tokenizer is not supplied say unknown_tokenizer, the others 
 
 test("Stop keeps the columns counted; the button then counts the others only", async () => {
   const { page, log } = ins;
-  // 60 int32 columns of 50,000 rows (20 counted together): a run long enough to stop in its course.
+  // 200 int32 columns of 50,000 rows, counted 20 together: ten passes,
+  // so Stop after the first lands in the run's course (with three, the
+  // run once ended before the click).
   const n = 50_000;
-  const k = 60;
+  const k = 200;
   const schema = Array.from({ length: k }, (_, c) => ({ name: `c${c}`, type: "int32", nullable: false }));
   const columns = schema.map((_, c) => Array.from({ length: n }, (_, i) => (i * (c + 7)) % 1009));
-  await dropFile(page, { name: "sixty.cols", bytes: materialize(buildFile(schema, [{ offset: 5, columns }])) });
+  await dropFile(page, { name: "wide.cols", bytes: materialize(buildFile(schema, [{ offset: 5, columns }])) });
   await page.evaluate(() => {
     window.__what = [];
     new MutationObserver(() => {
