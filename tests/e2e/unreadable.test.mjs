@@ -115,7 +115,10 @@ test("an unreadable cell is not a null: its own glyph, a label saying why, and t
   await page.click(`[data-testid=data-grid] .grid-cell[data-row="${r}"][data-col="1"]`);
   await page.waitForSelector("[data-testid=cell-panel-null]");
   assert.equal(await page.$("[data-testid=cell-panel-unreadable]"), null);
-  assert.doesNotMatch(await page.textContent("[data-testid=cell-panel]"), /unreadable/);
+  // The cell's own part of the panel; its row's list below names the unreadable neighbour.
+  assert.doesNotMatch(await page.$eval("[data-testid=cell-panel]", (p) => [...p.children].filter((e) => e.dataset.testid !== "record").map((e) => e.textContent).join(" ")), /unreadable/);
+  const fields = await page.$$eval("[data-testid=cell-panel] .record-field", (bs) => bs.slice(0, 2).map((b) => b.querySelector(".record-value").textContent));
+  assert.deepEqual(fields, ["✗ unreadable", "null"]);
   assert.deepEqual(log.errors, []);
 });
 

@@ -93,6 +93,28 @@ test("End and Home move the selection to the last and first column, drawn and in
   assert.equal(await page.$eval(scroller, (s) => s.scrollLeft), 0);
 });
 
+test("the side panel's whole row lists 200 of the 1,200 columns, finds the others by its filter (case aside, kept from cell to cell), and a field found selects its cell", async () => {
+  const { page } = ins;
+  const fields = () => page.$$eval("[data-testid=cell-panel] .record-field", (bs) => bs.map((b) => [b.querySelector(".record-name").textContent, b.querySelector(".record-value").textContent]));
+  // Row 1 of row group 0: an int column c holds c, a string column "x".
+  const row1 = (c) => [`col_${c}`, SCHEMA[c].type === "string" ? "x" : String(c)];
+  await page.click(`[data-testid=data-grid] .grid-row[data-row="1"] .grid-cell[data-col]:not(.grid-rowno)`);
+  await page.waitForFunction(() => document.querySelector("[data-testid=cell-panel-where]")?.textContent === "Row 1");
+  assert.deepEqual(await fields(), [...Array(200).keys()].map(row1), "the first 200, in the grid's order");
+  assert.match(await page.textContent("[data-testid=record-more]"), /^and 1,000 more columns; the filter finds them/);
+  await page.fill("[data-testid=record-filter]", "COL_119");
+  const found = [119, ...Array.from({ length: 10 }, (_, k) => 1190 + k)];
+  assert.deepEqual(await fields(), found.map(row1));
+  await page.click("[data-testid=cell-panel] .record-field[data-field='1195']");
+  await page.waitForFunction(() => document.querySelector(".side-panel .colname")?.textContent === "col_1195");
+  await gridDrawn(page);
+  assert.deepEqual(await page.$eval("#data-grid-active", (e) => ({ col: Number(e.dataset.col), row: Number(e.dataset.row), text: e.textContent })), { col: 1195, row: 1, text: "x" });
+  assert.equal(await page.inputValue("[data-testid=record-filter]"), "COL_119", "the filter stays");
+  assert.deepEqual(await fields(), found.map(row1));
+  await page.fill("[data-testid=record-filter]", "");
+  assert.equal((await fields()).length, 200);
+});
+
 test("the Columns menu of 1,200 columns shows 200 at once, finds the others by its filter (case aside), and the grid follows a choice", async () => {
   const { page, log } = ins;
   await page.click("[data-testid=data-columns-toggle]");

@@ -13,6 +13,7 @@ import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { createGrid, unreadableNode } from "./grid.js";
 import { copyValue, copyRow, hexDump } from "./cells.js";
 import { showRange, copyKeys } from "./range.js";
+import { createRecord } from "./record.js";
 import { brief, isolated } from "../labels.js";
 import { groupList } from "../chunkstate.js";
 
@@ -147,6 +148,12 @@ export function createData(ctx, el) {
   // ------------------------------------------------------------ side panel
 
   let lastCell = null;
+  const record = createRecord();
+  /** A field of the row's list picked: its cell selected in the grid. */
+  const pickField = (row) => (col, { focusGrid }) => {
+    grid.select(row, col);
+    if (focusGrid) grid.el.focus({ preventScroll: true });
+  };
 
   /** Rows where conditions `conds` ([{ c, op, text }]) hold, added to the
    *  form's (`add`) or alone, and applied; the sort stays. */
@@ -205,7 +212,9 @@ export function createData(ctx, el) {
       ),
       isBytes ? h("details", {}, h("summary", {}, "Bytes (hex)"), h("pre", { class: "hexdump" }, hexDump(v))) : null,
       timeUnitField(ctx, c.key, "cell-time-unit", "Show this column as"),
+      record.node(cell, pickField(cell.row)),
     );
+    record.settle();
     // Chosen here, the column shows anew and so does this panel: the choice keeps the focus.
     if (refocusUnit) side.querySelector("[data-testid=cell-time-unit]")?.focus();
     refocusUnit = false;

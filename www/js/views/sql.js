@@ -7,6 +7,7 @@ import { fmtInt, fmtMs, plural } from "../format.js";
 import { Engine } from "../engine.js";
 import { createGrid } from "./grid.js";
 import { copyValue, copyRow, plainText } from "./cells.js";
+import { createRecord } from "./record.js";
 import { showRange, copyKeys } from "./range.js";
 import { brief } from "../labels.js";
 
@@ -41,6 +42,7 @@ export function createSql(ctx, el) {
   const examples = h("div", { class: "button-row sql-examples" });
   const side = h("aside", { class: "side-panel", "data-testid": "sql-cell-panel" }, h("p", { class: "muted small" }, "Select a cell to see its whole value."));
   let lastCell = null; // the one cell selected (Ctrl+C copies it), in the result shown
+  const record = createRecord();
   const grid = createGrid({
     testid: "sql-grid",
     label: "query result",
@@ -53,7 +55,12 @@ export function createSql(ctx, el) {
         h("div", { class: "value-head" }, h("b", {}, `Result row ${fmtInt(cell.row)}`), " · ", h("span", { class: "colname" }, brief(cell.column.label)), " ", h("span", { class: "type-tag" }, cell.column.sqlType || cell.column.type)),
         h("div", { class: "value-full v-str", "data-testid": "sql-cell-value" }, cell.value === null ? "null" : plainText(cell.column, cell.value)),
         h("div", { class: "button-row" }, h("button", { type: "button", class: "small", onclick: () => copyValue(cell, ctx.toast) }, "Copy value"), h("button", { type: "button", class: "small", onclick: () => copyRow(cell, "tsv", ctx.toast) }, "Copy row (TSV)")),
+        record.node(cell, (col, { focusGrid }) => {
+          grid.select(cell.row, col);
+          if (focusGrid) grid.el.focus({ preventScroll: true });
+        }),
       );
+      record.settle();
     },
     onSort: (key) => {
       const next = !sort || sort.key !== key ? { key, desc: false } : !sort.desc ? { key, desc: true } : null;

@@ -1,0 +1,106 @@
+// A selected cell's whole row as a list of its columns' names and values,
+// at the foot of the Data and SQL side panels: the grid shows a few columns
+// at a time, this one the row. Picking a field selects its cell in the grid.
+
+import { h, fill } from "../dom.js";
+import { brief } from "../labels.js";
+import { plural } from "../format.js";
+import { cellNode, unreadableNode } from "./grid.js";
+
+// At most this many fields listed (a 4,000-column row would be 4,000
+// buttons at every selection); a filter by name, offered from FILTER_FROM
+// columns, finds the others.
+const LISTED = 200;
+const FILTER_FROM = 20;
+const VALUE_CHARS = 80;
+
+/**
+ * One panel's row list. It keeps, from one selection to the next, whether
+ * it is open, its filter, and (when a field was picked) where the list was
+ * scrolled and which field had the focus, since each selection draws the
+ * panel anew.
+ *   node(cell, pick): the list for `cell` (with columns and rowValues, as
+ *     the grid hands it over); pick(col, { focusGrid }) selects that cell.
+ *   settle(): once the node is on the page, its scroll and focus back.
+ */
+export function createRecord() {
+  let open = true;
+  let filter = "";
+  let kept = null; // { col, scrollTop, focused }
+  let list = null;
+
+  function items(cell, pick) {
+    const cols = cell.columns || [];
+    const want = filter.trim().toLowerCase();
+    const matching = [];
+    for (let j = 0; j < cols.length; j++) if (!want || cols[j].label.toLowerCase().includes(want)) matching.push(j);
+    const out = matching.slice(0, LISTED).map((j) => {
+      const c = cols[j];
+      const v = cell.rowValues[j];
+      return h(
+        "li",
+        {},
+        h(
+          "button",
+          {
+            type: "button",
+            class: "record-field",
+            "data-field": j,
+            "aria-current": j === cell.col ? "true" : null,
+            title: `select this cell in the grid (${c.label})`,
+            onclick: (ev) => {
+              // From the keyboard (no pointer: detail 0) the focus stays on
+              // the field; from a pointer it goes to the grid, whose arrow
+              // keys go on from the cell picked.
+              kept = { col: j, scrollTop: list.scrollTop, focused: ev.detail === 0 };
+              pick(j, { focusGrid: ev.detail !== 0 });
+            },
+          },
+          h("span", { class: "record-name" }, brief(c.label)),
+          h("span", { class: "record-value" }, v === undefined ? unreadableNode() : cellNode(c, v, VALUE_CHARS)),
+        ),
+      );
+    });
+    if (matching.length > LISTED) out.push(h("li", { class: "muted small record-more", "data-testid": "record-more" }, `and ${plural(matching.length - LISTED, "more column")}${cols.length > FILTER_FROM ? "; the filter finds them" : ""} (Copy row copies them all)`));
+    if (!matching.length) out.push(h("li", { class: "muted small record-more" }, "No column's name holds this text."));
+    return out;
+  }
+
+  function node(cell, pick) {
+    const cols = cell.columns || [];
+    list = h("ul", { class: "record-list", "data-testid": "record-list" });
+    fill(list, items(cell, pick));
+    const search = cols.length > FILTER_FROM
+      ? h("input", {
+          type: "search",
+          class: "record-filter",
+          placeholder: "filter by column name",
+          "aria-label": "filter the row's columns by name",
+          "data-testid": "record-filter",
+          value: filter,
+          oninput: (ev) => {
+            filter = ev.target.value;
+            fill(list, items(cell, pick));
+          },
+        })
+      : null;
+    const details = h(
+      "details",
+      { class: "record", "data-testid": "record", open },
+      h("summary", {}, `Whole row · ${plural(cols.length, "column")}`),
+      search,
+      list,
+    );
+    details.addEventListener("toggle", () => (open = details.open));
+    return details;
+  }
+
+  function settle() {
+    if (!kept || !list?.isConnected) return;
+    list.scrollTop = kept.scrollTop;
+    if (kept.focused) list.querySelector(`.record-field[data-field="${kept.col}"]`)?.focus({ preventScroll: true });
+    kept = null;
+  }
+
+  return { node, settle };
+}
