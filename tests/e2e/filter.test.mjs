@@ -1,8 +1,9 @@
 // The Data tab's filter conditions (www/js/filter.js), in Node without a
-// browser: "contains (any case)" over strings beyond ASCII.
+// browser: "contains (any case)" over strings beyond ASCII; "any text
+// column", a row kept when one of the string columns passes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseValue, applyCondition } from "../../www/js/filter.js";
+import { parseValue, applyCondition, applyAnyText, opsOf, textColumns, ANY_TEXT } from "../../www/js/filter.js";
 import { equalsText } from "../../www/js/format.js";
 import { offsetsAndData } from "../js/check.mjs";
 
@@ -38,6 +39,28 @@ test("contains (any case) over bytes folds ASCII letters only (bytes are not tex
   assert.deepEqual(kept(col, "icontains", "61"), [0, 1]);
   assert.deepEqual(kept(col, "icontains", "c3a9"), [2]);
   assert.deepEqual(kept(col, "icontains", "ff"), [1]);
+});
+
+test("any text column: a row passes when one of the columns does; nulls and unreadable columns match nothing; other conditions still hold", () => {
+  const a = stringColumn("string", ["red apple", "pear", "plum", "", "Grape"]);
+  const b = stringColumn("string", ["kiwi", "apple pie", "fig", "apple", "lime"]);
+  b.validity = Uint8Array.of(0b11101); // row 1 null in b
+  const search = (op, text, cols, keep = new Uint8Array(5).fill(1)) => {
+    applyAnyText({ op, value: parseValue("string", text).value }, cols, keep);
+    return [...keep.keys()].filter((i) => keep[i]);
+  };
+  assert.deepEqual(search("contains", "apple", [a, b]), [0, 3], "row 1's apple is in b's null row");
+  assert.deepEqual(search("icontains", "GRAPE", [a, b]), [4]);
+  assert.deepEqual(search("=", "fig", [a, b]), [2]);
+  assert.deepEqual(search("starts", "p", [a, b]), [1, 2]);
+  assert.deepEqual(search("contains", "apple", [a, null]), [0], "a column that does not read matches nothing");
+  assert.deepEqual(search("contains", "apple", [null, null]), []);
+  // Rows an earlier condition dropped stay dropped.
+  assert.deepEqual(search("contains", "p", [a, b], Uint8Array.of(1, 0, 1, 1, 0)), [0, 2, 3]);
+  // What applies: search-like operators only, and the string columns only.
+  assert.deepEqual(opsOf([{ type: "int32" }], ANY_TEXT).map((o) => o.op), ["=", "contains", "icontains", "starts"]);
+  assert.deepEqual(opsOf([{ type: "int32" }], 0).map((o) => o.op).includes("contains"), false);
+  assert.deepEqual(textColumns([{ type: "string" }, { type: "bytes" }, { type: "int8" }, { type: "string" }]), [0, 3]);
 });
 
 test("equalsText gives the text parseValue reads back to the same value, for every type; none for NaN, text that is not UTF-8, or one over the limit", () => {

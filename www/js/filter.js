@@ -27,6 +27,23 @@ export function opsFor(type) {
   return OPS.filter((o) => o.types === "all" || (o.types === "text" && TEXT.has(type)) || (o.types === "ordered" && type !== "bool"));
 }
 
+/**
+ * The condition's column ANY_TEXT is every string column at once: a row
+ * passes when one of them does (a search of the row's text). Only the
+ * operators that read as a search apply: "any text column ≠ x" or "< x"
+ * would pass nearly every row.
+ */
+export const ANY_TEXT = -1;
+const ANY_OPS = new Set(["=", "contains", "icontains", "starts"]);
+
+/** The string columns ANY_TEXT searches. */
+export const textColumns = (schema) => schema.flatMap((s, c) => (s.type === "string" ? [c] : []));
+
+/** The operators of condition column `c` (ANY_TEXT too) of `schema`. */
+export function opsOf(schema, c) {
+  return c === ANY_TEXT ? OPS.filter((o) => ANY_OPS.has(o.op)) : opsFor(schema[c].type);
+}
+
 const enc = new TextEncoder();
 
 /**
@@ -170,6 +187,24 @@ export function applyCondition(cond, col, keep) {
     default: throw new Error(`operator ${op} does not apply to ${col.type}`);
   }
   for (let i = 0; i < n; i++) if (keep[i] && (isNull(i) || !test(get(i)))) keep[i] = 0;
+}
+
+/**
+ * ANY_TEXT's condition over one row group: keep[i] cleared for the rows
+ * where no column of `cols` (decoded string columns; null for one whose
+ * chunk does not read, which then matches nothing) passes `cond`.
+ */
+export function applyAnyText(cond, cols, keep) {
+  const any = new Uint8Array(keep.length);
+  for (const col of cols) {
+    if (!col) continue;
+    // (rows another column already matched are not tested again)
+    const one = new Uint8Array(keep.length);
+    for (let i = 0; i < one.length; i++) one[i] = keep[i] & (any[i] ^ 1);
+    applyCondition(cond, col, one);
+    for (let i = 0; i < one.length; i++) any[i] |= one[i];
+  }
+  for (let i = 0; i < keep.length; i++) keep[i] &= any[i];
 }
 
 /** A short text of a condition for the status line. */

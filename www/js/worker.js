@@ -11,7 +11,7 @@ import { headerPlan, READ_TOGETHER_FROM } from "./chunkheaders.js";
 import { Held, MAX_SPAN, packageStretches, stretches } from "./stretches.js";
 import { shuffle } from "./stats.js";
 import { SortKeys, sortIds } from "./sort.js";
-import { applyCondition } from "./filter.js";
+import { applyCondition, applyAnyText, textColumns, ANY_TEXT } from "./filter.js";
 import { ColumnProfile, TOP_KEPT } from "./profile.js";
 import { cellText, textFormat } from "./exporttext.js";
 import { columnLabels } from "./labels.js";
@@ -809,14 +809,29 @@ const ops = {
     const t0 = performance.now();
     const G = footerGroups.length;
     let ids = null;
+    // Columns searched by "any text column" whose chunk does not read: c -> error.
+    const leftOut = new Map();
     if (filters.length) {
       const parts = [];
       let kept = 0;
-      const cols = [...new Set(filters.map((cond) => cond.c))];
-      for await (const [g, chunks] of rowGroupsInTurn(cols, check)) {
+      const named = new Set(filters.map((cond) => cond.c).filter((c) => c !== ANY_TEXT));
+      const searched = filters.some((cond) => cond.c === ANY_TEXT) ? textColumns(footerSchema) : [];
+      const cols = [...new Set([...named, ...searched])];
+      for await (const [g, settled] of rowGroupsInTurn(cols, check, { settled: true })) {
+        // A column a condition names fails the view, as it always did; one
+        // only searched is left out of the search, and said to be.
+        const chunks = settled.map(({ value, error }, i) => {
+          if (!error) return value;
+          if (error.kind === "cancelled" || named.has(cols[i])) throw error;
+          if (!leftOut.has(cols[i])) leftOut.set(cols[i], errorInfo(error));
+          return null;
+        });
         const n = footerGroups[g].numRows;
         const keep = new Uint8Array(n).fill(1);
-        for (const cond of filters) applyCondition(cond, chunks[cols.indexOf(cond.c)], keep);
+        for (const cond of filters) {
+          if (cond.c === ANY_TEXT) applyAnyText(cond, searched.map((c) => chunks[cols.indexOf(c)]), keep);
+          else applyCondition(cond, chunks[cols.indexOf(cond.c)], keep);
+        }
         const part = new Uint32Array(n);
         let k = 0;
         const base = rgStart[g];
@@ -851,7 +866,7 @@ const ops = {
     }
     view = ids;
     viewSpec = { filters, sort };
-    return { total: viewLength(), numRows: f.numRows, ms: performance.now() - t0, ...ioCounters() };
+    return { total: viewLength(), numRows: f.numRows, leftOut: [...leftOut].map(([c, error]) => ({ c, error })), ms: performance.now() - t0, ...ioCounters() };
   },
 
   /** Where file row `row` is in the current view (-1: filtered out). */

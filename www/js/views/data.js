@@ -8,7 +8,7 @@
 import { h, fill } from "../dom.js";
 import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, valueNode, scalarText, plural, equalsText, MAX_CONDITION_TEXT } from "../format.js";
 import { errorBox, timeUnitField, columnPicker } from "../common.js";
-import { opsFor, parseValue, describeCondition } from "../filter.js";
+import { opsOf, parseValue, describeCondition, ANY_TEXT, textColumns } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { createGrid, unreadableNode } from "./grid.js";
 import { copyValue, copyRow, hexDump } from "./cells.js";
@@ -23,6 +23,9 @@ const PANEL_CHARS = 100_000;
 // The most columns' error boxes shown above the grid before "N more".
 const ERRORS_SHOWN = 5;
 const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its whole value here; a drag, or Shift with a click or an arrow key, selects a range (on a touch screen, a long press on its last cell).";
+
+// The filter's column that stands for every text column (filter.js's ANY_TEXT).
+const ANY_LABEL = "any text column";
 
 export function createData(ctx, el) {
   let cols = [];
@@ -155,6 +158,9 @@ export function createData(ctx, el) {
     if (focusGrid) grid.el.focus({ preventScroll: true });
   };
 
+  /** A condition's column as the status line and messages name it. */
+  const conditionColumn = (c) => (c === ANY_TEXT ? ANY_LABEL : brief(ctx.labels[c]));
+
   /** Rows where conditions `conds` ([{ c, op, text }]) hold, added to the
    *  form's (`add`) or alone, and applied; the sort stays. */
   function rowsWhere(conds, { add = true } = {}) {
@@ -228,7 +234,7 @@ export function createData(ctx, el) {
     const parts = [];
     const shown = total === f.numRows ? plural(f.numRows, "row") : `${fmtInt(total)} of ${plural(f.numRows, "row")}`;
     parts.push(shown);
-    if (applied.filters.length) parts.push(`where ${applied.filters.map((x) => describeCondition(x, brief(ctx.labels[x.c]), x.text)).join(" and ")}`);
+    if (applied.filters.length) parts.push(`where ${applied.filters.map((x) => describeCondition(x, conditionColumn(x.c), x.text)).join(" and ")}`);
     if (applied.sort) parts.push(`sorted by ${brief(ctx.labels[applied.sort.c])} ${applied.sort.desc ? "descending" : "ascending"} (nulls last)`);
     else parts.push("in file order");
     return parts.join(", ");
@@ -282,6 +288,9 @@ export function createData(ctx, el) {
     });
     total = res.total;
     status.textContent = `${describe()} · computed in ${fmtMs(res.ms)} in the worker`;
+    // Searched text columns whose chunks do not read: the rows found are
+    // those of the others, and that is said.
+    if (res.leftOut?.length) status.append(h("span", { class: "error-inline", "data-testid": "data-left-out" }, ` · not searched, as they do not read: ${res.leftOut.map(({ c, error }) => `${brief(ctx.labels[c])} (${error.kind})`).join(", ")}`));
     status.dataset.total = String(total);
     // The selected cell was a place in the old view: forgotten with it.
     lastCell = null;
@@ -310,16 +319,17 @@ export function createData(ctx, el) {
 
   function filterRow(fl, i) {
     const f = ctx.file;
-    const type = f.schema[fl.c].type;
-    const ops = opsFor(type);
+    const any = fl.c === ANY_TEXT;
+    const type = any ? "string" : f.schema[fl.c].type;
+    const ops = opsOf(f.schema, fl.c);
     if (!ops.some((o) => o.op === fl.op)) fl.op = ops[0].op;
     const op = ops.find((o) => o.op === fl.op);
-    const unit = ctx.timeUnits[fl.c];
-    const input = h("input", { type: "text", value: fl.text || "", "data-testid": "filter-value", "aria-label": "value", placeholder: unit ? "2001-03-01 or a number" : type === "bytes" ? "hex, e.g. 00ff" : type === "bool" ? "true / false" : "value", hidden: !!op.noValue, oninput: () => (fl.text = input.value) });
+    const unit = any ? null : ctx.timeUnits[fl.c];
+    const input = h("input", { type: "text", value: fl.text || "", "data-testid": "filter-value", "aria-label": "value", placeholder: any ? "text to find" : unit ? "2001-03-01 or a number" : type === "bytes" ? "hex, e.g. 00ff" : type === "bool" ? "true / false" : "value", hidden: !!op.noValue, oninput: () => (fl.text = input.value) });
     return h(
       "div",
       { class: "filter-row", "data-testid": "filter-row" },
-      h("select", { "aria-label": "column", "data-testid": "filter-col", onchange: (ev) => { fl.c = Number(ev.target.value); drawFilters(); } }, f.schema.map((col, c) => h("option", { value: String(c), selected: c === fl.c }, isolated(brief(ctx.labels[c]))))),
+      h("select", { "aria-label": "column", "data-testid": "filter-col", onchange: (ev) => { fl.c = Number(ev.target.value); drawFilters(); } }, textColumns(f.schema).length ? h("option", { value: String(ANY_TEXT), selected: any }, ANY_LABEL) : null, f.schema.map((col, c) => h("option", { value: String(c), selected: c === fl.c }, isolated(brief(ctx.labels[c]))))),
       h("select", { "aria-label": "comparison", "data-testid": "filter-op", onchange: (ev) => { fl.op = ev.target.value; drawFilters(); } }, ops.map((o) => h("option", { value: o.op, selected: o.op === fl.op }, o.label))),
       input,
       h("button", { type: "button", class: "small", "aria-label": "remove this condition", onclick: () => { filters.splice(i, 1); drawFilters(); } }, "×"),
@@ -358,14 +368,14 @@ export function createData(ctx, el) {
     const parsed = [];
     let ok = true;
     filters.forEach((fl, i) => {
-      const type = ctx.file.schema[fl.c].type;
-      const op = opsFor(type).find((o) => o.op === fl.op);
+      const type = fl.c === ANY_TEXT ? "string" : ctx.file.schema[fl.c].type;
+      const op = opsOf(ctx.file.schema, fl.c).find((o) => o.op === fl.op);
       const errEl = filterHost.querySelectorAll("[data-testid=filter-error]")[i];
       if (op.noValue) {
         parsed.push({ c: fl.c, op: fl.op, value: null, text: "" });
         return;
       }
-      const r = parseValue(type, fl.text || "", ctx.timeUnits[fl.c] || null);
+      const r = parseValue(type, fl.text || "", (fl.c !== ANY_TEXT && ctx.timeUnits[fl.c]) || null);
       if (r.error) {
         ok = false;
         errEl.hidden = false;
@@ -392,8 +402,9 @@ export function createData(ctx, el) {
     const out = [];
     for (const item of list) {
       const [c, op, text] = Array.isArray(item) ? item : [];
-      if (!Number.isInteger(c) || c < 0 || c >= n) return { error: `a condition names column ${String(c).slice(0, 20)}, and the file has ${n}` };
-      if (!opsFor(ctx.file.schema[c].type).some((o) => o.op === op)) return { error: `“${String(op).slice(0, 20)}” is not a comparison for ${brief(ctx.labels[c])}` };
+      const any = c === ANY_TEXT && textColumns(ctx.file.schema).length > 0;
+      if (!any && (!Number.isInteger(c) || c < 0 || c >= n)) return { error: `a condition names column ${String(c).slice(0, 20)}, and the file has ${n}` };
+      if (!opsOf(ctx.file.schema, c).some((o) => o.op === op)) return { error: `“${String(op).slice(0, 20)}” is not a comparison for ${conditionColumn(c)}` };
       if (typeof text !== "string" || text.length > MAX_CONDITION_TEXT) return { error: "a condition's value is not text" };
       out.push({ c, op, text });
     }

@@ -1,0 +1,120 @@
+// The Data tab's filter column "any text column": a row is kept when one
+// of the file's string columns passes the condition (a search of the row's
+// text), with the other conditions still holding; a text column that does
+// not read is left out of the search and named; a link carries it. Rows
+// expected come from the corpus JSON.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { openInspector, dropFile, tab, gridDrawn, corpus, waitState } from "./harness.mjs";
+import { expectedPath, readJson } from "../node/corpus.mjs";
+
+let ins;
+before(async () => {
+  ins = await openInspector({ viewport: { width: 1400, height: 900 } }, { mounts: { "/corpus/": corpus } });
+});
+after(async () => {
+  await ins?.close();
+});
+
+/** File rows of the corpus JSON (one row group) where `pass(values of row)` holds. */
+function rowsWhere(want, pass) {
+  const cols = want.row_groups.flatMap((g) => g.values); // (a single row group here)
+  const out = [];
+  for (let r = 0; r < cols[0].length; r++) if (pass(cols.map((v) => v[r]))) out.push(r);
+  return out;
+}
+
+const drawnRows = async (page) => {
+  await gridDrawn(page);
+  return page.$$eval("[data-testid=data-grid] .grid-row:not([hidden])", (rs) => rs.map((r) => Number(r.dataset.fileRow)));
+};
+
+/** Waits for the view to hold `n` rows (or 30 s, then fails with what it holds). */
+async function total(page, n) {
+  await page.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === String(n), n, { timeout: 30_000 }).catch(() => {});
+  return Number(await page.getAttribute("[data-testid=data-status]", "data-total"));
+}
+
+test("any text column contains (any case): the rows where one of the string columns holds the text, AND-ed with a condition on a number", async () => {
+  const { page } = ins;
+  const rel = "real/birdstrikes.optimized.cols";
+  const want = readJson(expectedPath(path.join(corpus, rel)));
+  const text = want.schema.flatMap((s, c) => (s.type === "string" ? [c] : []));
+  const cost = want.schema.findIndex((s) => s.name === "Cost Total $");
+  const found = (row) => text.some((c) => row[c] !== null && row[c].toLowerCase().includes("charleston"));
+  const expected = rowsWhere(want, found);
+  assert.ok(expected.length > 100 && expected.length < 10_000, "the search keeps some rows and drops others");
+  await dropFile(page, path.join(corpus, rel));
+  await tab(page, "data");
+  await gridDrawn(page);
+
+  await page.click("[data-testid=filter-add]");
+  await page.selectOption("[data-testid=filter-col]", "-1");
+  assert.deepEqual(await page.$$eval("[data-testid=filter-op] option", (os) => os.map((o) => o.value)), ["=", "contains", "icontains", "starts"]);
+  await page.selectOption("[data-testid=filter-op]", "icontains");
+  await page.fill("[data-testid=filter-value]", "CHARLESTON");
+  await page.click("[data-testid=filter-apply]");
+  assert.equal(await total(page, expected.length), expected.length);
+  assert.match(await page.textContent("[data-testid=data-status]"), /where any text column contains \(any case\) CHARLESTON/);
+  assert.deepEqual(await drawnRows(page), expected.slice(0, (await drawnRows(page)).length));
+  assert.equal(await page.$("[data-testid=data-left-out]"), null, "every text column reads");
+
+  // And a second condition, on a number column.
+  const both = rowsWhere(want, (row) => found(row) && row[cost] !== null && row[cost] > 0);
+  assert.ok(both.length > 0 && both.length < expected.length);
+  await page.click("[data-testid=filter-add]");
+  await page.selectOption("[data-testid=filter-row] >> nth=1 >> [data-testid=filter-col]", String(cost));
+  await page.selectOption("[data-testid=filter-row] >> nth=1 >> [data-testid=filter-op]", ">");
+  await page.fill("[data-testid=filter-row] >> nth=1 >> [data-testid=filter-value]", "0");
+  await page.click("[data-testid=filter-apply]");
+  assert.equal(await total(page, both.length), both.length);
+  assert.deepEqual(await drawnRows(page), both.slice(0, (await drawnRows(page)).length));
+
+  // The link carries it, and opens to the same rows.
+  const where = await page.evaluate(() => new URL(location.href).searchParams.get("where"));
+  assert.deepEqual(JSON.parse(where), [[-1, "icontains", "CHARLESTON"], [cost, ">", "0"]]);
+  await page.goto(`${ins.server.base}?url=${encodeURIComponent(`/corpus/${rel}`)}&tab=data&where=${encodeURIComponent(where)}`);
+  assert.equal(await total(page, both.length), both.length);
+  assert.equal(await page.inputValue("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-col]"), "-1");
+  assert.equal(await page.inputValue("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-value]"), "CHARLESTON");
+});
+
+test("a text column that does not read is left out of the search and named; the rows are those of the others", async () => {
+  const { page } = ins;
+  const rel = "valid/tokenized_two_tokenizers.cols";
+  const want = readJson(expectedPath(path.join(corpus, rel)));
+  // Only the small tokenizer: text_gpt2 does not read (also_gpt2 is bytes, never searched).
+  await page.evaluate(() => (document.body.dataset.state = ""));
+  await page.setInputFiles("[data-testid=file-input]", [path.join(corpus, rel), path.join(corpus, "tokenizers/small-tokenizer.json")]);
+  await waitState(page, "ready");
+  await tab(page, "data");
+  await gridDrawn(page);
+  const col = (name) => want.schema.findIndex((s) => s.name === name);
+  const [small, plain] = [col("text_small"), col("untokenized")];
+  // (a value that is not plain text is { hex } in the JSON)
+  const has = (v) => v !== null && (typeof v === "string" ? Buffer.from(v) : Buffer.from(v.hex, "hex")).includes("the ");
+  const expected = rowsWhere(want, (row) => [small, plain].some((c) => has(row[c])));
+  const everywhere = rowsWhere(want, (row) => want.schema.some((s, c) => s.type === "string" && has(row[c])));
+  assert.ok(expected.length > 0 && expected.length < everywhere.length, "text_gpt2 would have found more rows");
+  await page.click("[data-testid=filter-add]");
+  await page.selectOption("[data-testid=filter-col]", "-1");
+  await page.selectOption("[data-testid=filter-op]", "contains");
+  await page.fill("[data-testid=filter-value]", "the ");
+  await page.click("[data-testid=filter-apply]");
+  assert.equal(await total(page, expected.length), expected.length);
+  assert.equal(await page.textContent("[data-testid=data-left-out]"), " · not searched, as they do not read: text_gpt2 (unknown_tokenizer)");
+  assert.deepEqual(await drawnRows(page), expected.slice(0, (await drawnRows(page)).length));
+
+  // A condition naming that column itself still fails the view, as before.
+  await page.selectOption("[data-testid=filter-col]", String(col("text_gpt2")));
+  await page.fill("[data-testid=filter-value]", "the ");
+  await page.click("[data-testid=filter-apply]");
+  await page.waitForSelector("[data-testid=data-error]");
+  assert.match(await page.textContent("[data-testid=data-error]"), /unknown_tokenizer/);
+});
+
+test("no page errors", () => {
+  assert.deepEqual(ins.log.errors, []);
+});
