@@ -345,6 +345,13 @@ export function createData(ctx, el) {
         "div",
         { class: "button-row" },
         h("button", { type: "button", class: "small", "data-testid": "filter-add", onclick: () => { filters.push({ c: cols[0] ?? 0, op: "=", text: "" }); drawFilters(); } }, "+ Condition"),
+        textColumns(ctx.file.schema).length
+          ? h("button", { type: "button", class: "small", "data-testid": "filter-search", title: "a condition on every text column at once: rows where one of them contains the text, in any case", onclick: () => {
+              filters.push({ c: ANY_TEXT, op: "icontains", text: "" });
+              drawFilters();
+              [...filterHost.querySelectorAll("[data-testid=filter-value]")].at(-1)?.focus();
+            } }, "+ Search text")
+          : null,
         h("button", { type: "submit", class: "small primary", "data-testid": "filter-apply" }, "Apply"),
         filters.length || applied.filters.length ? h("button", { type: "button", class: "small", "data-testid": "filter-clear", onclick: () => { filters = []; drawFilters(); compute([], applied.sort); } }, "Clear") : null,
         h("span", { class: "muted small" }, "All conditions must hold; null matches only “is null”."),
