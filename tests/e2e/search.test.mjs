@@ -62,6 +62,20 @@ test("any text column contains (any case): the rows where one of the string colu
   assert.match(await page.textContent("[data-testid=data-status]"), /where any text column contains \(any case\) CHARLESTON/);
   assert.deepEqual(await drawnRows(page), expected.slice(0, (await drawnRows(page)).length));
   assert.equal(await page.$("[data-testid=data-left-out]"), null, "every text column reads");
+  // The cells the search found are marked, and no other: in the grid...
+  const cells = await page.$$eval("[data-testid=data-grid] .grid-row:not([hidden]) .grid-cell[data-col]:not(.grid-rowno)", (cs) => cs.map((c) => ({ id: Number(c.closest(".grid-row").dataset.fileRow), col: Number(c.dataset.col), match: c.classList.contains("match") })));
+  assert.ok(cells.some((c) => c.match), "some drawn cell is marked");
+  for (const c of cells) {
+    const v = want.row_groups[0].values[c.col][c.id];
+    assert.equal(c.match, text.includes(c.col) && v !== null && v.toLowerCase().includes("charleston"), `row ${c.id} column ${c.col}: ${v}`);
+  }
+  // ...and in the selected cell's row list.
+  await page.click("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell[data-col='0']");
+  await page.waitForSelector("[data-testid=cell-panel] [data-testid=record-list]");
+  const marked = await page.$$eval("[data-testid=cell-panel] .record-field", (bs) => bs.map((b) => b.classList.contains("match")));
+  const first = expected[0];
+  assert.deepEqual(marked, want.schema.map((s, c) => text.includes(c) && want.row_groups[0].values[c][first]?.toLowerCase().includes("charleston") === true));
+  assert.ok(marked.some(Boolean));
 
   // And a second condition, on a number column.
   const both = rowsWhere(want, (row) => found(row) && row[cost] !== null && row[cost] > 0);

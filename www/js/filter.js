@@ -207,6 +207,14 @@ export function applyAnyText(cond, cols, keep) {
   for (let i = 0; i < keep.length; i++) keep[i] &= any[i];
 }
 
+/** Whether one string value (its UTF-8 bytes) passes `cond`: the grid
+ *  marks the cells an "any text column" search found by it. */
+export function textMatches(cond, bytes) {
+  const keep = Uint8Array.of(1);
+  applyCondition(cond, { type: "string", length: 1, validity: null, values: { offsets: [0, bytes.length], data: bytes } }, keep);
+  return keep[0] === 1;
+}
+
 /** A short text of a condition for the status line. */
 export function describeCondition(cond, name, shown) {
   const o = OPS.find((x) => x.op === cond.op);

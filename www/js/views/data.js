@@ -8,7 +8,7 @@
 import { h, fill } from "../dom.js";
 import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, valueNode, scalarText, plural, equalsText, MAX_CONDITION_TEXT } from "../format.js";
 import { errorBox, timeUnitField, columnPicker } from "../common.js";
-import { opsOf, parseValue, describeCondition, ANY_TEXT, textColumns } from "../filter.js";
+import { opsOf, parseValue, describeCondition, textMatches, ANY_TEXT, textColumns } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { createGrid, unreadableNode } from "./grid.js";
 import { copyValue, copyRow, hexDump } from "./cells.js";
@@ -129,6 +129,15 @@ export function createData(ctx, el) {
     return most;
   }
 
+  /** The applied "any text column" conditions as a test of one cell
+   *  (its column and value): which text cells the search found, marked in
+   *  the grid and the row's list. Null when there is no search. */
+  function searchMatcher() {
+    const search = applied.filters.filter((x) => x.c === ANY_TEXT);
+    if (!search.length) return null;
+    return (col, v) => col.type === "string" && v instanceof Uint8Array && search.some((cond) => textMatches(cond, v));
+  }
+
   function source() {
     const chosen = [...cols];
     return {
@@ -139,6 +148,7 @@ export function createData(ctx, el) {
       prefetch: !ctx.source?.url,
       emptyText: chosen.length === 0 ? "No columns are chosen (Columns menu)." : applied.filters.length ? "No row matches these conditions." : "This file has no rows.",
       columns: chosen.map(meta),
+      matches: searchMatcher(),
       fetch: async (start, count) => {
         const res = await ctx.engine.call("rows", { start, count, cols: chosen });
         ctx.noteIO(res);
@@ -218,7 +228,7 @@ export function createData(ctx, el) {
       ),
       isBytes ? h("details", {}, h("summary", {}, "Bytes (hex)"), h("pre", { class: "hexdump" }, hexDump(v))) : null,
       timeUnitField(ctx, c.key, "cell-time-unit", "Show this column as"),
-      record.node(cell, pickField(cell.row)),
+      record.node(cell, pickField(cell.row), searchMatcher()),
     );
     record.settle();
     // Chosen here, the column shows anew and so does this panel: the choice keeps the focus.

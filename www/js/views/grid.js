@@ -15,6 +15,7 @@
 // the first row in proportion, and every row stays reachable.
 //
 // source: { total, maxRowNumber?, columns: [{ key, label, type, unit?, longest?, digits?, width? }],
+//   matches?: (column, value) => bool (a cell a search found: marked),
 //           fetch(start, count) -> Promise<{ ids, columns: [{ cells, error, errors? (per cell) }] }>,
 //           sortable?: bool, emptyText?: string,
 //           prefetch?: bool (false: nothing is fetched while the grid is hidden) }
@@ -383,6 +384,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         const err = errorAt(colData, at.k);
         const node = v === undefined ? unreadableNode(err) : cellNode(c, v);
         cell.replaceChildren(node);
+        if (source.matches?.(c, v)) cell.classList.add("match");
         cell.dataset.kind = node.dataset.kind;
         cell.title = v === undefined && err ? `${err.kind}: ${err.message}` : node.title || titleOf(node);
       }

@@ -19,8 +19,10 @@ const VALUE_CHARS = 80;
  * it is open, its filter, and (when a field was picked) where the list was
  * scrolled and which field had the focus, since each selection draws the
  * panel anew.
- *   node(cell, pick): the list for `cell` (with columns and rowValues, as
- *     the grid hands it over); pick(col, { focusGrid }) selects that cell.
+ *   node(cell, pick, matches): the list for `cell` (with columns and
+ *     rowValues, as the grid hands it over); pick(col, { focusGrid })
+ *     selects that cell; matches(column, value), if given, marks the
+ *     fields a search found.
  *   settle(): once the node is on the page, its scroll and focus back.
  */
 export function createRecord() {
@@ -29,7 +31,7 @@ export function createRecord() {
   let kept = null; // { col, scrollTop, focused }
   let list = null;
 
-  function items(cell, pick) {
+  function items(cell, pick, matches) {
     const cols = cell.columns || [];
     const want = filter.trim().toLowerCase();
     const matching = [];
@@ -44,7 +46,7 @@ export function createRecord() {
           "button",
           {
             type: "button",
-            class: "record-field",
+            class: ["record-field", matches?.(c, v) && "match"],
             "data-field": j,
             "aria-current": j === cell.col ? "true" : null,
             title: `select this cell in the grid (${c.label})`,
@@ -66,10 +68,10 @@ export function createRecord() {
     return out;
   }
 
-  function node(cell, pick) {
+  function node(cell, pick, matches = null) {
     const cols = cell.columns || [];
     list = h("ul", { class: "record-list", "data-testid": "record-list" });
-    fill(list, items(cell, pick));
+    fill(list, items(cell, pick, matches));
     const search = cols.length > FILTER_FROM
       ? h("input", {
           type: "search",
@@ -80,7 +82,7 @@ export function createRecord() {
           value: filter,
           oninput: (ev) => {
             filter = ev.target.value;
-            fill(list, items(cell, pick));
+            fill(list, items(cell, pick, matches));
           },
         })
       : null;
