@@ -146,6 +146,12 @@ test("a SQL result's selected cell lists its row too, and a field picked selects
   await page.click("[data-testid=sql-cell-panel] .record-field[data-field='2']");
   await page.waitForFunction(() => document.querySelector("[data-testid=sql-cell-value]")?.textContent === "text");
   assert.match(await page.getAttribute(cell(0, 2, "sql-grid"), "class"), /\bselected\b/);
+  // Another statement's result: the panel forgets the cell of the one before.
+  assert.equal((await runSql(page, "SELECT 'other' AS x")).state, "done");
+  await sqlGridDrawn(page);
+  assert.ok(await page.$("[data-testid=sql-cell-panel] [data-testid=sql-cell-hint]"), "the panel is back to its hint");
+  assert.equal(await page.$("[data-testid=sql-cell-panel] [data-testid=record]"), null);
+  assert.equal(await page.$("[data-testid=sql-cell-value]"), null);
 });
 
 test("no page errors", () => {

@@ -72,6 +72,21 @@ export function unreadableNode(error = null, tag = "span") {
   return h(tag, { class: "v-error", "data-kind": "error", title: why, "aria-label": why }, h("span", { "aria-hidden": "true" }, "✗ unreadable"));
 }
 
+/** The grid's keys, as a disclosure under the side panel's hint (the
+ *  keyboard handler below is what they describe). */
+export function gridKeys() {
+  const keys = [
+    ["← ↑ → ↓, Page Up/Down", "move the selected cell"],
+    ["Home / End", "first / last column (with Ctrl: first / last row)"],
+    ["Shift + a move or a click", "select a range"],
+    ["Ctrl + A", "select every cell"],
+    ["Ctrl + C", "copy the cell or the range"],
+    ["S", "sort by the selected cell's column (again: the other way, a third time: back)"],
+    ["< / >", "the column narrower / wider"],
+  ];
+  return h("details", { class: "grid-keys small", "data-testid": "grid-keys" }, h("summary", {}, "Keys"), h("dl", {}, keys.map(([k, what]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, what)])));
+}
+
 /** A cell's node: times as dates, everything else as the format shows values. */
 export function cellNode(col, v, maxChars = 160) {
   if (v === undefined) return unreadableNode();

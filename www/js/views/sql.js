@@ -5,7 +5,7 @@
 import { h, fill } from "../dom.js";
 import { fmtInt, fmtMs, plural } from "../format.js";
 import { Engine } from "../engine.js";
-import { createGrid } from "./grid.js";
+import { createGrid, gridKeys } from "./grid.js";
 import { copyValue, copyRow, plainText } from "./cells.js";
 import { createRecord } from "./record.js";
 import { showRange, copyKeys } from "./range.js";
@@ -40,7 +40,8 @@ export function createSql(ctx, el) {
   const runBtn = h("button", { type: "submit", class: "primary", "data-testid": "sql-run" }, "Run");
   const stopBtn = h("button", { type: "button", class: "danger", hidden: true, "data-testid": "sql-stop", onclick: stop }, "Stop");
   const examples = h("div", { class: "button-row sql-examples" });
-  const side = h("aside", { class: "side-panel", "data-testid": "sql-cell-panel" }, h("p", { class: "muted small" }, "Select a cell to see its whole value."));
+  const hint = () => [h("p", { class: "muted small", "data-testid": "sql-cell-hint" }, "Select a cell to see its whole value."), gridKeys()];
+  const side = h("aside", { class: "side-panel", "data-testid": "sql-cell-panel" }, hint());
   let lastCell = null; // the one cell selected (Ctrl+C copies it), in the result shown
   const record = createRecord();
   const grid = createGrid({
@@ -175,7 +176,10 @@ export function createSql(ctx, el) {
     const summary = h("p", { class: "muted small", "data-testid": "sql-summary" }, `${plural(shown.numRows, "row")} × ${plural(shown.columns.length, "column")} in ${fmtMs(shown.ms)}${sortedBy}`);
     const saveAs = (format) => h("button", { type: "button", class: "small", "data-testid": `sql-export-${format}`, onclick: () => exportResult(format) }, `Download ${format.toUpperCase()}`);
     const exports = h("div", { class: "button-row" }, saveAs("csv"), saveAs("json"), h("span", { class: "muted small" }, "the rows in the order shown"));
+    // The cell selected was one of the rows before (another statement's,
+    // or this one's in another order): the panel forgets it with them.
     lastCell = null;
+    fill(side, hint());
     fill(out, summary, exports, note, h("div", { class: "data-main" }, grid.el, side));
     const eng = engine;
     grid.setSource({
