@@ -103,6 +103,34 @@ test("a field picked selects its cell: by pointer the grid takes the focus, from
   assert.equal(await page.$eval("[data-testid=cell-panel] [data-testid=record]", (d) => d.open), true);
 });
 
+test("the columns shown change: the panel keeps its cell where it now is, its list of the columns shown (a field picked selects the right cell); the cell's column hidden, the panel forgets it", async () => {
+  const { page } = ins;
+  // (all_types_small from the tests before)
+  await page.click(cell(2, 24));
+  await page.waitForFunction(() => document.querySelector("[data-testid=cell-panel] .value-head .colname")?.textContent === "c_string" && document.querySelector("[data-testid=cell-panel-where]")?.textContent === "Row 2");
+  await page.click("[data-testid=data-columns-toggle]");
+  await page.uncheck("[data-testid=data-columns-col][value='0']");
+  await page.uncheck("[data-testid=data-columns-col][value='1']");
+  await page.click("[data-testid=data-columns-toggle]");
+  await page.waitForFunction(() => document.querySelectorAll("[data-testid=cell-panel] .record-field").length === 24);
+  const names = await page.$$eval("[data-testid=cell-panel] .record-name", (ns) => ns.map((n) => n.textContent));
+  assert.equal(names[0], "c_int8", "the list begins with the first column shown");
+  assert.equal(await page.textContent("[data-testid=cell-panel] .value-head .colname"), "c_string");
+  assert.equal(await page.textContent("[data-testid=cell-panel] .record-field[aria-current] .record-name"), "c_string");
+  await page.click("[data-testid=cell-panel] .record-field[data-field='0']");
+  await page.waitForFunction(() => document.querySelector("[data-testid=cell-panel] .value-head .colname")?.textContent === "c_int8");
+  assert.match(await page.getAttribute(cell(2, 2), "class"), /\bselected\b/, "the cell of c_int8 (file column 2)");
+  // Its column hidden, the cell selected is gone from the grid, and from the panel.
+  await page.click("[data-testid=data-columns-toggle]");
+  await page.uncheck("[data-testid=data-columns-col][value='2']");
+  await page.click("[data-testid=data-columns-toggle]");
+  await page.waitForFunction(() => !document.querySelector("[data-testid=cell-panel] [data-testid=record]"));
+  assert.equal(await page.$("[data-testid=cell-panel-where]"), null);
+  await page.click("[data-testid=data-columns-toggle]");
+  for (const c of ["0", "1", "2"]) await page.check(`[data-testid=data-columns-col][value='${c}']`);
+  await page.click("[data-testid=data-columns-toggle]");
+});
+
 test("in the row's list, a cell whose chunk does not read shows unreadable, not a value or a null; long texts are cut", async () => {
   const { page } = ins;
   const rel = "valid/tokenized_two_tokenizers.cols";

@@ -10,7 +10,7 @@ import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, valueNode, scalarText, p
 import { errorBox, timeUnitField, columnPicker } from "../common.js";
 import { opsOf, parseValue, describeCondition, textMatches, ANY_TEXT, textColumns } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
-import { createGrid, unreadableNode, gridKeys } from "./grid.js";
+import { createGrid, unreadableNode } from "./grid.js";
 import { copyValue, copyRow, hexDump } from "./cells.js";
 import { showRange, copyKeys } from "./range.js";
 import { createRecord } from "./record.js";
@@ -37,7 +37,7 @@ export function createData(ctx, el) {
 
   const status = h("p", { class: "data-status", "data-testid": "data-status", "aria-live": "polite" });
   const progress = h("div", { class: "data-progress", hidden: true }, h("progress", { max: 1, value: 0, "data-testid": "data-progress" }), h("span", { class: "muted small" }), h("button", { type: "button", class: "small danger", "data-testid": "data-cancel", onclick: () => busy?.abort() }, "Stop"));
-  const side = h("aside", { class: "side-panel", "data-testid": "cell-panel", "aria-label": "selected cell" }, h("p", { class: "muted small" }, SELECT_HINT), gridKeys());
+  const side = h("aside", { class: "side-panel", "data-testid": "cell-panel", "aria-label": "selected cell" }, h("p", { class: "muted small" }, SELECT_HINT));
   const filterHost = h("div", { class: "filters", "data-testid": "filters" });
   const errorsHost = h("div", { class: "column-errors" });
   const colErrors = new Map(); // column -> { error (the first), groups: row groups whose chunk failed }, once per open file
@@ -304,7 +304,7 @@ export function createData(ctx, el) {
     status.dataset.total = String(total);
     // The selected cell was a place in the old view: forgotten with it.
     lastCell = null;
-    fill(side, h("p", { class: "muted small" }, SELECT_HINT), gridKeys());
+    fill(side, h("p", { class: "muted small" }, SELECT_HINT));
     ctx.setUrlState({ row: null });
     el.dataset.view = String(token);
     grid.setSource(source());
@@ -317,10 +317,21 @@ export function createData(ctx, el) {
     // at once, for a file of thousands of columns).
     const named = ctx.file.schema.map((col, c) => ({ ...col, name: ctx.labels[c] }));
     const picker = columnPicker(named, cols, (list) => {
+      const key = lastCell?.column.key;
       cols = list;
       summary();
       drawErrors();
       grid.setSource(source(), { keepScroll: true });
+      // The side panel follows: the cell's column where it is now (its row
+      // list is of the columns shown), or the hint if it is no longer shown.
+      if (lastCell) {
+        const k = cols.indexOf(key);
+        if (k >= 0) grid.select(grid.selection.row, k, { scroll: false });
+        else {
+          lastCell = null;
+          fill(side, h("p", { class: "muted small" }, SELECT_HINT));
+        }
+      } else reselect();
     }, { testid: "data-columns", label: "Columns" });
     summary();
     return picker.el;
@@ -580,7 +591,7 @@ export function createData(ctx, el) {
       colErrors.clear();
       fill(errorsHost);
       sayGoto(null); // about the rows shown before
-      fill(side, h("p", { class: "muted small" }, SELECT_HINT), gridKeys());
+      fill(side, h("p", { class: "muted small" }, SELECT_HINT));
       if (!f.rowGroups.length || !f.numRows) {
         fill(el, h("p", { class: "notice" }, "This file has no rows."));
         return;
