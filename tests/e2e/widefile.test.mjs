@@ -111,6 +111,21 @@ test("the side panel's whole row lists 200 of the 1,200 columns, finds the other
   assert.deepEqual(await page.$eval("#data-grid-active", (e) => ({ col: Number(e.dataset.col), row: Number(e.dataset.row), text: e.textContent })), { col: 1195, row: 1, text: "x" });
   assert.equal(await page.inputValue("[data-testid=record-filter]"), "COL_119", "the filter stays");
   assert.deepEqual(await fields(), found.map(row1));
+  // Down to 11 columns shown, the list offers no filter and lists them all
+  // (the one typed for the wider row does not apply unseen).
+  await page.fill("[data-testid=record-filter]", "COL_1195");
+  assert.deepEqual(await fields(), [row1(1195)]);
+  await page.click("[data-testid=data-columns-toggle]");
+  await page.fill("[data-testid=data-columns] .picker-filter", "col_119");
+  await page.click("[data-testid=data-columns-all]");
+  await page.click("[data-testid=data-columns-toggle]");
+  await page.waitForFunction(() => !document.querySelector("[data-testid=record-filter]"));
+  assert.deepEqual(await fields(), found.map(row1));
+  await page.click("[data-testid=data-columns-toggle]");
+  await page.fill("[data-testid=data-columns] .picker-filter", "");
+  await page.click("[data-testid=data-columns-all]");
+  await page.click("[data-testid=data-columns-toggle]");
+  await page.waitForFunction(() => document.querySelector("[data-testid=record-filter]")?.value === "COL_1195");
   await page.fill("[data-testid=record-filter]", "");
   assert.equal((await fields()).length, 200);
 });

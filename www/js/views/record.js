@@ -33,7 +33,8 @@ export function createRecord() {
 
   function items(cell, pick, matches) {
     const cols = cell.columns || [];
-    const want = filter.trim().toLowerCase();
+    // (a filter typed for a wider row does not apply where none is offered)
+    const want = cols.length > FILTER_FROM ? filter.trim().toLowerCase() : "";
     const matching = [];
     for (let j = 0; j < cols.length; j++) if (!want || cols[j].label.toLowerCase().includes(want)) matching.push(j);
     const out = matching.slice(0, LISTED).map((j) => {
