@@ -63,11 +63,12 @@ test("any text column contains (any case): the rows where one of the string colu
   assert.deepEqual(await drawnRows(page), expected.slice(0, (await drawnRows(page)).length));
   assert.equal(await page.$("[data-testid=data-left-out]"), null, "every text column reads");
   // The cells the search found are marked, and no other: in the grid...
-  const cells = await page.$$eval("[data-testid=data-grid] .grid-row:not([hidden]) .grid-cell[data-col]:not(.grid-rowno)", (cs) => cs.map((c) => ({ id: Number(c.closest(".grid-row").dataset.fileRow), col: Number(c.dataset.col), match: c.classList.contains("match") })));
+  const cells = await page.$$eval("[data-testid=data-grid] .grid-row:not([hidden]) .grid-cell[data-col]:not(.grid-rowno)", (cs) => cs.map((c) => ({ id: Number(c.closest(".grid-row").dataset.fileRow), col: Number(c.dataset.col), match: c.classList.contains("match"), said: c.getAttribute("aria-description") })));
   assert.ok(cells.some((c) => c.match), "some drawn cell is marked");
   for (const c of cells) {
     const v = want.row_groups[0].values[c.col][c.id];
     assert.equal(c.match, text.includes(c.col) && v !== null && v.toLowerCase().includes("charleston"), `row ${c.id} column ${c.col}: ${v}`);
+    assert.equal(c.said, c.match ? "found by the search" : null, "said to a screen reader too");
   }
   // ...and in the selected cell's row list.
   await page.click("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell[data-col='0']");

@@ -399,7 +399,11 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         const err = errorAt(colData, at.k);
         const node = v === undefined ? unreadableNode(err) : cellNode(c, v);
         cell.replaceChildren(node);
-        if (source.matches?.(c, v)) cell.classList.add("match");
+        // Marked for the eye, and said to a screen reader.
+        if (source.matches?.(c, v)) {
+          cell.classList.add("match");
+          cell.setAttribute("aria-description", "found by the search");
+        } else cell.removeAttribute("aria-description");
         cell.dataset.kind = node.dataset.kind;
         cell.title = v === undefined && err ? `${err.kind}: ${err.message}` : node.title || titleOf(node);
       }

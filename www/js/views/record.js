@@ -40,6 +40,7 @@ export function createRecord() {
     const out = matching.slice(0, LISTED).map((j) => {
       const c = cols[j];
       const v = cell.rowValues[j];
+      const found = !!matches?.(c, v);
       return h(
         "li",
         {},
@@ -47,7 +48,8 @@ export function createRecord() {
           "button",
           {
             type: "button",
-            class: ["record-field", matches?.(c, v) && "match"],
+            class: ["record-field", found && "match"],
+            "aria-description": found ? "found by the search" : null,
             "data-field": j,
             "aria-current": j === cell.col ? "true" : null,
             title: `select this cell in the grid (${c.label})`,
