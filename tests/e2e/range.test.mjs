@@ -159,6 +159,29 @@ test("Ctrl+A selects every cell of the view: its size, and the sums of its every
   assert.deepEqual(log.errors, []);
 });
 
+test("Shift+Space selects the selected cell's row, Ctrl+Space its column (every row): their size, copy and sums as the corpus JSON says", async () => {
+  const { page, log } = ins;
+  await page.focus("[data-testid=data-grid]");
+  await page.keyboard.press("Control+Home");
+  await gridDrawn(page);
+  await page.click(cell(5, 6));
+  await page.keyboard.press("Shift+Space");
+  assert.equal(await rangeSize(page, "1 row × 10 columns"), "1 row × 10 columns");
+  const all = want.schema.map((s) => column(s.name));
+  assert.equal(await copy(page, () => page.keyboard.press("Control+c")), all.map((x) => String(x.values[5])).join("\t"));
+  assert.equal(await sums(page), expectedSums(all.filter((x) => x.type !== "string"), [5]));
+
+  // One cell again, below the range's moving end (the row's last cell: z), and its column.
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("Control+Space");
+  const z = column("z");
+  const n = z.values.length;
+  const size = `${n.toLocaleString("en-US")} rows × 1 column`;
+  assert.equal(await rangeSize(page, size), size);
+  assert.equal(await sums(page), expectedSums([z], upTo(n)));
+  assert.deepEqual(log.errors, []);
+});
+
 test("a drag from one cell to another selects the range between them; a click without the mouse's press (a screen reader's) selects one cell", async () => {
   const { page, log } = ins;
   await page.keyboard.press("Control+Home");

@@ -80,6 +80,7 @@ export function gridKeys() {
     ["Home / End", "first / last column (with Ctrl: first / last row)"],
     ["Shift + a move or a click", "select a range"],
     ["Ctrl + A", "select every cell"],
+    ["Shift + Space, Ctrl + Space", "select the cell's row, its column"],
     ["Ctrl + C", "copy the cell or the range"],
     ["S", "sort by the selected cell's column (again: the other way, a third time: back)"],
     ["< / >", "the column narrower / wider"],
@@ -507,6 +508,19 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       anchor = null;
       sel = { row: 0, col: 0 };
       select(source.total - 1, source.columns.length - 1, { scroll: false, extend: true });
+      return;
+    } else if (ev.key === " " && !ev.altKey && (ev.shiftKey !== (ev.ctrlKey || ev.metaKey))) {
+      // As in spreadsheets: Shift+Space the selected cell's row, Ctrl+Space
+      // its column (every row of the view), as a range.
+      ev.preventDefault();
+      anchor = null;
+      if (ev.shiftKey) {
+        sel = { row, col: 0 };
+        select(row, source.columns.length - 1, { scroll: false, extend: true });
+      } else {
+        sel = { row: 0, col };
+        select(source.total - 1, col, { scroll: false, extend: true });
+      }
       return;
     } else if ((ev.key === "<" || ev.key === ">") && !ev.ctrlKey && !ev.metaKey && !ev.altKey && source.columns[col]) {
       ev.preventDefault();
