@@ -482,7 +482,9 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     if (!b.data) await b.pending;
     if (!b.data || row !== sel.row || col !== sel.col) return;
     const k = row % BLOCK;
-    onSelect({ row, col, columns: source.columns, column: source.columns[col], value: b.data.columns[col].cells[k], error: errorAt(b.data.columns[col], k), id: b.data.ids[k], rowValues: source.columns.map((c, j) => b.data.columns[j].cells[k]), range: range() });
+    const value = b.data.columns[col].cells[k];
+    // (an error only for a cell that does not read: errorAt answers with the column's for any other)
+    onSelect({ row, col, columns: source.columns, column: source.columns[col], value, error: value === undefined ? errorAt(b.data.columns[col], k) : null, id: b.data.ids[k], rowValues: source.columns.map((c, j) => b.data.columns[j].cells[k]), range: range() });
   }
 
   el.addEventListener("keydown", (ev) => {
