@@ -161,12 +161,7 @@ export function createData(ctx, el) {
   // ------------------------------------------------------------ side panel
 
   let lastCell = null;
-  const record = createRecord();
-  /** A field of the row's list picked: its cell selected in the grid. */
-  const pickField = (row) => (col, { focusGrid }) => {
-    grid.select(row, col);
-    if (focusGrid) grid.el.focus({ preventScroll: true });
-  };
+  const record = createRecord(grid);
 
   /** A condition's column as the status line and messages name it. */
   const conditionColumn = (c) => (c === ANY_TEXT ? ANY_LABEL : brief(ctx.labels[c]));
@@ -228,7 +223,7 @@ export function createData(ctx, el) {
       ),
       isBytes ? h("details", {}, h("summary", {}, "Bytes (hex)"), h("pre", { class: "hexdump" }, hexDump(v))) : null,
       timeUnitField(ctx, c.key, "cell-time-unit", "Show this column as"),
-      record.node(cell, pickField(cell.row), searchMatcher()),
+      record.node(cell, searchMatcher()),
     );
     record.settle();
     // Chosen here, the column shows anew and so does this panel: the choice keeps the focus.

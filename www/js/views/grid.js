@@ -15,10 +15,10 @@
 // the first row in proportion, and every row stays reachable.
 //
 // source: { total, maxRowNumber?, columns: [{ key, label, type, unit?, longest?, digits?, width? }],
-//   matches?: (column, value) => bool (a cell a search found: marked),
 //           fetch(start, count) -> Promise<{ ids, columns: [{ cells, error, errors? (per cell) }] }>,
 //           sortable?: bool, emptyText?: string,
-//           prefetch?: bool (false: nothing is fetched while the grid is hidden) }
+//           prefetch?: bool (false: nothing is fetched while the grid is hidden),
+//           matches?: (column, value) => bool (a cell a search found: marked) }
 
 import { h, fill } from "../dom.js";
 import { fmtInt, valueNode, scalarText } from "../format.js";

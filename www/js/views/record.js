@@ -15,23 +15,22 @@ const FILTER_FROM = 20;
 const VALUE_CHARS = 80;
 
 /**
- * One panel's row list. It keeps, from one selection to the next, whether
- * it is open, its filter, and (when a field was picked) where the list was
- * scrolled and which field had the focus, since each selection draws the
- * panel anew.
- *   node(cell, pick, matches): the list for `cell` (with columns and
- *     rowValues, as the grid hands it over); pick(col, { focusGrid })
- *     selects that cell; matches(column, value), if given, marks the
- *     fields a search found.
+ * The row list of one grid's side panel. It keeps, from one selection to
+ * the next, whether it is open, its filter, and (when a field was picked)
+ * where the list was scrolled and which field had the focus, since each
+ * selection draws the panel anew.
+ *   node(cell, matches): the list for `cell` (with columns and rowValues,
+ *     as the grid hands it over); matches(column, value), if given, marks
+ *     the fields a search found. A field picked selects its cell in `grid`.
  *   settle(): once the node is on the page, its scroll and focus back.
  */
-export function createRecord() {
+export function createRecord(grid) {
   let open = true;
   let filter = "";
   let kept = null; // { col, scrollTop, focused }
   let list = null;
 
-  function items(cell, pick, matches) {
+  function items(cell, matches) {
     const cols = cell.columns || [];
     // (a filter typed for a wider row does not apply where none is offered)
     const want = cols.length > FILTER_FROM ? filter.trim().toLowerCase() : "";
@@ -58,7 +57,8 @@ export function createRecord() {
               // the field; from a pointer it goes to the grid, whose arrow
               // keys go on from the cell picked.
               kept = { col: j, scrollTop: list.scrollTop, focused: ev.detail === 0 };
-              pick(j, { focusGrid: ev.detail !== 0 });
+              grid.select(cell.row, j);
+              if (ev.detail !== 0) grid.el.focus({ preventScroll: true });
             },
           },
           h("span", { class: "record-name" }, brief(c.label)),
@@ -71,10 +71,10 @@ export function createRecord() {
     return out;
   }
 
-  function node(cell, pick, matches = null) {
+  function node(cell, matches = null) {
     const cols = cell.columns || [];
     list = h("ul", { class: "record-list", "data-testid": "record-list" });
-    fill(list, items(cell, pick, matches));
+    fill(list, items(cell, matches));
     const search = cols.length > FILTER_FROM
       ? h("input", {
           type: "search",
@@ -85,7 +85,7 @@ export function createRecord() {
           value: filter,
           oninput: (ev) => {
             filter = ev.target.value;
-            fill(list, items(cell, pick, matches));
+            fill(list, items(cell, matches));
           },
         })
       : null;

@@ -43,7 +43,6 @@ export function createSql(ctx, el) {
   const hint = () => [h("p", { class: "muted small", "data-testid": "sql-cell-hint" }, "Select a cell to see its whole value."), gridKeys()];
   const side = h("aside", { class: "side-panel", "data-testid": "sql-cell-panel" }, hint());
   let lastCell = null; // the one cell selected (Ctrl+C copies it), in the result shown
-  const record = createRecord();
   const grid = createGrid({
     testid: "sql-grid",
     label: "query result",
@@ -56,10 +55,7 @@ export function createSql(ctx, el) {
         h("div", { class: "value-head" }, h("b", {}, `Result row ${fmtInt(cell.row)}`), " · ", h("span", { class: "colname" }, brief(cell.column.label)), " ", h("span", { class: "type-tag" }, cell.column.sqlType || cell.column.type)),
         h("div", { class: "value-full v-str", "data-testid": "sql-cell-value" }, cell.value === null ? "null" : plainText(cell.column, cell.value)),
         h("div", { class: "button-row" }, h("button", { type: "button", class: "small", onclick: () => copyValue(cell, ctx.toast) }, "Copy value"), h("button", { type: "button", class: "small", onclick: () => copyRow(cell, "tsv", ctx.toast) }, "Copy row (TSV)")),
-        record.node(cell, (col, { focusGrid }) => {
-          grid.select(cell.row, col);
-          if (focusGrid) grid.el.focus({ preventScroll: true });
-        }),
+        record.node(cell),
       );
       record.settle();
     },
@@ -69,6 +65,7 @@ export function createSql(ctx, el) {
     },
     sortState: () => sort,
   });
+  const record = createRecord(grid);
   copyKeys(grid, ctx.toast, () => lastCell, (cell) => copyValue(cell, ctx.toast));
 
   function spawn() {
