@@ -42,3 +42,18 @@ for (const name of ["schema", "chunks", "layout", "detail", "data", "timing"]) {
     assert.deepEqual(await unnamed(insp.page), []);
   });
 }
+
+test("data, with a cell selected (its row's list) and a search of the text: every control has an accessible name", async () => {
+  const { page } = insp;
+  await tab(page, "data");
+  await page.click("[data-testid=filter-search]");
+  await page.keyboard.type("item");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => /where any text column/.test(document.querySelector("[data-testid=data-status]")?.textContent || ""));
+  await page.click("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell[data-col='0']");
+  await page.waitForSelector("[data-testid=record-list] .record-field");
+  await page.click("[data-testid=cell-panel] [data-testid=record] > summary"); // closed, then open: its controls in the tree
+  await page.click("[data-testid=cell-panel] [data-testid=record] > summary");
+  assert.ok((await page.$$("[data-testid=record-filter]")).length === 1, "all_types_small's 26 columns: the list's filter is there");
+  assert.deepEqual(await unnamed(page), []);
+});
