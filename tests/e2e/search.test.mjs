@@ -78,6 +78,27 @@ test("any text column contains (any case): the rows where one of the string colu
   assert.deepEqual(marked, want.schema.map((s, c) => text.includes(c) && want.row_groups[0].values[c][first]?.toLowerCase().includes("charleston") === true));
   assert.ok(marked.some(Boolean));
 
+  // N and Shift+N: the next and previous cell found, row by row, in the
+  // grid's column order (every column shown, in file order): `hits` is
+  // pushed in that order.
+  const hits = [];
+  expected.forEach((id, row) => text.forEach((c) => {
+    const v = want.row_groups[0].values[c][id];
+    if (v !== null && v.toLowerCase().includes("charleston")) hits.push(`${row}:${c}`);
+  }));
+  await page.click("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell[data-col='0']");
+  const at = () => page.$eval("#data-grid-active", (e) => `${e.dataset.row}:${e.dataset.col}`);
+  const after = hits[0] === "0:0" ? 1 : 0; // (row-major order: every other cell comes after 0:0)
+  for (let k = 0; k < 6; k++) {
+    await page.keyboard.press("n");
+    await page.waitForFunction((w) => { const e = document.querySelector("#data-grid-active"); return e && `${e.dataset.row}:${e.dataset.col}` === w; }, hits[after + k], { timeout: 10_000 }).catch(() => {});
+    assert.equal(await at(), hits[after + k], `N, ${k + 1} times`);
+  }
+  await page.keyboard.press("Shift+N");
+  await page.waitForFunction((w) => { const e = document.querySelector("#data-grid-active"); return e && `${e.dataset.row}:${e.dataset.col}` === w; }, hits[after + 4], { timeout: 10_000 }).catch(() => {});
+  assert.equal(await at(), hits[after + 4], "Shift+N: back one");
+  assert.ok(Number(hits[after + 5].split(":")[0]) >= 5, "the hits found span rows");
+
   // And a second condition, on a number column.
   const both = rowsWhere(want, (row) => found(row) && row[cost] !== null && row[cost] > 0);
   assert.ok(both.length > 0 && both.length < expected.length);

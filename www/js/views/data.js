@@ -614,7 +614,7 @@ export function createData(ctx, el) {
         errorsHost,
         status,
         h("div", { class: "data-main" }, grid.el, side),
-        h("p", { class: "muted small" }, "Click a column's name to sort by it over the whole file (again: the other way; a third time: file order). Arrow keys, Page Up/Down and Ctrl+Home/End move in the grid; S sorts by the selected cell's column; < and > narrow and widen it (or drag a column's right edge; double-click the edge to fit); Ctrl+C copies the selected value; a drag, or Shift with a click or an arrow key, selects a range (Ctrl+A: every cell; Shift+Space: the row; Ctrl+Space: the column), which Ctrl+C copies as TSV."),
+        h("p", { class: "muted small" }, "Click a column's name to sort by it over the whole file (again: the other way; a third time: file order). Arrow keys, Page Up/Down and Ctrl+Home/End move in the grid; S sorts by the selected cell's column; < and > narrow and widen it (or drag a column's right edge; double-click the edge to fit); Ctrl+C copies the selected value; a drag, or Shift with a click or an arrow key, selects a range (Ctrl+A: every cell; Shift+Space: the row; Ctrl+Space: the column), which Ctrl+C copies as TSV. After a search of the text, N and Shift+N go to the next and previous cell it found."),
       );
       status.textContent = describe();
       status.dataset.total = String(total);

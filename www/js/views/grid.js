@@ -30,6 +30,9 @@ const HEAD_H = 34;
 const BLOCK = 128;
 const RANGE_PIECE = 4096; // rows a range's values are read in at a time
 const MAX_BLOCKS = 64;
+// N looks this many rows on for the next cell a search found (in a view
+// of the search's rows, every row holds one, in a column shown or not).
+const FIND_ROWS = 1024;
 const LONG_PRESS_MS = 500; // a touch held this long on a cell selects the range to it
 const MAX_PX = 8_000_000;
 const WINDOW_FROM = 8000;
@@ -475,6 +478,32 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     notify();
   }
 
+  /** Selects the next (dir 1) or previous (-1) cell `source.matches`
+   *  marks, row by row, within FIND_ROWS rows; false if none. */
+  async function findMatch(dir) {
+    const match = source?.matches;
+    if (!match) return false;
+    const gen = generation;
+    const n = source.columns.length;
+    let r = sel.row;
+    let c = sel.col + dir;
+    for (let seen = 0; seen < FIND_ROWS && r >= 0 && r < source.total; seen++) {
+      const b = block(Math.floor(r / BLOCK));
+      if (!b.data) await b.pending;
+      if (gen !== generation || !b.data) return false;
+      const k = r % BLOCK;
+      for (; c >= 0 && c < n; c += dir) {
+        if (match(source.columns[c], b.data.columns[c].cells[k])) {
+          select(r, c);
+          return true;
+        }
+      }
+      r += dir;
+      c = dir > 0 ? 0 : n - 1;
+    }
+    return false;
+  }
+
   async function notify() {
     if (!onSelect || !source) return;
     const { row, col } = sel;
@@ -523,6 +552,10 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         sel = { row: 0, col };
         select(source.total - 1, col, { scroll: false, extend: true });
       }
+      return;
+    } else if ((ev.key === "n" || ev.key === "N") && !ev.ctrlKey && !ev.metaKey && !ev.altKey && source.matches) {
+      ev.preventDefault();
+      findMatch(ev.shiftKey ? -1 : 1);
       return;
     } else if ((ev.key === "<" || ev.key === ">") && !ev.ctrlKey && !ev.metaKey && !ev.altKey && source.columns[col]) {
       ev.preventDefault();
