@@ -581,6 +581,7 @@ export function createData(ctx, el) {
       applied = { filters: [], sort: null };
       total = f.numRows;
       lastCell = null;
+      record.reset();
       widthsSet.clear();
       fits.clear();
       colErrors.clear();

@@ -23,6 +23,7 @@ const VALUE_CHARS = 80;
  *     as the grid hands it over); matches(column, value), if given, marks
  *     the fields a search found. A field picked selects its cell in `grid`.
  *   settle(): once the node is on the page, its scroll and focus back.
+ *   reset(): another file opened: its filter and place forgotten.
  */
 export function createRecord(grid) {
   let open = true;
@@ -107,5 +108,11 @@ export function createRecord(grid) {
     kept = null;
   }
 
-  return { node, settle };
+  /** Another file: its rows have other columns (the list stays open or closed). */
+  function reset() {
+    filter = "";
+    kept = null;
+  }
+
+  return { node, settle, reset };
 }

@@ -272,6 +272,7 @@ export function createSql(ctx, el) {
   return {
     render() {
       stop();
+      record.reset();
       state.textContent = "";
       el.dataset.sqlState = "idle";
       if (!ctx.file) return;
