@@ -484,13 +484,14 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     const match = source?.matches;
     if (!match) return false;
     const gen = generation;
+    const from = sel; // (a selection made while rows load wins)
     const n = source.columns.length;
     let r = sel.row;
     let c = sel.col + dir;
     for (let seen = 0; seen < FIND_ROWS && r >= 0 && r < source.total; seen++) {
       const b = block(Math.floor(r / BLOCK));
       if (!b.data) await b.pending;
-      if (gen !== generation || !b.data) return false;
+      if (gen !== generation || sel !== from || !b.data) return false;
       const k = r % BLOCK;
       for (; c >= 0 && c < n; c += dir) {
         if (match(source.columns[c], b.data.columns[c].cells[k])) {
