@@ -24,6 +24,9 @@ const PANEL_CHARS = 100_000;
 const ERRORS_SHOWN = 5;
 const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its whole value here; a drag, or Shift with a click or an arrow key, selects a range (on a touch screen, a long press on its last cell).";
 
+/** The side panel with no cell selected. */
+const hint = () => h("p", { class: "muted small" }, SELECT_HINT);
+
 // The filter's column that stands for every text column (filter.js's ANY_TEXT).
 const ANY_LABEL = "any text column";
 
@@ -37,7 +40,7 @@ export function createData(ctx, el) {
 
   const status = h("p", { class: "data-status", "data-testid": "data-status", "aria-live": "polite" });
   const progress = h("div", { class: "data-progress", hidden: true }, h("progress", { max: 1, value: 0, "data-testid": "data-progress" }), h("span", { class: "muted small" }), h("button", { type: "button", class: "small danger", "data-testid": "data-cancel", onclick: () => busy?.abort() }, "Stop"));
-  const side = h("aside", { class: "side-panel", "data-testid": "cell-panel", "aria-label": "selected cell" }, h("p", { class: "muted small" }, SELECT_HINT));
+  const side = h("aside", { class: "side-panel", "data-testid": "cell-panel", "aria-label": "selected cell" }, hint());
   const filterHost = h("div", { class: "filters", "data-testid": "filters" });
   const errorsHost = h("div", { class: "column-errors" });
   const colErrors = new Map(); // column -> { error (the first), groups: row groups whose chunk failed }, once per open file
@@ -104,7 +107,7 @@ export function createData(ctx, el) {
   // Column widths the person set, kept through sorts, filters and column
   // choices until another file opens (render).
   const widthsSet = new Map();
-  copyKeys(grid, ctx.toast, () => lastCell, (cell) => copyValue(cell, ctx.toast));
+  copyKeys(grid, ctx.toast, () => lastCell);
 
   const meta = (c) => ({ key: c, label: ctx.labels[c], type: ctx.file.schema[c].type, unit: ctx.timeUnits[c] || null, width: widthsSet.get(c), ...fitOf(c) });
   // What column c's first width goes by, from the footer, once a file
@@ -299,7 +302,7 @@ export function createData(ctx, el) {
     status.dataset.total = String(total);
     // The selected cell was a place in the old view: forgotten with it.
     lastCell = null;
-    fill(side, h("p", { class: "muted small" }, SELECT_HINT));
+    fill(side, hint());
     ctx.setUrlState({ row: null });
     el.dataset.view = String(token);
     grid.setSource(source());
@@ -324,7 +327,7 @@ export function createData(ctx, el) {
         if (k >= 0) grid.select(grid.selection.row, k, { scroll: false });
         else {
           lastCell = null;
-          fill(side, h("p", { class: "muted small" }, SELECT_HINT));
+          fill(side, hint());
         }
       } else reselect();
     }, { testid: "data-columns", label: "Columns" });
@@ -587,7 +590,7 @@ export function createData(ctx, el) {
       colErrors.clear();
       fill(errorsHost);
       sayGoto(null); // about the rows shown before
-      fill(side, h("p", { class: "muted small" }, SELECT_HINT));
+      fill(side, hint());
       if (!f.rowGroups.length || !f.numRows) {
         fill(el, h("p", { class: "notice" }, "This file has no rows."));
         return;

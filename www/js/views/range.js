@@ -5,7 +5,7 @@
 import { h, fill } from "../dom.js";
 import { fmtInt, scalarText, plural } from "../format.js";
 import { brief } from "../labels.js";
-import { copyText, rangeText, unreadableNote } from "./cells.js";
+import { copyText, copyValue, rangeText, unreadableNote } from "./cells.js";
 
 // The most cells a range copies or sums: its text is built in the page.
 export const RANGE_CELLS_MAX = 1_000_000;
@@ -71,16 +71,16 @@ export async function copyRange(grid, format, header, toast) {
   }
 }
 
-/** Ctrl+C (Cmd+C) in `grid`: its range as TSV, or else the cell
- *  `selected()` gives (null: none), by `copyCell`. Data's and SQL's alike. */
-export function copyKeys(grid, toast, selected, copyCell) {
+/** Ctrl+C (Cmd+C) in `grid`: its range as TSV, or else the value of the
+ *  cell `selected()` gives (null: none). Data's and SQL's alike. */
+export function copyKeys(grid, toast, selected) {
   grid.el.addEventListener("keydown", (ev) => {
     if (!(ev.ctrlKey || ev.metaKey) || ev.key !== "c") return;
     const cell = grid.range ? null : selected();
     if (!grid.range && !cell) return;
     ev.preventDefault();
     if (grid.range) copyRange(grid, "tsv", false, toast);
-    else copyCell(cell);
+    else copyValue(cell, toast);
   });
 }
 

@@ -66,7 +66,7 @@ export function createSql(ctx, el) {
     sortState: () => sort,
   });
   const record = createRecord(grid);
-  copyKeys(grid, ctx.toast, () => lastCell, (cell) => copyValue(cell, ctx.toast));
+  copyKeys(grid, ctx.toast, () => lastCell);
 
   function spawn() {
     engine = new Engine({ url: new URL("../sql-worker.js", import.meta.url) });
