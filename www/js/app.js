@@ -38,8 +38,8 @@ const ctx = {
 };
 
 // ---------------------------------------------------------------- URL state
-// ?url=&tab=&rg=&col=&row=&sort=&desc=&where= : what is open, where, and
-// which view of its rows, so a link shows the same.
+// ?url=&tab=&rg=&col=&row=&sort=&desc=&where=&sql= : what is open, where,
+// which view of its rows and which SQL statement, so a link shows the same.
 //
 // Opening another file (or going back to the samples) is a step the
 // browser's Back undoes: it adds a history entry, where moving between
@@ -74,10 +74,10 @@ ctx.setUrlState = (patch, step = null) => {
   } else history.replaceState(history.state, "", address);
 };
 
-/** What the address asks to see of a file (?tab=&rg=&col=&row=&sort=&desc=&where=). */
+/** What the address asks to see of a file (?tab=&rg=&col=&row=&sort=&desc=&where=&sql=). */
 function addressView() {
   const int = (k) => (urlState.has(k) && /^\d+$/.test(urlState.get(k)) ? Number(urlState.get(k)) : null);
-  return { tab: urlState.get("tab") || "schema", rg: int("rg"), col: int("col"), row: int("row"), sort: int("sort"), desc: urlState.get("desc") === "1", where: urlState.get("where") };
+  return { tab: urlState.get("tab") || "schema", rg: int("rg"), col: int("col"), row: int("row"), sort: int("sort"), desc: urlState.get("desc") === "1", where: urlState.get("where"), sql: urlState.get("sql") };
 }
 
 /** Back or Forward: shows what the entry held (its file, where it was), or the samples. */
@@ -301,7 +301,7 @@ ctx.previewChunk = (g, c) => {
 
 /** The samples, as a step Back undoes (the address forgets the file). */
 function toSamples() {
-  ctx.setUrlState({ url: null, tab: null, rg: null, col: null, row: null, sort: null, desc: null, where: null }, {});
+  ctx.setUrlState({ url: null, tab: null, rg: null, col: null, row: null, sort: null, desc: null, where: null, sql: null }, {});
   $("#url-input").value = "";
   showWelcome();
 }
@@ -407,6 +407,7 @@ async function openSource(src, name, restore = null, address = {}, step = true) 
   $("#file-view").hidden = false;
   document.title = `${name} — columns inspector`;
   renderFileViews();
+  if (want.sql) sql.linked(want.sql);
   // Opened from something now hidden (a sample card): focus moves to the
   // file's tabs instead of being lost to the page.
   const lost = !document.activeElement || document.activeElement === document.body || document.activeElement.closest("[hidden]");
@@ -498,7 +499,7 @@ async function handleFiles(files) {
   if (others.length > 1) toast(`Opened ${others[0].name}; one .cols file at a time (${others.length - 1} ignored).`);
   if (others.length) {
     // A local file has no address: it forgets any ?url= and the URL field.
-    await openSource({ blob: others[0] }, others[0].name, null, { url: null, rg: null, col: null, row: null, sort: null, desc: null, where: null });
+    await openSource({ blob: others[0] }, others[0].name, null, { url: null, rg: null, col: null, row: null, sort: null, desc: null, where: null, sql: null });
   }
 }
 
@@ -528,7 +529,7 @@ function openUrl(text, restore = null, step = true) {
     return;
   }
   const name = decodeURIComponent(url.pathname.split("/").pop() || url.host);
-  return openSource({ url: url.href }, name, restore, restore ? { url: t } : { url: t, rg: null, col: null, row: null, sort: null, desc: null, where: null }, step);
+  return openSource({ url: url.href }, name, restore, restore ? { url: t } : { url: t, rg: null, col: null, row: null, sort: null, desc: null, where: null, sql: null }, step);
 }
 
 // ---------------------------------------------------------------- samples

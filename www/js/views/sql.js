@@ -10,6 +10,7 @@ import { copyValue, copyRow, plainText } from "./cells.js";
 import { createRecord } from "./record.js";
 import { showRange, copyKeys } from "./range.js";
 import { brief } from "../labels.js";
+import { createStatements, LONGEST } from "../statements.js";
 
 const quote = (name) => `"${name.replaceAll('"', '""')}"`;
 const errorBox = (message) => h("pre", { class: "error-box sql-error", role: "alert", "data-testid": "sql-error" }, message);
@@ -27,6 +28,8 @@ export function createSql(ctx, el) {
   let runId = 0;
   let sort = null; // { key, desc } over the last result's columns
   let noteIO = () => {}; // takes in what the running load of table t has read
+  let linked = null; // a link's statement, run once table t is loaded
+  const statements = createStatements(tabStorage());
   const state = h("p", { class: "muted small", "data-testid": "sql-state", "aria-live": "polite" });
   const out = h("div", { class: "sql-result", "data-testid": "sql-result" });
   const editor = h("textarea", { class: "sql-editor", rows: 5, spellcheck: "false", "data-testid": "sql-input", "aria-label": "SQL statement" });
@@ -35,11 +38,21 @@ export function createSql(ctx, el) {
     if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
       ev.preventDefault();
       run(editor.value);
+    } else if ((ev.key === "ArrowUp" || ev.key === "ArrowDown") && ev.altKey && !ev.ctrlKey && !ev.metaKey && !ev.shiftKey) {
+      // The recent statements, older and newer, as in a shell.
+      ev.preventDefault();
+      const text = statements.step(editor.value, ev.key === "ArrowUp" ? 1 : -1);
+      if (text !== null) {
+        editor.value = text;
+        editor.setSelectionRange(text.length, text.length);
+      }
     }
   });
   const runBtn = h("button", { type: "submit", class: "primary", "data-testid": "sql-run" }, "Run");
   const stopBtn = h("button", { type: "button", class: "danger", hidden: true, "data-testid": "sql-stop", onclick: stop }, "Stop");
   const examples = h("div", { class: "button-row sql-examples" });
+  const recentBody = h("div", { class: "menu-body recent-body", "data-testid": "sql-recent-list" });
+  const recent = h("details", { class: "dropdown", "data-testid": "sql-recent" }, h("summary", { "data-testid": "sql-recent-toggle" }, "Recent"), recentBody);
   const hint = () => [h("p", { class: "muted small", "data-testid": "sql-cell-hint" }, "Select a cell to see its whole value."), gridKeys()];
   const side = h("aside", { class: "side-panel", "data-testid": "sql-cell-panel" }, hint());
   let lastCell = null; // the one cell selected (Ctrl+C copies it), in the result shown
@@ -67,6 +80,7 @@ export function createSql(ctx, el) {
   });
   const record = createRecord(grid);
   copyKeys(grid, ctx.toast, () => lastCell);
+  showRecent();
 
   function spawn() {
     engine = new Engine({ url: new URL("../sql-worker.js", import.meta.url) });
@@ -207,6 +221,10 @@ export function createSql(ctx, el) {
     if (!text) return;
     await exclusive(async () => {
       sort = null;
+      statements.add(text);
+      showRecent();
+      // The statement is part of a shared link (one too long for an address is left out).
+      ctx.setUrlState({ sql: text.length <= LONGEST ? text : null });
       if (!(await ensureLoaded())) return;
       stopBtn.hidden = false;
       el.dataset.sqlState = "running";
@@ -255,6 +273,24 @@ export function createSql(ctx, el) {
     });
   }
 
+  /** The recent statements' menu (made again as each runs): choosing one puts it in the editor (it does not run). */
+  function showRecent() {
+    const list = statements.list();
+    const pick = (text) => {
+      recent.open = false;
+      editor.value = text;
+      editor.focus();
+      editor.setSelectionRange(text.length, text.length);
+    };
+    fill(
+      recentBody,
+      list.length
+        ? list.map((text) => h("button", { type: "button", class: "menu-item recent-item", title: text, onclick: () => pick(text) }, oneLine(text)))
+        : h("p", { class: "muted small" }, "No statement has run in this browser tab yet."),
+      h("p", { class: "muted small" }, "Alt+↑ and Alt+↓ in the editor step through them."),
+    );
+  }
+
   function exampleButtons() {
     const f = ctx.file;
     const firstText = f.schema.findIndex((c) => c.type === "string");
@@ -273,6 +309,7 @@ export function createSql(ctx, el) {
     render() {
       stop();
       record.reset();
+      linked = null;
       state.textContent = "";
       el.dataset.sqlState = "idle";
       if (!ctx.file) return;
@@ -292,7 +329,7 @@ export function createSql(ctx, el) {
             },
           },
           editor,
-          h("div", { class: "button-row" }, runBtn, stopBtn, h("span", { class: "muted small" }, "Ctrl+Enter runs. Click a result column to sort the rows by it (the statement does not run again).")),
+          h("div", { class: "button-row" }, runBtn, stopBtn, recent, h("span", { class: "muted small" }, "Ctrl+Enter runs; Alt+↑ and Alt+↓, the statements before. Click a result column to sort the rows by it (the statement does not run again).")),
         ),
         examples,
         state,
@@ -306,7 +343,30 @@ export function createSql(ctx, el) {
         el.dataset.sqlState = "unavailable";
         return;
       }
-      await ensureLoaded();
+      if (!(await ensureLoaded()) || linked === null) return;
+      const text = linked;
+      linked = null;
+      await run(text);
+    },
+    /** A link's statement (untrusted: it runs in DuckDB, which reads only table t): in the editor now, run when this tab first shows the file. */
+    linked(text) {
+      editor.value = text;
+      linked = text;
     },
   };
+}
+
+/** A statement on one line, cut for a menu. */
+function oneLine(text) {
+  const t = text.replace(/\s+/g, " ");
+  return t.length > 120 ? `${t.slice(0, 119)}…` : t;
+}
+
+/** The browser tab's sessionStorage, or null where it is refused (an opaque origin, storage off). */
+function tabStorage() {
+  try {
+    return window.sessionStorage;
+  } catch {
+    return null;
+  }
 }

@@ -1,0 +1,166 @@
+// The SQL tab's statement in a link, and the statements run before: a
+// link's `sql` is put in the editor and runs once table t is loaded (when
+// the SQL tab first shows the file); a statement run becomes the address's
+// `sql`; Alt+Up/Down and the Recent menu bring back earlier ones, which a
+// reload keeps (the browser tab's sessionStorage). Results are checked
+// against the corpus JSON.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import path from "node:path";
+import { openInspector, corpus, waitState, tab, runSql, sqlColumn } from "./harness.mjs";
+import { expectedPath, readJson } from "../node/corpus.mjs";
+
+let ins;
+before(async () => {
+  ins = await openInspector({ viewport: { width: 1400, height: 900 } }, { mounts: { "/corpus/": corpus } });
+});
+after(async () => {
+  await ins?.close();
+});
+
+const FILE = "/corpus/real/diamonds.optimized.cols";
+const BY_CUT = "SELECT cut, count(*) AS n, sum(price) AS total FROM t GROUP BY cut ORDER BY cut";
+
+/** BY_CUT's rows, from the corpus JSON: [cut, n, total] as text, by cut. */
+function byCut() {
+  const want = readJson(expectedPath(path.join(corpus, "real/diamonds.optimized.cols")));
+  const [g] = want.row_groups;
+  const cut = g.values[want.schema.findIndex((s) => s.name === "cut")];
+  const price = g.values[want.schema.findIndex((s) => s.name === "price")];
+  const groups = new Map();
+  cut.forEach((c, r) => {
+    const x = groups.get(c) ?? [0, 0];
+    groups.set(c, [x[0] + 1, x[1] + price[r]]);
+  });
+  return [...groups].sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, [n, total]]) => [c, String(n), String(total)]);
+}
+
+async function resultRows(page) {
+  const cols = [];
+  for (let k = 0; k < 3; k++) cols.push(await sqlColumn(page, k));
+  return cols[0].map((_, r) => cols.map((c) => c[r]));
+}
+
+const address = (page) => new URL(page.url()).searchParams;
+const editor = (page) => page.inputValue("[data-testid=sql-input]");
+const sqlState = (page) => page.getAttribute("[data-testid=panel-sql]", "data-sql-state");
+
+/** Opens `query` (the page's address after ?) and waits until the file shows. */
+async function openLink(page, query) {
+  await page.goto(`${ins.server.base}?${query}`);
+  await waitState(page, "ready");
+}
+
+test("a link's statement runs when the link opens on the SQL tab, and again when it is opened on another tab and the SQL tab shown", async () => {
+  const { page } = ins;
+  const expected = byCut();
+  assert.equal(expected.length, 5, "diamonds has five cuts");
+  await openLink(page, `url=${encodeURIComponent(FILE)}&tab=sql&sql=${encodeURIComponent(BY_CUT)}`);
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done]", { timeout: 120_000 });
+  assert.equal(await editor(page), BY_CUT);
+  assert.deepEqual(await resultRows(page), expected);
+  assert.equal(address(page).get("sql"), BY_CUT);
+
+  // On the Data tab, the statement waits for the SQL tab: DuckDB is not started before.
+  const other = "SELECT cut, count(*) AS n, sum(price) AS total FROM t WHERE price > 5000 GROUP BY cut ORDER BY cut";
+  await openLink(page, `url=${encodeURIComponent(FILE)}&tab=data&sql=${encodeURIComponent(other)}`);
+  assert.equal(await sqlState(page), "idle");
+  await tab(page, "sql");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done]", { timeout: 120_000 });
+  assert.equal(await editor(page), other);
+  const rows = await resultRows(page);
+  assert.equal(rows.length, 5);
+  assert.ok(rows.every(([, n], k) => Number(n) < Number(expected[k][1])), "fewer rows in every group than without the condition");
+
+  // Shown again, the tab does not run it a second time.
+  await tab(page, "data");
+  await tab(page, "sql");
+  assert.equal(await sqlState(page), "done");
+});
+
+test("a statement run is the address's sql; Alt+Up and Alt+Down step through the statements run; the Recent menu lists them, newest first, and a reload keeps them", async () => {
+  const { page } = ins;
+  await openLink(page, `url=${encodeURIComponent(FILE)}&tab=sql`);
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 120_000 });
+  assert.equal(address(page).get("sql"), null);
+  const first = "SELECT count(*) AS n FROM t";
+  const second = "SELECT max(price) AS most FROM t";
+  assert.equal((await runSql(page, first)).state, "done");
+  assert.equal(address(page).get("sql"), first);
+  assert.equal((await runSql(page, `${second};`)).state, "done");
+  assert.equal(address(page).get("sql"), second, "the statement as run (its last ; taken off)");
+  assert.deepEqual(await sqlColumn(page, 0), [String(Math.max(...byCutPrices()))]);
+  // One that fails is kept too: it is what the person wrote.
+  assert.equal((await runSql(page, "SELECT nope FROM t")).state, "error");
+  assert.equal(address(page).get("sql"), "SELECT nope FROM t");
+
+  await page.fill("[data-testid=sql-input]", "SELECT 1 -- a draft");
+  await page.focus("[data-testid=sql-input]");
+  const steps = [];
+  for (const key of ["Alt+ArrowUp", "Alt+ArrowUp", "Alt+ArrowUp", "Alt+ArrowUp", "Alt+ArrowDown", "Alt+ArrowDown", "Alt+ArrowDown", "Alt+ArrowDown"]) {
+    await page.keyboard.press(key);
+    steps.push(await editor(page));
+  }
+  // (the statements of the test before were run in this browser tab too: they come after these)
+  assert.deepEqual(steps.slice(0, 3), ["SELECT nope FROM t", second, first]);
+  assert.deepEqual(steps.slice(4), [steps[2], second, "SELECT nope FROM t", "SELECT 1 -- a draft"]);
+  assert.equal(await sqlState(page), "error", "stepping runs nothing");
+
+  // Run again, a statement moves to the front, once.
+  assert.equal((await runSql(page, first)).state, "done");
+  await page.click("[data-testid=sql-recent-toggle]");
+  const listed = await page.$$eval("[data-testid=sql-recent-list] .recent-item", (bs) => bs.map((b) => b.textContent));
+  assert.deepEqual(listed.slice(0, 3), [first, "SELECT nope FROM t", second]);
+  assert.equal(listed.filter((x) => x === first).length, 1);
+  assert.ok(listed.includes(BY_CUT), "the link's statement, run, is listed too");
+  // Choosing one puts it in the editor and runs nothing.
+  await page.click(`[data-testid=sql-recent-list] .recent-item[title="${second}"]`);
+  assert.equal(await editor(page), second);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), "sql-input");
+  assert.equal(await page.evaluate(() => document.querySelector("[data-testid=sql-recent]").open), false);
+  assert.equal(address(page).get("sql"), first, "the address keeps the statement last run");
+
+  // A reload opens the link again (running its statement) and keeps the list.
+  await page.reload();
+  await waitState(page, "ready");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done]", { timeout: 120_000 });
+  assert.equal(await editor(page), first);
+  await page.click("[data-testid=sql-recent-toggle]");
+  assert.deepEqual((await page.$$eval("[data-testid=sql-recent-list] .recent-item", (bs) => bs.map((b) => b.textContent))).slice(0, 3), [first, "SELECT nope FROM t", second]);
+  await page.keyboard.press("Escape");
+});
+
+/** Every price of diamonds, from the corpus JSON. */
+function byCutPrices() {
+  const want = readJson(expectedPath(path.join(corpus, "real/diamonds.optimized.cols")));
+  return want.row_groups[0].values[want.schema.findIndex((s) => s.name === "price")];
+}
+
+test("a statement too long for an address runs but is neither linked nor listed; another file opened forgets the link's statement", async () => {
+  const { page } = ins;
+  const long = `SELECT count(*) AS n FROM t WHERE price > 0 ${"AND price > 0 ".repeat(700)}`.trim();
+  assert.ok(long.length > 8192);
+  const r = await runSql(page, long);
+  assert.equal(r.state, "done");
+  assert.equal(await sqlColumn(page, 0).then((c) => c[0]), String(byCutPrices().length));
+  assert.equal(address(page).get("sql"), null);
+  await page.click("[data-testid=sql-recent-toggle]");
+  const listed = await page.$$eval("[data-testid=sql-recent-list] .recent-item", (bs) => bs.map((b) => b.title));
+  assert.ok(!listed.includes(long));
+  await page.keyboard.press("Escape");
+
+  assert.equal((await runSql(page, "SELECT 42 AS answer")).state, "done");
+  assert.equal(address(page).get("sql"), "SELECT 42 AS answer");
+  // Another file, from the URL field: not where the link was.
+  await page.evaluate(() => (document.body.dataset.state = ""));
+  await page.fill("[data-testid=url-input]", "/corpus/real/birdstrikes.optimized.cols");
+  await page.click("[data-testid=url-open]");
+  await waitState(page, "ready");
+  assert.equal(address(page).get("sql"), null);
+  assert.equal(await editor(page), "SELECT * FROM t LIMIT 100");
+});
+
+test("no page errors", () => {
+  assert.deepEqual(ins.log.errors, []);
+});
