@@ -12,6 +12,10 @@ import { showRange, copyKeys } from "./range.js";
 import { brief } from "../labels.js";
 import { createStatements, LONGEST } from "../statements.js";
 
+/** Table t's columns listed at a time (and a filter by name past a tenth of it). */
+const LISTED = 200;
+/** The SQL type DuckDB gives each column type of the file in table t. */
+const SQL_TYPES = { bool: "BOOLEAN", int8: "TINYINT", int16: "SMALLINT", int32: "INTEGER", int64: "BIGINT", uint8: "UTINYINT", uint16: "USMALLINT", uint32: "UINTEGER", uint64: "UBIGINT", float32: "FLOAT", float64: "DOUBLE", string: "VARCHAR", bytes: "BLOB" };
 const quote = (name) => `"${name.replaceAll('"', '""')}"`;
 const errorBox = (message) => h("pre", { class: "error-box sql-error", role: "alert", "data-testid": "sql-error" }, message);
 const errorText = (e) => `${e.kind === "sql" ? "" : `${e.kind}: `}${e.message}`;
@@ -31,6 +35,7 @@ export function createSql(ctx, el) {
   let linked = null; // a link's statement, run once table t is loaded
   const statements = createStatements(tabStorage());
   const state = h("p", { class: "muted small", "data-testid": "sql-state", "aria-live": "polite" });
+  const tableCols = h("div", { class: "sql-columns", "data-testid": "sql-columns" });
   const out = h("div", { class: "sql-result", "data-testid": "sql-result" });
   const editor = h("textarea", { class: "sql-editor", rows: 5, spellcheck: "false", "data-testid": "sql-input", "aria-label": "SQL statement" });
   // Bound here, once: render() runs for every file opened.
@@ -146,6 +151,7 @@ export function createSql(ctx, el) {
         if (info.skipped.length) notes.push(`left out: ${info.skipped.map((s) => `${brief(s.label)} (${s.reason})`).join(", ")}`);
         if (info.replaced.length) notes.push(`bytes that are not UTF-8 in ${info.replaced.join(", ")} appear as U+FFFD in SQL`);
         state.textContent = `Table t: ${plural(info.rows, "row")} × ${plural(info.columns.length, "column")}, loaded through Arrow in ${fmtMs(performance.now() - t0)}${notes.length ? `; ${notes.join("; ")}` : ""}.`;
+        showColumns(info.columns);
         el.dataset.sqlState = "ready";
         return true;
       } catch (e) {
@@ -273,6 +279,40 @@ export function createSql(ctx, el) {
     });
   }
 
+  /**
+   * Table t's columns with their SQL types: a click writes the column's
+   * quoted name into the statement where the cursor is. A wide table lists
+   * LISTED at a time, found by a filter on the name.
+   */
+  function showColumns(columns) {
+    let filter = "";
+    const list = h("div", { class: "button-row sql-column-list" });
+    const draw = () => {
+      const want = filter.trim().toLowerCase();
+      const matching = want ? columns.filter((c) => c.label.toLowerCase().includes(want)) : columns;
+      fill(
+        list,
+        matching.slice(0, LISTED).map((c) =>
+          h("button", { type: "button", class: "small sql-column", title: `write ${quote(c.label)} into the statement`, "data-testid": "sql-column", onclick: () => insertName(c.label) }, brief(c.label), " ", h("span", { class: "type-tag" }, SQL_TYPES[c.type] ?? c.type)),
+        ),
+        matching.length > LISTED ? h("span", { class: "muted small" }, `and ${plural(matching.length - LISTED, "more column")}: the filter finds them`) : null,
+        matching.length === 0 ? h("span", { class: "muted small" }, "No column's name has that in it.") : null,
+      );
+    };
+    const search =
+      columns.length > LISTED / 10
+        ? h("input", { type: "search", class: "sql-column-filter", placeholder: "filter by name", "aria-label": "filter table t's columns by name", "data-testid": "sql-column-filter", oninput: (ev) => ((filter = ev.target.value), draw()) })
+        : null;
+    draw();
+    fill(tableCols, h("details", { open: columns.length <= LISTED / 10 }, h("summary", { class: "small" }, `Columns of t (${fmtInt(columns.length)}): click one to write its name`), search, list));
+  }
+
+  /** `name` quoted into the statement, over the selection or at the cursor. */
+  function insertName(name) {
+    editor.focus();
+    editor.setRangeText(quote(name), editor.selectionStart, editor.selectionEnd, "end");
+  }
+
   /** The recent statements' menu (made again as each runs): choosing one puts it in the editor (it does not run). */
   function showRecent() {
     const list = statements.list();
@@ -310,6 +350,7 @@ export function createSql(ctx, el) {
       stop();
       record.reset();
       linked = null;
+      fill(tableCols);
       state.textContent = "";
       el.dataset.sqlState = "idle";
       if (!ctx.file) return;
@@ -333,6 +374,7 @@ export function createSql(ctx, el) {
         ),
         examples,
         state,
+        tableCols,
         out,
       );
     },

@@ -1,15 +1,17 @@
-// The SQL tab's statement in a link, and the statements run before: a
-// link's `sql` is put in the editor and runs once table t is loaded (when
-// the SQL tab first shows the file); a statement run becomes the address's
-// `sql`; Alt+Up/Down and the Recent menu bring back earlier ones, which a
-// reload keeps (the browser tab's sessionStorage). Results are checked
-// against the corpus JSON.
+// What helps write a statement in the SQL tab. A link's `sql` is put in
+// the editor and runs once table t is loaded (when the SQL tab first shows
+// the file); a statement run becomes the address's `sql`; Alt+Up/Down and
+// the Recent menu bring back earlier ones, which a reload keeps (the
+// browser tab's sessionStorage). Table t's columns are listed with their
+// SQL types (DuckDB's own DESCRIBE is the reference) and a click writes a
+// name into the statement. Results are checked against the corpus JSON.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
-import { openInspector, corpus, waitState, tab, runSql, sqlColumn } from "./harness.mjs";
+import { openInspector, corpus, waitState, tab, runSql, sqlColumn, sqlReady, dropFile } from "./harness.mjs";
 import { expectedPath, readJson } from "../node/corpus.mjs";
+import { buildFile, materialize } from "../node/synth.mjs";
 
 let ins;
 before(async () => {
@@ -159,6 +161,94 @@ test("a statement too long for an address runs but is neither linked nor listed;
   await waitState(page, "ready");
   assert.equal(address(page).get("sql"), null);
   assert.equal(await editor(page), "SELECT * FROM t LIMIT 100");
+});
+
+const chips = (page) => page.$$eval("[data-testid=sql-column]", (bs) => bs.map((b) => [b.firstChild.textContent.trim(), b.querySelector(".type-tag").textContent]));
+
+test("table t's columns, every type: their names and SQL types as DuckDB's DESCRIBE gives them; a click writes the quoted name over the selection", async () => {
+  const { page } = ins;
+  const file = path.join(corpus, "valid/all_types_small.cols");
+  const want = readJson(expectedPath(file));
+  await dropFile(page, file);
+  await sqlReady(page);
+  const listed = await chips(page);
+  assert.deepEqual(listed.map(([name]) => name), want.schema.map((s) => s.name));
+  assert.equal(new Set(want.schema.map((s) => s.type)).size, 13, "all 13 types");
+  // (13 rows at a time: the grid draws only the rows in sight)
+  const described = [];
+  for (const offset of [0, 13]) {
+    const r = await runSql(page, `SELECT column_name, column_type FROM (DESCRIBE t) LIMIT 13 OFFSET ${offset}`);
+    assert.equal(r.state, "done", r.text);
+    const [names, types] = [await sqlColumn(page, 0), await sqlColumn(page, 1)];
+    described.push(...names.map((name, i) => [name, types[i]]));
+  }
+  assert.deepEqual(listed, described);
+  // 26 columns: more than 20, so listed closed, with a filter.
+  assert.equal(await page.evaluate(() => document.querySelector("[data-testid=sql-columns] details").open), false);
+  await page.click("[data-testid=sql-columns] summary");
+  assert.ok(await page.isVisible("[data-testid=sql-column-filter]"));
+
+  // Over a selection: "SELECT [x] FROM t" with x selected.
+  await page.fill("[data-testid=sql-input]", "SELECT x FROM t");
+  await page.evaluate(() => document.querySelector("[data-testid=sql-input]").setSelectionRange(7, 8));
+  const k = want.schema.findIndex((s) => s.type === "int16");
+  await page.click(`[data-testid=sql-column] >> nth=${k}`);
+  assert.equal(await editor(page), `SELECT "${want.schema[k].name}" FROM t`);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), "sql-input");
+  // At the cursor: after the name, a comma and another.
+  await page.keyboard.type(", ");
+  const j = want.schema.findIndex((s) => s.type === "string");
+  await page.click(`[data-testid=sql-column] >> nth=${j}`);
+  assert.equal(await editor(page), `SELECT "${want.schema[k].name}", "${want.schema[j].name}" FROM t`);
+  assert.equal((await runSql(page, await editor(page))).state, "done");
+  const show = (v) => (v === null ? "NULL" : String(v));
+  const rows = want.row_groups.flatMap((g) => g.values[k].map(show));
+  assert.deepEqual(await sqlColumn(page, 0), rows);
+});
+
+test("a table t of a few columns: listed open, with no filter", async () => {
+  const { page } = ins;
+  await dropFile(page, path.join(corpus, "real/birdstrikes.optimized.cols"));
+  await sqlReady(page);
+  assert.equal(await page.evaluate(() => document.querySelector("[data-testid=sql-columns] details").open), true);
+  assert.equal(await page.$("[data-testid=sql-column-filter]"), null);
+  const want = readJson(expectedPath(path.join(corpus, "real/birdstrikes.optimized.cols")));
+  assert.deepEqual((await chips(page)).map(([name]) => name), want.schema.map((s) => s.name));
+});
+
+test("a wide table t: its columns listed closed, 200 at a time, the others found by a filter on the name", async () => {
+  const { page } = ins;
+  const C = 230;
+  const schema = Array.from({ length: C }, (_, c) => ({ name: c === 3 ? 'a "quoted" name' : `col_${c}`, type: c % 2 ? "string" : "int32", nullable: false }));
+  const bytes = materialize(buildFile(schema, [{ offset: 5, columns: schema.map((s, c) => (s.type === "string" ? [`v${c}`] : [c])) }]));
+  await dropFile(page, { name: "wide.cols", bytes });
+  await sqlReady(page);
+  assert.equal(await page.evaluate(() => document.querySelector("[data-testid=sql-columns] details").open), false);
+  await page.click("[data-testid=sql-columns] summary");
+  let listed = await chips(page);
+  assert.equal(listed.length, 200);
+  assert.deepEqual(listed.slice(0, 2), [["col_0", "INTEGER"], ["col_1", "VARCHAR"]]);
+  assert.match(await page.textContent("[data-testid=sql-columns]"), /and 30 more columns: the filter finds them/);
+  await page.fill("[data-testid=sql-column-filter]", "COL_22");
+  listed = await chips(page);
+  assert.deepEqual(listed.map(([n]) => n), ["col_22", ...Array.from({ length: 10 }, (_, i) => `col_${220 + i}`)]);
+  await page.fill("[data-testid=sql-column-filter]", "nothing");
+  assert.deepEqual(await chips(page), []);
+  assert.match(await page.textContent("[data-testid=sql-columns]"), /No column's name has that in it/);
+  await page.fill("[data-testid=sql-column-filter]", "col_229");
+  await page.fill("[data-testid=sql-input]", "SELECT  FROM t");
+  await page.evaluate(() => document.querySelector("[data-testid=sql-input]").setSelectionRange(7, 7));
+  await page.click("[data-testid=sql-column]");
+  assert.equal((await runSql(page, await editor(page))).state, "done");
+  assert.deepEqual(await sqlColumn(page, 0), ["v229"]);
+  // A name with quotes in it, written so that DuckDB reads it back.
+  await page.fill("[data-testid=sql-column-filter]", '"');
+  await page.fill("[data-testid=sql-input]", "SELECT  FROM t");
+  await page.evaluate(() => document.querySelector("[data-testid=sql-input]").setSelectionRange(7, 7));
+  await page.click("[data-testid=sql-column]");
+  assert.equal(await editor(page), 'SELECT "a ""quoted"" name" FROM t');
+  assert.equal((await runSql(page, await editor(page))).state, "done");
+  assert.deepEqual(await sqlColumn(page, 0), ["v3"]);
 });
 
 test("no page errors", () => {
