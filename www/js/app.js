@@ -207,6 +207,12 @@ const panels = Object.fromEntries(TABS.map((t) => [t, $(`#panel-${t}`)]));
 const detail = createDetail(ctx, panels.detail);
 const data = createData(ctx, panels.data);
 const sql = createSql(ctx, panels.sql);
+/** The Data tab's view as a statement, run in the SQL tab. */
+ctx.viewInSql = (view) => {
+  if (sql.refuses(view)) return;
+  showTab("sql");
+  sql.fromView(view);
+};
 const timing = createTiming(ctx, panels.timing);
 const profiles = createProfiles(ctx);
 ctx.profilesEl = profiles.el; // below the Schema's table (renderSchema)

@@ -374,6 +374,9 @@ export function createData(ctx, el) {
         h("button", { type: "submit", class: "small primary", "data-testid": "filter-apply" }, "Apply"),
         filters.length || applied.filters.length ? h("button", { type: "button", class: "small", "data-testid": "filter-clear", onclick: () => { filters = []; drawFilters(); compute([], applied.sort); } }, "Clear") : null,
         h("span", { class: "muted small" }, "All conditions must hold; null matches only “is null”."),
+        ctx.build && !ctx.build.duckdb
+          ? null
+          : h("button", { type: "button", class: "small", "data-testid": "view-sql", title: "the rows shown (their columns, the conditions applied, their order) as an SQL statement, run in the SQL tab", onclick: () => ctx.viewInSql({ cols: cols.slice(), filters: applied.filters, sort: applied.sort }) }, "Open as SQL"),
       ),
     );
   }

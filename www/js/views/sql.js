@@ -11,12 +11,12 @@ import { createRecord } from "./record.js";
 import { showRange, copyKeys } from "./range.js";
 import { brief } from "../labels.js";
 import { createStatements, LONGEST } from "../statements.js";
+import { viewSql, quoteName as quote } from "../viewsql.js";
 
 /** Table t's columns listed at a time (and a filter by name past a tenth of it). */
 const LISTED = 200;
 /** The SQL type DuckDB gives each column type of the file in table t. */
 const SQL_TYPES = { bool: "BOOLEAN", int8: "TINYINT", int16: "SMALLINT", int32: "INTEGER", int64: "BIGINT", uint8: "UTINYINT", uint16: "USMALLINT", uint32: "UINTEGER", uint64: "UBIGINT", float32: "FLOAT", float64: "DOUBLE", string: "VARCHAR", bytes: "BLOB" };
-const quote = (name) => `"${name.replaceAll('"', '""')}"`;
 const errorBox = (message) => h("pre", { class: "error-box sql-error", role: "alert", "data-testid": "sql-error" }, message);
 const errorText = (e) => `${e.kind === "sql" ? "" : `${e.kind}: `}${e.message}`;
 
@@ -33,6 +33,7 @@ export function createSql(ctx, el) {
   let sort = null; // { key, desc } over the last result's columns
   let noteIO = () => {}; // takes in what the running load of table t has read
   let linked = null; // a link's statement, run once table t is loaded
+  let inTable = null; // the columns table t holds (Set of column indices), once loaded
   const statements = createStatements(tabStorage());
   const state = h("p", { class: "muted small", "data-testid": "sql-state", "aria-live": "polite" });
   const tableCols = h("div", { class: "sql-columns", "data-testid": "sql-columns" });
@@ -152,6 +153,7 @@ export function createSql(ctx, el) {
         if (info.replaced.length) notes.push(`bytes that are not UTF-8 in ${info.replaced.join(", ")} appear as U+FFFD in SQL`);
         state.textContent = `Table t: ${plural(info.rows, "row")} × ${plural(info.columns.length, "column")}, loaded through Arrow in ${fmtMs(performance.now() - t0)}${notes.length ? `; ${notes.join("; ")}` : ""}.`;
         showColumns(info.columns);
+        inTable = new Set(info.columns.map((c) => c.c));
         el.dataset.sqlState = "ready";
         return true;
       } catch (e) {
@@ -350,6 +352,7 @@ export function createSql(ctx, el) {
       stop();
       record.reset();
       linked = null;
+      inTable = null;
       fill(tableCols);
       state.textContent = "";
       el.dataset.sqlState = "idle";
@@ -389,6 +392,25 @@ export function createSql(ctx, el) {
       const text = linked;
       linked = null;
       await run(text);
+    },
+    /** Whether the Data tab's view has no statement (said in a toast), before the tab changes. */
+    refuses(view) {
+      const made = viewSql({ schema: ctx.file.schema, labels: ctx.labels, ...view, inTable: new Set(ctx.file.schema.keys()) });
+      if (made.error) ctx.toast(`This view cannot be written in SQL: ${made.error}.`, "error");
+      return !!made.error;
+    },
+    /** The Data tab's view ({ cols, filters, sort }) as a statement over table t, run. */
+    async fromView(view) {
+      const gen = ctx.gen;
+      linked = null; // (this view is what the person asked for now)
+      if ((ctx.build && !ctx.build.duckdb) || !(await ensureLoaded()) || gen !== ctx.gen) return;
+      const made = viewSql({ schema: ctx.file.schema, labels: ctx.labels, ...view, inTable });
+      if (made.error) {
+        ctx.toast(`This view cannot be written in SQL: ${made.error}.`, "error");
+        return;
+      }
+      editor.value = made.sql;
+      await run(made.sql);
     },
     /** A link's statement (untrusted: it runs in DuckDB, which reads only table t): in the editor now, run when this tab first shows the file. */
     linked(text) {

@@ -1,0 +1,97 @@
+// The Data tab's view (its columns, conditions and order) as one DuckDB
+// statement over table t, which selects the same rows in the same order:
+//   viewSql({ schema, labels, cols, filters, sort, inTable }) -> { sql } | { error }
+// Each rule of filter.js and sort.js has its SQL here:
+// - nulls match only "is null", in SQL as on the page;
+// - NaN: the page's comparisons never hold for it (≠ always does), where
+//   DuckDB counts NaN equal to itself and above every number: "NOT isnan";
+// - text compares by bytes, as DuckDB's default collation does; "contains
+//   (any case)" becomes lower() on both sides (DuckDB's lower folds a few
+//   letters otherwise than JavaScript's toLowerCase, which the page uses
+//   for text that is not ASCII);
+// - the sort puts NaN after the numbers and nulls last in both directions
+//   (DuckDB puts NaN above every number), and keeps file order among equal
+//   values, -0 and 0 among them (t's rowid is the file row: it is loaded in
+//   file order).
+// Bytes conditions other than comparisons have no SQL here (DuckDB has no
+// search inside a BLOB): they are refused, by name.
+
+import { ANY_TEXT } from "./filter.js";
+
+const FLOATS = new Set(["float32", "float64"]);
+const COMPARE = { "=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">=" };
+
+export const quoteName = (name) => `"${name.replaceAll('"', '""')}"`;
+const quoteText = (text) => `'${text.replaceAll("'", "''")}'`;
+const hex = (b) => b.toString(16).padStart(2, "0");
+
+/** A value parsed by filter.js's parseValue for `type`, as an SQL literal. */
+function literal(type, value, text) {
+  if (type === "string") return quoteText(text);
+  if (type === "bytes") return `'${Array.from(value, (b) => `\\x${hex(b)}`).join("")}'::BLOB`;
+  if (type === "bool") return value ? "true" : "false";
+  // (a float's shortest text reads back to the same double; a float32
+  // column compares as DOUBLE, exactly)
+  if (FLOATS.has(type)) return `CAST('${String(value)}' AS DOUBLE)`;
+  // Integers: a BigInt, or a number (a fraction still compares with integers).
+  if (typeof value === "bigint") return value.toString();
+  return Number.isInteger(value) ? BigInt(value).toString() : `CAST('${String(value)}' AS DOUBLE)`;
+}
+
+/** One condition on column `c` of type `type` (name already quoted), or { error }. */
+function predicate(name, type, { op, value, text }, label) {
+  if (op === "null") return `${name} IS NULL`;
+  if (op === "notnull") return `${name} IS NOT NULL`;
+  if (type === "bytes" && !COMPARE[op]) return { error: `“${op === "starts" ? "starts with" : "contains"}” on the bytes column ${label} has no SQL here (DuckDB does not search inside a BLOB)` };
+  if (type === "string" && text.includes("\0")) return { error: `the condition on ${label} holds a NUL character, which an SQL string cannot` };
+  if (op === "contains") return `contains(${name}, ${quoteText(text)})`;
+  if (op === "icontains") return `contains(lower(${name}), lower(${quoteText(text)}))`;
+  if (op === "starts") return `starts_with(${name}, ${quoteText(text)})`;
+  const cmp = COMPARE[op];
+  if (FLOATS.has(type)) {
+    if (Number.isNaN(value)) return op === "!=" ? `${name} IS NOT NULL` : "false";
+    return op === "!=" ? `${name} <> ${literal(type, value)}` : `(${name} ${cmp} ${literal(type, value)} AND NOT isnan(${name}))`;
+  }
+  return `${name} ${cmp} ${literal(type, value, text)}`;
+}
+
+/**
+ * `cols`: the columns shown, in order; `filters`: [{ c, op, value, text }]
+ * as applied (c may be ANY_TEXT); `sort`: { c, desc } or null; `inTable`:
+ * the columns table t holds (a column that does not read is not in it).
+ */
+export function viewSql({ schema, labels, cols, filters, sort, inTable }) {
+  const name = (c) => quoteName(labels[c]);
+  const shown = cols.filter((c) => inTable.has(c));
+  const conds = [];
+  for (const f of filters) {
+    if (f.c === ANY_TEXT) {
+      const text = schema.flatMap((s, c) => (s.type === "string" && inTable.has(c) ? [c] : []));
+      const parts = [];
+      for (const c of text) {
+        const p = predicate(name(c), "string", f, labels[c]);
+        if (p.error) return p;
+        parts.push(p);
+      }
+      conds.push(parts.length === 0 ? "false" : parts.length === 1 ? parts[0] : `(${parts.join("\n    OR ")})`);
+      continue;
+    }
+    const p = predicate(name(f.c), schema[f.c].type, f, labels[f.c]);
+    if (p.error) return p;
+    conds.push(p);
+  }
+  const all = [...inTable].sort((a, b) => a - b);
+  const every = shown.length === all.length && shown.every((c, k) => c === all[k]);
+  const lines = [`SELECT ${every ? "*" : shown.length ? shown.map(name).join(", ") : "NULL AS no_column"}`, "FROM t"];
+  if (conds.length) lines.push(`WHERE ${conds.join("\n  AND ")}`);
+  if (sort) {
+    const n = name(sort.c);
+    const dir = sort.desc ? "DESC" : "ASC";
+    lines.push(
+      FLOATS.has(schema[sort.c].type)
+        ? `ORDER BY isnan(${n}) NULLS LAST, ${n} ${dir}, rowid`
+        : `ORDER BY ${n} ${dir} NULLS LAST, rowid`,
+    );
+  } else lines.push("ORDER BY rowid");
+  return { sql: lines.join("\n") };
+}
