@@ -13,6 +13,8 @@
 //   (DuckDB puts NaN above every number), and keeps file order among equal
 //   values, -0 and 0 among them (t's rowid is the file row: it is loaded in
 //   file order).
+// Text that is not UTF-8 is in t with U+FFFD in its place: conditions on
+// it can keep other rows than the page's.
 // Bytes conditions other than comparisons have no SQL here (DuckDB has no
 // search inside a BLOB): they are refused, by name.
 
