@@ -1,7 +1,9 @@
 // A column's profile over every row group, computed in the worker:
 // null share, exact minimum and maximum, distinct values, the most common
-// values with their counts, string lengths, and (second pass, once the
-// range is known) a histogram for numbers and times.
+// values with their counts, string lengths, and a histogram for numbers
+// and times: in the first pass over the footer statistics' range when
+// they give one that proves exact, else in a second pass over the range
+// the first one found.
 //
 // Distinct values and counts are exact while the column has at most
 // EXACT_LIMIT distinct values (and, for text, at most ARENA_LIMIT bytes of
@@ -471,11 +473,17 @@ export class ColumnProfile {
     return [...above, ...rest].slice(0, topN).map(([value, count]) => ({ value, count }));
   }
 
-  /** Whether a histogram applies, and its bins (numbers and times). */
-  startHistogram() {
-    if (TEXT.has(this.type) || this.type === "bool" || this.min === null) return false;
-    const lo = Number(this.min);
-    const hi = Number(this.max);
+  /**
+   * Whether a histogram applies, and its bins (numbers and times), over
+   * `min`..`max`: the exact range once counted (a second pass), or before,
+   * the footer's statistics, to count it in the first pass (kept only if
+   * the range proves exact: see `rangeIs`).
+   */
+  startHistogram(min = this.min, max = this.max) {
+    this.hist = null;
+    if (TEXT.has(this.type) || this.type === "bool" || min === null || max === null) return false;
+    const lo = Number(min);
+    const hi = Number(max);
     const integer = !(this.type === "float32" || this.type === "float64");
     let bins = BINS;
     let width = (hi - lo) / bins;
@@ -491,7 +499,12 @@ export class ColumnProfile {
     return true;
   }
 
-  /** Second pass: one row group's column into the histogram. */
+  /** Whether the exact range counted is `min`..`max` (the bins a histogram started over it has are the exact range's). */
+  rangeIs(min, max) {
+    return this.min !== null && this.max !== null && this.min == min && this.max == max; // eslint-disable-line eqeqeq -- bigint against number
+  }
+
+  /** One row group's column into the histogram (second pass, or the first one's over the footer's range). */
   addHistogram(col) {
     const h = this.hist;
     const n = col.length;

@@ -877,19 +877,27 @@ const ops = {
   },
 
   /**
-   * The profiles of columns `cols` at once, in two passes (values, then
-   * the histograms): a row group's chunks of them read in one call, not
+   * The profiles of columns `cols` at once, in one pass or two (values,
+   * then the histograms of those that need it): a row group's chunks of them read in one call, not
    * one a column (a file of 300 columns x 300 row groups took 35 s column
    * by column). A column whose chunk does not read gets that error; the
    * others count on.
    */
-  async profiles({ cols }, post, job) {
+  async profiles({ cols, ranges = [] }, post, job) {
     const f = need();
     const check = jobControl(job);
     const t0 = performance.now();
     const G = footerGroups.length;
     const counts = cols.map((c) => new ColumnProfile(footerSchema[c].type, f.numRows));
     const errors = new Map(); // index in cols -> its error
+    // A column whose footer gives a range ({ min, max }, from the page)
+    // counts its histogram in the first pass over it; if the range proves
+    // exact, that histogram is the one a second pass would count, and the
+    // column is not read again (over HTTP, a column larger than the
+    // decoded-chunk cache would be downloaded twice).
+    const early = new Set(cols.flatMap((_, j) => (ranges[j] && counts[j].startHistogram(ranges[j].min, ranges[j].max) ? [j] : [])));
+    // (the progress bar's length: two passes where one is foreseen)
+    const twice = cols.some((c, j) => !early.has(j) && !["string", "bytes", "bool"].includes(footerSchema[c].type));
     const pass = async (list, step, k) => {
       for await (const [g, chunks] of rowGroupsInTurn(list.map((j) => cols[j]), check, { settled: true })) {
         chunks.forEach(({ value, error }, i) => {
@@ -899,13 +907,15 @@ const ops = {
           if (error) errors.set(j, errorInfo(error));
           else step(counts[j], value);
         });
-        post({ done: k * G + g + 1, total: G * 2, text: `${k ? (list.length > 1 ? "histograms" : "histogram") : "values"} of row group ${g + 1} of ${G}` });
+        post({ done: k * G + g + 1, total: k || twice ? G * 2 : G, text: `${k ? (list.length > 1 ? "histograms" : "histogram") : "values"} of row group ${g + 1} of ${G}` });
       }
     };
-    await pass(cols.map((_, j) => j), (p, col) => p.add(col), 0);
-    const histograms = cols.map((_, j) => j).filter((j) => !errors.has(j) && counts[j].startHistogram());
+    await pass(cols.map((_, j) => j), (p, col) => (p.add(col), p.hist && p.addHistogram(col)), 0);
+    const counted = (j) => early.has(j) && counts[j].rangeIs(ranges[j].min, ranges[j].max);
+    const histograms = cols.map((_, j) => j).filter((j) => !errors.has(j) && !counted(j) && counts[j].startHistogram());
     if (histograms.length) await pass(histograms, (p, col) => p.addHistogram(col), 1);
-    const results = cols.map((c, j) => (errors.has(j) ? { c, error: errors.get(j) } : { c, profile: counts[j].result(TOP_KEPT) }));
+    const second = new Set(histograms);
+    const results = cols.map((c, j) => (errors.has(j) ? { c, error: errors.get(j) } : { c, profile: counts[j].result(TOP_KEPT), passes: second.has(j) ? 2 : 1 }));
     return { results, ms: performance.now() - t0, ...ioCounters() };
   },
 
