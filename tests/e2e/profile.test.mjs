@@ -270,6 +270,32 @@ test("a number column's mean and sample standard deviation: over the finite valu
   assert.deepEqual([text.result().mean, text.result().std], [null, null], "text has no mean");
 });
 
+test("64-bit integers at their edges: minimum, maximum, mean and histogram as their values read by Number(), signed and unsigned, past 2^53 and with a negative high word", () => {
+  const cases = {
+    int64: [-(2n ** 63n), 2n ** 63n - 1n, -1n, 2n ** 53n + 1n, -(2n ** 53n) - 3n, 0n, -(2n ** 32n), 2n ** 32n - 1n, 4294967297n, -4294967297n],
+    uint64: [2n ** 64n - 1n, 0n, 2n ** 63n, 2n ** 63n - 1n, 2n ** 53n + 1n, 2n ** 32n, 1n, 2n ** 32n - 1n],
+  };
+  for (const [type, xs] of Object.entries(cases)) {
+    const values = type === "int64" ? BigInt64Array.from(xs) : BigUint64Array.from(xs);
+    const p = new ColumnProfile(type);
+    p.add({ length: xs.length, validity: null, values });
+    assert.equal(p.min, xs.reduce((a, b) => (b < a ? b : a)), `${type} min`);
+    assert.equal(p.max, xs.reduce((a, b) => (b > a ? b : a)), `${type} max`);
+    assert.equal(typeof p.min, "bigint");
+    // Welford's running mean over the values as doubles, in order, as the page counts it.
+    let mean = 0;
+    xs.forEach((x, k) => (mean += (Number(x) - mean) / (k + 1)));
+    assert.equal(p.result().mean, mean, `${type} mean`);
+    assert.ok(p.startHistogram());
+    p.addHistogram({ length: xs.length, validity: null, values });
+    const { lo, width, counts } = p.result().histogram;
+    const want = new Array(counts.length).fill(0);
+    for (const x of xs) want[Math.max(0, Math.min(counts.length - 1, Math.floor((Number(x) - lo) / width)))]++;
+    assert.deepEqual(counts, want, `${type} histogram`);
+    assert.equal(counts.reduce((a, b) => a + b, 0), xs.length);
+  }
+});
+
 test("a number column's counts are exact as its table grows (or is sized from the rows at once): every count, ties in value order", () => {
   const rand = mulberry32(11);
   // 5,000 distinct int32 values (the table starts with room for 512), drawn unevenly, some negative, with nulls.

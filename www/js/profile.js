@@ -72,6 +72,10 @@ function hashBytes(data, a, b) {
   return fmix32(h ^ (b - a));
 }
 
+/** Number() of the 64-bit integer of words lo, hi: hi * 2^32 is exact, and
+ *  adding lo rounds once, as Number(bigint) does. */
+const wordNumber = (lo, hi, signed) => (signed ? hi | 0 : hi) * 4294967296 + lo;
+
 const f64 = new Float64Array(1);
 const u32 = new Uint32Array(f64.buffer);
 const b64 = new BigInt64Array(f64.buffer);
@@ -399,12 +403,15 @@ export class ColumnProfile {
     // rest as float64 (exact for every narrower type; -0 counts as 0).
     const wide = WIDE.has(this.type);
     const w = wide ? new Uint32Array(v.buffer, v.byteOffset, n * 2) : null;
+    const signed = this.type === "int64";
     for (let i = 0; i < n; i++) {
       if (isNull(i)) {
         this.nulls++;
         continue;
       }
-      const x = v[i];
+      // (a 64-bit value is read as a BigInt only when new to the table:
+      // one BigInt a row cost 2-3x the whole loop)
+      let x = wide ? null : v[i];
       if (x !== x) {
         this.nans++;
         continue;
@@ -419,7 +426,7 @@ export class ColumnProfile {
         lo = u32[0];
         hi = u32[1];
       }
-      const xf = wide ? Number(x) : x;
+      const xf = wide ? wordNumber(lo, hi, signed) : x;
       if (xf !== Infinity && xf !== -Infinity) {
         const d = xf - this.mean;
         this.mean += d / ++this.finite;
@@ -436,6 +443,7 @@ export class ColumnProfile {
       // compared when it went in (a value pruned since comes in anew).
       if (seen === 0) continue;
       this.hll.addHash(h);
+      if (wide) x = v[i];
       if (min === null || x < min) min = x;
       if (max === null || x > max) max = x;
     }
@@ -512,9 +520,11 @@ export class ColumnProfile {
     const v = col.values;
     const bins = h.counts.length;
     const wide = WIDE.has(this.type);
+    const w = wide ? new Uint32Array(v.buffer, v.byteOffset, n * 2) : null;
+    const signed = this.type === "int64";
     for (let i = 0; i < n; i++) {
       if (valid !== null && ((valid[i >> 3] >> (i & 7)) & 1) === 0) continue;
-      const x = wide ? Number(v[i]) : v[i];
+      const x = wide ? wordNumber(w[2 * i], w[2 * i + 1], signed) : v[i];
       if (x !== x || x === Infinity || x === -Infinity) {
         h.outside++;
         continue;
