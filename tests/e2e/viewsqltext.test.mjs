@@ -1,0 +1,55 @@
+// www/js/viewsql.js without a browser: the statement's text for what
+// viewsql.test.mjs cannot reach through the page's form (names and
+// values with quotes, every column or some, a column not in table t,
+// refusals). Its rows against the page's are viewsql.test.mjs's.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { viewSql } from "../../www/js/viewsql.js";
+import { ANY_TEXT, parseValue } from "../../www/js/filter.js";
+
+const schema = [
+  { name: 'say "hi"', type: "string" },
+  { name: "n", type: "int64" },
+  { name: "x", type: "float32" },
+  { name: "b", type: "bytes" },
+  { name: "t", type: "string" },
+];
+const labels = schema.map((s) => s.name);
+const all = new Set(schema.keys());
+const cond = (c, op, text) => ({ c, op, text, value: op === "null" || op === "notnull" ? null : parseValue(c === ANY_TEXT ? "string" : schema[c].type, text).value });
+const make = (over) => viewSql({ schema, labels, cols: [0, 1, 2, 3, 4], filters: [], sort: null, inTable: all, ...over });
+
+test("every column in order is *; some, or in another order, are named, quotes doubled; one not in t is left out", () => {
+  assert.equal(make({}).sql, "SELECT *\nFROM t\nORDER BY rowid");
+  assert.equal(make({ cols: [1, 0] }).sql.split("\n")[0], 'SELECT "n", "say ""hi"""');
+  assert.equal(make({ cols: [0, 1, 2, 3, 4], inTable: new Set([0, 1, 2, 4]) }).sql.split("\n")[0], "SELECT *", "the columns t holds, all of them");
+  assert.equal(make({ cols: [3, 4], inTable: new Set([0, 1, 2, 4]) }).sql.split("\n")[0], 'SELECT "t"');
+});
+
+test("values: text with quotes, a 64-bit integer past 2^53 and a fraction, a float32 as the double it is, bytes in hex", () => {
+  const where = (f) => make({ filters: [f] }).sql.split("\n").slice(2, -1).join("\n");
+  assert.equal(where(cond(0, "=", "it's")), `WHERE "say ""hi""" = 'it''s'`);
+  assert.equal(where(cond(1, ">", "9007199254740993")), `WHERE "n" > 9007199254740993`);
+  assert.equal(where(cond(1, "<", "2.5")), `WHERE "n" < CAST('2.5' AS DOUBLE)`);
+  // 0.1 as a float32 is 0.10000000149011612: the column compares as DOUBLE, exactly.
+  assert.equal(where(cond(2, "=", "0.1")), `WHERE ("x" = CAST('0.10000000149011612' AS DOUBLE) AND NOT isnan("x"))`);
+  assert.equal(where(cond(2, "!=", "nan")), `WHERE "x" IS NOT NULL`);
+  assert.equal(where(cond(2, "<", "nan")), "WHERE false");
+  assert.equal(where(cond(3, ">=", "0x00ff")), `WHERE "b" >= '\\x00\\xff'::BLOB`);
+  assert.equal(where(cond(4, "null", "")), `WHERE "t" IS NULL`);
+  assert.equal(where(cond(ANY_TEXT, "starts", "a")), `WHERE (starts_with("say ""hi""", 'a')\n    OR starts_with("t", 'a'))`);
+  assert.equal(make({ filters: [cond(ANY_TEXT, "=", "a")], inTable: new Set([1]) }).sql.split("\n")[2], "WHERE false", "no text column in t: no row");
+});
+
+test("refused by name: a search inside bytes, a NUL in text", () => {
+  assert.match(make({ filters: [cond(3, "contains", "0x00")] }).error, /“contains” on the bytes column b/);
+  assert.match(make({ filters: [cond(3, "starts", "0x00")] }).error, /“starts with” on the bytes column b/);
+  assert.match(make({ filters: [cond(4, "=", "a\0b")] }).error, /on t holds a NUL character/);
+  assert.match(make({ filters: [cond(ANY_TEXT, "contains", "\0")] }).error, /NUL/);
+});
+
+test("the order: NaN after the numbers and nulls last for a float; file order among ties", () => {
+  assert.equal(make({ sort: { c: 2, desc: true } }).sql.split("\n").at(-1), `ORDER BY isnan("x") NULLS LAST, "x" DESC, rowid`);
+  assert.equal(make({ sort: { c: 1, desc: false } }).sql.split("\n").at(-1), `ORDER BY "n" ASC NULLS LAST, rowid`);
+});
