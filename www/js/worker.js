@@ -878,10 +878,10 @@ const ops = {
 
   /**
    * The profiles of columns `cols` at once, in one pass or two (values,
-   * then the histograms of those that need it): a row group's chunks of them read in one call, not
-   * one a column (a file of 300 columns x 300 row groups took 35 s column
-   * by column). A column whose chunk does not read gets that error; the
-   * others count on.
+   * then the histograms of those that need it): a row group's chunks of
+   * them read in one call, not one a column (a file of 300 columns x 300
+   * row groups took 35 s column by column). A column whose chunk does not
+   * read gets that error; the others count on.
    */
   async profiles({ cols, ranges = [] }, post, job) {
     const f = need();

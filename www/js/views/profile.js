@@ -279,7 +279,7 @@ export function createProfile(ctx) {
     const nonNull = p.rows - p.nulls;
     // A value picked (a most common one, as its condition's text): Data, its rows alone.
     const rowsOf = (text) => ctx.rowsWhere([{ c, op: "=", text }]);
-    // (read once, or twice where the footer's range was not the exact one: tests/e2e/profile.test.mjs)
+    // (read once, or twice where the footer's range was not the exact one: tests/e2e/profilepass.test.mjs)
     el.dataset.passes = String(res.passes);
     fill(
       el,
