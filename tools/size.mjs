@@ -90,7 +90,7 @@ try {
     print(`Every file of the tarball (${kb(fs.statSync(tarball).size)} packed)`, table(all.sort()), sum(table(all)));
   }
   if (flag("--check") && browserTotal.gzip > BUDGET_GZIP) {
-    console.error(`over budget: ${kb(browserTotal.gzip)} gzip > ${kb(BUDGET_GZIP)}`);
+    console.error(`over budget: ${kb(browserTotal.gzip)} gzip > ${kb(BUDGET_GZIP)} (${browserTotal.gzip} > ${BUDGET_GZIP} bytes)`);
     process.exitCode = 1;
   }
 } finally {
