@@ -130,7 +130,16 @@ test("a statement run is the address's sql; Alt+Up and Alt+Down step through the
   assert.equal(await editor(page), first);
   await page.click("[data-testid=sql-recent-toggle]");
   assert.deepEqual((await page.$$eval("[data-testid=sql-recent-list] .recent-item", (bs) => bs.map((b) => b.textContent))).slice(0, 3), [first, "SELECT nope FROM t", second]);
+  // Forgotten, they stay forgotten after a reload.
+  await page.click("[data-testid=sql-recent-clear]");
+  assert.equal(await page.$$eval("[data-testid=sql-recent-list] .recent-item", (bs) => bs.length), 0);
+  assert.match(await page.textContent("[data-testid=sql-recent-list]"), /No statement has run in this browser tab yet/);
   await page.keyboard.press("Escape");
+  await page.reload();
+  await waitState(page, "ready");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done]", { timeout: 120_000 });
+  // (the link's statement ran again on the reload: the one listed)
+  assert.deepEqual(await page.$$eval("[data-testid=sql-recent-list] .recent-item", (bs) => bs.map((b) => b.title)), [first]);
 });
 
 /** Every price of diamonds, from the corpus JSON. */

@@ -19,6 +19,10 @@ function memoryStorage(fail = false) {
       if (fail) throw new Error("QuotaExceededError");
       m.set(k, String(v));
     },
+    removeItem: (k) => {
+      if (fail) throw new Error("SecurityError");
+      m.delete(k);
+    },
   };
 }
 
@@ -58,7 +62,17 @@ test("a reload finds them in the tab's storage; storage edited, refused or throw
     s.add("SELECT 3");
     s.add("SELECT 4");
     assert.deepEqual(s.list(), ["SELECT 4", "SELECT 3"], "kept in memory");
+    s.clear();
+    assert.deepEqual(s.list(), []);
   }
+
+  // Forgotten: in the storage too.
+  const kept = createStatements(storage);
+  kept.clear();
+  assert.deepEqual(kept.list(), []);
+  assert.equal(storage.m.size, 0);
+  assert.deepEqual(createStatements(storage).list(), []);
+  assert.equal(kept.step("x", 1), null);
 });
 
 test("Alt+Up and Alt+Down: older and newer from the editor's text, which the newest end gives back; an edit starts again", () => {

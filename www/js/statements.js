@@ -2,7 +2,7 @@
 // moves to the front), kept for the browser tab's life in sessionStorage
 // (a reload keeps them; nothing is written anywhere else). Statements can
 // hold values from the file, so they are not kept past the tab.
-//   createStatements(storage) -> { list(), add(text), step(current, by) }
+//   createStatements(storage) -> { list(), add(text), clear(), step(current, by) }
 
 /** Statements kept. */
 export const KEPT = 50;
@@ -41,6 +41,16 @@ export function createStatements(storage) {
       if (!text || text.length > LONGEST) return;
       items = [text, ...items.filter((s) => s !== text)].slice(0, KEPT);
       save();
+    },
+    /** Forgets them all (the tab's storage too). */
+    clear() {
+      items = [];
+      at = -1;
+      try {
+        storage?.removeItem(KEY);
+      } catch {
+        // kept in memory only
+      }
     },
     /**
      * The statement `by` steps older (+1) or newer (-1) than the one shown,

@@ -329,7 +329,10 @@ export function createSql(ctx, el) {
       list.length
         ? list.map((text) => h("button", { type: "button", class: "menu-item recent-item", title: text, onclick: () => pick(text) }, oneLine(text)))
         : h("p", { class: "muted small" }, "No statement has run in this browser tab yet."),
-      h("p", { class: "muted small" }, "Alt+↑ and Alt+↓ in the editor step through them."),
+      h("p", { class: "muted small" }, "Alt+↑ and Alt+↓ in the editor step through them. They are kept in this browser tab until it closes."),
+      list.length
+        ? h("button", { type: "button", class: "small", "data-testid": "sql-recent-clear", onclick: () => { statements.clear(); showRecent(); } }, "Forget them")
+        : null,
     );
   }
 
