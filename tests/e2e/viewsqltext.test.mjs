@@ -42,7 +42,9 @@ test("values: text with quotes, a 64-bit integer past 2^53 and a fraction, a flo
   assert.equal(make({ filters: [cond(ANY_TEXT, "=", "a")], inTable: new Set([1]) }).sql.split("\n")[2], "WHERE false", "no text column in t: no row");
 });
 
-test("refused by name: a search inside bytes, a NUL in text", () => {
+test("refused by name: a search inside bytes, a NUL in text, no column shown", () => {
+  assert.match(make({ cols: [] }).error, /no column is shown/);
+  assert.match(make({ cols: [3], inTable: new Set([0, 1]) }).error, /none of the columns shown is in table t/);
   assert.match(make({ filters: [cond(3, "contains", "0x00")] }).error, /“contains” on the bytes column b/);
   assert.match(make({ filters: [cond(3, "starts", "0x00")] }).error, /“starts with” on the bytes column b/);
   assert.match(make({ filters: [cond(4, "=", "a\0b")] }).error, /on t holds a NUL character/);

@@ -64,7 +64,9 @@ function predicate(name, type, { op, value, text }, label) {
  */
 export function viewSql({ schema, labels, cols, filters, sort, inTable }) {
   const name = (c) => quoteName(labels[c]);
+  if (cols.length === 0) return { error: "no column is shown (the Columns menu chooses them)" };
   const shown = cols.filter((c) => inTable.has(c));
+  if (shown.length === 0) return { error: "none of the columns shown is in table t (their chunks do not read)" };
   const conds = [];
   for (const f of filters) {
     if (f.c === ANY_TEXT) {
@@ -84,7 +86,7 @@ export function viewSql({ schema, labels, cols, filters, sort, inTable }) {
   }
   const all = [...inTable].sort((a, b) => a - b);
   const every = shown.length === all.length && shown.every((c, k) => c === all[k]);
-  const lines = [`SELECT ${every ? "*" : shown.length ? shown.map(name).join(", ") : "NULL AS no_column"}`, "FROM t"];
+  const lines = [`SELECT ${every ? "*" : shown.map(name).join(", ")}`, "FROM t"];
   if (conds.length) lines.push(`WHERE ${conds.join("\n  AND ")}`);
   if (sort) {
     const n = name(sort.c);
