@@ -74,6 +74,9 @@ ctx.setUrlState = (patch, step = null) => {
   } else history.replaceState(history.state, "", address);
 };
 
+/** The address's view of a file, forgotten when another file opens (the tab stays). */
+const NO_VIEW = { rg: null, col: null, row: null, sort: null, desc: null, where: null, sql: null };
+
 /** What the address asks to see of a file (?tab=&rg=&col=&row=&sort=&desc=&where=&sql=). */
 function addressView() {
   const int = (k) => (urlState.has(k) && /^\d+$/.test(urlState.get(k)) ? Number(urlState.get(k)) : null);
@@ -307,7 +310,7 @@ ctx.previewChunk = (g, c) => {
 
 /** The samples, as a step Back undoes (the address forgets the file). */
 function toSamples() {
-  ctx.setUrlState({ url: null, tab: null, rg: null, col: null, row: null, sort: null, desc: null, where: null, sql: null }, {});
+  ctx.setUrlState({ url: null, tab: null, ...NO_VIEW }, {});
   $("#url-input").value = "";
   showWelcome();
 }
@@ -505,7 +508,7 @@ async function handleFiles(files) {
   if (others.length > 1) toast(`Opened ${others[0].name}; one .cols file at a time (${others.length - 1} ignored).`);
   if (others.length) {
     // A local file has no address: it forgets any ?url= and the URL field.
-    await openSource({ blob: others[0] }, others[0].name, null, { url: null, rg: null, col: null, row: null, sort: null, desc: null, where: null, sql: null });
+    await openSource({ blob: others[0] }, others[0].name, null, { url: null, ...NO_VIEW });
   }
 }
 
@@ -535,7 +538,7 @@ function openUrl(text, restore = null, step = true) {
     return;
   }
   const name = decodeURIComponent(url.pathname.split("/").pop() || url.host);
-  return openSource({ url: url.href }, name, restore, restore ? { url: t } : { url: t, rg: null, col: null, row: null, sort: null, desc: null, where: null, sql: null }, step);
+  return openSource({ url: url.href }, name, restore, restore ? { url: t } : { url: t, ...NO_VIEW }, step);
 }
 
 // ---------------------------------------------------------------- samples

@@ -33,6 +33,9 @@ export function brief(name, max = 200) {
   return `${name.slice(0, end)}…`;
 }
 
+/** A column's label as an SQL identifier (table t's columns are named by their labels). */
+export const quoteName = (name) => `"${name.replaceAll('"', '""')}"`;
+
 /** Whether a column's name holds a filter's text, case aside (the Schema's
  *  filter, the column picker and the chunk table's filter all ask this). */
 export const nameHas = (name, text) => text === "" || name.toLowerCase().includes(text.toLowerCase());

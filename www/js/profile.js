@@ -27,6 +27,8 @@ const HLL_P = 14;
 const HLL_M = 1 << HLL_P;
 
 const TEXT = new Set(["string", "bytes"]);
+/** Whether a column of `type` has a histogram (numbers and times: not text, not bool). */
+export const hasHistogram = (type) => !TEXT.has(type) && type !== "bool";
 const WIDE = new Set(["int64", "uint64"]);
 
 function fmix32(h) {
@@ -489,7 +491,7 @@ export class ColumnProfile {
    */
   startHistogram(min = this.min, max = this.max) {
     this.hist = null;
-    if (TEXT.has(this.type) || this.type === "bool" || min === null || max === null) return false;
+    if (!hasHistogram(this.type) || min === null || max === null) return false;
     const lo = Number(min);
     const hi = Number(max);
     const integer = !(this.type === "float32" || this.type === "float64");

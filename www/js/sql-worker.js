@@ -9,7 +9,7 @@
 import { init, ColumnsFile, TokenizerRegistry } from "./columns.js";
 import { openUrl } from "./urlbuffer.js";
 import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter } from "./arrowdata.js";
-import { brief, columnLabels } from "./labels.js";
+import { brief, columnLabels, quoteName as quote } from "./labels.js";
 import { CHUNK_KINDS } from "./chunkkinds.js";
 import { formatTime } from "./timefmt.js";
 import { textFormat } from "./exporttext.js";
@@ -38,7 +38,6 @@ const LOCKDOWN = [
 const LOAD_ROWS = 65_536;
 const LOAD_BYTES = 8 * 1024 * 1024;
 
-const quote = (name) => `"${name.replaceAll('"', '""')}"`;
 
 function usage(kind, message) {
   return Object.assign(new Error(message), { kind });

@@ -19,11 +19,11 @@
 // search inside a BLOB): they are refused, by name.
 
 import { ANY_TEXT } from "./filter.js";
+import { quoteName } from "./labels.js";
 
 const FLOATS = new Set(["float32", "float64"]);
 const COMPARE = { "=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">=" };
 
-export const quoteName = (name) => `"${name.replaceAll('"', '""')}"`;
 const quoteText = (text) => `'${text.replaceAll("'", "''")}'`;
 const hex = (b) => b.toString(16).padStart(2, "0");
 

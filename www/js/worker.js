@@ -12,7 +12,7 @@ import { Held, MAX_SPAN, packageStretches, stretches } from "./stretches.js";
 import { shuffle } from "./stats.js";
 import { SortKeys, sortIds } from "./sort.js";
 import { applyCondition, applyAnyText, textColumns, ANY_TEXT } from "./filter.js";
-import { ColumnProfile, TOP_KEPT } from "./profile.js";
+import { ColumnProfile, TOP_KEPT, hasHistogram } from "./profile.js";
 import { cellText, textFormat } from "./exporttext.js";
 import { columnLabels } from "./labels.js";
 import { decodedSize } from "./sizes.js";
@@ -897,7 +897,7 @@ const ops = {
     // decoded-chunk cache would be downloaded twice).
     const early = new Set(cols.flatMap((_, j) => (ranges[j] && counts[j].startHistogram(ranges[j].min, ranges[j].max) ? [j] : [])));
     // (the progress bar's length: two passes where one is foreseen)
-    const twice = cols.some((c, j) => !early.has(j) && !["string", "bytes", "bool"].includes(footerSchema[c].type));
+    const twice = cols.some((c, j) => !early.has(j) && hasHistogram(footerSchema[c].type));
     const pass = async (list, step, k) => {
       for await (const [g, chunks] of rowGroupsInTurn(list.map((j) => cols[j]), check, { settled: true })) {
         chunks.forEach(({ value, error }, i) => {

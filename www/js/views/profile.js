@@ -7,7 +7,7 @@ import { h, s, fill } from "../dom.js";
 import { fmtInt, fmtMs, fmtPct, fmtBytes, valueNode, decodeStat, scalarText, plural, equalsText } from "../format.js";
 import { errorBox } from "../common.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
-import { EXACT_LIMIT, ARENA_LIMIT, compareBytes } from "../profile.js";
+import { EXACT_LIMIT, ARENA_LIMIT, compareBytes, hasHistogram } from "../profile.js";
 import { brief } from "../labels.js";
 
 const AUTO_LIMIT = 64 * 1024 * 1024; // stored bytes profiled without asking
@@ -245,7 +245,7 @@ export async function countProfile(ctx, c, opts) {
 export async function countProfiles(ctx, cols, opts, label = `Profiling ${plural(cols.length, "column")}`) {
   const gen = ctx.gen;
   // (the footer's range of each number column: its histogram counted in the first pass)
-  const ranges = cols.map((c) => (TEXT.has(ctx.file.schema[c].type) || ctx.file.schema[c].type === "bool" ? null : footerRange(ctx.file, c)));
+  const ranges = cols.map((c) => (hasHistogram(ctx.file.schema[c].type) ? footerRange(ctx.file, c) : null));
   const { results, ms } = await ctx.call("profiles", { cols, ranges }, label, opts);
   // (`with`: the others counted in the same pass, its time theirs too)
   const out = results.map((r) => (r.profile ? { c: r.c, profile: r.profile, ms, with: cols.length - 1, passes: r.passes } : r));

@@ -3,15 +3,16 @@
 // at a time, this one the row. Picking a field selects its cell in the grid.
 
 import { h, fill } from "../dom.js";
-import { brief } from "../labels.js";
+import { brief, nameHas } from "../labels.js";
 import { plural } from "../format.js";
 import { cellNode, unreadableNode } from "./grid.js";
 
 // At most this many fields listed (a 4,000-column row would be 4,000
-// buttons at every selection); a filter by name, offered from FILTER_FROM
-// columns, finds the others.
-const LISTED = 200;
-const FILTER_FROM = 20;
+// buttons at every selection); a filter by name, offered past FILTER_FROM
+// columns, finds the others. (The SQL tab's list of table t's columns
+// goes by the same two.)
+export const LISTED = 200;
+export const FILTER_FROM = 20;
 const VALUE_CHARS = 80;
 
 /**
@@ -34,9 +35,9 @@ export function createRecord(grid) {
   function items(cell, matches) {
     const cols = cell.columns || [];
     // (a filter typed for a wider row does not apply where none is offered)
-    const want = cols.length > FILTER_FROM ? filter.trim().toLowerCase() : "";
+    const want = cols.length > FILTER_FROM ? filter.trim() : "";
     const matching = [];
-    for (let j = 0; j < cols.length; j++) if (!want || cols[j].label.toLowerCase().includes(want)) matching.push(j);
+    for (let j = 0; j < cols.length; j++) if (nameHas(cols[j].label, want)) matching.push(j);
     const out = matching.slice(0, LISTED).map((j) => {
       const c = cols[j];
       const v = cell.rowValues[j];

@@ -7,14 +7,12 @@ import { fmtInt, fmtMs, plural } from "../format.js";
 import { Engine } from "../engine.js";
 import { createGrid, gridKeys } from "./grid.js";
 import { copyValue, copyRow, plainText } from "./cells.js";
-import { createRecord } from "./record.js";
+import { createRecord, LISTED, FILTER_FROM } from "./record.js";
 import { showRange, copyKeys } from "./range.js";
-import { brief } from "../labels.js";
+import { brief, nameHas, quoteName as quote } from "../labels.js";
 import { createStatements, LONGEST } from "../statements.js";
-import { viewSql, quoteName as quote } from "../viewsql.js";
+import { viewSql } from "../viewsql.js";
 
-/** Table t's columns listed at a time (and a filter by name past a tenth of it). */
-const LISTED = 200;
 /** The SQL type DuckDB gives each column type of the file in table t. */
 const SQL_TYPES = { bool: "BOOLEAN", int8: "TINYINT", int16: "SMALLINT", int32: "INTEGER", int64: "BIGINT", uint8: "UTINYINT", uint16: "USMALLINT", uint32: "UINTEGER", uint64: "UBIGINT", float32: "FLOAT", float64: "DOUBLE", string: "VARCHAR", bytes: "BLOB" };
 const errorBox = (message) => h("pre", { class: "error-box sql-error", role: "alert", "data-testid": "sql-error" }, message);
@@ -284,14 +282,14 @@ export function createSql(ctx, el) {
   /**
    * Table t's columns with their SQL types: a click writes the column's
    * quoted name into the statement where the cursor is. A wide table lists
-   * LISTED at a time, found by a filter on the name.
+   * LISTED at a time, found by a filter on the name (as the row list does).
    */
   function showColumns(columns) {
     let filter = "";
     const list = h("div", { class: "button-row sql-column-list" });
     const draw = () => {
-      const want = filter.trim().toLowerCase();
-      const matching = want ? columns.filter((c) => c.label.toLowerCase().includes(want)) : columns;
+      const want = filter.trim();
+      const matching = columns.filter((c) => nameHas(c.label, want));
       fill(
         list,
         matching.slice(0, LISTED).map((c) =>
@@ -302,17 +300,24 @@ export function createSql(ctx, el) {
       );
     };
     const search =
-      columns.length > LISTED / 10
+      columns.length > FILTER_FROM
         ? h("input", { type: "search", class: "sql-column-filter", placeholder: "filter by name", "aria-label": "filter table t's columns by name", "data-testid": "sql-column-filter", oninput: (ev) => ((filter = ev.target.value), draw()) })
         : null;
     draw();
-    fill(tableCols, h("details", { open: columns.length <= LISTED / 10 }, h("summary", { class: "small" }, `Columns of t (${fmtInt(columns.length)}): click one to write its name`), search, list));
+    fill(tableCols, h("details", { open: columns.length <= FILTER_FROM }, h("summary", { class: "small" }, `Columns of t (${fmtInt(columns.length)}): click one to write its name`), search, list));
   }
 
   /** `name` quoted into the statement, over the selection or at the cursor. */
   function insertName(name) {
     editor.focus();
     editor.setRangeText(quote(name), editor.selectionStart, editor.selectionEnd, "end");
+  }
+
+  /** The Data tab's view as a statement over the columns `held` (t's), or null where it has none (said in a toast). */
+  function statementOf(view, held) {
+    const made = viewSql({ schema: ctx.file.schema, labels: ctx.labels, ...view, inTable: held });
+    if (made.error) ctx.toast(`This view cannot be written in SQL: ${made.error}.`, "error");
+    return made.error ? null : made.sql;
   }
 
   /** The recent statements' menu (made again as each runs): choosing one puts it in the editor (it does not run). */
@@ -327,7 +332,7 @@ export function createSql(ctx, el) {
     fill(
       recentBody,
       list.length
-        ? list.map((text) => h("button", { type: "button", class: "menu-item recent-item", title: text, onclick: () => pick(text) }, oneLine(text)))
+        ? list.map((text) => h("button", { type: "button", class: "menu-item recent-item", title: text, onclick: () => pick(text) }, brief(text.replace(/\s+/g, " "), 120)))
         : h("p", { class: "muted small" }, "No statement has run in this browser tab yet."),
       h("p", { class: "muted small" }, "Alt+↑ and Alt+↓ in the editor step through them. They are kept in this browser tab until it closes."),
       list.length
@@ -398,22 +403,17 @@ export function createSql(ctx, el) {
     },
     /** Whether the Data tab's view has no statement (said in a toast), before the tab changes. */
     refuses(view) {
-      const made = viewSql({ schema: ctx.file.schema, labels: ctx.labels, ...view, inTable: new Set(ctx.file.schema.keys()) });
-      if (made.error) ctx.toast(`This view cannot be written in SQL: ${made.error}.`, "error");
-      return !!made.error;
+      return statementOf(view, new Set(ctx.file.schema.keys())) === null;
     },
     /** The Data tab's view ({ cols, filters, sort }) as a statement over table t, run. */
     async fromView(view) {
       const gen = ctx.gen;
       linked = null; // (this view is what the person asked for now)
       if ((ctx.build && !ctx.build.duckdb) || !(await ensureLoaded()) || gen !== ctx.gen) return;
-      const made = viewSql({ schema: ctx.file.schema, labels: ctx.labels, ...view, inTable });
-      if (made.error) {
-        ctx.toast(`This view cannot be written in SQL: ${made.error}.`, "error");
-        return;
-      }
-      editor.value = made.sql;
-      await run(made.sql);
+      const sql = statementOf(view, inTable);
+      if (sql === null) return;
+      editor.value = sql;
+      await run(sql);
     },
     /** A link's statement (untrusted: it runs in DuckDB, which reads only table t): in the editor now, run when this tab first shows the file. */
     linked(text) {
@@ -421,12 +421,6 @@ export function createSql(ctx, el) {
       linked = text;
     },
   };
-}
-
-/** A statement on one line, cut for a menu. */
-function oneLine(text) {
-  const t = text.replace(/\s+/g, " ");
-  return t.length > 120 ? `${t.slice(0, 119)}…` : t;
 }
 
 /** The browser tab's sessionStorage, or null where it is refused (an opaque origin, storage off). */
