@@ -7,8 +7,8 @@
 // ordered, on the page; after the numbers in a sort), -0 equal to 0,
 // nulls last both ways, text in byte
 // order and in any case, quotes, 64-bit integers past 2^53, a fraction
-// against integers, bytes, float32, and file order among equal values
-// across row groups.
+// against integers, bytes (compared, searched, sorted), float32, and file
+// order among equal values across row groups.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -24,24 +24,27 @@ const SCHEMA = [
   { name: "f", type: "float64", nullable: true },
   { name: "s", type: "string", nullable: true },
   { name: "g", type: "int64", nullable: true },
+  { name: "y", type: "bytes", nullable: true },
 ];
-// Two row groups of six rows; id is the file row.
+// Two row groups of six rows; id is the file row. y's bytes: 0x23 lies in
+// 0x1234's hex digits, but not on a byte.
+const B = (...b) => Uint8Array.from(b);
 const ROWS = [
-  [1.5, "b", "9007199254740993"],
-  [NaN, "A", -5],
-  [-0, "é", 0],
-  [0, "É", null],
-  [null, null, "9007199254740992"],
-  [-Infinity, "", 7],
-  [Infinity, "ab", 1],
-  [NaN, "Ba", 2],
-  [2, "b", 3],
-  [-0, "zz", 4],
-  [null, "it's", 5],
-  [1.5, "ÉCOLE", "9007199254740993"],
+  [1.5, "b", "9007199254740993", B(0x12, 0x34)],
+  [NaN, "A", -5, B(0x41, 0x62, 0x43)],
+  [-0, "é", 0, B(0x61, 0x62, 0x63)],
+  [0, "É", null, null],
+  [null, null, "9007199254740992", B()],
+  [-Infinity, "", 7, B(0x00, 0x41)],
+  [Infinity, "ab", 1, B(0x78, 0x61, 0x42, 0x63, 0x78)],
+  [NaN, "Ba", 2, B(0x23)],
+  [2, "b", 3, B(0xff, 0x41, 0x42)],
+  [-0, "zz", 4, B(0x61, 0x62)],
+  [null, "it's", 5, B(0x01, 0x23, 0x45)],
+  [1.5, "ÉCOLE", "9007199254740993", null],
 ];
 function synthFile() {
-  const group = (rows, base) => ({ columns: [rows.map((_, k) => base + k), ...[0, 1, 2].map((j) => rows.map((r) => r[j]))] });
+  const group = (rows, base) => ({ columns: [rows.map((_, k) => base + k), ...[0, 1, 2, 3].map((j) => rows.map((r) => r[j]))] });
   const a = group(ROWS.slice(0, 6), 0);
   const b = group(ROWS.slice(6), 6);
   const first = buildFile(SCHEMA, [{ offset: 5, ...a }]);
@@ -105,6 +108,13 @@ const CASES = [
   [[[0, ">=", "0"]], 2, false, [5, 1, 7, 6, 0, 8, 10, 9, 3, 11, 2, 4]],
   [[[0, ">=", "0"]], 2, true, [2, 11, 3, 9, 10, 0, 8, 6, 7, 1, 5, 4]],
   [[[1, "notnull", ""]], 3, true, [0, 11, 5, 9, 8, 7, 6, 2, 1, 3]],
+  [[[4, "contains", "0x23"]], null, false, [7, 10]],
+  [[[4, "contains", "0x"]], null, false, [0, 1, 2, 4, 5, 6, 7, 8, 9, 10]],
+  [[[4, "icontains", "0x4263"]], null, false, [1, 2, 6]],
+  [[[4, "icontains", "0x00"]], null, false, [5]],
+  [[[4, "starts", "0x41"]], null, false, [1]],
+  [[[0, ">=", "0"]], 4, false, [4, 5, 10, 0, 7, 1, 9, 2, 6, 8, 3, 11]],
+  [[[0, ">=", "0"]], 4, true, [8, 6, 2, 9, 1, 7, 0, 10, 5, 4, 3, 11]],
 ];
 
 test("the page's filter and sort and DuckDB's statement keep the same rows in the same order: NaN, -0, nulls, text, quotes, 64-bit integers", async () => {
@@ -120,7 +130,7 @@ test("the page's filter and sort and DuckDB's statement keep the same rows in th
   }
 });
 
-test("every type: bytes compared by their bytes, float32 as typed, bool, uint64; the columns shown are the columns selected", async () => {
+test("every type: bytes compared and searched by their bytes, float32 as typed, bool, uint64; the columns shown are the columns selected", async () => {
   const { page } = ins;
   const file = "/corpus/valid/all_types_small.cols";
   for (const [where, n] of [
@@ -131,6 +141,9 @@ test("every type: bytes compared by their bytes, float32 as typed, bool, uint64;
     [[[18, ">", "-9.5"]], 6],
     [[[17, ">", "18000000000034"]], 4],
     [[[9, "<", "-1099509627770"]], 4],
+    [[[22, "contains", "0x7c33"]], 3],
+    [[[22, "icontains", "0x424c4f42"]], 15],
+    [[[22, "starts", "0x626c6f622d30303033"]], 3],
   ]) {
     const data = await dataView(page, file, where);
     assert.equal(data.total, n, JSON.stringify(where));
@@ -139,12 +152,12 @@ test("every type: bytes compared by their bytes, float32 as typed, bool, uint64;
   }
 });
 
-test("a condition that has no SQL here (contains on bytes) is refused by name, and the Data tab stays", async () => {
+test("a condition that has no SQL here (a NUL in text) is refused by name, and the Data tab stays", async () => {
   const { page } = ins;
-  await dataView(page, "/corpus/valid/all_types_small.cols", [[22, "contains", "0x30"]]);
+  await dataView(page, "/corpus/valid/all_types_small.cols", [[24, "contains", "a\u0000"]]);
   await page.click("[data-testid=view-sql]");
   const toast = await page.waitForSelector(".toast.error", { timeout: 30_000 });
-  assert.match(await toast.textContent(), /cannot be written in SQL: “contains” on the bytes column c_bytes/);
+  assert.match(await toast.textContent(), /cannot be written in SQL: the condition on c_string holds a NUL character/);
   assert.equal(await page.isVisible("[data-testid=panel-data]"), true);
   assert.equal(await page.getAttribute("[data-testid=panel-sql]", "data-sql-state"), "idle", "DuckDB not started for it");
 });

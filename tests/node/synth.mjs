@@ -170,13 +170,15 @@ function fixed(type, v) {
 
 /** A Plain, uncompressed (codec None), single-block chunk and its footer entry.
  *  `values` may hold null for nullable columns. Types: int32, int64, float64, string
- *  (a string value may be a Uint8Array: its bytes as they are, UTF-8 or not). */
+ *  and bytes (a string value may be a Uint8Array: its bytes as they are, UTF-8
+ *  or not; a bytes value is one). */
 export function plainChunk(type, nullable, values) {
   const present = values.filter((v) => v !== null);
   const nulls = values.length - present.length;
   if (!nullable && nulls > 0) throw new Error("nulls in a non-nullable column");
   const utf8 = (v) => (v instanceof Uint8Array ? v : enc.encode(v));
-  const items = present.map((v) => (type === "string" ? concat([u32(utf8(v).length), utf8(v)]) : fixed(type, v)));
+  const varying = type === "string" || type === "bytes";
+  const items = present.map((v) => (varying ? concat([u32(utf8(v).length), utf8(v)]) : fixed(type, v)));
   const stream = concat(items);
   const bitmap = new Uint8Array(nullable ? Math.ceil(values.length / 8) : 0);
   values.forEach((v, i) => {
@@ -187,7 +189,7 @@ export function plainChunk(type, nullable, values) {
   // Statistics as the writer keeps them: Plain bytes for fixed width, raw bytes for strings.
   let minVal = new Uint8Array(0), maxVal = new Uint8Array(0), minLen = 0, maxLen = 0;
   if (present.length > 0) {
-    if (type === "string") {
+    if (varying) {
       const raw = present.map(utf8);
       const cmp = (a, b) => {
         for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i] - b[i];

@@ -15,8 +15,10 @@
 //   file order).
 // Text that is not UTF-8 is in t with U+FFFD in its place: conditions on
 // it can keep other rows than the page's.
-// Bytes conditions other than comparisons have no SQL here (DuckDB has no
-// search inside a BLOB): they are refused, by name.
+// A search inside bytes (DuckDB has none for a BLOB) runs over the value's
+// hex digits, two a byte: a match must start at an even digit, or 0x23
+// would be found in 0x1234; "any case" folds ASCII letters only, as the page
+// does for bytes.
 
 import { ANY_TEXT } from "./filter.js";
 import { quoteName } from "./labels.js";
@@ -26,6 +28,16 @@ const COMPARE = { "=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">
 
 const quoteText = (text) => `'${text.replaceAll("'", "''")}'`;
 const hex = (b) => b.toString(16).padStart(2, "0");
+const HEX = (b) => hex(b).toUpperCase(); // as DuckDB's hex() writes them
+
+/** A search inside a bytes column as a condition on its hex digits. */
+function bytesSearch(name, op, needle) {
+  const digits = Array.from(needle, HEX).join("");
+  if (op === "starts") return `starts_with(hex(${name}), '${digits}')`;
+  const letter = (b) => (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7a;
+  const byte = (b) => (op === "icontains" && letter(b) ? `(?:${HEX(b & ~0x20)}|${HEX(b | 0x20)})` : HEX(b));
+  return `regexp_matches(hex(${name}), '^(?:..)*?${Array.from(needle, byte).join("")}')`;
+}
 
 /** A value parsed by filter.js's parseValue for `type`, as an SQL literal. */
 function literal(type, value, text) {
@@ -44,7 +56,7 @@ function literal(type, value, text) {
 function predicate(name, type, { op, value, text }, label) {
   if (op === "null") return `${name} IS NULL`;
   if (op === "notnull") return `${name} IS NOT NULL`;
-  if (type === "bytes" && !COMPARE[op]) return { error: `“${op === "starts" ? "starts with" : "contains"}” on the bytes column ${label} has no SQL here (DuckDB does not search inside a BLOB)` };
+  if (type === "bytes" && !COMPARE[op]) return bytesSearch(name, op, value);
   if (type === "string" && text.includes("\0")) return { error: `the condition on ${label} holds a NUL character, which an SQL string cannot` };
   if (op === "contains") return `contains(${name}, ${quoteText(text)})`;
   if (op === "icontains") return `contains(lower(${name}), lower(${quoteText(text)}))`;
