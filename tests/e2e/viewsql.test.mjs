@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openInspector, corpus, waitState, gridDrawn } from "./harness.mjs";
+import { openInspector, corpus, waitState, gridDrawn, runSql } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "viewsql-"));
@@ -51,9 +51,31 @@ function synthFile() {
   return materialize(buildFile(SCHEMA, [{ offset: 5, ...a }, { offset: first.footerStart, ...b }]));
 }
 
+// Integers shown as dates, one per unit: `created` (int32) and `seen` are
+// chosen on the page, event_time (us) and logged_at (ns) guessed by it.
+const TIMES = [
+  { name: "id", type: "int32", nullable: false },
+  { name: "created", type: "int32", nullable: true },
+  { name: "seen", type: "int64", nullable: true },
+  { name: "event_time", type: "int64", nullable: true },
+  { name: "logged_at", type: "int64", nullable: true },
+];
+const TIME_ROWS = [
+  [1700000000, 1700000000123n, 1700000000123456n, 1700000000123456789n],
+  [-1, -1n, -1n, -1n],
+  [0, 0n, 0n, 0n],
+  [null, null, null, null],
+  [1700003600, 1700000000124n, 1700000000000001n, 1700000000000000001n],
+];
+function timesFile() {
+  const columns = [TIME_ROWS.map((_, k) => k), ...[0, 1, 2, 3].map((j) => TIME_ROWS.map((r) => r[j]))];
+  return materialize(buildFile(TIMES, [{ offset: 5, columns }]));
+}
+
 let ins;
 before(async () => {
   fs.writeFileSync(path.join(dir, "cases.cols"), synthFile());
+  fs.writeFileSync(path.join(dir, "times.cols"), timesFile());
   ins = await openInspector({ viewport: { width: 1400, height: 1000 } }, { mounts: { "/corpus/": corpus, "/cases/": dir } });
 });
 after(async () => {
@@ -160,6 +182,44 @@ test("a condition that has no SQL here (a NUL in text) is refused by name, and t
   assert.match(await toast.textContent(), /cannot be written in SQL: the condition on c_string holds a NUL character/);
   assert.equal(await page.isVisible("[data-testid=panel-data]"), true);
   assert.equal(await page.getAttribute("[data-testid=panel-sql]", "data-sql-state"), "idle", "DuckDB not started for it");
+});
+
+test("columns shown as dates are selected as TIMESTAMPs of their unit, shown as the page shows them; their conditions and order stay on the integers", async () => {
+  const { page } = ins;
+  // event_time >= 1970-01-01 (typed as a date: 0), sorted by logged_at, descending.
+  const data = await dataView(page, "/cases/times.cols", [[3, ">=", "1970-01-01"]], 4, true);
+  assert.deepEqual(data.rows, [0, 4, 2]);
+  for (const [c, unit] of [[1, "s"], [2, "ms"]]) {
+    await page.click(`[data-testid=data-grid] .grid-row[data-file-row='0'] .grid-cell[data-col='${c}']`);
+    await page.waitForSelector("[data-testid=cell-time-unit]");
+    await page.selectOption("[data-testid=cell-time-unit]", unit);
+    await page.waitForFunction((k) => /^\d{4}-/.test(document.querySelector(`[data-testid=data-grid] .grid-row[data-file-row='0'] .grid-cell[data-col='${k}']`)?.textContent || ""), c);
+  }
+  await gridDrawn(page);
+  // By hand, rows 0, 4, 2; columns created (s), seen (ms), event_time (us), logged_at (ns).
+  const want = [
+    ["0", "2023-11-14 22:13:20", "2023-11-14 22:13:20.123", "2023-11-14 22:13:20.123456", "2023-11-14 22:13:20.123456789"],
+    ["4", "2023-11-14 23:13:20", "2023-11-14 22:13:20.124", "2023-11-14 22:13:20.000001", "2023-11-14 22:13:20.000000001"],
+    ["2", "1970-01-01 00:00:00", "1970-01-01 00:00:00", "1970-01-01 00:00:00", "1970-01-01 00:00:00"],
+  ];
+  const cells = (grid) =>
+    page.$$eval(`[data-testid=${grid}] .grid-row:not([hidden])`, (rs) =>
+      rs.sort((a, b) => a.dataset.row - b.dataset.row).map((r) => [...r.querySelectorAll(".grid-cell:not(.grid-rowno)")].sort((a, b) => a.dataset.col - b.dataset.col).map((c) => c.textContent)),
+    );
+  assert.deepEqual(await cells("data-grid"), want, "the page");
+  const sql = await asSql(page);
+  assert.match(sql.sql, /^SELECT \* REPLACE \(/, sql.sql);
+  assert.equal(sql.total, 3, sql.sql);
+  await gridDrawn(page, "sql-grid");
+  assert.deepEqual(await cells("sql-grid"), want, sql.sql);
+  // Before 1970, and a null, in SQL: the page's own view of them is its tests'.
+  const r = await runSql(page, sql.sql.replace(/WHERE[^\n]*\n/, "WHERE id IN (1, 3)\n"));
+  assert.equal(r.state, "done", r.text);
+  await gridDrawn(page, "sql-grid");
+  assert.deepEqual(await cells("sql-grid"), [
+    ["1", "1969-12-31 23:59:59", "1969-12-31 23:59:59.999", "1969-12-31 23:59:59.999999", "1969-12-31 23:59:59.999999999"],
+    ["3", "null", "null", "null", "null"],
+  ]);
 });
 
 test("no page errors", () => {

@@ -51,6 +51,15 @@ test("a search inside bytes: over the hex digits from an even one; any case fold
   assert.equal(where(cond(3, "icontains", "0x615a405b")), `WHERE regexp_matches(hex("b"), '^(?:..)*?(?:41|61)(?:5A|7A)405B')`);
 });
 
+test("a column shown as dates: selected as a TIMESTAMP of its unit (try: null past DuckDB's range), t's integer column in conditions and the order", () => {
+  assert.equal(make({ units: { 1: "us" } }).sql.split("\n")[0], `SELECT * REPLACE (try(make_timestamp(t."n"::BIGINT)) AS "n")`);
+  assert.equal(make({ cols: [1, 0], units: { 1: "ms" } }).sql.split("\n")[0], `SELECT try(epoch_ms(t."n"::BIGINT)) AS "n", "say ""hi"""`);
+  assert.equal(make({ cols: [1], units: { 1: "s" } }).sql.split("\n")[0], `SELECT try(make_timestamp(t."n"::BIGINT * 1000000)) AS "n"`);
+  assert.equal(make({ cols: [1], units: { 1: "ns" } }).sql.split("\n")[0], `SELECT try(make_timestamp_ns(t."n"::BIGINT)) AS "n"`);
+  const sql = make({ cols: [0], units: { 1: "ns" }, filters: [cond(1, ">", "5")], sort: { c: 1, desc: true } }).sql.split("\n");
+  assert.deepEqual(sql, [`SELECT "say ""hi"""`, "FROM t", `WHERE t."n" > 5`, `ORDER BY t."n" DESC NULLS LAST, rowid`]);
+});
+
 test("refused by name: a NUL in text, no column shown", () => {
   assert.match(make({ cols: [] }).error, /no column is shown/);
   assert.match(make({ cols: [3], inTable: new Set([0, 1]) }).error, /none of the columns shown is in table t/);

@@ -1,6 +1,6 @@
 // The Data tab's view (its columns, conditions and order) as one DuckDB
 // statement over table t, which selects the same rows in the same order:
-//   viewSql({ schema, labels, cols, filters, sort, inTable }) -> { sql } | { error }
+//   viewSql({ schema, labels, cols, filters, sort, inTable, units }) -> { sql } | { error }
 // Each rule of filter.js and sort.js has its SQL here:
 // - nulls match only "is null", in SQL as on the page;
 // - NaN: the page's comparisons never hold for it (≠ always does), where
@@ -19,12 +19,26 @@
 // hex digits, two a byte: a match must start at an even digit, or 0x23
 // would be found in 0x1234; "any case" folds ASCII letters only, as the page
 // does for bytes.
+// A column the page shows as dates is selected as a TIMESTAMP of its unit,
+// which the SQL grid writes as the page does; its conditions and order
+// stay on the integers (t."c": a bare name in ORDER BY would be the
+// TIMESTAMP). A value past JavaScript's dates (±275,760 years), which the
+// page shows as its number, shows as DuckDB's microseconds or, past
+// DuckDB's range, as null (try()).
 
 import { ANY_TEXT } from "./filter.js";
 import { quoteName } from "./labels.js";
 
 const FLOATS = new Set(["float32", "float64"]);
 const COMPARE = { "=": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">=" };
+
+// The integer x of a time unit as a TIMESTAMP (uint64 and int32 as BIGINT first).
+const TIMESTAMP = {
+  s: (x) => `make_timestamp(${x}::BIGINT * 1000000)`,
+  ms: (x) => `epoch_ms(${x}::BIGINT)`,
+  us: (x) => `make_timestamp(${x}::BIGINT)`,
+  ns: (x) => `make_timestamp_ns(${x}::BIGINT)`,
+};
 
 const quoteText = (text) => `'${text.replaceAll("'", "''")}'`;
 const hex = (b) => b.toString(16).padStart(2, "0");
@@ -72,10 +86,13 @@ function predicate(name, type, { op, value, text }, label) {
 /**
  * `cols`: the columns shown, in order; `filters`: [{ c, op, value, text }]
  * as applied (c may be ANY_TEXT); `sort`: { c, desc } or null; `inTable`:
- * the columns table t holds (a column that does not read is not in it).
+ * the columns table t holds (a column that does not read is not in it);
+ * `units`: column -> "s" | "ms" | "us" | "ns" for those shown as dates.
  */
-export function viewSql({ schema, labels, cols, filters, sort, inTable }) {
-  const name = (c) => quoteName(labels[c]);
+export function viewSql({ schema, labels, cols, filters, sort, inTable, units = {} }) {
+  // (a column selected as a TIMESTAMP is t's column elsewhere)
+  const name = (c) => (units[c] ? "t." : "") + quoteName(labels[c]);
+  const item = (c) => (units[c] ? `try(${TIMESTAMP[units[c]](name(c))}) AS ${quoteName(labels[c])}` : name(c));
   if (cols.length === 0) return { error: "no column is shown (the Columns menu chooses them)" };
   const shown = cols.filter((c) => inTable.has(c));
   if (shown.length === 0) return { error: "none of the columns shown is in table t (their chunks do not read)" };
@@ -98,7 +115,9 @@ export function viewSql({ schema, labels, cols, filters, sort, inTable }) {
   }
   const all = [...inTable].sort((a, b) => a - b);
   const every = shown.length === all.length && shown.every((c, k) => c === all[k]);
-  const lines = [`SELECT ${every ? "*" : shown.map(name).join(", ")}`, "FROM t"];
+  const times = all.filter((c) => units[c]);
+  const select = every ? `*${times.length ? ` REPLACE (${times.map(item).join(", ")})` : ""}` : shown.map(item).join(", ");
+  const lines = [`SELECT ${select}`, "FROM t"];
   if (conds.length) lines.push(`WHERE ${conds.join("\n  AND ")}`);
   if (sort) {
     const n = name(sort.c);

@@ -315,7 +315,7 @@ export function createSql(ctx, el) {
 
   /** The Data tab's view as a statement over the columns `held` (t's), or null where it has none (said in a toast). */
   function statementOf(view, held) {
-    const made = viewSql({ schema: ctx.file.schema, labels: ctx.labels, ...view, inTable: held });
+    const made = viewSql({ schema: ctx.file.schema, labels: ctx.labels, ...view, inTable: held, units: ctx.timeUnits });
     if (made.error) ctx.toast(`This view cannot be written in SQL: ${made.error}.`, "error");
     return made.error ? null : made.sql;
   }
