@@ -76,6 +76,9 @@ let ins;
 before(async () => {
   fs.writeFileSync(path.join(dir, "cases.cols"), synthFile());
   fs.writeFileSync(path.join(dir, "times.cols"), timesFile());
+  const rowid = [{ name: "RowID", type: "int32", nullable: false }, { name: "k", type: "int32", nullable: false }];
+  const first = buildFile(rowid, [{ offset: 5, columns: [[5, 4, 3], [1, 0, 1]] }]);
+  fs.writeFileSync(path.join(dir, "rowid.cols"), materialize(buildFile(rowid, [{ offset: 5, columns: [[5, 4, 3], [1, 0, 1]] }, { offset: first.footerStart, columns: [[2, 1, 0], [0, 1, 0]] }])));
   ins = await openInspector({ viewport: { width: 1400, height: 1000 } }, { mounts: { "/corpus/": corpus, "/cases/": dir } });
 });
 after(async () => {
@@ -220,6 +223,18 @@ test("columns shown as dates are selected as TIMESTAMPs of their unit, shown as 
     ["1", "1969-12-31 23:59:59", "1969-12-31 23:59:59.999", "1969-12-31 23:59:59.999999", "1969-12-31 23:59:59.999999999"],
     ["3", "null", "null", "null", "null"],
   ]);
+});
+
+test("a column named rowid (any case) hides DuckDB's: ties still keep file order", async () => {
+  const { page } = ins;
+  // RowID runs against the file's order; k ties every other row.
+  const data = await dataView(page, "/cases/rowid.cols", [], 1, false);
+  assert.deepEqual(data.rows, [1, 3, 5, 0, 2, 4]);
+  const sql = await asSql(page);
+  assert.deepEqual(sql.first, ["4", "2", "0", "5", "3", "1"], sql.sql);
+  const plain = await dataView(page, "/cases/rowid.cols", [[1, ">=", "0"]]);
+  assert.deepEqual(plain.rows, [0, 1, 2, 3, 4, 5]);
+  assert.deepEqual((await asSql(page)).first, ["5", "4", "3", "2", "1", "0"]);
 });
 
 test("no page errors", () => {

@@ -60,6 +60,15 @@ test("a column shown as dates: selected as a TIMESTAMP of its unit (try: null pa
   assert.deepEqual(sql, [`SELECT "say ""hi"""`, "FROM t", `WHERE t."n" > 5`, `ORDER BY t."n" DESC NULLS LAST, rowid`]);
 });
 
+test("a column of t named rowid (any case): the file row numbered in a subquery, under a name no column has", () => {
+  const s = [{ name: "ROWID", type: "int64" }, { name: "file row", type: "string" }];
+  const sql = viewSql({ schema: s, labels: s.map((x) => x.name), cols: [0, 1], filters: [], sort: { c: 0, desc: false }, inTable: new Set([0, 1]) }).sql.split("\n");
+  assert.deepEqual(sql, [`SELECT * EXCLUDE ("file row_")`, `FROM (SELECT *, row_number() OVER () AS "file row_" FROM t) AS t`, `ORDER BY "ROWID" ASC NULLS LAST, "file row_"`]);
+  // not in t: DuckDB's rowid is there
+  const other = viewSql({ schema: s, labels: s.map((x) => x.name), cols: [1], filters: [], sort: null, inTable: new Set([1]) }).sql;
+  assert.equal(other, `SELECT *\nFROM t\nORDER BY rowid`);
+});
+
 test("refused by name: a NUL in text, no column shown", () => {
   assert.match(make({ cols: [] }).error, /no column is shown/);
   assert.match(make({ cols: [3], inTable: new Set([0, 1]) }).error, /none of the columns shown is in table t/);

@@ -116,17 +116,26 @@ export function viewSql({ schema, labels, cols, filters, sort, inTable, units = 
   const all = [...inTable].sort((a, b) => a - b);
   const every = shown.length === all.length && shown.every((c, k) => c === all[k]);
   const times = all.filter((c) => units[c]);
-  const select = every ? `*${times.length ? ` REPLACE (${times.map(item).join(", ")})` : ""}` : shown.map(item).join(", ");
-  const lines = [`SELECT ${select}`, "FROM t"];
+  // A column of t named rowid hides DuckDB's: the file row is then numbered
+  // in a subquery (t is loaded in file order, and DuckDB keeps it).
+  const lower = new Set(all.map((c) => labels[c].toLowerCase()));
+  let order = "rowid";
+  if (lower.has("rowid")) {
+    order = "file row";
+    while (lower.has(order)) order += "_";
+    order = quoteName(order);
+  }
+  const star = `*${order === "rowid" ? "" : ` EXCLUDE (${order})`}${times.length ? ` REPLACE (${times.map(item).join(", ")})` : ""}`;
+  const lines = [`SELECT ${every ? star : shown.map(item).join(", ")}`, order === "rowid" ? "FROM t" : `FROM (SELECT *, row_number() OVER () AS ${order} FROM t) AS t`];
   if (conds.length) lines.push(`WHERE ${conds.join("\n  AND ")}`);
   if (sort) {
     const n = name(sort.c);
     const dir = sort.desc ? "DESC" : "ASC";
     lines.push(
       FLOATS.has(schema[sort.c].type)
-        ? `ORDER BY isnan(${n}) NULLS LAST, ${n} ${dir}, rowid`
-        : `ORDER BY ${n} ${dir} NULLS LAST, rowid`,
+        ? `ORDER BY isnan(${n}) NULLS LAST, ${n} ${dir}, ${order}`
+        : `ORDER BY ${n} ${dir} NULLS LAST, ${order}`,
     );
-  } else lines.push("ORDER BY rowid");
+  } else lines.push(`ORDER BY ${order}`);
   return { sql: lines.join("\n") };
 }
