@@ -6,7 +6,7 @@
 import { test } from "node:test";
 import { Worker } from "node:worker_threads";
 import assert from "node:assert/strict";
-import { ColumnProfile, EXACT_LIMIT, ARENA_LIMIT, TOP_KEPT, TOP_FULL, CUT_BYTES } from "../../www/js/profile.js";
+import { ColumnProfile, HyperLogLog, EXACT_LIMIT, ARENA_LIMIT, TOP_KEPT, TOP_FULL, CUT_BYTES } from "../../www/js/profile.js";
 import { mulberry32 } from "../../www/js/stats.js";
 
 /** A decoded text column as the package hands it over (null: a null row). */
@@ -363,4 +363,21 @@ test(`past ${EXACT_LIMIT} distinct numbers: an estimate, and the common values' 
     heavy.map((v, k) => [v, each[k]]),
   );
   assert.deepEqual([r.min, r.max], [-2.5, 1e300]);
+});
+
+test("HyperLogLog: a hash's register (its top 14 bits) holds 1 + the leading zeros of its low 18 bits, 19 when they are all 0, whatever its top bit", () => {
+  const rank = (h) => {
+    let z = 0;
+    for (let bit = 17; bit >= 0 && !((h >>> bit) & 1); bit--) z++;
+    return z + 1; // 19 when the 18 bits are 0
+  };
+  const random = mulberry32(14);
+  const hashes = [0, 0xffffffff, 0x80000000, 0x7fffffff, 0x00020000, 0x0003ffff, 0x0001ffff, 0x00000001, 0xfffc0000, 0x8001ffff];
+  for (let k = 0; k < 20000; k++) hashes.push(Math.floor(random() * 2 ** 32));
+  for (const h of hashes) {
+    const hll = new HyperLogLog();
+    hll.addHash(h);
+    assert.equal(hll.reg[h >>> 18], rank(h), `hash 0x${h.toString(16)}`);
+    assert.equal(hll.reg.reduce((a, b) => a + (b ? 1 : 0), 0), 1);
+  }
 });

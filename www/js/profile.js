@@ -47,7 +47,11 @@ export class HyperLogLog {
   }
   addHash(h) {
     const idx = h >>> (32 - HLL_P);
-    const w = (h << HLL_P) >>> 0;
+    // (an int32: clz32 reads the same 32 bits, where a uint32 past 2^31 - 1
+    // made Chromium's Maglev code bail out at the clz32, again and again
+    // until TurboFan's came: 244-633 ms of counting flights-3m's date
+    // instead of 175-219)
+    const w = h << HLL_P;
     const rank = w === 0 ? 32 - HLL_P + 1 : Math.clz32(w) + 1;
     if (rank > this.reg[idx]) this.reg[idx] = rank;
   }
