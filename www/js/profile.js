@@ -305,12 +305,18 @@ class TextCounter {
     const before = (i, j) => this.count[i] > this.count[j] || (this.count[i] === this.count[j] && compareBytes(this.arena, this.start[i], this.start[i] + this.len[i], this.arena, this.start[j], this.start[j] + this.len[j]) < 0);
     for (let i = 0; i < this.cap; i++) {
       if (this.count[i] === 0 || (best.length === n && !before(i, best[n - 1]))) continue;
-      let k = best.length === n ? n - 1 : best.length;
-      while (k > 0 && before(i, best[k - 1])) {
-        best[k] = best[k - 1];
-        k--;
+      // Its place, after the last one it is not before, found by halves: a
+      // column of many values put each in place by comparing it with one
+      // after another (millions of byte comparisons for 1,000 kept).
+      let lo = 0;
+      let hi = best.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (before(i, best[mid])) hi = mid;
+        else lo = mid + 1;
       }
-      best[k] = i;
+      best.splice(lo, 0, i);
+      if (best.length > n) best.pop();
     }
     return best.map((i, k) => {
       const len = this.len[i];
