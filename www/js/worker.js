@@ -349,13 +349,22 @@ function reading(f, key, read) {
   return p;
 }
 
+/** Row groups a pass asks for ahead of the one it is at, where their
+ *  chunks are not read ahead in stretches: up to AHEAD_GROUPS while the
+ *  last group's decoded chunks, that many times, hold AHEAD_BYTES at
+ *  most. Over HTTP each ask is a round trip: flights-3m's date column
+ *  (46 row groups) behind 40 ms of latency profiled in 1.3 s with one
+ *  group asked ahead. */
+const AHEAD_GROUPS = 8;
+const AHEAD_BYTES = 64 * 1024 * 1024;
+
 /**
  * Row groups 0..G-1 in turn, each as [g, its chunks of `cols` in order],
- * with the next group's chunks already asked for: a whole-file pass
- * (filter, sort, profile) over a URL or a Blob then waits on the source
- * about once, not once per row group. `check` runs before each group.
- * `settled`: each chunk as { value } or { error }, one failing chunk
- * failing its column only.
+ * with the next groups' chunks already asked for (AHEAD_GROUPS): a
+ * whole-file pass (filter, sort, profile) over a URL or a Blob then waits
+ * on the source about once, not once per row group. `check` runs before
+ * each group. `settled`: each chunk as { value } or { error }, one failing
+ * chunk failing its column only.
  */
 async function* rowGroupsInTurn(cols, check, { settled = false } = {}) {
   need();
@@ -368,14 +377,19 @@ async function* rowGroupsInTurn(cols, check, { settled = false } = {}) {
       return p;
     });
   };
-  let next = G > 0 ? ask(0) : null;
+  const asked = new Map(); // g -> its chunks' promises, asked for
+  let depth = 1; // (until a group's decoded size is known)
   try {
     for (let g = 0; g < G; g++) {
       await check();
-      const now = next;
-      next = g + 1 < G ? ask(g + 1) : null;
-      const chunks = await now;
-      yield [g, await Promise.all(settled ? chunks.map((p) => p.then((value) => ({ value }), (error) => ({ error }))) : chunks)];
+      const now = asked.get(g) ?? ask(g);
+      asked.delete(g);
+      for (let h = g + 1; h <= Math.min(G - 1, g + depth); h++) if (!asked.has(h)) asked.set(h, ask(h));
+      const chunks = await Promise.all((await now).map((p) => p.then((value) => ({ value }), (error) => ({ error }))));
+      const size = chunks.reduce((n, r) => n + (r.value ? columnBytes(r.value) : 0), 0);
+      if (!ahead) depth = Math.max(1, Math.min(AHEAD_GROUPS, Math.floor(AHEAD_BYTES / Math.max(1, size))));
+      if (!settled) for (const r of chunks) if (r.error) throw r.error;
+      yield [g, settled ? chunks : chunks.map((r) => r.value)];
       ahead?.done(g);
     }
   } finally {
