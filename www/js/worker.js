@@ -349,12 +349,12 @@ function reading(f, key, read) {
   return p;
 }
 
-/** Row groups a pass asks for ahead of the one it is at, where their
- *  chunks are not read ahead in stretches: up to AHEAD_GROUPS while the
- *  last group's decoded chunks, that many times, hold AHEAD_BYTES at
- *  most. Over HTTP each ask is a round trip: flights-3m's date column
- *  (46 row groups) behind 40 ms of latency profiled in 1.3 s with one
- *  group asked ahead. */
+/** Row groups a pass asks for ahead of the one it is at: up to
+ *  AHEAD_GROUPS while the last group's decoded chunks, that many times,
+ *  hold AHEAD_BYTES at most. Over HTTP each ask the stretches read ahead
+ *  do not answer is a round trip: flights-3m's date column (46 row
+ *  groups) behind 40 ms of latency profiled in 1.3 s with one group asked
+ *  ahead. */
 const AHEAD_GROUPS = 8;
 const AHEAD_BYTES = 64 * 1024 * 1024;
 
@@ -370,8 +370,8 @@ async function* rowGroupsInTurn(cols, check, { settled = false } = {}) {
   need();
   const G = footerGroups.length;
   const ahead = chunksAhead(cols);
-  const ask = async (g) => {
-    await ahead?.ensure(g);
+  const ask = async (g, extend = true) => {
+    await ahead?.ensure(g, extend);
     return getColumns(g, cols).map((p) => {
       p.catch(() => {}); // a pass stopped early never awaits it
       return p;
@@ -383,11 +383,15 @@ async function* rowGroupsInTurn(cols, check, { settled = false } = {}) {
     for (let g = 0; g < G; g++) {
       await check();
       const now = asked.get(g) ?? ask(g);
-      asked.delete(g);
-      for (let h = g + 1; h <= Math.min(G - 1, g + depth); h++) if (!asked.has(h)) asked.set(h, ask(h));
+      // (asked ahead, g planned no batch: one more now, read while it is decoded)
+      if (asked.delete(g)) ahead?.ensure(g);
+      // Read ahead in stretches, only the groups of the batches g's
+      // planned: those ahead hold no more batches than g's own.
+      const last = Math.min(ahead ? ahead.until : G, g + depth + 1);
+      for (let h = g + 1; h < last; h++) if (!asked.has(h)) asked.set(h, ask(h, false));
       const chunks = await Promise.all((await now).map((p) => p.then((value) => ({ value }), (error) => ({ error }))));
       const size = chunks.reduce((n, r) => n + (r.value ? columnBytes(r.value) : 0), 0);
-      if (!ahead) depth = Math.max(1, Math.min(AHEAD_GROUPS, Math.floor(AHEAD_BYTES / Math.max(1, size))));
+      depth = Math.max(1, Math.min(AHEAD_GROUPS, Math.floor(AHEAD_BYTES / Math.max(1, size))));
       if (!settled) for (const r of chunks) if (r.error) throw r.error;
       yield [g, settled ? chunks : chunks.map((r) => r.value)];
       ahead?.done(g);
@@ -506,10 +510,15 @@ function chunksAhead(cols) {
     batches.push({ from, to, spans, ready: readAhead(spans) });
   };
   return {
-    async ensure(g) {
-      while (until <= g) plan();
+    /** The row groups planned so far end here. */
+    get until() {
+      return until;
+    },
+    /** Reads g's batch (planned unless `extend` is false: then it is) and one batch more. */
+    async ensure(g, extend = true) {
+      while (extend && until <= g) plan();
       // One batch more, read while this one is decoded.
-      if (until < G && batches.at(-1).from <= g) plan();
+      if (extend && until < G && batches.at(-1).from <= g) plan();
       await batches.find((b) => b.from <= g && g < b.to)?.ready;
     },
     done(g) {
