@@ -12,7 +12,8 @@
 // - the sort puts NaN after the numbers and nulls last in both directions
 //   (DuckDB puts NaN above every number), and keeps file order among equal
 //   values, -0 and 0 among them (t's rowid is the file row: it is loaded in
-//   file order).
+//   file order); a float sorts by x + 0, as DuckDB shows a column sorted
+//   on itself as rebuilt from its sort key, where -0 has become 0.
 // Text that is not UTF-8 is in t with U+FFFD in its place: conditions on
 // it can keep other rows than the page's.
 // A search inside bytes (DuckDB has none for a BLOB) runs over the value's
@@ -23,8 +24,11 @@
 // which the SQL grid writes as the page does; its conditions and order
 // stay on the integers (t."c": a bare name in ORDER BY would be the
 // TIMESTAMP). A value past JavaScript's dates (±275,760 years), which the
-// page shows as its number, shows as DuckDB's microseconds or, past
-// DuckDB's range, as null (try()).
+// page shows as its number, shows as DuckDB's microseconds; one DuckDB's
+// timestamps cannot hold shows as null (try()): past its range, the
+// largest int64 and the smallest but one (its ±infinity), a uint64 past
+// 2^63 - 1; in nanoseconds these are dates of 1677, 2262 and up to 2554,
+// which the page shows.
 
 import { ANY_TEXT } from "./filter.js";
 import { quoteName } from "./labels.js";
@@ -133,7 +137,7 @@ export function viewSql({ schema, labels, cols, filters, sort, inTable, units = 
     const dir = sort.desc ? "DESC" : "ASC";
     lines.push(
       FLOATS.has(schema[sort.c].type)
-        ? `ORDER BY isnan(${n}) NULLS LAST, ${n} ${dir}, ${order}`
+        ? `ORDER BY isnan(${n}) NULLS LAST, ${n} + 0 ${dir}, ${order}`
         : `ORDER BY ${n} ${dir} NULLS LAST, ${order}`,
     );
   } else lines.push(`ORDER BY ${order}`);
