@@ -11,7 +11,7 @@ import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
-import { serve, launch, newPage, waitState, tab } from "./harness.mjs";
+import { serve, launch, newPage, waitState, tab, runSql, sqlColumn } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 const G = 20;
@@ -31,6 +31,10 @@ before(async () => {
     groups.push({ offset, columns: [Array.from({ length: ROWS }, (_, i) => BigInt(k * ROWS + i)), Array.from({ length: ROWS }, (_, i) => i % 7)] });
   }
   fs.writeFileSync(path.join(dir, "ahead.cols"), materialize(buildFile(schema, groups)));
+  // Four row groups of 65,536 rows: four batches of the SQL tab's load.
+  const wide = [];
+  for (let k = 0; k < 4; k++) wide.push({ offset: k === 0 ? 5 : buildFile(schema.slice(1), wide).footerStart, columns: [Array.from({ length: 65_536 }, (_, i) => (k * 65_536 + i) % 1000)] });
+  fs.writeFileSync(path.join(dir, "batches.cols"), materialize(buildFile(schema.slice(1), wide)));
   server = await serve({ mounts: { "/made/": dir } });
   const target = new URL(server.origin);
   proxy = http.createServer((req, res) => {
@@ -82,6 +86,28 @@ test(`a profile over a URL keeps several of its ${G} row groups' requests open a
     assert.ok(open.total >= G, `${open.total} requests for ${G} chunks`);
     assert.ok(open.most >= 4, `at most ${open.most} requests open at once`);
     assert.ok(open.most <= 9, `${open.most} requests open at once`);
+    assert.deepEqual(log.errors, []);
+  } finally {
+    await page.close();
+  }
+});
+
+test("the SQL tab's load over a URL reads its next batches of row groups while one goes into DuckDB", async () => {
+  const { page, log } = await newPage(browser, origin);
+  try {
+    await page.goto(`${origin}${new URL(server.base).pathname}?url=${encodeURIComponent("/made/batches.cols")}&tab=schema`);
+    await waitState(page, "ready", 60_000);
+    await page.waitForTimeout(500);
+    assert.equal(open.now, 0, "nothing of the file still being read");
+    Object.assign(open, { most: 0, total: 0 });
+    await tab(page, "sql");
+    await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 180_000 });
+    assert.ok(open.total >= 4, `${open.total} requests for 4 batches`);
+    // (the SQL worker's own open keeps 2 open at once; its batches, 3)
+    assert.ok(open.most === 3, `${open.most} requests open at once`);
+    assert.equal((await runSql(page, "SELECT count(*)::VARCHAR, sum(w)::VARCHAR FROM t")).state, "done");
+    // 262,144 rows of i % 1000: 262 whole runs of 0..999 (499,500 each) and 0..143.
+    assert.deepEqual([await sqlColumn(page, 0), await sqlColumn(page, 1)], [["262144"], [String(262 * 499_500 + (143 * 144) / 2)]]);
     assert.deepEqual(log.errors, []);
   } finally {
     await page.close();

@@ -37,6 +37,7 @@ const LOCKDOWN = [
 // stored bytes (more when one row group alone is larger).
 const LOAD_ROWS = 65_536;
 const LOAD_BYTES = 8 * 1024 * 1024;
+const LOAD_AHEAD = 3;
 
 
 function usage(kind, message) {
@@ -363,6 +364,7 @@ const ops = {
       // file, come in one request, and DuckDB takes them in one insert. One
       // read and one insert per row group took 15 s for 5,000 row groups of
       // 3 rows.
+      const batches = [];
       for (let g0 = 0; g0 < G; ) {
         let g1 = g0;
         let n = 0;
@@ -372,18 +374,42 @@ const ops = {
           for (const c of cols) stored += groups[g1].columns[c].byteLength;
           g1++;
         } while (g1 < G && n < LOAD_ROWS && stored < LOAD_BYTES);
-        const gs = Array.from({ length: g1 - g0 }, (_, k) => g0 + k);
-        let flat = null;
-        try {
-          flat = await file.readColumnsAsync(gs, cols);
-        } catch (e) {
-          if (!CHUNK_KINDS.has(e?.kind)) throw failed(e, g0, g1 - 1);
+        batches.push({ gs: Array.from({ length: g1 - g0 }, (_, k) => g0 + k), stored });
+        g0 = g1;
+      }
+      // The next batches are read while one goes into DuckDB (up to
+      // LOAD_AHEAD, and past the first only while they hold LOAD_BYTES
+      // stored bytes at most): over HTTP each read is a round trip.
+      // flights-3m (46 batches) behind 40 ms of latency loaded in 4.4 s
+      // one after another, 3.9 with one read ahead, 2.4 as with no latency.
+      const read = (gs) => {
+        const asked = cols;
+        return file.readColumnsAsync(gs, asked).then(
+          (flat) => ({ flat, asked }),
+          (error) => ({ error, asked }),
+        );
+      };
+      const reads = []; // { got, stored } of the batches asked for and not yet taken, in order
+      let nextBatch = 0;
+      const ahead = () => {
+        for (let held = reads.reduce((n, r) => n + r.stored, 0); nextBatch < batches.length && reads.length < LOAD_AHEAD && (reads.length === 0 || held + batches[nextBatch].stored <= LOAD_BYTES); nextBatch++) {
+          const { gs, stored } = batches[nextBatch];
+          held += stored;
+          reads.push({ got: read(gs), stored });
         }
+      };
+      for (const { gs } of batches) {
+        ahead();
+        let got = await reads.shift().got;
+        ahead();
+        // (read before a chunk that did not read took its column out)
+        if (got.asked !== cols) got = await read(gs);
+        if (got.error && !CHUNK_KINDS.has(got.error?.kind)) throw failed(got.error, gs[0], gs.at(-1));
+        const { flat } = got;
         if (flat) await insert(gs.map((_, k) => recordBatch(A, aSchema, textOf(flat.slice(k * cols.length, (k + 1) * cols.length)))));
         else for (const g of gs) await loadGroup(g);
         for (const g of gs) rows += groups[g].numRows;
-        post({ done: g1, total: G, label: "row groups loaded into DuckDB", io: io() });
-        g0 = g1;
+        post({ done: gs.at(-1) + 1, total: G, label: "row groups loaded into DuckDB", io: io() });
       }
       loaded = { columns: cols.map((c) => ({ c, label: labels[c], type: schema[c].type })), rows, skipped, replaced: [...replaced].filter((c) => cols.includes(c)).map((c) => labels[c]) };
       return { ...loaded, io: io() };
