@@ -25,15 +25,10 @@ before(async () => {
     { name: "v", type: "int64", nullable: false },
     { name: "w", type: "int32", nullable: false },
   ];
-  const groups = [];
-  for (let k = 0; k < G; k++) {
-    const offset = k === 0 ? 5 : buildFile(schema, groups).footerStart;
-    groups.push({ offset, columns: [Array.from({ length: ROWS }, (_, i) => BigInt(k * ROWS + i)), Array.from({ length: ROWS }, (_, i) => i % 7)] });
-  }
+  const groups = Array.from({ length: G }, (_, k) => ({ columns: [Array.from({ length: ROWS }, (_, i) => BigInt(k * ROWS + i)), Array.from({ length: ROWS }, (_, i) => i % 7)] }));
   fs.writeFileSync(path.join(dir, "ahead.cols"), materialize(buildFile(schema, groups)));
   // Four row groups of 65,536 rows: four batches of the SQL tab's load.
-  const wide = [];
-  for (let k = 0; k < 4; k++) wide.push({ offset: k === 0 ? 5 : buildFile(schema.slice(1), wide).footerStart, columns: [Array.from({ length: 65_536 }, (_, i) => (k * 65_536 + i) % 1000)] });
+  const wide = Array.from({ length: 4 }, (_, k) => ({ columns: [Array.from({ length: 65_536 }, (_, i) => (k * 65_536 + i) % 1000)] }));
   fs.writeFileSync(path.join(dir, "batches.cols"), materialize(buildFile(schema.slice(1), wide)));
   server = await serve({ mounts: { "/made/": dir } });
   const target = new URL(server.origin);

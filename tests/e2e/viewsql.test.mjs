@@ -47,8 +47,7 @@ function synthFile() {
   const group = (rows, base) => ({ columns: [rows.map((_, k) => base + k), ...[0, 1, 2, 3].map((j) => rows.map((r) => r[j]))] });
   const a = group(ROWS.slice(0, 6), 0);
   const b = group(ROWS.slice(6), 6);
-  const first = buildFile(SCHEMA, [{ offset: 5, ...a }]);
-  return materialize(buildFile(SCHEMA, [{ offset: 5, ...a }, { offset: first.footerStart, ...b }]));
+  return materialize(buildFile(SCHEMA, [a, b]));
 }
 
 // Integers shown as dates, one per unit: `created` (int32) and `seen` are
@@ -77,8 +76,7 @@ before(async () => {
   fs.writeFileSync(path.join(dir, "cases.cols"), synthFile());
   fs.writeFileSync(path.join(dir, "times.cols"), timesFile());
   const rowid = [{ name: "RowID", type: "int32", nullable: false }, { name: "k", type: "int32", nullable: false }];
-  const first = buildFile(rowid, [{ offset: 5, columns: [[5, 4, 3], [1, 0, 1]] }]);
-  fs.writeFileSync(path.join(dir, "rowid.cols"), materialize(buildFile(rowid, [{ offset: 5, columns: [[5, 4, 3], [1, 0, 1]] }, { offset: first.footerStart, columns: [[2, 1, 0], [0, 1, 0]] }])));
+  fs.writeFileSync(path.join(dir, "rowid.cols"), materialize(buildFile(rowid, [{ columns: [[5, 4, 3], [1, 0, 1]] }, { columns: [[2, 1, 0], [0, 1, 0]] }])));
   ins = await openInspector({ viewport: { width: 1400, height: 1000 } }, { mounts: { "/corpus/": corpus, "/cases/": dir } });
 });
 after(async () => {

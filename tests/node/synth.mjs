@@ -218,7 +218,8 @@ export function plainChunk(type, nullable, values) {
 /**
  * A version 1 file as sparse segments: `schema` [{name, type, nullable}],
  * `rowGroups` [{offset, columns: [values per schema column]}] with offsets
- * ascending (anything between is zero padding). Returns { size, segments:
+ * ascending (anything between is zero padding; no offset: right after the
+ * row group before, or the header). Returns { size, segments:
  * [{start, bytes}], footerStart, chunks: [[{start, end}]], rowGroups: the
  * footer's row groups, as encodeFooter takes them }.
  */
@@ -228,10 +229,11 @@ export function buildFile(schema, rowGroups) {
   const metas = [];
   const chunks = [];
   for (const rg of rowGroups) {
-    if (rg.offset < end) throw new Error("row groups overlap");
+    const offset = rg.offset ?? end;
+    if (offset < end) throw new Error("row groups overlap");
     const built = schema.map((s, c) => plainChunk(s.type, s.nullable, rg.columns[c]));
     const numRows = rg.columns[0].length;
-    let at = rg.offset;
+    let at = offset;
     const ranges = [];
     for (const b of built) {
       segments.push({ start: at, bytes: b.bytes });
@@ -239,7 +241,7 @@ export function buildFile(schema, rowGroups) {
       at += b.bytes.length;
     }
     chunks.push(ranges);
-    metas.push({ numRows, byteOffset: rg.offset, columns: built.map((b) => b.meta) });
+    metas.push({ numRows, byteOffset: offset, columns: built.map((b) => b.meta) });
     end = at;
   }
   const footer = encodeFooter({ schema: schema.map((s) => ({ name: s.name, type: TYPES[s.type], nullable: s.nullable })), rowGroups: metas });
