@@ -398,8 +398,8 @@ const ops = {
           reads.push({ got: read(gs), stored });
         }
       };
+      ahead();
       for (const { gs } of batches) {
-        ahead();
         let got = await reads.shift().got;
         ahead();
         // (read before a chunk that did not read took its column out)
