@@ -6,7 +6,7 @@ import type { AsyncBuffer } from "./columns_wasm.js";
 
 /** How far a whole download has come (a server that ignores Range
  *  requests, or `readAll()`): bytes so far, and the file's size when the
- *  server said it (else null). */
+ *  server said it (else null, until the last call, when all has come). */
 export interface DownloadProgress {
   bytes: number;
   totalBytes: number | null;
@@ -15,7 +15,9 @@ export interface DownloadProgress {
 export interface AsyncBufferFromUrlOptions {
   /** Sent with every request (an Authorization header, an API key). */
   headers?: RequestInit["headers"] | undefined;
-  /** The fetch to use (a test's, an instrumented one): the global fetch by default. */
+  /** The fetch to use (a test's, an instrumented one): the global fetch
+   *  by default, which needs a URL (absolute outside a page or worker);
+   *  a fetch of your own is handed the name as given. */
   fetch?: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
   /** Stops every request of this source, and a download under way:
    *  what waits on one rejects with an `aborted` ColumnsError. */
@@ -24,7 +26,8 @@ export interface AsyncBufferFromUrlOptions {
    *  server that ignores Range requests, or `readAll()`. Over it is a
    *  `too_large` error, before the body is read when its size is known. */
   limit?: number | undefined;
-  /** Called as a whole download comes in, at most every 100 ms. */
+  /** Called as a whole download comes in, at most every 100 ms, and once
+   *  when all of it has come. */
   onProgress?: ((progress: DownloadProgress) => void) | null | undefined;
   /** Other fetch options for every request (`cache`, `credentials`,
    *  `mode`, ...); method, headers and signal are this module's. */

@@ -119,6 +119,12 @@ function readOptions(url, options) {
   if (options !== undefined && options !== null && typeof options !== "object") throw bad("options must be an object");
   const { headers, fetch = globalThis.fetch, signal, limit = DEFAULT_LIMIT, onProgress, requestInit, checkVersion = true } = options ?? {};
   if (typeof fetch !== "function") throw bad("there is no global fetch here: pass options.fetch");
+  // The global fetch takes absolute URLs (in a page or worker, relative to
+  // it): anything else would fail there as a network error, with a CORS hint
+  // that misleads. A fetch of one's own may read other names: its call.
+  if (fetch === globalThis.fetch && URL.canParse?.(String(url), globalThis.location?.href) === false) {
+    throw bad(`${JSON.stringify(String(url).slice(0, 200))} is not a URL${globalThis.location ? "" : " (here it must be absolute: http://… or https://…)"}`);
+  }
   if (signal != null && (typeof signal !== "object" || typeof signal.aborted !== "boolean")) throw bad("signal must be an AbortSignal");
   if (typeof limit !== "number" || !(limit >= 0)) throw bad("limit must be a number of bytes, 0 or more");
   if (onProgress != null && typeof onProgress !== "function") throw bad("onProgress must be a function");
@@ -214,11 +220,16 @@ export async function asyncBufferFromUrl(url, options) {
     const reader = r.body.getReader();
     let n = 0;
     let reported = 0;
-    const report = () => {
+    let last = "";
+    // (`end`: every byte came, said whatever the time: with a size no one
+    // said, a progress bar would otherwise stop short of the end)
+    const report = (end = false) => {
       const now = Date.now();
-      if (!progress || (n && n !== declared && now - reported < PROGRESS_EVERY)) return;
+      const p = { bytes: n, totalBytes: end ? n : total !== null && n <= total ? total : null };
+      if (!progress || `${p.bytes}/${p.totalBytes}` === last || (!end && n && n !== declared && now - reported < PROGRESS_EVERY)) return;
       reported = now;
-      progress({ bytes: n, totalBytes: total !== null && n <= total ? total : null });
+      last = `${p.bytes}/${p.totalBytes}`;
+      progress(p);
     };
     report();
     try {
@@ -241,10 +252,9 @@ export async function asyncBufferFromUrl(url, options) {
       if (e instanceof HttpError) throw e;
       throw new HttpError(`downloading ${href} failed after ${binaryUnits(n)}: ${e?.message ?? e}`, "bad_source", e);
     }
-    if (buf) {
-      if (n !== declared) throw new HttpError(`the download ended after ${grouped.format(n)} of its ${grouped.format(declared)} bytes (${href})`, "bad_source");
-      return buf;
-    }
+    if (buf && n !== declared) throw new HttpError(`the download ended after ${grouped.format(n)} of its ${grouped.format(declared)} bytes (${href})`, "bad_source");
+    report(true);
+    if (buf) return buf;
     const all = new Uint8Array(n);
     let at = 0;
     for (const p of parts) {
@@ -258,11 +268,20 @@ export async function asyncBufferFromUrl(url, options) {
     stats.bytes += all.length;
     return all;
   };
-  const keepWhole = (r, why = IGNORED) =>
-    (whole ??= download(r, true, onProgress).then((all) => {
+  const keepWhole = (r, why = IGNORED) => {
+    if (whole) return whole;
+    const p = download(r, true, onProgress).then((all) => {
       note = why;
       return counted(all);
-    }));
+    });
+    // A download that failed (a connection reset) is not kept: the next
+    // read asks again, or one bad moment would spoil the source for good.
+    p.catch(() => {
+      if (whole === p) whole = null;
+    });
+    whole = p;
+    return p;
+  };
 
   // One range asked, several parts sent: HTTP forbids it, and their framing is no part of the file.
   const refuseMultipart = (r) => {

@@ -608,3 +608,40 @@ test("a URL or options that throw when read (a Proxy whose traps throw, a revoke
   }
   await assert.rejects(asyncBufferFromUrl(url, { get signal() { return trap(); } }), (e) => e.cause === boom);
 });
+
+test("a whole download cut off (a connection reset) is not kept: the next read asks again, and reads", async () => {
+  // HEAD claims ranges; every GET answers 200 with the whole body, the first cut off.
+  let gets = 0;
+  custom = (req, res) => {
+    if (req.method === "HEAD") return res.writeHead(200, { "Content-Length": size, "Accept-Ranges": "bytes" }).end();
+    res.writeHead(200, { "Content-Length": size });
+    if (++gets > 1) return res.end(BODY);
+    res.write(BODY.subarray(0, 1000));
+    setTimeout(() => res.destroy(), 20);
+  };
+  const source = await asyncBufferFromUrl(`${base}/custom/x.cols`);
+  await assert.rejects(source.slice(0, 10), isColumnsError("bad_source", /failed after 1000 B/));
+  assert.deepEqual(await source.slice(0, 10), new Uint8Array(BODY.subarray(0, 10)));
+  assert.equal(gets, 2, "asked again once");
+  await checkValues(source);
+  assert.equal(gets, 2, "the second download kept for every later read");
+});
+
+test("onProgress: the end of a download of no stated size is said, with its total", async () => {
+  const progress = [];
+  const source = await asyncBufferFromUrl(`${base}/unsized/x.cols`, { limit: BIG, onProgress: (p) => progress.push(p) });
+  assert.equal(source.byteLength, BIG);
+  assert.deepEqual(progress.at(-1), { bytes: BIG, totalBytes: BIG }, JSON.stringify(progress));
+  assert.ok(progress.slice(0, -1).every((p) => p.totalBytes === null && p.bytes < BIG), JSON.stringify(progress));
+});
+
+test("a URL that is not one: bad_argument naming it (no request, no CORS hint); a fetch of one's own may take any name", async () => {
+  seen.length = 0;
+  await assert.rejects(asyncBufferFromUrl("not a url"), isColumnsError("bad_argument", /^asyncBufferFromUrl: "not a url" is not a URL \(here it must be absolute/));
+  await assert.rejects(asyncBufferFromUrl("/ranges/x.cols"), isColumnsError("bad_argument", /is not a URL/));
+  assert.equal(seen.length, 0);
+  const fetch = (name, init) => globalThis.fetch(`${base}/ranges/${name}`, init);
+  const source = await asyncBufferFromUrl("x.cols", { fetch });
+  assert.equal(source.byteLength, size);
+  assert.equal(seen.length, 1);
+});
