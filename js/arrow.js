@@ -83,6 +83,16 @@ function argumentError(message, kind = "bad_argument") {
   return new AdapterError(message, kind);
 }
 
+/** Whether `e` is one of the package's errors (any build's: by its name
+ *  and kind, as the package's own `instanceof` tells them). */
+function isColumnsError(e) {
+  try {
+    return e instanceof Error && e.name === "ColumnsError" && typeof e.kind === "string";
+  } catch {
+    return false;
+  }
+}
+
 /** What the caller passed, looked at by `look`: a Proxy whose traps throw,
  *  a revoked one or a getter that throws is a bad_argument (what it threw
  *  as `cause`), not its own error. */
@@ -90,7 +100,8 @@ function inspected(look) {
   try {
     return look();
   } catch (e) {
-    if (e instanceof AdapterError) throw e;
+    // (the package's own errors, a freed file's among them, keep their kind)
+    if (e instanceof AdapterError || isColumnsError(e)) throw e;
     const err = argumentError("what it was given threw when read");
     err.cause = e;
     throw err;
@@ -266,6 +277,7 @@ function metaOf(file) {
 /** Row group and column indices from the options, names resolved against
  *  the unique names (so "s_1" is the second "s"). */
 function plan(meta, options) {
+  if (options != null && typeof options !== "object") throw argumentError(`options must be an object; got ${show(options)}`);
   const names = uniqueNames(meta.schema.map((c) => c.name));
   const strings = stringsOption(options);
   const asked = options?.columns ?? names.map((_, i) => i);
@@ -320,13 +332,19 @@ function assemble(meta, { names, strings, columns, rowGroups }, read) {
  *   (as for toArrowVector; "auto" decides per Table column).
  */
 export function toArrowTable(file, options = undefined) {
-  const [meta, p, readColumns] = inspected(() => {
+  const [meta, p, readColumns, pooled] = inspected(() => {
     const meta = metaOf(file);
-    return [meta, plan(meta, options), file.readColumns];
+    return [meta, plan(meta, options), file.readColumns, file.meta !== undefined];
   });
   if (typeof readColumns !== "function") throw argumentError("expected a ColumnsFile");
+  // A pool's file (its `meta` the file) reads asynchronously: refused before
+  // its read starts, which would run on, and could fail, with no one to hear.
+  if (pooled) throw argumentError("this file reads asynchronously: use toArrowTableAsync");
   const read = readColumns.call(file, p.rowGroups, p.columns, { boolBits: true });
-  if (typeof read?.then === "function") throw argumentError("this file reads asynchronously: use toArrowTableAsync");
+  if (typeof read?.then === "function") {
+    read.then(undefined, () => {});
+    throw argumentError("this file reads asynchronously: use toArrowTableAsync");
+  }
   return assemble(meta, p, read);
 }
 

@@ -190,8 +190,34 @@ test("a pool-like file (schema on .meta, async readColumns, bools one byte each)
 test("toArrowTable on a file that is not in memory says to use toArrowTableAsync's reads", async () => {
   const file = await api.ColumnsFile.fromBlob(new Blob([corpusFile("valid/nulls").bytes]));
   assert.throws(() => toArrowTable(file), { kind: "not_in_memory" });
-  const pooled = { meta: file, readColumns: async () => [] };
+  // A pool's file is refused before its read starts: that read would run on, and its failure go unheard.
+  let started = 0;
+  const pooled = { meta: file, readColumns: async () => (started++, Promise.reject(new ColumnsError("a chunk failed", "corrupt_chunk"))) };
   assert.throws(() => toArrowTable(pooled), { kind: "bad_argument", message: /use toArrowTableAsync/ });
+  assert.equal(started, 0, "no read started");
+  // Anything else whose read turns out to be a promise: refused, its rejection handled (else Node would stop on it).
+  const unhandled = [];
+  const onUnhandled = (e) => unhandled.push(e);
+  process.on("unhandledRejection", onUnhandled);
+  try {
+    const lookalike = { schema: file.schema, rowGroups: file.rowGroups, readColumns: () => Promise.reject(new ColumnsError("a chunk failed", "corrupt_chunk")) };
+    assert.throws(() => toArrowTable(lookalike), { kind: "bad_argument", message: /use toArrowTableAsync/ });
+    await new Promise((r) => setTimeout(r, 50));
+  } finally {
+    process.off("unhandledRejection", onUnhandled);
+  }
+  assert.deepEqual(unhandled, []);
+});
+
+test("a freed file keeps the package's kind (freed), through both entry points; options that are not an object are a bad_argument", async () => {
+  const file = api.ColumnsFile.fromBytes(corpusFile("valid/all_types_small").bytes);
+  assert.throws(() => toArrowTable(file, "binary"), { kind: "bad_argument", message: /options must be an object; got "binary"/ });
+  await assert.rejects(toArrowTableAsync(file, 5), { kind: "bad_argument", message: /options must be an object; got 5/ });
+  file.free();
+  assert.throws(() => toArrowTable(file), (e) => e instanceof ColumnsError && e.kind === "freed");
+  await assert.rejects(toArrowTableAsync(file), (e) => e instanceof ColumnsError && e.kind === "freed");
+  // (the adapter's own errors are named for what they are in a stack or a debugger)
+  assert.throws(() => toArrowTable(null), (e) => e instanceof ColumnsError && e.constructor.name === "AdapterError");
 });
 
 test("a file, column or options that throw when read (a Proxy whose traps throw, a revoked Proxy, a getter) are a bad_argument ColumnsError with what was thrown as its cause, from every entry point", async () => {
