@@ -51,11 +51,24 @@ class ThreadWorker {
       this.onmessage?.({ data });
     });
     this.thread.on("error", (e) => this.onerror?.(e));
+    // A thread that stops on its own (process.exit in it, a fatal error)
+    // answers nothing more: what waits on it, and what is sent to it
+    // later, fails as a worker's error does, rather than wait for ever.
+    this.thread.on("exit", (code) => {
+      if (this.ended) return;
+      this.ended = { message: `its thread stopped (exit code ${code})` };
+      this.onerror?.(this.ended);
+    });
+    this.ended = null;
     this.busy = 0;
     this.thread.unref();
   }
 
   postMessage(data, transfer) {
+    if (this.ended) {
+      if (data.op !== "cancel") queueMicrotask(() => this.onerror?.(this.ended));
+      return;
+    }
     const message = data.source instanceof FileBlob ? { ...data, source: data.source.descriptor } : data;
     try {
       this.thread.postMessage(message, transfer);
@@ -67,6 +80,7 @@ class ThreadWorker {
   }
 
   terminate() {
+    this.ended ??= { message: "terminated" };
     this.thread.terminate();
   }
 }

@@ -106,6 +106,26 @@ test("Node pool errors have a kind: a missing path, a Blob Node cannot send to a
   file.close();
 });
 
+test("a worker thread that stops on its own: what waits on it and what is asked later fails as internal, never waits for ever", async () => {
+  const p = await pool(2);
+  const file = await p.open(PATH);
+  assert.equal(diff(await file.readColumns(), file.meta.schema), null);
+  // (The internal field stands in for a thread that ends by itself: process.exit in it, a fatal error.)
+  const reading = file.readColumns();
+  await p.workers[1].thread.terminate();
+  const within = (promise) => Promise.race([promise.then(() => "resolved", (e) => e), new Promise((r) => setTimeout(() => r("still waiting after 5 s"), 5000))]);
+  // The read under way settles: its values, had it ended before the thread did, else the error below.
+  const first = await within(reading);
+  if (Array.isArray(first)) assert.equal(diff(first, file.meta.schema), null);
+  else assert.equal(first?.kind, "internal", String(first));
+  for (const [what, promise] of [["asked later", file.readColumns()], ["opened later", p.open(PATH)]]) {
+    const e = await within(promise);
+    assert.ok(e instanceof api.ColumnsError, `${what}: ${e}`);
+    assert.equal(e.kind, "internal", what);
+    assert.match(e.message, /pool worker failed: its thread stopped \(exit code \d+\)/, what);
+  }
+});
+
 test("a file opened by its path holds one descriptor until it is closed (after its reads end) or the pool is terminated", async () => {
   // Descriptors of this process open on the file itself (threads starting
   // and ending elsewhere open and close others meanwhile).
