@@ -8,8 +8,9 @@ export class ColumnsPool {
   /** Starts `size` workers (default: navigator.hardwareConcurrency, in Node
    *  os.availableParallelism(); 1 to 256, else `bad_argument`) and
    *  initialises the module (compiled once, here, for all of them). Where
-   *  there are no Web Workers (the browser build run elsewhere), rejects
-   *  with `load_failed`. */
+   *  there are no Web Workers (the browser build run elsewhere), or the
+   *  workers' script `pool-worker.js` does not load (not copied beside
+   *  pool.js), rejects with `load_failed`. */
   static create(size?: number): Promise<ColumnsPool>;
   /** Number of workers. */
   readonly size: number;

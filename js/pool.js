@@ -54,8 +54,9 @@ export class ColumnsPool {
         if (data.op === "error") p.reject(new ColumnsError(e.message, e.kind, e.rowGroup, e.column, e.offset));
         else p.resolve(data);
       };
+      // (A worker script that cannot load, not copied beside pool.js, fires a bare Event: no message.)
       w.onerror = (e) => {
-        for (const p of this.#pending.values()) p.reject(new ColumnsError(`pool worker failed: ${e.message}`, "internal"));
+        for (const p of this.#pending.values()) p.reject(new ColumnsError(`pool worker failed: ${e.message ?? "pool-worker.js did not load"}`, e.message ? "internal" : "load_failed"));
         this.#pending.clear();
       };
     }

@@ -125,6 +125,22 @@ test("pool errors are errors with a kind, and the pool keeps working", async () 
   assert.equal(out.after, 4 * 5, "4 row groups × 5 columns");
 });
 
+test("a pool whose worker script does not load (pool-worker.js not copied beside pool.js): load_failed naming it, not \"undefined\"", async () => {
+  await page.route("**/pkg/pool-worker.js", (route) => route.fulfill({ status: 404, body: "not here" }));
+  try {
+    const got = await page.evaluate(() => window.kit.ColumnsPool.create(2).then(() => "created", (e) => ({ name: e.name, kind: e.kind, message: e.message })));
+    assert.deepEqual(got, { name: "ColumnsError", kind: "load_failed", message: "pool worker failed: pool-worker.js did not load" });
+  } finally {
+    await page.unroute("**/pkg/pool-worker.js");
+  }
+  // Served again, a new pool starts.
+  assert.equal(await page.evaluate(async () => {
+    const pool = await window.kit.ColumnsPool.create(1);
+    pool.terminate();
+    return pool.size;
+  }), 1);
+});
+
 test("a pool read with { reuse } gives exact values, refilling the buffers it handed out", async () => {
   const out = await page.evaluate(async () => {
     const { ColumnsPool, columnJson, compare, get, json } = window.kit;
