@@ -15,7 +15,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { openInspector, corpus, waitState, gridDrawn, runSql } from "./harness.mjs";
+import { openInspector, corpus, waitState, gridDrawn, runSql, tab } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "viewsql-"));
@@ -252,4 +252,37 @@ test("sorted by a float column, SQL shows its values as the page does: -0 stays 
 
 test("no page errors", () => {
   assert.deepEqual(ins.log.errors, []);
+});
+
+test("statements that change table t (DELETE, UPDATE, DROP, a view named t): Open as SQL loads t from the file again, and shows the file's rows", async () => {
+  const { page } = ins;
+  const where = [[0, ">=", "0"]];
+  const want = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11].map(String);
+  await dataView(page, "/cases/cases.cols", where);
+  assert.deepEqual((await asSql(page)).first, want, "the file's rows");
+  for (const change of ["DELETE FROM t WHERE id < 6", "UPDATE t SET id = id + 100", "DROP TABLE t", "DROP TABLE t; CREATE VIEW t AS SELECT 1 AS id", "/* rows */ delete\nfrom \"t\" where id > 2"]) {
+    const ran = await runSql(page, change);
+    assert.equal(ran.state, "done", `${change}: ${ran.text}`);
+    assert.equal(await page.isVisible("[data-testid=sql-changed]"), true, `${change}: said t may have changed`);
+    await tab(page, "data");
+    const sql = await asSql(page);
+    assert.deepEqual(sql.first, want, `${change}, then Open as SQL`);
+    assert.equal(await page.isVisible("[data-testid=sql-changed]"), false, "t is the file's again");
+  }
+  // A statement that only reads t leaves it loaded: no note, no second load.
+  const ran = await runSql(page, "SELECT 'DELETE' AS \"update\", count(*) FROM t -- drop");
+  assert.equal(ran.state, "done", ran.text);
+  assert.equal(await page.isVisible("[data-testid=sql-changed]"), false);
+});
+
+test("the statements to try name only columns table t holds (none before it is loaded; a tokenized column without its tokenizer is left out)", async () => {
+  const { page } = ins;
+  await page.goto(`${ins.server.base}?url=${encodeURIComponent("/corpus/valid/tokenized_two_tokenizers.cols")}&tab=sql`);
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 120_000 });
+  const tries = await page.$$eval(".sql-examples button", (bs) => bs.map((b) => b.textContent));
+  assert.ok(tries.includes("Top untokenized"), tries.join(" | "));
+  assert.ok(!tries.some((t) => /gpt2|text_small/.test(t)), tries.join(" | "));
+  await page.click(".sql-examples button:text-is('Top untokenized')");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done], [data-testid=panel-sql][data-sql-state=error]", { timeout: 60_000 });
+  assert.equal(await page.getAttribute("[data-testid=panel-sql]", "data-sql-state"), "done");
 });

@@ -299,7 +299,9 @@ const ops = {
         if (missing) skipped.push({ c, label: labels[c], reason: "its tokenizer is not registered" });
         else cols.push(c);
       });
-      await conn.query("DROP TABLE IF EXISTS t");
+      // t as the statements run since may have left it: a view, a temporary
+      // table hiding the loaded one. (Dropping what it is not is an error: let be.)
+      for (const what of ["TABLE", "VIEW"]) for (const at of ["temp.", ""]) await conn.query(`DROP ${what} IF EXISTS ${at}t`).catch(() => {});
       // DuckDB makes no table of no columns: say which were left out and why.
       if (cols.length === 0) {
         throw usage(skipped.length ? "unknown_tokenizer" : "bad_argument", skipped.length ? `no column can be loaded into table t: ${skipped.map((s) => brief(s.label)).join(", ")} ${skipped.length === 1 ? "needs a tokenizer" : "need tokenizers"} not registered; drop the tokenizer.json files on the page to read them` : "no column can be loaded into table t: the file has no columns");

@@ -12,6 +12,7 @@ import { showRange, copyKeys } from "./range.js";
 import { brief, nameHas, quoteName as quote } from "../labels.js";
 import { createStatements, LONGEST } from "../statements.js";
 import { viewSql } from "../viewsql.js";
+import { mayChangeTable } from "../sqlwrites.js";
 
 /** The SQL type DuckDB gives each column type of the file in table t. */
 const SQL_TYPES = { bool: "BOOLEAN", int8: "TINYINT", int16: "SMALLINT", int32: "INTEGER", int64: "BIGINT", uint8: "UTINYINT", uint16: "USMALLINT", uint32: "UINTEGER", uint64: "UBIGINT", float32: "FLOAT", float64: "DOUBLE", string: "VARCHAR", bytes: "BLOB" };
@@ -32,8 +33,10 @@ export function createSql(ctx, el) {
   let noteIO = () => {}; // takes in what the running load of table t has read
   let linked = null; // a link's statement, run once table t is loaded
   let inTable = null; // the columns table t holds (Set of column indices), once loaded
+  let changed = false; // a statement run since t was loaded may have changed it (sqlwrites.js)
   const statements = createStatements(tabStorage());
   const state = h("p", { class: "muted small", "data-testid": "sql-state", "aria-live": "polite" });
+  const changedNote = h("p", { class: "muted small", hidden: true, "data-testid": "sql-changed" }, "A statement that may change table t has run: t may no longer hold the file's rows. Open as SQL, on the Data tab, loads it from the file again first.");
   const tableCols = h("div", { class: "sql-columns", "data-testid": "sql-columns" });
   const out = h("div", { class: "sql-result", "data-testid": "sql-result" });
   const editor = h("textarea", { class: "sql-editor", rows: 5, spellcheck: "false", "data-testid": "sql-input", "aria-label": "SQL statement" });
@@ -152,6 +155,9 @@ export function createSql(ctx, el) {
         state.textContent = `Table t: ${plural(info.rows, "row")} × ${plural(info.columns.length, "column")}, loaded through Arrow in ${fmtMs(performance.now() - t0)}${notes.length ? `; ${notes.join("; ")}` : ""}.`;
         showColumns(info.columns);
         inTable = new Set(info.columns.map((c) => c.c));
+        exampleButtons();
+        changed = false;
+        changedNote.hidden = true;
         el.dataset.sqlState = "ready";
         return true;
       } catch (e) {
@@ -234,6 +240,11 @@ export function createSql(ctx, el) {
       if (!(await ensureLoaded())) return;
       stopBtn.hidden = false;
       el.dataset.sqlState = "running";
+      // (said before it runs: a failed script may have run some of its statements)
+      if (mayChangeTable(text)) {
+        changed = true;
+        changedNote.hidden = false;
+      }
       try {
         const res = await engine.call("query", { sql: text });
         shown = { columns: res.columns, numRows: res.numRows, ms: res.ms };
@@ -341,16 +352,18 @@ export function createSql(ctx, el) {
     );
   }
 
+  /** Statements to try: over the columns t holds once it is loaded (a column left out of t would be an error), else none of them. */
   function exampleButtons() {
     const f = ctx.file;
-    const firstText = f.schema.findIndex((c) => c.type === "string");
+    const inT = (c) => inTable?.has(c) ?? false;
+    const firstText = f.schema.findIndex((c, i) => c.type === "string" && inT(i));
     const list = [
       ["Count rows", "SELECT count(*) AS rows FROM t"],
       ["Summarize", "SUMMARIZE t"],
       ["First 1,000 rows", "SELECT * FROM t LIMIT 1000"],
     ];
     if (firstText >= 0) list.push([`Top ${ctx.labels[firstText]}`, `SELECT ${quote(ctx.labels[firstText])}, count(*) AS n FROM t GROUP BY ALL ORDER BY n DESC LIMIT 20`]);
-    const time = Object.keys(ctx.timeUnits).map(Number)[0];
+    const time = Object.keys(ctx.timeUnits).map(Number).find(inT);
     if (time !== undefined && ctx.timeUnits[time] === "us") list.push([`${ctx.labels[time]} by month`, `SELECT date_trunc('month', make_timestamp(${quote(ctx.labels[time])})) AS month, count(*) AS n FROM t GROUP BY ALL ORDER BY month`]);
     fill(examples, h("span", { class: "muted small" }, "Try: "), list.map(([label, sql]) => h("button", { type: "button", class: "small", onclick: () => { editor.value = sql; run(sql); } }, label)));
   }
@@ -361,6 +374,8 @@ export function createSql(ctx, el) {
       record.reset();
       linked = null;
       inTable = null;
+      changed = false;
+      changedNote.hidden = true;
       fill(tableCols);
       state.textContent = "";
       el.dataset.sqlState = "idle";
@@ -385,6 +400,7 @@ export function createSql(ctx, el) {
         ),
         examples,
         state,
+        changedNote,
         tableCols,
         out,
       );
@@ -409,7 +425,10 @@ export function createSql(ctx, el) {
     async fromView(view) {
       const gen = ctx.gen;
       linked = null; // (this view is what the person asked for now)
-      if ((ctx.build && !ctx.build.duckdb) || !(await ensureLoaded()) || gen !== ctx.gen) return;
+      if (ctx.build && !ctx.build.duckdb) return;
+      // The rows shown must be the file's: t loaded again if a statement may have changed it.
+      if (changed && loadedFor === ctx.gen && !running) loadedFor = null;
+      if (!(await ensureLoaded()) || gen !== ctx.gen) return;
       const sql = statementOf(view, inTable);
       if (sql === null) return;
       editor.value = sql;

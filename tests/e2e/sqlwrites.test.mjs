@@ -1,0 +1,54 @@
+// www/js/sqlwrites.js without a browser: which statements may change
+// table t (so that "Open as SQL" loads it again) and which only read it.
+// Quoted text, quoted names and comments are not words of the statement.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { mayChangeTable } from "../../www/js/sqlwrites.js";
+
+test("statements that change tables, or which table t names, in any case and place", () => {
+  for (const sql of [
+    "DELETE FROM t WHERE x < 0",
+    "update t set x = 1",
+    "INSERT INTO t SELECT * FROM t",
+    "insert or replace into t values (1)",
+    "DROP TABLE t",
+    "CREATE OR REPLACE TABLE t AS SELECT 1",
+    "create temp table t as select 1",
+    "CREATE VIEW t AS SELECT 1",
+    "ALTER TABLE t DROP COLUMN x",
+    "TRUNCATE t",
+    "SELECT 1; DELETE FROM t",
+    "WITH d AS (SELECT 1) DELETE FROM t",
+    "MERGE INTO t USING s ON t.x = s.x WHEN MATCHED THEN DELETE",
+    "ATTACH ':memory:' AS other",
+    "USE other",
+    "COPY t FROM 'x.csv'",
+    "PREPARE p AS DELETE FROM t",
+    "-- a comment\nDelete From \"t\"",
+    "SELECT 'it''s' AS a; DELETE FROM t",
+    "SELECT \"a\"\"b\" FROM t; drop table t",
+  ]) assert.equal(mayChangeTable(sql), true, sql);
+});
+
+test("statements that only read: the words above inside strings, quoted names, comments, or parts of other words", () => {
+  for (const sql of [
+    "SELECT * FROM t LIMIT 100",
+    "SELECT 'DELETE FROM t' AS s",
+    "SELECT \"update\", \"drop\" FROM t",
+    "SELECT count(*) FROM t -- delete later",
+    "SELECT /* drop table t */ 1",
+    "SELECT * REPLACE (x + 1 AS x) FROM t",
+    "SELECT replace(s, 'a', 'b'), created_at, updated, used, deleted_flag FROM t",
+    "SELECT E'it\\'s DELETE' AS s",
+    "SELECT $$ drop table t $$ AS s, $q$ update $q$ AS u",
+    "SUMMARIZE t",
+    "SELECT * FROM t ORDER BY rowid",
+  ]) assert.equal(mayChangeTable(sql), false, sql);
+});
+
+test("an unclosed string, name or comment hides the rest (DuckDB would refuse it anyway)", () => {
+  assert.equal(mayChangeTable("SELECT 'a; DELETE FROM t"), false);
+  assert.equal(mayChangeTable("SELECT /* a; DELETE FROM t"), false);
+  assert.equal(mayChangeTable("DELETE FROM t WHERE s = 'unclosed"), true);
+});
