@@ -729,6 +729,14 @@ test("samples open with one click; odd strings stay visible", async () => {
   const mism = await page.$$eval("[data-testid=check-row][data-agrees=false]", (trs) => trs.map((tr) => tr.dataset.field));
   assert.ok(mism.length > 0);
   await shot("19-detail-writer-bug");
+  // edge_string's maximum is not UTF-8: the footer's and the decoded values' columns show it alike, its bytes as \xNN.
+  await page.selectOption("[data-testid=detail-rg]", "0");
+  await page.selectOption("[data-testid=detail-col]", String(strCol));
+  await page.waitForFunction((name) => / row group 0 /.test(document.querySelector(".detail-title")?.textContent) && document.querySelector(".detail-title .colname")?.textContent === name, "edge_string");
+  await page.waitForSelector("[data-testid=check-row][data-field=max]");
+  const [footerMax, decodedMax] = await page.$$eval("[data-testid=check-row][data-field=max] td.stat", (tds) => tds.map((td) => td.textContent));
+  assert.equal(decodedMax, footerMax);
+  assert.ok(!decodedMax.includes("\uFFFD") && /\\x[0-9a-f]{2}/i.test(decodedMax), decodedMax);
 
   // The tokenized sample shows both a resolved (supplied above) and a missing tokenizer.
   await resetState();

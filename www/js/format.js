@@ -274,21 +274,6 @@ export function statText(type, raw) {
   return scalarText(type, v);
 }
 
-/** Renders a value returned by the API (Value type) for report tables. */
-export function apiValueNode(type, v, opts) {
-  if (typeof v === "string") {
-    const node = valueNode("string", new TextEncoder().encode(v), opts);
-    // The API hands decoded string statistics over as text, with U+FFFD
-    // where the bytes were not UTF-8: say so rather than pass it off as data.
-    if (v.includes("\uFFFD")) {
-      node.classList.add("lossy");
-      node.title = "decoded statistic as given by the API: bytes that are not UTF-8 arrive replaced by U+FFFD (see the footer column for the exact bytes)";
-    }
-    return node;
-  }
-  return valueNode(type, v, opts);
-}
-
 /** CSV field, quoted when needed, with spreadsheet formula prefixes defused. */
 export function csvField(v) {
   let t = v === null || v === undefined ? "" : String(v);

@@ -2,7 +2,7 @@
 // whether the footer's statistics agree with the decoded values.
 
 import { h, fill } from "../dom.js";
-import { fmtBytes, fmtInt, statNode, textNode, valueNode, apiValueNode, plural, fmtRange, RANGE_TITLE } from "../format.js";
+import { fmtBytes, fmtInt, statNode, textNode, valueNode, plural, fmtRange, RANGE_TITLE } from "../format.js";
 import { errorBox, indexField, selectField, timeUnitField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeLegend, sizeTitle } from "../sizes.js";
 import { createProfile } from "./profile.js";
@@ -82,12 +82,12 @@ function checksTable(report, cm, type, rows) {
     maxLen: fmtInt(cm.maxLen),
   };
   const d = report.decoded;
-  // The API gives null for an empty decoded min/max; with non-null values
-  // present that can only be the empty value.
-  const dv = (v) => (v === null && d.nullCount < rows && (type === "string" || type === "bytes") ? new Uint8Array(0) : v);
-  const decoded = d
-    ? { nullCount: fmtInt(d.nullCount), min: apiValueNode(type, dv(d.min), { maxChars: 60 }), max: apiValueNode(type, dv(d.max), { maxChars: 60 }), minLen: fmtInt(d.minLen), maxLen: fmtInt(d.maxLen) }
-    : {};
+  // The decoded min and max by their bytes, laid out as the footer's, so
+  // both columns show a value alike (text that is not UTF-8 as \xNN, not
+  // U+FFFD). Empty with values present: the empty value.
+  const stat = (raw) =>
+    raw.length === 0 && d.nullCount < rows && (type === "string" || type === "bytes") ? valueNode(type, raw, { maxChars: 60 }) : statNode(type, raw, { allNull: d.nullCount === rows, maxChars: 60 });
+  const decoded = d ? { nullCount: fmtInt(d.nullCount), min: stat(d.minRaw), max: stat(d.maxRaw), minLen: fmtInt(d.minLen), maxLen: fmtInt(d.maxLen) } : {};
   const bad = report.checks.filter((c) => !c.agrees);
   return h(
     "div",
