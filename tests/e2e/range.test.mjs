@@ -104,7 +104,8 @@ test("Shift+click and Shift+arrow select a range: drawn selected, copied as TSV,
   assert.equal(await copy(page, () => page.keyboard.press("Control+c")), rows.map((r) => r.join("\t")).join("\n"), "Ctrl+C: TSV");
   assert.equal(await copy(page, () => page.click("[data-testid=copy-range-header]")), [names, ...rows].map((r) => r.join("\t")).join("\n"), "with the names first");
   const json = JSON.parse(await copy(page, () => page.click("[data-testid=copy-range-json]")));
-  assert.deepEqual(json, rows.map((r) => Object.fromEntries(names.map((n, k) => [n, r[k]]))), "JSON");
+  // (carat a number, as the JSON export writes it; the rest text)
+  assert.deepEqual(json, [2, 3, 4, 5, 6, 7].map((r) => Object.fromEntries(cols.map((x, k) => [names[k], x.values[r]]))), "JSON");
   // carat is the range's one number column.
   assert.equal(await sums(page), expectedSums([cols[0]], [2, 3, 4, 5, 6, 7]));
 
@@ -306,6 +307,23 @@ test("a range over cells whose chunk does not read: its sums leave them out and 
   await page.click(cell(12, 1));
   assert.equal(await copy(page, () => page.click("[data-testid=copy-row]")), "12\t112");
   await page.waitForFunction(() => /Copied 12\s112(?!;)/.test(document.querySelector("[data-testid=toasts]").textContent));
+  assert.deepEqual(log.errors, []);
+});
+
+test("Copy row (JSON) and a range as JSON write each value as the JSON export does: integers with every digit, -0 and NaN, text quoted, null", async () => {
+  const { page, log } = ins;
+  const schema = [
+    { name: "n", type: "int64", nullable: false },
+    { name: "f", type: "float64", nullable: false },
+    { name: "s", type: "string", nullable: true },
+  ];
+  await dropFile(page, { name: "json.cols", bytes: materialize(buildFile(schema, [{ columns: [["9007199254740993", "-5"], [-0, NaN], ['say "hi"', null]] }])) });
+  await tab(page, "data");
+  await gridDrawn(page);
+  await page.click(cell(0, 0));
+  assert.equal(await copy(page, () => page.click("[data-testid=copy-row-json]")), '{"n":9007199254740993,"f":-0,"s":"say \\"hi\\""}');
+  await page.click(cell(1, 2), { modifiers: ["Shift"] });
+  assert.equal(await copy(page, () => page.click("[data-testid=copy-range-json]")), '[{"n":9007199254740993,"f":-0,"s":"say \\"hi\\""},{"n":-5,"f":"NaN","s":null}]');
   assert.deepEqual(log.errors, []);
 });
 

@@ -234,10 +234,10 @@ test("a range of a result's cells (Shift+click) copies as TSV and JSON and sums 
   // id 4's name is NULL (every fourth): an empty field in TSV, null in JSON.
   assert.equal(await copy(() => page.keyboard.press("Control+c")), "3\tn3\t0.75\n4\t\t1\n5\tn5\t1.25\n6\tn6\t1.5");
   assert.deepEqual(JSON.parse(await copy(() => page.click("[data-testid=copy-range-json]"))), [
-    { id: "3", name: "n3", q: "0.75" },
-    { id: "4", name: null, q: "1" },
-    { id: "5", name: "n5", q: "1.25" },
-    { id: "6", name: "n6", q: "1.5" },
+    { id: 3, name: "n3", q: 0.75 },
+    { id: 4, name: null, q: 1 },
+    { id: 5, name: "n5", q: 1.25 },
+    { id: 6, name: "n6", q: 1.5 },
   ]);
   // The numbers of id and q (a double): 3 + 4 + 5 + 6 + 0.75 + 1 + 1.25 + 1.5, row by row.
   await page.waitForFunction(() => !document.querySelector("[data-testid=range-sums]").textContent.startsWith("Summing"));

@@ -2,6 +2,7 @@
 
 import { utf8Pieces, hex, scalarText, plural } from "../format.js";
 import { formatTime } from "../timefmt.js";
+import { jsonValue } from "../exporttext.js";
 
 export function hexDump(bytes, limit = 4096) {
   const lines = [];
@@ -29,15 +30,17 @@ export function plainText(column, v) {
 /** Texts as one tab-separated line: a tab or line break in a text becomes a space. */
 export const tsvLine = (texts) => texts.map((t) => t.replace(/[\t\n\r]/g, " ")).join("\t");
 
-/** A row's values as an object by the columns' labels (null stays null). */
-const rowObject = (columns, values) => Object.fromEntries(columns.map((c, i) => [c.label, values[i] === null ? null : plainText(c, values[i])]));
+/** A row's values as a JSON object by the columns' labels, each value as
+ *  the JSON export writes it (numbers and booleans bare, every digit kept;
+ *  null stays null). */
+const rowJson = (columns, values) => `{${columns.map((c, i) => `${JSON.stringify(c.label)}:${jsonValue(c.type, values[i] === null ? null : plainText(c, values[i]), !!c.unit)}`).join(",")}}`;
 
 /** A selected cell's whole row as tab-separated text or a JSON object. */
 export function rowText(cell, format, columns = null) {
   const cols = columns || cell.columns || [];
   const values = cell.rowValues;
   const list = cols.length ? cols : values.map((_, i) => ({ label: String(i), type: "string" }));
-  if (format === "json") return JSON.stringify(rowObject(list, values));
+  if (format === "json") return rowJson(list, values);
   return tsvLine(values.map((v, i) => plainText(list[i], v)));
 }
 
@@ -45,7 +48,7 @@ export function rowText(cell, format, columns = null) {
  *  (`header`: the columns' names first) or a JSON array of objects, each
  *  row as a copied row is. */
 export function rangeText(columns, rows, format, header = false) {
-  if (format === "json") return JSON.stringify(rows.map((values) => rowObject(columns, values)));
+  if (format === "json") return `[${rows.map((values) => rowJson(columns, values)).join(",")}]`;
   const lines = rows.map((values) => tsvLine(values.map((v, i) => plainText(columns[i], v))));
   if (header) lines.unshift(tsvLine(columns.map((c) => c.label)));
   return lines.join("\n");
