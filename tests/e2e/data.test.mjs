@@ -477,6 +477,8 @@ test("column profiles over every row group, and the URL keeps tab, column, row, 
   await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=data&where=${encodeURIComponent('[[99,"=","x"]]')}`);
   await page.waitForFunction(() => /filter was left out: a condition names column 99/.test(document.querySelector("#toasts")?.textContent || ""), null, { timeout: 60_000 });
   assert.equal(await page.getAttribute("[data-testid=data-status]", "data-total"), String(ROWS));
+  await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=data&where=${encodeURIComponent('[null,[1,">","5"]]')}`);
+  await page.waitForFunction(() => /filter was left out: a condition is not a list \[column, comparison, text\]/.test(document.querySelector("#toasts")?.textContent || ""), null, { timeout: 60_000 });
 });
 
 test("SQL over the file with DuckDB-Wasm, loaded only when the tab opens", async () => {

@@ -150,3 +150,23 @@ test("Back to a file left filtered in Data shows it filtered again (the filter i
   assert.equal((await page.textContent("[data-testid=data-status]")).split(" · ")[0], filtered.split(" · ")[0]);
   assert.deepEqual(log.errors, []);
 });
+
+test("a link's numbers with no place in the file (rg past the last, a column or a sort past the last, a word for a row) are said and taken out of the address", async () => {
+  const { page, server } = ins;
+  await clear(page);
+  await page.goto(`${server.base}?url=samples/all_types_small.cols&tab=detail&rg=99&col=abc&sort=26&desc=1&row=-5`);
+  await waitState(page, "ready");
+  await page.waitForFunction(() => /left out/.test(document.querySelector("#toasts")?.textContent || ""));
+  assert.match(await page.textContent("#toasts"), /The link's rg=99 \(the file has 3 row groups\), col=abc \(not a column number\), sort=26 \(the file has 26 columns\), row=-5 \(not a row number\) were left out\./);
+  const left = new URL(page.url()).searchParams;
+  assert.deepEqual([...left.keys()].sort(), ["tab", "url"], page.url());
+  // Numbers that fit stay, and nothing is said of them.
+  await clear(page);
+  await page.evaluate(() => document.querySelector("#toasts")?.replaceChildren());
+  await page.goto(`${server.base}?url=samples/all_types_small.cols&tab=detail&rg=2&col=25`);
+  await waitState(page, "ready");
+  const kept = new URL(page.url()).searchParams;
+  assert.equal(kept.get("rg"), "2");
+  assert.equal(kept.get("col"), "25");
+  assert.doesNotMatch((await page.textContent("#toasts")) || "", /left out/);
+});

@@ -408,6 +408,7 @@ async function openSource(src, name, restore = null, address = {}, step = true) 
   const plan = (ctx.headerPlan = headerPlan(info.rowGroups.flatMap((rg) => rg.columns)));
   ctx.headers = ctx.source.url && (plan.requests > MAX_EAGER_HEADER_REQUESTS || plan.bytes > MAX_EAGER_HEADER_BYTES) ? "deferred" : "loading";
   const want = restore || {};
+  if (restore) leaveOutOfAddress(info);
   const clampInt = (v, n) => (Number.isInteger(v) && v >= 0 && v < n ? v : 0);
   ctx.sel = { g: clampInt(want.rg, info.rowGroups.length), c: clampInt(want.col, info.schema.length) };
   if (want.tab) ctx.tab = want.tab;
@@ -424,6 +425,28 @@ async function openSource(src, name, restore = null, address = {}, step = true) 
   if (ctx.tab === "data" && (Number.isInteger(want.row) || Number.isInteger(want.sort) || want.where)) data.activate({ row: want.row, col: ctx.sel.c, sort: want.sort, desc: want.desc, where: want.where });
   if (ctx.headers === "loading") await loadHeaders(gen);
   if (gen === ctx.gen) document.body.dataset.state = "ready";
+}
+
+/** A link's numbers that have no place in the file (rg=99 in a file of 3
+ *  row groups, row=abc): said in a toast and taken out of the address, so
+ *  that a link copied from here asks for what the page shows. (A row past
+ *  the last is not one: the Data tab goes to the last.) */
+function leaveOutOfAddress(info) {
+  const places = { rg: [info.rowGroups.length, "row group"], col: [info.schema.length, "column"], sort: [info.schema.length, "column"], row: [Infinity, "row"] };
+  const said = [];
+  const patch = {};
+  for (const [k, [n, what]] of Object.entries(places)) {
+    const raw = urlState.get(k);
+    if (raw === null) continue;
+    if (!/^\d+$/.test(raw)) said.push(`${k}=${raw.slice(0, 20)} (not a ${what} number)`);
+    else if (Number(raw) >= n) said.push(`${k}=${raw.slice(0, 20)} (the file has ${n.toLocaleString("en-US")} ${what}${n === 1 ? "" : "s"})`);
+    else continue;
+    patch[k] = null;
+    if (k === "sort") patch.desc = null;
+  }
+  if (!said.length) return;
+  ctx.setUrlState(patch);
+  toast(`The link's ${said.join(", ")} ${said.length === 1 ? "was" : "were"} left out.`);
 }
 
 // Over HTTP, chunk headers read when a file opens: at most this many

@@ -430,7 +430,8 @@ export function createData(ctx, el) {
     if (!Array.isArray(list) || list.length > 64) return { error: "it is not a list of at most 64 conditions" };
     const out = [];
     for (const item of list) {
-      const [c, op, text] = Array.isArray(item) ? item : [];
+      if (!Array.isArray(item)) return { error: "a condition is not a list [column, comparison, text]" };
+      const [c, op, text] = item;
       const any = c === ANY_TEXT && textColumns(ctx.file.schema).length > 0;
       if (!any && (!Number.isInteger(c) || c < 0 || c >= n)) return { error: `a condition names column ${String(c).slice(0, 20)}, and the file has ${n}` };
       if (!opsOf(ctx.file.schema, c).some((o) => o.op === op)) return { error: `“${String(op).slice(0, 20)}” is not a comparison for ${conditionColumn(c)}` };
