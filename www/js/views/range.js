@@ -51,7 +51,20 @@ export function rangeSums(columns, rows, unreadable = []) {
   const skipped = left.length ? ` (${left.join(" and ")} left out)` : "";
   if (n === 0) return `No number in the range${skipped}.`;
   const text = (x) => (exact ? x.toString() : scalarText("float64", x));
-  return `${plural(n, "number")}${skipped}: sum ${text(sum)}, min ${text(min)}, max ${text(max)}, mean ${scalarText("float64", Number(sum) / n)}`;
+  return `${plural(n, "number")}${skipped}: sum ${text(sum)}, min ${text(min)}, max ${text(max)}, mean ${exact ? exactMean(sum, n) : scalarText("float64", sum / n)}`;
+}
+
+/** An integer sum's mean: as a double while the sum is one exactly; past
+ *  2^53 from the BigInt (a double would print digits it does not hold:
+ *  7378697629483821000 for 7378697629483820646.2), to 6 decimals, rounded. */
+function exactMean(sum, n) {
+  if (Number.isSafeInteger(Number(sum))) return scalarText("float64", Number(sum) / n);
+  const N = BigInt(n);
+  const a = sum < 0n ? -sum : sum;
+  const scaled = (a * 2_000_000n + N) / (2n * N); // the mean × 10^6, rounded half up
+  const whole = scaled / 1_000_000n;
+  const frac = (scaled % 1_000_000n).toString().padStart(6, "0").replace(/0+$/, "");
+  return `${sum < 0n ? "-" : ""}${whole}${frac ? `.${frac}` : ""}`;
 }
 
 /** The grid's selected range on the clipboard, as TSV (`header`: the
