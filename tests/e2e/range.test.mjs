@@ -317,13 +317,18 @@ test("Copy row (JSON) and a range as JSON write each value as the JSON export do
     { name: "f", type: "float64", nullable: false },
     { name: "s", type: "string", nullable: true },
   ];
-  await dropFile(page, { name: "json.cols", bytes: materialize(buildFile(schema, [{ columns: [["9007199254740993", "-5"], [-0, NaN], ['say "hi"', null]] }])) });
+  await dropFile(page, { name: "json.cols", bytes: materialize(buildFile(schema, [{ columns: [["9007199254740993", "-5", "7"], [-0, NaN, 1.5], ['say "hi"', null, "tab\there\nline"]] }])) });
   await tab(page, "data");
   await gridDrawn(page);
   await page.click(cell(0, 0));
   assert.equal(await copy(page, () => page.click("[data-testid=copy-row-json]")), '{"n":9007199254740993,"f":-0,"s":"say \\"hi\\""}');
   await page.click(cell(1, 2), { modifiers: ["Shift"] });
   assert.equal(await copy(page, () => page.click("[data-testid=copy-range-json]")), '[{"n":9007199254740993,"f":-0,"s":"say \\"hi\\""},{"n":-5,"f":"NaN","s":null}]');
+  // TSV has no room for a tab or a line break inside a value: spaces, and the toast says so; JSON keeps them.
+  await page.click(cell(2, 0));
+  assert.equal(await copy(page, () => page.click("[data-testid=copy-row]")), "7\t1.5\ttab here line");
+  await page.waitForFunction(() => document.querySelector("[data-testid=toasts]").textContent.includes("tabs and line breaks inside 1 value became spaces (JSON keeps them)"));
+  assert.equal(await copy(page, () => page.click("[data-testid=copy-row-json]")), '{"n":7,"f":1.5,"s":"tab\\there\\nline"}');
   assert.deepEqual(log.errors, []);
 });
 

@@ -27,8 +27,16 @@ export function plainText(column, v) {
   return scalarText(column.type, v);
 }
 
-/** Texts as one tab-separated line: a tab or line break in a text becomes a space. */
-export const tsvLine = (texts) => texts.map((t) => t.replace(/[\t\n\r]/g, " ")).join("\t");
+/** Texts as one tab-separated line: a tab or line break in a text becomes
+ *  a space (`flat`, if given, counts the texts so changed, for the copy to say). */
+export const tsvLine = (texts, flat = null) =>
+  texts
+    .map((t) => {
+      if (!/[\t\n\r]/.test(t)) return t;
+      if (flat) flat.n++;
+      return t.replace(/[\t\n\r]/g, " ");
+    })
+    .join("\t");
 
 /** A row's values as a JSON object by the columns' labels, each value as
  *  the JSON export writes it (numbers and booleans bare, every digit kept;
@@ -36,20 +44,20 @@ export const tsvLine = (texts) => texts.map((t) => t.replace(/[\t\n\r]/g, " ")).
 const rowJson = (columns, values) => `{${columns.map((c, i) => `${JSON.stringify(c.label)}:${jsonValue(c.type, values[i] === null ? null : plainText(c, values[i]), !!c.unit)}`).join(",")}}`;
 
 /** A selected cell's whole row as tab-separated text or a JSON object. */
-export function rowText(cell, format, columns = null) {
+export function rowText(cell, format, columns = null, flat = null) {
   const cols = columns || cell.columns || [];
   const values = cell.rowValues;
   const list = cols.length ? cols : values.map((_, i) => ({ label: String(i), type: "string" }));
   if (format === "json") return rowJson(list, values);
-  return tsvLine(values.map((v, i) => plainText(list[i], v)));
+  return tsvLine(values.map((v, i) => plainText(list[i], v)), flat);
 }
 
 /** A range's values (rows of `columns`' values) as tab-separated lines
  *  (`header`: the columns' names first) or a JSON array of objects, each
  *  row as a copied row is. */
-export function rangeText(columns, rows, format, header = false) {
+export function rangeText(columns, rows, format, header = false, flat = null) {
   if (format === "json") return `[${rows.map((values) => rowJson(columns, values)).join(",")}]`;
-  const lines = rows.map((values) => tsvLine(values.map((v, i) => plainText(columns[i], v))));
+  const lines = rows.map((values) => tsvLine(values.map((v, i) => plainText(columns[i], v)), flat));
   if (header) lines.unshift(tsvLine(columns.map((c) => c.label)));
   return lines.join("\n");
 }
@@ -58,11 +66,19 @@ export function rangeText(columns, rows, format, header = false) {
  *  chunk fails): they are copied as empty, and said to be. */
 export const unreadableNote = (count) => (count ? `; ${plural(count, "unreadable cell")} copied as empty` : "");
 
+/** What a TSV copy's toast adds when `count` of its values held tabs or
+ *  line breaks, which TSV cannot: copied with spaces instead, and said. */
+export const flatNote = (count) => (count ? `; tabs and line breaks inside ${plural(count, "value")} became spaces (JSON keeps them)` : "");
+
 /** A selected cell's value on the clipboard, as its text (an unreadable one, empty and said). */
 export const copyValue = (cell, toast) => copyText(plainText(cell.column, cell.value), toast, unreadableNote(Number(cell.value === undefined)));
 
 /** A selected cell's whole row on the clipboard, as rowText makes it (its unreadable cells, empty and said). */
-export const copyRow = (cell, format, toast) => copyText(rowText(cell, format), toast, unreadableNote(cell.rowValues.filter((v) => v === undefined).length));
+export function copyRow(cell, format, toast) {
+  const flat = { n: 0 };
+  const text = rowText(cell, format, null, flat);
+  return copyText(text, toast, unreadableNote(cell.rowValues.filter((v) => v === undefined).length) + flatNote(flat.n));
+}
 
 /** Puts text on the clipboard (the Clipboard API, or a hidden text area
  *  where that is not allowed), and a toast says what (and `note`). */

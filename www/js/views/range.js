@@ -5,7 +5,7 @@
 import { h, fill } from "../dom.js";
 import { fmtInt, scalarText, plural } from "../format.js";
 import { brief } from "../labels.js";
-import { copyText, copyValue, rangeText, unreadableNote } from "./cells.js";
+import { copyText, copyValue, flatNote, rangeText, unreadableNote } from "./cells.js";
 
 // The most cells a range copies or sums: its text is built in the page.
 export const RANGE_CELLS_MAX = 1_000_000;
@@ -78,7 +78,9 @@ export async function copyRange(grid, format, header, toast) {
   }
   try {
     const { columns, rows, unreadable } = await grid.rangeValues(box);
-    await copyText(rangeText(columns, rows, format, header), toast, unreadableNote(unreadable.reduce((a, b) => a + b, 0)));
+    const flat = { n: 0 };
+    const text = rangeText(columns, rows, format, header, flat);
+    await copyText(text, toast, unreadableNote(unreadable.reduce((a, b) => a + b, 0)) + flatNote(flat.n));
   } catch (e) {
     if (e?.kind !== "cancelled") toast(`Could not copy the range: ${e?.kind ? `${e.kind}: ` : ""}${e?.message || e}`, "error");
   }
