@@ -8,6 +8,8 @@ import { Worker } from "node:worker_threads";
 import assert from "node:assert/strict";
 import { ColumnProfile, HyperLogLog, EXACT_LIMIT, ARENA_LIMIT, TOP_KEPT, TOP_FULL, CUT_BYTES } from "../../www/js/profile.js";
 import { mulberry32 } from "../../www/js/stats.js";
+import path from "node:path";
+import { corpusDir, expectedPath, readJson } from "../node/corpus.mjs";
 
 /** A decoded text column as the package hands it over (null: a null row). */
 function textColumn(values) {
@@ -268,6 +270,41 @@ test("a number column's mean and sample standard deviation: over the finite valu
   const text = new ColumnProfile("string");
   text.add(textColumn([bytesOf("a"), bytesOf("b")]));
   assert.deepEqual([text.result().mean, text.result().std], [null, null], "text has no mean");
+});
+
+test("the standard deviation of values whose squares overflow a double (edge_float64: 0, 5e-324, 0.1 and the largest double) is finite and accurate, as are a mean and spread of values near ±the largest double", () => {
+  // The plain two passes over the values scaled by 2^-600 (exact: a power
+  // of two), so no square overflows.
+  const plain = (xs) => {
+    const s = xs.map((x) => x * 2 ** -600);
+    const mean = s.reduce((a, b) => a + b, 0) / s.length;
+    return { mean: mean * 2 ** 600, std: Math.sqrt(s.reduce((a, b) => a + (b - mean) ** 2, 0) / (s.length - 1)) * 2 ** 600 };
+  };
+  const near = (a, b, what) => assert.ok(Math.abs(a - b) <= 1e-12 * Math.abs(b), `${what}: ${a}, not ${b}`);
+  const want = readJson(expectedPath(path.join(corpusDir, "valid/enc_plain_none.cols")));
+  const c = want.schema.findIndex((s) => s.name === "edge_float64");
+  const p = new ColumnProfile("float64");
+  const finite = [];
+  for (const rg of want.row_groups) {
+    const xs = Float64Array.from(rg.values[c], (v) => Buffer.from(v.slice(2), "hex").readDoubleBE(0));
+    p.add({ length: xs.length, validity: null, values: xs });
+    finite.push(...[...xs].filter(Number.isFinite));
+  }
+  const r = p.result();
+  assert.equal(finite.length, 684);
+  const w = plain(finite);
+  assert.ok(w.std > 7.7e307 && w.std < 7.8e307, `the column's spread ${w.std}`);
+  near(r.mean, w.mean, "edge_float64 mean");
+  near(r.std, w.std, "edge_float64 std");
+  // Small values first, then values near ±the largest double (their
+  // difference itself overflows), then small ones again.
+  const big = 1.7976931348623157e308;
+  const xs = [1.5, -2, 3, big, -big, 0.5 * big, -1e300, 7, 1e-300, -big];
+  const q = new ColumnProfile("float64");
+  q.add({ length: xs.length, validity: null, values: Float64Array.from(xs) });
+  const wq = plain(xs);
+  near(q.result().mean, wq.mean, "mean near ±the largest double");
+  near(q.result().std, wq.std, "std near ±the largest double");
 });
 
 test("64-bit integers at their edges: minimum, maximum, mean and histogram as their values read by Number(), signed and unsigned, past 2^53 and with a negative high word", () => {

@@ -23,6 +23,10 @@ export const TOP_KEPT = 1000;
 /** Past the first 20 of them, a text value is sent as its first CUT_BYTES bytes (the page shows 60 characters of one). */
 export const TOP_FULL = 20;
 export const CUT_BYTES = 256;
+/** Values past ±this (2^480) switch the mean and spread to a unit of 2^544:
+ *  then every finite double is within it, and a sum of up to 2^53 squares
+ *  of differences (at most 2^962 each) stays below 2^1024. */
+const SPREAD_MAX = 2 ** 480;
 const HLL_P = 14;
 const HLL_M = 1 << HLL_P;
 
@@ -345,10 +349,29 @@ export class ColumnProfile {
     this.totalLen = 0;
     this.hist = null;
     // Numbers' mean and spread (Welford's running sums: no large sum to
-    // lose digits in), over the finite values.
+    // lose digits in), over the finite values, in units of 1/`inv`: 1 until
+    // a value past SPREAD_MAX comes, then 2^544, so that no square of a
+    // difference overflows (edge_float64's came to Infinity).
     this.finite = 0;
     this.mean = 0;
     this.m2 = 0;
+    this.inv = 1;
+  }
+
+  /** add()'s mean and spread of a value past ±SPREAD_MAX in the current unit: an infinity (left out), or the first finite one (the unit becomes 2^544). */
+  spreadFar(x) {
+    if (x === Infinity || x === -Infinity) return;
+    if (this.inv === 1) {
+      // (exact, powers of two; what falls below 2^-1074 of the new unit
+      // is nothing beside a value past 2^480)
+      this.inv = 2 ** -544;
+      this.mean *= this.inv;
+      this.m2 = this.m2 * this.inv * this.inv;
+    }
+    const xs = x * this.inv;
+    const d = xs - this.mean;
+    this.mean += d / ++this.finite;
+    this.m2 += d * (xs - this.mean);
   }
 
   /** First pass over one row group's decoded column. */
@@ -438,12 +461,15 @@ export class ColumnProfile {
         lo = u32[0];
         hi = u32[1];
       }
+      // (Welford's step here for values within ±SPREAD_MAX in the current
+      // unit; the others, infinities too, in spreadFar)
       const xf = wide ? wordNumber(lo, hi, signed) : x;
-      if (xf !== Infinity && xf !== -Infinity) {
-        const d = xf - this.mean;
+      const xs = xf * this.inv;
+      if (xs <= SPREAD_MAX && xs >= -SPREAD_MAX) {
+        const d = xs - this.mean;
         this.mean += d / ++this.finite;
-        this.m2 += d * (xf - this.mean);
-      }
+        this.m2 += d * (xs - this.mean);
+      } else this.spreadFar(xf);
       const h = wordHash(lo, hi);
       let seen = this.words.add(lo, hi, h);
       if (seen < 0) {
@@ -568,8 +594,8 @@ export class ColumnProfile {
       topExact: this.exact,
       lengths: this.text && nonNull > 0 ? { min: this.minLen, max: this.maxLen, mean: this.totalLen / nonNull } : null,
       // Numbers only: the mean and the sample standard deviation of the finite values.
-      mean: this.words && this.finite > 0 ? this.mean : null,
-      std: this.words && this.finite > 1 ? Math.sqrt(this.m2 / (this.finite - 1)) : null,
+      mean: this.words && this.finite > 0 ? this.mean / this.inv : null,
+      std: this.words && this.finite > 1 ? Math.sqrt(this.m2 / (this.finite - 1)) / this.inv : null,
       histogram: this.hist ? { lo: this.hist.lo, width: this.hist.width, counts: Array.from(this.hist.counts), integer: this.hist.integer, outside: this.hist.outside } : null,
     };
   }
