@@ -307,6 +307,37 @@ test("the standard deviation of values whose squares overflow a double (edge_flo
   near(q.result().std, wq.std, "std near ±the largest double");
 });
 
+test("-0 is counted with 0, one value (as Data's filter, where = 0 and = -0 each match both), and shown as -0 when every zero is -0 (edge_float64, edge_float32), else as 0 saying how many are -0", () => {
+  const want = readJson(expectedPath(path.join(corpusDir, "valid/enc_plain_none.cols")));
+  for (const [name, type, read, negZeros] of [["edge_float64", "float64", (b) => b.readDoubleBE(0), 172], ["edge_float32", "float32", (b) => b.readFloatBE(0), 200]]) {
+    const c = want.schema.findIndex((s) => s.name === name);
+    const p = new ColumnProfile(type);
+    let zeros = 0;
+    for (const rg of want.row_groups) {
+      const xs = (type === "float64" ? Float64Array : Float32Array).from(rg.values[c], (v) => read(Buffer.from(v.slice(2), "hex")));
+      zeros += xs.filter((x) => Object.is(x, -0)).length;
+      assert.equal(xs.filter((x) => Object.is(x, 0)).length, 0, `${name}: no +0`);
+      p.add({ length: xs.length, validity: null, values: xs });
+    }
+    const zero = p.result().top.filter((t) => t.value === 0);
+    assert.equal(zeros, negZeros, `${name}: its -0s in the corpus JSON`);
+    assert.equal(zero.length, 1, `${name}: one entry for zero`);
+    assert.ok(Object.is(zero[0].value, -0), `${name}: shown as ${zero[0].value}, not -0`);
+    assert.deepEqual([zero[0].count, zero[0].negZeros], [zeros, undefined], name);
+  }
+  // Both zeros: one value, shown as 0 with how many are -0; +0 alone: 0.
+  for (const [xs, count, negZeros, distinct] of [[[0, -0, 1, -0, -0, 2], 4, 3, 3], [[0, 1, 0], 2, undefined, 2]]) {
+    const p = new ColumnProfile("float64");
+    p.add({ length: xs.length, validity: null, values: Float64Array.from(xs) });
+    const r = p.result();
+    const zero = r.top.filter((t) => t.value === 0);
+    assert.equal(zero.length, 1);
+    assert.ok(Object.is(zero[0].value, 0), `${xs}: 0`);
+    assert.deepEqual([zero[0].count, zero[0].negZeros], [count, negZeros], `${xs}`);
+    assert.equal(r.distinct, distinct);
+  }
+});
+
 test("64-bit integers at their edges: minimum, maximum, mean and histogram as their values read by Number(), signed and unsigned, past 2^53 and with a negative high word", () => {
   const cases = {
     int64: [-(2n ** 63n), 2n ** 63n - 1n, -1n, 2n ** 53n + 1n, -(2n ** 53n) - 3n, 0n, -(2n ** 32n), 2n ** 32n - 1n, 4294967297n, -4294967297n],

@@ -356,6 +356,11 @@ export class ColumnProfile {
     this.mean = 0;
     this.m2 = 0;
     this.inv = 1;
+    // -0 is counted as 0, one value: Data's filter has "= 0" and "= -0"
+    // each match both, so the count is what a click on it selects. How
+    // many zeros are -0 says how to show that value (topNumbers).
+    this.zeros = 0;
+    this.negZeros = 0;
   }
 
   /** add()'s mean and spread of a value past ±SPREAD_MAX in the current unit: an infinity (left out), or the first finite one (the unit becomes 2^544). */
@@ -435,7 +440,8 @@ export class ColumnProfile {
       return;
     }
     // Numbers count by their 64-bit pattern: int64/uint64 as stored, the
-    // rest as float64 (exact for every narrower type; -0 counts as 0).
+    // rest as float64 (exact for every narrower type; -0 counts as 0, and
+    // is counted apart too).
     const wide = WIDE.has(this.type);
     const w = wide ? new Uint32Array(v.buffer, v.byteOffset, n * 2) : null;
     const signed = this.type === "int64";
@@ -457,7 +463,11 @@ export class ColumnProfile {
         lo = w[2 * i];
         hi = w[2 * i + 1];
       } else {
-        f64[0] = x === 0 ? 0 : x;
+        if (x === 0) {
+          this.zeros++;
+          if (1 / x < 0) this.negZeros++;
+          f64[0] = 0;
+        } else f64[0] = x;
         lo = u32[0];
         hi = u32[1];
       }
@@ -516,7 +526,11 @@ export class ColumnProfile {
     }
     above.sort(byCount);
     const rest = Array.from(tied.subarray(0, k).sort().subarray(0, Math.max(0, topN - above.length)), (v) => [v, cut]);
-    return [...above, ...rest].slice(0, topN).map(([value, count]) => ({ value, count }));
+    // Zero (counted as +0) is -0 where every zero was; where some were, it
+    // says how many.
+    const { zeros, negZeros } = this;
+    const zero = (value, count) => (negZeros === 0 ? { value, count } : negZeros === zeros ? { value: -0, count } : { value, count, negZeros });
+    return [...above, ...rest].slice(0, topN).map(([value, count]) => (value === 0 ? zero(value, count) : { value, count }));
   }
 
   /**

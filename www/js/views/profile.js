@@ -174,6 +174,8 @@ function topList(p, type, unit, head, pick) {
     // A value shown whole is a way to its rows in Data (a long text value
     // past the first 20 comes cut, ../profile.js: the cell shows its start).
     const text = t.length ? null : equalsText(type, t.value);
+    // (zero counted with -0, ../profile.js: its "= 0" selects both)
+    const negZeros = t.negZeros ? h("span", { class: "muted small", "data-testid": "profile-top-negzeros", title: "-0 and 0 are one value here, as in Data's filter" }, ` (-0 in ${fmtInt(t.negZeros)})`) : null;
     return h(
       "tr",
       { "data-testid": "profile-top-row" },
@@ -183,6 +185,7 @@ function topList(p, type, unit, head, pick) {
         text !== null
           ? h("button", { type: "button", class: "cell-button to-rows", "data-testid": "profile-top-value", title: "show the rows with this value in Data", onclick: () => pick(text) }, valueView(type, unit, t.value))
           : valueView(type, unit, t.value),
+        negZeros,
       ),
       h("td", { class: "num", "data-value": t.count }, fmtInt(t.count)),
       h("td", { class: "num" }, fmtPct(t.count / Math.max(1, nonNull))),
