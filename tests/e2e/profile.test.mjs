@@ -6,7 +6,9 @@
 import { test } from "node:test";
 import { Worker } from "node:worker_threads";
 import assert from "node:assert/strict";
-import { ColumnProfile, HyperLogLog, EXACT_LIMIT, ARENA_LIMIT, TOP_KEPT, TOP_FULL, CUT_BYTES } from "../../www/js/profile.js";
+import { ColumnProfile, HyperLogLog, EXACT_LIMIT, ARENA_LIMIT, TOP_KEPT, TOP_FULL, CUT_BYTES, BINS, edgeText } from "../../www/js/profile.js";
+import { parseValue } from "../../www/js/filter.js";
+import { scalarText } from "../../www/js/format.js";
 import { mulberry32 } from "../../www/js/stats.js";
 import path from "node:path";
 import { corpusDir, expectedPath, readJson } from "../node/corpus.mjs";
@@ -338,7 +340,75 @@ test("-0 is counted with 0, one value (as Data's filter, where = 0 and = -0 each
   }
 });
 
-test("64-bit integers at their edges: minimum, maximum, mean and histogram as their values read by Number(), signed and unsigned, past 2^53 and with a negative high word", () => {
+/**
+ * The rows each bar of a histogram selects in Data: the filter's own
+ * parseValue of the conditions the page writes for it (≥ its low edge,
+ * < the next, the last ≤ the histogram's maximum), over `xs`.
+ */
+function barRows(type, hist, xs) {
+  const bins = hist.counts.length;
+  // (a bigint against a number compares exactly, as the filter's BigInts)
+  const edge = (k) => parseValue(type, edgeText(hist, k)).value;
+  const top = parseValue(type, scalarText(type, hist.hi)).value;
+  return hist.counts.map((_, k) => xs.filter((x) => x >= edge(k) && (k === bins - 1 ? x <= top : x < edge(k + 1))).length);
+}
+
+test("a float column with infinities (edge_float64, edge_float32): its histogram spans the finite values, the infinities counted apart, and each bar's conditions select the rows it counts", () => {
+  const want = readJson(expectedPath(path.join(corpusDir, "valid/enc_plain_none.cols")));
+  for (const [name, type, read, max] of [["edge_float64", "float64", (b) => b.readDoubleBE(0), 1.7976931348623157e308], ["edge_float32", "float32", (b) => b.readFloatBE(0), 3.4028234663852886e38]]) {
+    const c = want.schema.findIndex((s) => s.name === name);
+    const groups = want.row_groups.map((rg) => (type === "float64" ? Float64Array : Float32Array).from(rg.values[c], (v) => read(Buffer.from(v.slice(2), "hex"))));
+    const xs = groups.flatMap((g) => [...g]);
+    const p = new ColumnProfile(type);
+    // The footer's range, were it ±Infinity (or NaN, as this file's), is no histogram's.
+    assert.equal(p.startHistogram(-Infinity, Infinity), false, `${name}: bins over ±Infinity`);
+    assert.equal(p.startHistogram(NaN, NaN), false, `${name}: bins over NaN`);
+    for (const g of groups) p.add({ length: g.length, validity: null, values: g });
+    assert.equal(p.startHistogram(), true);
+    for (const g of groups) p.addHistogram({ length: g.length, validity: null, values: g });
+    const r = p.result();
+    assert.deepEqual([r.min, r.max], [-Infinity, Infinity], `${name}: the column's minimum and maximum`);
+    assert.deepEqual([r.histogram.lo, r.histogram.hi], [-0, max], `${name}: the bins' range, the finite values'`);
+    assert.equal(r.histogram.counts.length, 40);
+    const finite = xs.filter(Number.isFinite);
+    assert.equal(r.histogram.counts.reduce((a, b) => a + b, 0), finite.length, `${name}: the bars hold the finite values`);
+    assert.deepEqual([r.negInf, r.posInf, r.nans], [xs.filter((x) => x === -Infinity).length, xs.filter((x) => x === Infinity).length, xs.filter((x) => x !== x).length], `${name}: infinities and NaN`);
+    assert.ok(r.negInf > 0 && r.posInf > 0);
+    assert.deepEqual(barRows(type, r.histogram, xs), r.histogram.counts, `${name}: each bar's rows in Data`);
+  }
+});
+
+test("a float histogram's bins are the rows its bars' conditions select, the values at and beside each edge included (float32 edges read back as float32 by the filter)", () => {
+  const rand = mulberry32(21);
+  for (const type of ["float64", "float32"]) {
+    const A = type === "float64" ? Float64Array : Float32Array;
+    // Values drawn over [0.1, 7.3], then each edge of the histogram over
+    // that range and its neighbours (one ulp either side, of the type).
+    const xs = Array.from({ length: 2000 }, () => 0.1 + 7.2 * rand());
+    xs.push(0.1, 7.3);
+    const p = new ColumnProfile(type);
+    p.add({ length: xs.length, validity: null, values: A.from(xs) });
+    p.startHistogram();
+    const near = new A(3);
+    const bits = new (type === "float64" ? BigInt64Array : Int32Array)(near.buffer);
+    const one = type === "float64" ? 1n : 1;
+    for (let k = 1; k < BINS; k++) {
+      for (const e of [p.hist.lo + k * p.hist.width, Number(parseValue(type, edgeText(p.hist, k)).value)]) {
+        near[1] = e;
+        bits[0] = bits[1] - one;
+        bits[2] = bits[1] + one;
+        xs.push(...near);
+      }
+    }
+    const values = A.from(xs);
+    p.addHistogram({ length: values.length, validity: null, values });
+    const r = p.result();
+    assert.equal(r.histogram.counts.reduce((a, b) => a + b, 0), values.length);
+    assert.deepEqual(barRows(type, r.histogram, [...values]), r.histogram.counts, `${type}: each bar's rows in Data`);
+  }
+});
+
+test("64-bit integers at their edges: minimum, maximum and mean as their values read by Number(), and the histogram's bars as their conditions select the values, signed and unsigned, past 2^53 and with a negative high word", () => {
   const cases = {
     int64: [-(2n ** 63n), 2n ** 63n - 1n, -1n, 2n ** 53n + 1n, -(2n ** 53n) - 3n, 0n, -(2n ** 32n), 2n ** 32n - 1n, 4294967297n, -4294967297n],
     uint64: [2n ** 64n - 1n, 0n, 2n ** 63n, 2n ** 63n - 1n, 2n ** 53n + 1n, 2n ** 32n, 1n, 2n ** 32n - 1n],
@@ -356,10 +426,11 @@ test("64-bit integers at their edges: minimum, maximum, mean and histogram as th
     assert.equal(p.result().mean, mean, `${type} mean`);
     assert.ok(p.startHistogram());
     p.addHistogram({ length: xs.length, validity: null, values });
-    const { lo, width, counts } = p.result().histogram;
-    const want = new Array(counts.length).fill(0);
-    for (const x of xs) want[Math.max(0, Math.min(counts.length - 1, Math.floor((Number(x) - lo) / width)))]++;
-    assert.deepEqual(counts, want, `${type} histogram`);
+    const { histogram } = p.result();
+    const counts = histogram.counts;
+    // (int64: -1 lies below bin 20's edge 0, but (-1 - lo) / width rounds
+    // to 20; uint64: 2^63 - 1 lies below bin 20's edge 2^63, and reads as it)
+    assert.deepEqual(counts, barRows(type, histogram, xs), `${type} histogram`);
     assert.equal(counts.reduce((a, b) => a + b, 0), xs.length);
   }
 });

@@ -179,6 +179,36 @@ test("a histogram bar in Column detail opens Data on the rows of its bin, as man
   assert.deepEqual(log.errors, []);
 });
 
+test("a float column with infinities (enc_plain_none's edge_float64, edge_float32): the histogram spans the finite values, its first and last bars open Data on the rows they count, the infinities are said beside it and open theirs, and its zeros show as -0", async () => {
+  const { page, log } = ins;
+  const want = await openCorpus(page, "valid/enc_plain_none.cols");
+  for (const [name, end] of [["edge_float64", "1.798e+308"], ["edge_float32", "3.403e+38"]]) {
+    const { c, keys } = columnOf(want, name);
+    const finite = keys.filter((k) => k !== "NaN" && k !== "Infinity" && k !== "-Infinity").map(Number);
+    await profileOf(page, c);
+    const ticks = await page.$$eval("[data-testid=histogram-tick]", (ts) => ts.map((t) => t.textContent));
+    assert.deepEqual([ticks[0], ticks.at(-1)], ["0", end], `${name}: the axis spans the finite values (${ticks})`);
+    const counts = await page.$$eval("[data-testid=histogram-bar]", (bs) => bs.map((b) => Number(b.dataset.count)));
+    assert.equal(counts.reduce((a, b) => a + b, 0), finite.length, `${name}: the bars hold the finite values`);
+    const infs = ["-Infinity", "Infinity"].map((v) => keys.filter((k) => k === v).length);
+    assert.equal(await page.textContent("[data-testid=histogram-infinities]"), `Not in the bins: ${infs[0]} rows of -Infinity, ${infs[1]} rows of Infinity`);
+    // Every zero of these columns is -0.
+    const top = await page.$$eval("[data-testid=profile-top-row]", (trs) => trs.map((tr) => [tr.cells[0].textContent, Number(tr.cells[1].dataset.value)]));
+    assert.deepEqual(top.find(([v]) => v === "-0" || v === "0"), ["-0", finite.filter((x) => x === 0).length], `${name}: zero in the most common values`);
+    for (const k of [0, counts.length - 1]) {
+      await page.locator("[data-testid=histogram-bar]").nth(k).click();
+      const conds = await dataShows(page, counts[k]);
+      const [lo, hi] = conds.map((x) => Number(x[2]));
+      const f32 = name === "edge_float32" ? Math.fround : (x) => x;
+      assert.equal(finite.filter((v) => v >= f32(lo) && (k ? v <= f32(hi) : v < f32(hi))).length, counts[k], `${name}: bar ${k}'s rows, ${JSON.stringify(conds)}, in the corpus JSON`);
+      await profileOf(page, c);
+    }
+    await page.click("[data-testid=histogram-infinities] button >> nth=1");
+    assert.deepEqual(await dataShows(page, infs[1]), [[c, "=", "Infinity"]]);
+  }
+  assert.deepEqual(log.errors, []);
+});
+
 test("the histogram is one tab stop: arrow keys move between the bins that hold rows, saying each, and Enter opens Data on the active bin's rows", async () => {
   const { page, log } = ins;
   const want = await openCorpus(page, "real/diamonds.optimized.cols");

@@ -13,6 +13,7 @@
 // it fills up); the result says which. Minimum and maximum stay exact.
 
 import { mulberry32 } from "./stats.js";
+import { parseValue } from "./filter.js";
 
 export const EXACT_LIMIT = 500_000;
 /** Bytes of distinct text values counted exactly, whatever their number. */
@@ -330,6 +331,17 @@ class TextCounter {
   }
 }
 
+/**
+ * The text of bin k's low edge, as the condition a bar's click writes
+ * (≥ its low edge, < the next one's; the last bin's ≤ the histogram's
+ * `hi`), and as the filter reads back to a value (parseValue: a float32's
+ * rounded to float32).
+ */
+export function edgeText(hist, k) {
+  const x = hist.lo + k * hist.width;
+  return hist.integer ? BigInt(Math.round(x)).toString() : String(x);
+}
+
 export class ColumnProfile {
   /** `rows`: the column's rows, if known (a number column's table is sized for them at once). */
   constructor(type, rows = 0) {
@@ -339,6 +351,12 @@ export class ColumnProfile {
     this.nans = 0;
     this.min = null;
     this.max = null;
+    // Numbers: the least and greatest finite values (a histogram's range)
+    // and the infinities, which no bin holds.
+    this.lowest = null;
+    this.highest = null;
+    this.negInf = 0;
+    this.posInf = 0;
     this.bools = type === "bool" ? new Map() : null;
     this.text = TEXT.has(type) ? new TextCounter(EXACT_LIMIT, ARENA_LIMIT, mulberry32(0x5eed)) : null;
     this.words = this.bools || this.text ? null : new WordCounter(EXACT_LIMIT, rows); // numbers
@@ -365,7 +383,11 @@ export class ColumnProfile {
 
   /** add()'s mean and spread of a value past ±SPREAD_MAX in the current unit: an infinity (left out), or the first finite one (the unit becomes 2^544). */
   spreadFar(x) {
-    if (x === Infinity || x === -Infinity) return;
+    if (x === Infinity || x === -Infinity) {
+      if (x > 0) this.posInf++;
+      else this.negInf++;
+      return;
+    }
     if (this.inv === 1) {
       // (exact, powers of two; what falls below 2^-1074 of the new unit
       // is nothing beside a value past 2^480)
@@ -422,6 +444,7 @@ export class ColumnProfile {
     const bool = this.type === "bool";
     let min = this.min;
     let max = this.max;
+    let inv = this.inv;
     if (bool) {
       for (let i = 0; i < n; i++) {
         if (isNull(i)) {
@@ -474,12 +497,15 @@ export class ColumnProfile {
       // (Welford's step here for values within ±SPREAD_MAX in the current
       // unit; the others, infinities too, in spreadFar)
       const xf = wide ? wordNumber(lo, hi, signed) : x;
-      const xs = xf * this.inv;
+      const xs = xf * inv;
       if (xs <= SPREAD_MAX && xs >= -SPREAD_MAX) {
         const d = xs - this.mean;
         this.mean += d / ++this.finite;
         this.m2 += d * (xs - this.mean);
-      } else this.spreadFar(xf);
+      } else {
+        this.spreadFar(xf);
+        inv = this.inv;
+      }
       const h = wordHash(lo, hi);
       let seen = this.words.add(lo, hi, h);
       if (seen < 0) {
@@ -494,6 +520,10 @@ export class ColumnProfile {
       if (wide) x = v[i];
       if (min === null || x < min) min = x;
       if (max === null || x > max) max = x;
+      if (xf !== Infinity && xf !== -Infinity) {
+        if (this.lowest === null || x < this.lowest) this.lowest = x;
+        if (this.highest === null || x > this.highest) this.highest = x;
+      }
     }
     this.min = min;
     this.max = max;
@@ -535,15 +565,17 @@ export class ColumnProfile {
 
   /**
    * Whether a histogram applies, and its bins (numbers and times), over
-   * `min`..`max`: the exact range once counted (a second pass), or before,
-   * the footer's statistics, to count it in the first pass (kept only if
-   * the range proves exact: see `rangeIs`).
+   * `min`..`max`: the exact range of the finite values once counted (a
+   * second pass), or before, the footer's statistics, to count it in the
+   * first pass (kept only if the range proves exact: see `rangeIs`; a
+   * footer's infinity or NaN is no range of bins).
    */
-  startHistogram(min = this.min, max = this.max) {
+  startHistogram(min = this.lowest, max = this.highest) {
     this.hist = null;
     if (!hasHistogram(this.type) || min === null || max === null) return false;
     const lo = Number(min);
     const hi = Number(max);
+    if (!Number.isFinite(lo) || !Number.isFinite(hi)) return false;
     const integer = !(this.type === "float32" || this.type === "float64");
     let bins = BINS;
     let width = (hi - lo) / bins;
@@ -555,7 +587,17 @@ export class ColumnProfile {
       bins = 1;
       width = 1;
     }
-    this.hist = { lo, width, counts: new Float64Array(bins), integer, outside: 0 };
+    // `hi`: the value the last bin holds up to. `edges`: each bin's low
+    // edge as the filter reads its text back, which addHistogram bins by,
+    // so that a bar counts the rows its click selects.
+    // (and `big`, a 64-bit column's edges as BigInts)
+    const h = (this.hist = { lo, width, hi: max, counts: new Float64Array(bins), integer, outside: 0, edges: new Float64Array(bins), big: [] });
+    h.edges[0] = -Infinity; // (nothing below the first bin)
+    for (let k = 1; k < bins; k++) {
+      const edge = parseValue(this.type, edgeText(h, k)).value;
+      h.edges[k] = Number(edge);
+      h.big[k] = edge;
+    }
     return true;
   }
 
@@ -571,6 +613,7 @@ export class ColumnProfile {
     const valid = col.validity;
     const v = col.values;
     const bins = h.counts.length;
+    const { edges, big, lo, width } = h;
     const wide = WIDE.has(this.type);
     const w = wide ? new Uint32Array(v.buffer, v.byteOffset, n * 2) : null;
     const signed = this.type === "int64";
@@ -581,9 +624,14 @@ export class ColumnProfile {
         h.outside++;
         continue;
       }
-      let b = Math.floor((x - h.lo) / h.width);
+      let b = Math.floor((x - lo) / width);
       if (b >= bins) b = bins - 1; // the maximum itself
       if (b < 0) b = 0;
+      // (the division can round a value next to an edge into the bin
+      // beside the one the edges put it in; a 64-bit integer that reads as
+      // an edge's double may lie below the edge: then compared as itself)
+      if (x < edges[b] || (x === edges[b] && wide && v[i] < big[b])) b--;
+      else if (b < bins - 1 && x >= edges[b + 1] && !(x === edges[b + 1] && wide && v[i] < big[b + 1])) b++;
       h.counts[b]++;
     }
   }
@@ -599,6 +647,8 @@ export class ColumnProfile {
       rows: this.rows,
       nulls: this.nulls,
       nans: this.nans,
+      negInf: this.negInf,
+      posInf: this.posInf,
       min: this.min,
       max: this.max,
       distinct: this.exact ? (this.bools || this.text || this.words).size : this.hll.estimate(),
@@ -610,7 +660,7 @@ export class ColumnProfile {
       // Numbers only: the mean and the sample standard deviation of the finite values.
       mean: this.words && this.finite > 0 ? this.mean / this.inv : null,
       std: this.words && this.finite > 1 ? Math.sqrt(this.m2 / (this.finite - 1)) / this.inv : null,
-      histogram: this.hist ? { lo: this.hist.lo, width: this.hist.width, counts: Array.from(this.hist.counts), integer: this.hist.integer, outside: this.hist.outside } : null,
+      histogram: this.hist ? { lo: this.hist.lo, width: this.hist.width, hi: this.hist.hi, counts: Array.from(this.hist.counts), integer: this.hist.integer, outside: this.hist.outside } : null,
     };
   }
 }

@@ -7,7 +7,7 @@ import { h, s, fill } from "../dom.js";
 import { fmtInt, fmtMs, fmtPct, fmtBytes, valueNode, decodeStat, scalarText, plural, equalsText } from "../format.js";
 import { errorBox } from "../common.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
-import { EXACT_LIMIT, ARENA_LIMIT, compareBytes, hasHistogram } from "../profile.js";
+import { EXACT_LIMIT, ARENA_LIMIT, compareBytes, hasHistogram, edgeText } from "../profile.js";
 import { brief } from "../labels.js";
 
 const AUTO_LIMIT = 64 * 1024 * 1024; // stored bytes profiled without asking
@@ -65,15 +65,17 @@ function histogram(p, unit, type, pick) {
   const edge = (k) => hist.lo + k * hist.width;
   const perSecond = { s: 1, ms: 1e3, us: 1e6, ns: 1e9 }[unit] || 1;
   // Times: edges to the whole second (the bins are far wider than that).
-  const label = (x) => (unit ? formatTime(BigInt(Math.round(x / perSecond)) * BigInt(perSecond), unit).replace(/ 00:00:00$/, "") : hist.integer ? fmtInt(Math.round(x)) : Number(x.toPrecision(4)).toString());
+  // (4 digits of a double near the largest read back as Infinity: then as written)
+  const digits = (x) => (Number.isFinite(Number(x.toPrecision(4))) ? Number(x.toPrecision(4)).toString() : x.toPrecision(4));
+  const label = (x) => (unit ? formatTime(BigInt(Math.round(x / perSecond)) * BigInt(perSecond), unit).replace(/ 00:00:00$/, "") : hist.integer ? fmtInt(Math.round(x)) : digits(x));
   const duration = (sec) => (sec >= 86400 ? `${(sec / 86400).toPrecision(3)} days` : sec >= 3600 ? `${(sec / 3600).toPrecision(3)} hours` : sec >= 60 ? `${(sec / 60).toPrecision(3)} minutes` : `${sec.toPrecision(3)} s`);
   // A bin's values as conditions: from its low edge, below the next (the
-  // last bin up to the maximum, which it holds), as the profile bins them.
-  const text = (x) => (hist.integer ? BigInt(Math.round(x)).toString() : String(x));
+  // last bin up to the greatest finite value, which it holds), as the
+  // profile bins them (edgeText: it bins by the edges read back).
   const last = counts.length - 1;
   const binConditions = (k) => [
-    { op: ">=", text: text(edge(k)) },
-    k === last ? { op: "<=", text: scalarText(type, p.max) } : { op: "<", text: text(edge(k + 1)) },
+    { op: ">=", text: edgeText(hist, k) },
+    k === last ? { op: "<=", text: scalarText(type, hist.hi) } : { op: "<", text: edgeText(hist, k + 1) },
   ];
   const id = ++histograms;
   const open = []; // the bars that lead to rows: { el, k, what }
@@ -82,7 +84,7 @@ function histogram(p, unit, type, pick) {
   const bars = [];
   counts.forEach((c, k) => {
     const bh = height(c);
-    const hiEdge = hist.integer ? edge(k + 1) - 1 : edge(k + 1);
+    const hiEdge = k === last ? Number(hist.hi) : hist.integer ? edge(k + 1) - 1 : edge(k + 1);
     const what = `${label(edge(k))}${hist.integer && hist.width === 1 ? "" : ` – ${label(hiEdge)}`}: ${plural(c, "row")}`;
     const leads = c && pick && p.max !== null;
     const el = s(
@@ -123,7 +125,10 @@ function histogram(p, unit, type, pick) {
       ev.preventDefault();
     });
   }
-  const ticks = [0, Math.floor(counts.length / 2), counts.length];
+  // (one bin: no middle; a float axis ends at the greatest value, not at
+  // the last bin's edge rounded past it)
+  const ticks = counts.length > 1 ? [0, Math.floor(counts.length / 2), counts.length] : [0, 1];
+  const tick = (k) => label(k === counts.length && !hist.integer ? Number(hist.hi) : edge(k));
   const scaleText = () => `bar height: rows${logScale ? " (log scale)" : ""}, the tallest ${fmtInt(maxC)}`;
   const scale = h("span", { "data-testid": "histogram-scale" }, scaleText());
   const toggle = h("button", { type: "button", class: "scale-toggle", "aria-pressed": String(logScale), "data-testid": "histogram-log", title: "bar heights on a log scale, so bins of few rows show beside the tallest" }, "log scale");
@@ -144,10 +149,22 @@ function histogram(p, unit, type, pick) {
     h(
       "div",
       { class: "hist-ticks" },
-      ticks.map((k) => h("span", { class: ["axis-label", k === 0 ? "start" : k === counts.length ? "end" : "middle"], style: { left: `${(100 * (left + k * bw)) / W}%` }, "data-testid": "histogram-tick" }, label(edge(k)))),
+      ticks.map((k) => h("span", { class: ["axis-label", k === 0 ? "start" : k === counts.length ? "end" : "middle"], style: { left: `${(100 * (left + k * bw)) / W}%` }, "data-testid": "histogram-tick" }, tick(k))),
     ),
     h("div", { class: "axis-title" }, `${plural(counts.length, "bin")}${unit ? ` of ${duration(hist.width / perSecond)} (UTC)` : hist.integer ? ` of ${fmtInt(hist.width)}` : ""} · `, scale, " · ", toggle, open.length ? " · click a bar for its rows in Data" : ""),
     info,
+    // The infinities, which no bin holds (NaN and nulls are said beside the
+    // profile's figures): each a way to its rows, as a bar is.
+    p.negInf || p.posInf
+      ? h(
+          "div",
+          { class: "muted small", "data-testid": "histogram-infinities" },
+          "Not in the bins: ",
+          [["-Infinity", p.negInf], ["Infinity", p.posInf]]
+            .filter(([, n]) => n)
+            .map(([v, n], i) => [i ? ", " : "", pick ? h("button", { type: "button", class: "cell-button to-rows", title: "show these rows in Data", onclick: () => pick([{ op: "=", text: v }]) }, `${plural(n, "row")} of ${v}`) : `${plural(n, "row")} of ${v}`]),
+        )
+      : null,
   );
 }
 
