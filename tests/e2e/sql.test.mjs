@@ -208,6 +208,23 @@ test("a sort orders the rows in hand: nextval() and random() keep their values, 
   assert.deepEqual(await column(1), ["b", "a", "n"], "NULL last either way");
 });
 
+test("a script's statements run one by one and the last one's result shows, said in the summary; one that fails is named by its place", async () => {
+  // (DuckDB-Wasm, given the script whole, showed the first SELECT's result: a = 1)
+  let r = await run("SELECT 1 AS a; SELECT 2 AS b;\nSELECT 'x;y' AS c -- the last; really");
+  assert.equal(r.state, "done", r.text);
+  assert.match(r.text, /^1 row × 1 column in .* · the last of 3 statements, run one by one$/);
+  assert.deepEqual(await column(0), ["x;y"]);
+  r = await run("CREATE TABLE multi AS SELECT 5 AS v; SELECT v + 1 AS w FROM multi");
+  assert.equal(r.state, "done", r.text);
+  assert.deepEqual(await column(0), ["6"]);
+  r = await run("SELECT 1 AS a; SELECT * FROM nowhere; SELECT 3");
+  assert.equal(r.state, "error");
+  assert.match(r.text, /^statement 2 of 3 \(the one before it ran\): Catalog Error: Table with name nowhere does not exist/);
+  // One statement: as DuckDB says it, and no word of scripts.
+  r = await run("SELECT 7 AS n;");
+  assert.doesNotMatch(r.text, /statements/);
+});
+
 test("a SELECT on t sorts as before: numbers, text with NULLs last", async () => {
   assert.equal((await run("SELECT id, name FROM t WHERE id < 6")).state, "done");
   assert.equal(await clickSort(1, /sorted by name ascending$/), "done");

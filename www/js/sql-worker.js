@@ -14,6 +14,7 @@ import { CHUNK_KINDS } from "./chunkkinds.js";
 import { formatTime } from "./timefmt.js";
 import { textFormat } from "./exporttext.js";
 import { hex, scalarText } from "./format.js";
+import { statementsOf } from "./sqltext.js";
 
 // A result's rows written to a CSV or JSON file in pieces of this many.
 const ROWS_A_PIECE = 10_000;
@@ -420,12 +421,23 @@ const ops = {
     }
   },
 
-  /** Runs a statement; its result stays here for `rows`. */
+  /** Runs a statement, or a script's statements one by one (sqltext.js);
+   *  the last one's result stays here for `rows`. */
   async query({ sql }) {
     const { conn } = duck || (await startDuckDB(() => {}));
     const A = await loadArrow();
+    const list = statementsOf(sql);
+    if (list.length === 0) list.push(sql); // (comments alone: DuckDB says what it says)
     const t0 = performance.now();
-    const table = await conn.query(sql);
+    let table;
+    for (const [k, one] of list.entries()) {
+      try {
+        table = await conn.query(one);
+      } catch (e) {
+        if (list.length === 1) throw e;
+        throw Object.assign(new Error(`statement ${k + 1} of ${list.length}${k ? ` (the ${k === 1 ? "one" : k} before it ran)` : ""}: ${e?.message ?? e}`), typeof e?.kind === "string" ? { kind: e.kind } : {});
+      }
+    }
     const ms = performance.now() - t0;
     const readers = [];
     const columns = table.schema.fields.map((f, i) => {
@@ -437,7 +449,7 @@ const ops = {
       return { key: i, label: f.name, type: type || "string", sqlType: String(f.type), asText: !type, ...(tag ? { tag, numeric: kind === "Decimal" } : {}) };
     });
     result = { table, columns, readers, order: null };
-    return { columns, numRows: table.numRows, ms };
+    return { columns, numRows: table.numRows, ms, statements: list.length };
   },
 
   /**

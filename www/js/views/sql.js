@@ -12,7 +12,7 @@ import { showRange, copyKeys } from "./range.js";
 import { brief, nameHas, quoteName as quote } from "../labels.js";
 import { createStatements, LONGEST } from "../statements.js";
 import { viewSql } from "../viewsql.js";
-import { mayChangeTable } from "../sqlwrites.js";
+import { mayChangeTable } from "../sqltext.js";
 
 /** The SQL type DuckDB gives each column type of the file in table t. */
 const SQL_TYPES = { bool: "BOOLEAN", int8: "TINYINT", int16: "SMALLINT", int32: "INTEGER", int64: "BIGINT", uint8: "UTINYINT", uint16: "USMALLINT", uint32: "UINTEGER", uint64: "UBIGINT", float32: "FLOAT", float64: "DOUBLE", string: "VARCHAR", bytes: "BLOB" };
@@ -33,7 +33,7 @@ export function createSql(ctx, el) {
   let noteIO = () => {}; // takes in what the running load of table t has read
   let linked = null; // a link's statement, run once table t is loaded
   let inTable = null; // the columns table t holds (Set of column indices), once loaded
-  let changed = false; // a statement run since t was loaded may have changed it (sqlwrites.js)
+  let changed = false; // a statement run since t was loaded may have changed it (sqltext.js)
   const statements = createStatements(tabStorage());
   const state = h("p", { class: "muted small", "data-testid": "sql-state", "aria-live": "polite" });
   const changedNote = h("p", { class: "muted small", hidden: true, "data-testid": "sql-changed" }, "A statement that may change table t has run: t may no longer hold the file's rows. Open as SQL, on the Data tab, loads it from the file again first.");
@@ -196,7 +196,8 @@ export function createSql(ctx, el) {
   /** The result on show, in the order `sort` says; `note`, if any, under its summary. */
   function showResult(note = null) {
     const sortedBy = sort ? ` · sorted by ${shown.columns.find((c) => c.key === sort.key)?.label} ${sort.desc ? "descending" : "ascending"}` : "";
-    const summary = h("p", { class: "muted small", "data-testid": "sql-summary" }, `${plural(shown.numRows, "row")} × ${plural(shown.columns.length, "column")} in ${fmtMs(shown.ms)}${sortedBy}`);
+    const script = shown.statements > 1 ? ` · the last of ${shown.statements} statements, run one by one` : "";
+    const summary = h("p", { class: "muted small", "data-testid": "sql-summary" }, `${plural(shown.numRows, "row")} × ${plural(shown.columns.length, "column")} in ${fmtMs(shown.ms)}${script}${sortedBy}`);
     const saveAs = (format) => h("button", { type: "button", class: "small", "data-testid": `sql-export-${format}`, onclick: () => exportResult(format) }, `Download ${format.toUpperCase()}`);
     const exports = h("div", { class: "button-row" }, saveAs("csv"), saveAs("json"), h("span", { class: "muted small" }, "the rows in the order shown"));
     // The cell selected was one of the rows before (another statement's,
@@ -247,7 +248,7 @@ export function createSql(ctx, el) {
       }
       try {
         const res = await engine.call("query", { sql: text });
-        shown = { columns: res.columns, numRows: res.numRows, ms: res.ms };
+        shown = { columns: res.columns, numRows: res.numRows, ms: res.ms, statements: res.statements };
         state.dataset.rows = String(res.numRows);
         showResult();
         el.dataset.sqlState = "done";

@@ -1,10 +1,11 @@
-// www/js/sqlwrites.js without a browser: which statements may change
-// table t (so that "Open as SQL" loads it again) and which only read it.
-// Quoted text, quoted names and comments are not words of the statement.
+// www/js/sqltext.js without a browser: where a script's statements end,
+// and which statements may change table t (so that "Open as SQL" loads it
+// again) and which only read it. Quoted text, quoted names and comments
+// are not words of the statement, and their semicolons end nothing.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mayChangeTable } from "../../www/js/sqlwrites.js";
+import { mayChangeTable, statementsOf } from "../../www/js/sqltext.js";
 
 test("statements that change tables, or which table t names, in any case and place", () => {
   for (const sql of [
@@ -51,4 +52,13 @@ test("an unclosed string, name or comment hides the rest (DuckDB would refuse it
   assert.equal(mayChangeTable("SELECT 'a; DELETE FROM t"), false);
   assert.equal(mayChangeTable("SELECT /* a; DELETE FROM t"), false);
   assert.equal(mayChangeTable("DELETE FROM t WHERE s = 'unclosed"), true);
+});
+
+test("a script's statements: split at each ; outside quotes and comments, each trimmed; empty ones and comments alone dropped", () => {
+  assert.deepEqual(statementsOf("SELECT 1 AS a; SELECT 2 AS b"), ["SELECT 1 AS a", "SELECT 2 AS b"]);
+  assert.deepEqual(statementsOf("SELECT 1;"), ["SELECT 1"]);
+  assert.deepEqual(statementsOf(" ;; SELECT 1 ; ; -- the end;\n"), ["SELECT 1"]);
+  assert.deepEqual(statementsOf("SELECT 'a;b', \"c;d\", $$e;f$$, E'g\\';h' /* i; */ -- j;\nFROM t; SELECT 2"), ["SELECT 'a;b', \"c;d\", $$e;f$$, E'g\\';h' /* i; */ -- j;\nFROM t", "SELECT 2"]);
+  assert.deepEqual(statementsOf("-- only a comment"), []);
+  assert.deepEqual(statementsOf("SELECT 'unclosed; DELETE FROM t"), ["SELECT 'unclosed; DELETE FROM t"]);
 });

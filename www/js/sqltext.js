@@ -1,0 +1,49 @@
+// Reading the text of what is typed in the SQL tab, outside its string
+// literals, quoted names and comments: where one statement ends and the
+// next begins (so that a script's statements run one by one, the last
+// one's result shown), and whether a statement may have changed table t
+// (so that "Open as SQL" loads t from the file again before it shows the
+// Data tab's rows: else a DELETE run before would quietly drop some).
+//
+// DuckDB-Wasm says neither (given a script, it shows the result of one of
+// its statements, not always the last), so this reads the words. Erring
+// on the side of "may have changed" costs one load of t; a miss would
+// show other rows.
+
+// INSERT, UPDATE, DELETE, MERGE: rows. CREATE (OR REPLACE), DROP, ALTER,
+// TRUNCATE: tables, and a temporary t hiding the loaded one. COPY, IMPORT,
+// ATTACH, DETACH, USE: tables from elsewhere, or another t by its name.
+const CHANGES = /\b(?:insert|update|delete|merge|create|drop|alter|truncate|copy|import|attach|detach|use)\b/i;
+
+// '…' ('' inside), E'…' (\' inside), "…" ("" inside), $tag$…$tag$, -- to
+// the line's end, /* … */; each may be cut off by the end of the text.
+const QUOTED = String.raw`[eE]'(?:[^'\\]|\\[\s\S]|'')*(?:'|$)|'(?:[^']|'')*(?:'|$)|"(?:[^"]|"")*(?:"|$)|\$([A-Za-z_]\w*)?\$[\s\S]*?(?:\$\1\$|$)|--[^\n]*|\/\*[\s\S]*?(?:\*\/|$)`;
+
+/** `sql` with its string literals, quoted names and comments blanked out. */
+function words(sql) {
+  return sql.replace(new RegExp(QUOTED, "g"), " ");
+}
+
+/** The statements of `sql` (split at each ; outside quotes and comments),
+ *  each as typed, trimmed; none that holds no word. */
+export function statementsOf(sql) {
+  const text = String(sql);
+  const out = [];
+  let from = 0;
+  const cut = (to) => {
+    const s = text.slice(from, to).trim();
+    if (words(s).trim()) out.push(s);
+  };
+  for (const m of text.matchAll(new RegExp(`${QUOTED}|;`, "g"))) {
+    if (m[0] !== ";") continue;
+    cut(m.index);
+    from = m.index + 1;
+  }
+  cut(text.length);
+  return out;
+}
+
+/** Whether running `sql` may have changed what table t holds. */
+export function mayChangeTable(sql) {
+  return CHANGES.test(words(String(sql)));
+}
