@@ -259,3 +259,27 @@ test("the histogram's log scale: bar heights go by the log of their rows once pr
   check(await bars(), false, "carat, pressed again");
   assert.deepEqual(log.errors, []);
 });
+
+test("a value with a line break (enc_plain_none's edge_string) keeps it in its condition's box, and applied again selects the same rows", async () => {
+  const { page, log } = ins;
+  const want = await openCorpus(page, "valid/enc_plain_none.cols");
+  await tab(page, "data");
+  await gridDrawn(page);
+  const { c, type, keys } = columnOf(want, "edge_string");
+  const k = key(type, "tab\tnew\nline");
+  const row = keys.indexOf(k);
+  assert.ok(row >= 0, "the file holds the value");
+  const expected = keys.flatMap((x, i) => (x === k ? [i] : []));
+  const got = await rowsWithValue(page, row, c, "edge_string");
+  assert.equal(got.total, expected.length);
+  assert.deepEqual(got.shown, expected.slice(0, got.shown.length), "the rows drawn");
+  // (rowsWithValue cleared it: the condition again, as the side panel writes it)
+  await page.$eval(`[data-testid=data-grid] .grid-row[data-file-row='${row}'] .grid-cell[data-col='${c}']`, (e) => e.click());
+  await page.click("[data-testid=filter-to-value]");
+  assert.equal(String((await dataShows(page, expected.length)).length), "1");
+  const box = await page.$eval("[data-testid=filter-value]", (e) => ({ tag: e.tagName, value: e.value }));
+  assert.deepEqual(box, { tag: "TEXTAREA", value: "tab\tnew\nline" });
+  await page.click("[data-testid=filter-apply]");
+  assert.deepEqual((await dataShows(page, expected.length))[0], [c, "=", "tab\tnew\nline"]);
+  assert.deepEqual(log.errors, []);
+});

@@ -344,7 +344,10 @@ export function createData(ctx, el) {
     if (!ops.some((o) => o.op === fl.op)) fl.op = ops[0].op;
     const op = ops.find((o) => o.op === fl.op);
     const unit = any ? null : ctx.timeUnits[fl.c];
-    const input = h("input", { type: "text", value: fl.text || "", "data-testid": "filter-value", "aria-label": "value", placeholder: any ? "text to find" : unit ? "2001-03-01 or a number" : type === "bytes" ? "hex, e.g. 00ff" : type === "bool" ? "true / false" : "value", hidden: !!op.noValue, oninput: () => (fl.text = input.value) });
+    // (a value with a line break, from "Rows with this value" or a link, in
+    // a box that keeps it: one line of text would drop it, unseen)
+    const lines = (fl.text || "").split(/\r\n|\r|\n/).length;
+    const input = h(lines > 1 ? "textarea" : "input", { type: lines > 1 ? null : "text", rows: lines > 1 ? Math.min(lines, 4) : null, value: fl.text || "", "data-testid": "filter-value", "aria-label": "value", placeholder: any ? "text to find" : unit ? "2001-03-01 or a number" : type === "bytes" ? "hex, e.g. 00ff" : type === "bool" ? "true / false" : "value", hidden: !!op.noValue, oninput: () => (fl.text = input.value) });
     return h(
       "div",
       { class: "filter-row", "data-testid": "filter-row" },
