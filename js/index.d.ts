@@ -202,9 +202,11 @@ export declare const Column: abstract new (...args: never[]) => Column;
  *  are views of the reader's own buffers in the module's memory, valid
  *  until the callback returns (the loop iteration ends). After that every
  *  member but `released` throws a `released` ColumnsError, and arrays taken
- *  from it are detached (length 0; their methods throw). Memory growth
- *  (another read inside the callback) detaches them too: read `values`
- *  again after any call into the package. */
+ *  from it are detached (length 0; their methods throw). One memory backs
+ *  every scope, so memory growth (another read) and the end of any other
+ *  scoped read (of any file: another task's, while an async callback
+ *  awaits) detach them too: read `values` again after any call into the
+ *  package and after any await. */
 export interface ScopedColumnOf<T extends ColumnType> {
   readonly type: T;
   readonly length: number;
@@ -334,6 +336,11 @@ export interface ChunkReport {
     maxLen: number;
   } | null;
   checks: { field: string; agrees: boolean }[];
+  /** Whether this chunk's type is one the format's reference writer gets
+   *  statistics wrong for (bytes: after an empty value, min/max and the
+   *  lengths can be off), so that a check's disagreement may be that bug
+   *  rather than damage. A fact of the type, true whether or not the checks
+   *  here agree. */
   knownWriterBug: boolean;
   error: ColumnsError | null;
 }
@@ -460,8 +467,9 @@ export class ColumnsFile {
   /** readRowGroupScoped for any file: fetches the row group's chunks, then
    *  calls `callback`, and waits for the promise it returns (if any) before
    *  taking the columns back. Calls on one file run one after the other;
-   *  one made while a callback of this file runs is refused (`busy`):
-   *  awaited inside that callback, it could never start. */
+   *  one made while a callback of this file runs is refused (`busy`),
+   *  whoever makes it: the package cannot tell a call from inside that
+   *  callback (awaited there, it could never start) from another task's. */
   readRowGroupScopedAsync<R>(rowGroup: number, callback: (batch: RowGroupBatch<ScopedColumn>) => R | PromiseLike<R>, options?: ScopedReadAsyncOptions): Promise<R>;
   /** The file's row groups one at a time (`for await`), fetching ahead at
    *  most `readAhead` bytes: each step decodes the next row group and gives
