@@ -7,6 +7,9 @@ function compare(a, b) {
   const na = a === null || a === undefined || (typeof a === "number" && Number.isNaN(a));
   const nb = b === null || b === undefined || (typeof b === "number" && Number.isNaN(b));
   if (na || nb) return na === nb ? 0 : na ? 1 : -1; // blanks last
+  // (a column of mixed kinds, the Chunks table's Min over columns of each type: numbers first)
+  const num = (x) => typeof x === "number" || typeof x === "bigint";
+  if (num(a) !== num(b)) return num(a) ? -1 : 1;
   if (typeof a === "bigint" || typeof b === "bigint") {
     try {
       const x = BigInt(a);

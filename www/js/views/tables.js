@@ -1,7 +1,16 @@
 // The schema (with totals per column) and the grid of chunks.
 
 import { h, fill } from "../dom.js";
-import { fmtBytes, fmtInt, statNode, statText, plural } from "../format.js";
+import { fmtBytes, fmtInt, statNode, statText, decodeStat, plural } from "../format.js";
+
+/** A footer statistic as the Chunks table sorts it: a number column's as
+ *  its number (as text, -1116 came after -212), text and bytes as shown,
+ *  none recorded last. */
+function statOrder(type, raw) {
+  if (type === "string" || type === "bytes") return statText(type, raw);
+  const v = decodeStat(type, raw);
+  return typeof v === "boolean" ? Number(v) : v ?? null;
+}
 import { sortableTable } from "../table.js";
 import { indexField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeCell, sizeLegend, sizeTitle } from "../sizes.js";
@@ -208,8 +217,8 @@ export function renderChunks(ctx, el) {
       { key: "blocks", label: "Blocks", numeric: true, value: (r) => r.cm.blockCount, cell: (r) => (r.cm.blockCount === null ? "…" : fmtInt(r.cm.blockCount)) },
       { key: "rows", label: "Rows", numeric: true, value: (r) => r.rows, cell: (r) => fmtInt(r.rows) },
       { key: "nulls", label: "Nulls", numeric: true, value: (r) => r.cm.nullCount, cell: (r) => fmtInt(r.cm.nullCount) },
-      { key: "min", label: "Min", class: "stat", value: (r) => statText(r.type, r.cm.minRaw), cell: (r) => statNode(r.type, r.cm.minRaw, { allNull: r.cm.nullCount === r.rows }) },
-      { key: "max", label: "Max", class: "stat", value: (r) => statText(r.type, r.cm.maxRaw), cell: (r) => statNode(r.type, r.cm.maxRaw, { allNull: r.cm.nullCount === r.rows }) },
+      { key: "min", label: "Min", class: "stat", value: (r) => statOrder(r.type, r.cm.minRaw), cell: (r) => statNode(r.type, r.cm.minRaw, { allNull: r.cm.nullCount === r.rows }) },
+      { key: "max", label: "Max", class: "stat", value: (r) => statOrder(r.type, r.cm.maxRaw), cell: (r) => statNode(r.type, r.cm.maxRaw, { allNull: r.cm.nullCount === r.rows }) },
       { key: "minLen", label: "Min len", numeric: true, value: (r) => r.cm.minLen },
       { key: "maxLen", label: "Max len", numeric: true, value: (r) => r.cm.maxLen },
       { key: "tokenizer", label: "Tokenizer", value: (r) => r.cm.tokenizer, cell: (r) => tokenizerCell(f, r.cm) },
