@@ -533,9 +533,16 @@ test("timing: every column by default, whole reads on one thread and on the pool
   await page.waitForFunction(() => /on 2 workers/.test(document.querySelector("[data-testid=timing-whole-row]")?.textContent || ""), null, { timeout: 180_000 });
   const pool = await page.textContent("[data-testid=timing-whole-row] [data-field=median]");
   console.log(`[timing] flights-3m whole read from memory: ${one} on one thread, ${pool} on a pool of 2`);
+  // Re-read from the file, on the pool, of a URL file: the pool takes no URL, so the runs read from memory, and say so.
+  await page.check("[data-testid=timing-mode-file]");
+  await page.click("[data-testid=timing-run]");
+  await page.waitForFunction(() => /#3 /.test(document.querySelector("[data-testid=timing-run-label]")?.textContent || ""), null, { timeout: 180_000 });
+  assert.match(await page.textContent("[data-testid=timing-mode-text]"), /^Mode: from memory\. The worker pool reads a Blob or bytes, not a URL, so the file was read whole over HTTP once, not each run\./);
+  assert.match(await page.textContent("[data-testid=timing-run-label]"), /· memory$/);
+  assert.equal(await page.textContent("[data-testid=timing-whole-row] [data-field=mb-stored]"), "—");
   const cmp = await page.$$eval("[data-testid=timing-compare-row]", (trs) => trs.map((tr) => [tr.dataset.key, ...[...tr.cells].slice(1).map((c) => c.textContent)]));
   assert.deepEqual(cmp.map((r) => r[0]), ["whole"]);
-  assert.equal(cmp[0].length, 3, "two runs side by side");
+  assert.equal(cmp[0].length, 4, "three runs side by side");
   // The chart's axis is logarithmic: its ticks go 1, 2, 5, 10, ...
   const ticks = await page.$$eval("[data-testid=chart-tick]", (t) => t.map((x) => x.textContent));
   assert.ok(ticks.length >= 2);

@@ -263,6 +263,12 @@ export function createTiming(ctx, el) {
             poolSize: Math.max(1, Math.min(16, Number(poolSize.value) || 2)),
             reuse: reuse.checked,
           };
+          // The pool takes a Blob or bytes, not a URL: a URL file is loaded
+          // whole once and its runs read from memory, said as such.
+          if (opts.scope === "pool" && opts.mode === "file" && ctx.source.url) {
+            opts.mode = "memory";
+            opts.poolFromUrl = true;
+          }
           if (!opts.cols.length || !opts.rgs.length) {
             fill(results, h("p", { class: "notice" }, "Choose at least one column and one row group."));
             return;
@@ -342,7 +348,9 @@ export function createTiming(ctx, el) {
     const { opts, res, rows, whole } = entry;
     const mem = opts.mode === "memory";
     const via = ctx.source.url ? "over HTTP with range requests" : "from the File with Blob.slice";
-    const modeText = mem ? "The whole file was loaded into memory once (fromBytes); each run only decompressed and decoded." : `Each run fetched the chunks' bytes again ${via}, then decompressed and decoded them; the read time is part of each run.`;
+    const modeText = mem
+      ? `${opts.poolFromUrl ? "The worker pool reads a Blob or bytes, not a URL, so the file was read whole over HTTP once, not each run. " : ""}The whole file was loaded into memory once (fromBytes); each run only decompressed and decoded.`
+      : `Each run fetched the chunks' bytes again ${via}, then decompressed and decoded them; the read time is part of each run.`;
     const head = ["Column", "Stored", "Decoded", "Median", "Min – max", "95% CI of median", "Decoded MB/s", "Stored MB/s", "Split of the median", "Bytes from"];
     const titles = { Stored: sizeTitle("stored"), Decoded: sizeTitle("decoded"), "Decoded MB/s": "decoded bytes ÷ median time: the rate values reach JavaScript", "Stored MB/s": "stored bytes ÷ median time, only where each run read them from the source; — where they came from memory or the time is within 20 timer ticks" };
     const table = rows.length
