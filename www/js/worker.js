@@ -437,6 +437,10 @@ async function windowCells(f, cols, groups, ids) {
         col = await getColumn(g, c);
       } catch (e) {
         const info = errorInfo(e);
+        // A failure of the source (the server, the network) is no fact of
+        // the chunk: the window fails, and is asked again (grid.js), where
+        // marking its cells unreadable kept them so after the server came back.
+        if (!CHUNK_KINDS.has(info.kind)) throw e;
         error ??= info;
         errors ??= new Array(n).fill(null);
         failed.push(g);

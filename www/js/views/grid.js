@@ -30,6 +30,8 @@ const HEAD_H = 34;
 const BLOCK = 128;
 const RANGE_PIECE = 4096; // rows a range's values are read in at a time
 const MAX_BLOCKS = 64;
+/** A block of rows that failed to come (its source down) is asked again, once in sight, after this many ms. */
+const RETRY_AFTER = 2000;
 // N looks this many rows on for the next cell a search found (in a view
 // of the search's rows, every row holds one, in a column shown or not).
 const FIND_ROWS = 1024;
@@ -281,7 +283,9 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
 
   function block(b) {
     const hit = blocks.get(b);
-    if (hit) {
+    // (a block that failed, its source down a moment, is asked again when
+    // next in sight, once RETRY_AFTER has passed: not in a loop of frames)
+    if (hit && !(hit.error && performance.now() - hit.at > RETRY_AFTER)) {
       blocks.delete(b);
       blocks.set(b, hit);
       return hit;
@@ -300,7 +304,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         // A fetch cancelled with other work (Stop) is asked again when
         // next in sight; any other error stays, shown in its cells.
         if (e?.kind === "cancelled") blocks.delete(b);
-        else entry.error = e;
+        else [entry.error, entry.at] = [e, performance.now()];
         schedule();
       });
     blocks.set(b, entry);
@@ -388,7 +392,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         cell.id = sel.row === i && sel.col === k ? `${testid}-active` : "";
         if (at.error) {
           cell.textContent = "!";
-          cell.title = at.error.message || String(at.error);
+          cell.title = `${at.error.message || String(at.error)} (moving in the grid asks again)`;
           cell.dataset.kind = "error";
           continue;
         }
