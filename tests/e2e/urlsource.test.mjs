@@ -43,6 +43,7 @@ const footerOf = (bytes) => {
 const DENSE_FOOTER = footerOf(DENSE);
 const SPACED_FOOTER = footerOf(SPACED);
 let refused = 0; // "failonce" requests answered 503
+let serverDown = false; // "down": the chunks' ranges answered 500
 const HUGE = 2 ** 31; // 2 GiB: over the page's 1.5 GiB limit on a file held whole
 let insp, data, dataBase;
 const seen = [];
@@ -115,6 +116,16 @@ before(async () => {
       if (mode === "failonce" && !refused && Number(m[2]) - Number(m[1]) >= 65536 && Number(m[1]) < footer) return refused++, res.writeHead(503, cors).end();
       const [s, e] = [Number(m[1]), Math.min(Number(m[2]), n - 1)];
       return res.writeHead(206, { ...cors, "Content-Range": `bytes ${s}-${e}/${n}`, "Content-Length": e - s + 1 }).end(body.subarray(s, e + 1));
+    }
+    if (mode === "down") {
+      // Ranges served for the file's tail (its footer) and short ones (the
+      // chunks' headers, read as it opens); the rest 500 while `serverDown`.
+      if (req.method === "HEAD") return res.writeHead(200, { ...cors, "Content-Length": size, "Accept-Ranges": "bytes" }).end();
+      const m = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range || "");
+      if (!m || (serverDown && Number(m[1]) < size - 4096 && Number(m[2]) - Number(m[1]) > 64)) return res.writeHead(500, cors).end();
+      const [s, e] = [Number(m[1]), Math.min(Number(m[2]), size - 1)];
+      res.writeHead(206, { ...cors, "Content-Range": `bytes ${s}-${e}/${size}`, "Content-Length": e - s + 1 });
+      return fs.createReadStream(FILE, { start: s, end: e }).pipe(res);
     }
     if (mode === "late503") {
       // Ranges served for the file's tail (its footer), 503 for anything before.
@@ -294,6 +305,26 @@ test("a range read that fails names its bytes once, in the package's words", asy
   assert.equal(line.match(/bytes/g).length, 1, line);
 });
 
+test("a server down a moment while the Data tab reads (500): the rows wait with its error, not marked unreadable, and come once it is back and the grid moves", async () => {
+  const { page } = insp;
+  serverDown = true;
+  await page.fill("[data-testid=url-input]", `${dataBase}/down/diamonds.default.cols`);
+  await page.click("[data-testid=url-open]");
+  await waitState(page, "ready");
+  await tab(page, "data");
+  await page.waitForSelector("[data-testid=data-grid] .grid-cell[data-kind=error]", { timeout: 30_000 });
+  assert.match(await page.getAttribute("[data-testid=data-grid] .grid-cell[data-kind=error]", "title"), /HTTP 500.*moving in the grid asks again/);
+  assert.equal(await page.$$eval("[data-testid=data-grid] .v-error", (es) => es.length), 0, "no cell marked unreadable");
+  serverDown = false;
+  await page.waitForTimeout(2100);
+  await page.focus("[data-testid=data-grid]");
+  await page.keyboard.press("ArrowDown");
+  await gridDrawn(page);
+  await page.waitForFunction(() => !document.querySelector("[data-testid=data-grid] .grid-cell[data-kind=error]"), null, { timeout: 30_000 });
+  assert.equal(await page.$$eval("[data-testid=data-grid] .v-error", (es) => es.length), 0);
+  assert.equal(await page.textContent("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell[data-col='0']"), "0.23", "diamonds' first carat");
+});
+
 /** Every text the status line shows from now on, with the page's state then. */
 const recordStatus = (page) =>
   page.evaluate(() => {
@@ -327,7 +358,15 @@ for (const mode of ["slow", "unsized"]) {
     const log = await page.evaluate(() => window.__statusLog);
     const shown = log.filter((e) => /downloaded/.test(e.text));
     const re = mode === "slow" ? /^Opening diamonds\.default\.cols: (\d+)% downloaded \((.+) of (.+)\)$/ : /^Opening diamonds\.default\.cols: (.+) downloaded$/;
-    const got = shown.map((e) => {
+    const sized = /^Opening diamonds\.default\.cols: (\d+)% downloaded \((.+) of (.+)\)$/;
+    const got = shown.map((e, i) => {
+      // (no size said: the last step, all of it come, knows it)
+      if (mode === "unsized" && i === shown.length - 1 && sized.test(e.text)) {
+        const [, pct, , total] = sized.exec(e.text);
+        assert.equal(pct, "100", e.text);
+        assert.ok(Math.abs(bytesOf(total) - size) < size / 100, e.text);
+        return size;
+      }
       const m = re.exec(e.text);
       assert.ok(m, `status line: ${e.text}`);
       assert.equal(e.state, "opening", `shown before the file opened: ${e.text}`);
