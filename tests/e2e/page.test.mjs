@@ -653,6 +653,13 @@ test("timing: re-read from the file and from memory, with exports", async () => 
   const csv = fs.readFileSync(await csvDl.path(), "utf8").trim().split("\n");
   assert.equal(csv.length, 3);
   assert.match(csv[0], /^column,name,type,scope,mode,runs/);
+  // Times to 0.1 µs at most: no float noise of a difference of two readings (8.199999999254942, 1.8e-9).
+  const tidy = (x) => Math.round(x * 1e4) / 1e4 === x;
+  const numbers = (v) => (typeof v === "number" ? [v] : v && typeof v === "object" ? Object.values(v).flatMap(numbers) : []);
+  assert.ok(numbers(json).every(tidy), `untidy: ${numbers(json).filter((x) => !tidy(x))}`);
+  const [runsDl] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-runs-csv]")]);
+  const fields = [...csv.slice(1), ...fs.readFileSync(await runsDl.path(), "utf8").trim().split("\n").slice(1)].flatMap((l) => l.split(","));
+  assert.ok(fields.every((f) => !/^-?[\d.]+(e-?\d+)?$/.test(f) || /^-?\d+(\.\d{1,4})?$/.test(f)), `untidy: ${fields.filter((f) => /^-?[\d.]+(e-?\d+)?$/.test(f) && !/^-?\d+(\.\d{1,4})?$/.test(f))}`);
 
   await page.check("[data-testid=timing-mode-memory]");
   await page.click("[data-testid=timing-run]");
@@ -683,6 +690,7 @@ test("long work can be cancelled and the page keeps working", async () => {
   await page.waitForTimeout(300);
   await page.click("[data-testid=cancel-button]");
   await page.waitForSelector("[data-testid=timing-error][data-kind=cancelled]");
+  assert.ok(await page.$("[data-testid=timing-result-row]"), "the run before still on show, under the word of the stop");
   await page.waitForFunction((n) => Number(document.body.dataset.respawned || 0) > n, before);
   await tab("data");
   await pickColumns("data-columns", [1]);

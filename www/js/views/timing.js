@@ -319,7 +319,12 @@ export function createTiming(ctx, el) {
       if (gen !== ctx.gen) return;
       progress.hidden = true;
       progressText.textContent = "";
-      fill(results, errorBox(e, { title: e.kind === "cancelled" ? "Timing stopped" : "Timing failed", schema: f.schema, testid: "timing-error" }));
+      const box = errorBox(e, { title: e.kind === "cancelled" ? "Timing stopped" : "Timing failed", schema: f.schema, testid: "timing-error" });
+      // Stopped: the run before (if any) stays on show below the word of it.
+      if (e.kind === "cancelled") {
+        results.querySelector("[data-testid=timing-error]")?.remove();
+        results.prepend(box);
+      } else fill(results, box);
       return;
     }
     if (gen !== ctx.gen) return;
@@ -472,6 +477,12 @@ export function createTiming(ctx, el) {
     return `${ctx.name.replace(/[^\w.-]+/g, "_").replace(/\.cols$/i, "")}-timing-${e.id}-${e.opts.scope}-${e.opts.mode}`;
   }
 
+  // Times in the exports to 0.1 µs, far below any timer here: a difference
+  // of two performance.now() readings otherwise prints its float noise
+  // (8.199999999254942, 1.862645149230957e-9).
+  const tidy = (x) => (typeof x === "number" && !Number.isInteger(x) ? Math.round(x * 1e4) / 1e4 : x);
+  const field = (x) => csvField(tidy(x));
+
   function exportJson(e) {
     const { opts, res, rows, whole } = e;
     const out = {
@@ -508,26 +519,26 @@ export function createTiming(ctx, el) {
         runs: r.runs.map((x) => ({ order: x.seq, wallMs: x.wallMs, readMs: x.hasRead ? x.readMs : null, decompressMs: x.decompressMs, decodeMs: x.decodeMs, copyMs: x.copyMs, totalMs: x.totalMs, fromMemory: x.fromMemory })),
       })),
     };
-    ctx.download(`${baseName(e)}.json`, new Blob([JSON.stringify(out, null, 2)], { type: "application/json" }));
+    ctx.download(`${baseName(e)}.json`, new Blob([JSON.stringify(out, (k, v) => tidy(v), 2)], { type: "application/json" }));
   }
 
   function exportCsv(e) {
     const head = ["column", "name", "type", "scope", "mode", "runs", "warmups", "row_groups", "stored_bytes", "decoded_bytes", "min_ms", "median_ms", "max_ms", "ci95_lo_ms", "ci95_hi_ms", "decoded_mb_s", "stored_mb_s", "read_ms", "decompress_ms", "decode_ms", "copy_ms", "other_ms", "from_memory"];
     const lines = [head.join(",")];
     for (const r of e.rows) {
-      lines.push([r.c, r.name, r.type, e.opts.scope, e.opts.mode, e.opts.runs, e.opts.warmups, e.opts.rgs.join(" "), r.stored, r.decoded, r.min, r.median, r.max, r.ciLo, r.ciHi, r.mbDecoded, r.mbStored, r.split.readMs, r.split.decompressMs, r.split.decodeMs, r.split.copyMs, r.split.otherMs, r.fromMemory].map(csvField).join(","));
+      lines.push([r.c, r.name, r.type, e.opts.scope, e.opts.mode, e.opts.runs, e.opts.warmups, e.opts.rgs.join(" "), r.stored, r.decoded, r.min, r.median, r.max, r.ciLo, r.ciHi, r.mbDecoded, r.mbStored, r.split.readMs, r.split.decompressMs, r.split.decodeMs, r.split.copyMs, r.split.otherMs, r.fromMemory].map(field).join(","));
     }
     if (e.whole) {
       const w = e.whole;
-      lines.push(["", "whole read", "", e.opts.scope, e.opts.mode, e.opts.runs, e.opts.warmups, e.opts.rgs.join(" "), w.stored, w.decoded, w.min, w.median, w.max, w.ciLo, w.ciHi, w.mbDecoded, w.mbStored, "", "", "", "", "", e.opts.mode === "memory"].map(csvField).join(","));
+      lines.push(["", "whole read", "", e.opts.scope, e.opts.mode, e.opts.runs, e.opts.warmups, e.opts.rgs.join(" "), w.stored, w.decoded, w.min, w.median, w.max, w.ciLo, w.ciHi, w.mbDecoded, w.mbStored, "", "", "", "", "", e.opts.mode === "memory"].map(field).join(","));
     }
     ctx.download(`${baseName(e)}.csv`, new Blob([`${lines.join("\n")}\n`], { type: "text/csv" }));
   }
 
   function exportRunsCsv(e) {
     const lines = ["column,name,order,wall_ms,read_ms,decompress_ms,decode_ms,copy_ms,total_ms,from_memory"];
-    for (const r of e.rows) for (const x of r.runs) lines.push([r.c, r.name, x.seq, x.wallMs, x.hasRead ? x.readMs : "", x.decompressMs, x.decodeMs, x.copyMs, x.totalMs, x.fromMemory].map(csvField).join(","));
-    if (e.whole) for (const x of e.whole.runs) lines.push(["", "whole read", x.seq, x.wallMs, "", "", "", "", "", e.opts.mode === "memory"].map(csvField).join(","));
+    for (const r of e.rows) for (const x of r.runs) lines.push([r.c, r.name, x.seq, x.wallMs, x.hasRead ? x.readMs : "", x.decompressMs, x.decodeMs, x.copyMs, x.totalMs, x.fromMemory].map(field).join(","));
+    if (e.whole) for (const x of e.whole.runs) lines.push(["", "whole read", x.seq, x.wallMs, "", "", "", "", "", e.opts.mode === "memory"].map(field).join(","));
     ctx.download(`${baseName(e)}-runs.csv`, new Blob([`${lines.join("\n")}\n`], { type: "text/csv" }));
   }
 
