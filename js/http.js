@@ -188,7 +188,15 @@ export async function asyncBufferFromUrl(url, options) {
       return await fetch(href, { ...requestInit, method, headers, ...(signal ? { signal } : {}) });
     } catch (e) {
       checkAborted();
-      throw new HttpError(`cannot fetch ${href}: ${e?.message ?? e} (${CORS})`, "bad_source", e);
+      // (CORS is no answer for the page's own server: down, or the network)
+      const own = (() => {
+        try {
+          return globalThis.location !== undefined && new URL(href, globalThis.location.href).origin === globalThis.location.origin;
+        } catch {
+          return false;
+        }
+      })();
+      throw new HttpError(`cannot fetch ${href}: ${e?.message ?? e}${own ? " (the server did not answer, or the connection broke)" : ` (${CORS})`}`, "bad_source", e);
     }
   };
 
