@@ -37,7 +37,11 @@ const table = (page) =>
   );
 
 async function runAll(page) {
-  await page.click("[data-testid=profiles-run]");
+  const button = await page.waitForSelector("[data-testid=profiles-run]");
+  await button.click();
+  // The button clicked goes once the run starts: until then a wait for a
+  // run button found it still there, and read the table half counted.
+  await button.waitForElementState("hidden", { timeout: 60_000 });
   await page.waitForSelector("[data-testid=profiles-done], [data-testid=profiles-run]", { timeout: 60_000 });
 }
 

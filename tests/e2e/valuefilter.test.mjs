@@ -273,8 +273,14 @@ test("a value with a line break (enc_plain_none's edge_string) keeps it in its c
   const got = await rowsWithValue(page, row, c, "edge_string");
   assert.equal(got.total, expected.length);
   assert.deepEqual(got.shown, expected.slice(0, got.shown.length), "the rows drawn");
-  // (rowsWithValue cleared it: the condition again, as the side panel writes it)
-  await page.$eval(`[data-testid=data-grid] .grid-row[data-file-row='${row}'] .grid-cell[data-col='${c}']`, (e) => e.click());
+  // (rowsWithValue cleared it: the condition again, as the side panel writes it, once the row is drawn again)
+  const cellSel = `[data-testid=data-grid] .grid-row[data-file-row='${row}'] .grid-cell[data-col='${c}']`;
+  await page.fill("[data-testid=data-goto]", String(row));
+  await page.press("[data-testid=data-goto]", "Enter");
+  await page.waitForSelector(`[data-testid=data-grid] .grid-cell.selected[data-row='${row}']`, { state: "attached" });
+  await page.waitForSelector(cellSel, { state: "attached" });
+  await page.$eval(cellSel, (e) => e.click());
+  await page.waitForSelector("[data-testid=filter-to-value]");
   await page.click("[data-testid=filter-to-value]");
   assert.equal(String((await dataShows(page, expected.length)).length), "1");
   const box = await page.$eval("[data-testid=filter-value]", (e) => ({ tag: e.tagName, value: e.value }));
