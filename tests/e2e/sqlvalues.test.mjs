@@ -82,11 +82,15 @@ test("SQL: intervals, decimals, dates, timestamps and times inside a LIST, STRUC
       ") v(n, ivs, s, m, tt)",
   );
   const want = [
-    { n: "1", ivs: '["2 days"]', s: '{"a":"1.50","d":"2001-02-03","i":"01:30:00"}', m: '{"k":"1 month 03:00:00"}', tt: '[["01:02:03"]]' },
-    { n: "2", ivs: '["1 year",null,"-1 day"]', s: '{"a":"-0.25","d":null,"i":"00:00:00"}', m: '{"x":"1 month","y":null}', tt: '[[],["23:59:59.5"]]' },
+    { n: "1", ivs: '["2 days"]', s: '{"a":1.50,"d":"2001-02-03","i":"01:30:00"}', m: '{"k":"1 month 03:00:00"}', tt: '[["01:02:03"]]' },
+    { n: "2", ivs: '["1 year",null,"-1 day"]', s: '{"a":-0.25,"d":null,"i":"00:00:00"}', m: '{"x":"1 month","y":null}', tt: '[[],["23:59:59.5"]]' },
     { n: "3", ivs: "[]", s: "null", m: "{}", tt: "null" },
   ];
   for (const [r, w] of want.entries()) assert.deepEqual(await row(r), w, `row ${r}`);
+  // Numbers inside: NaN, infinities and -0 as themselves (JSON's text made them null and 0, a value shown
+  // as no value), 64-bit integers and DECIMALs bare like the others, a REAL in its own shortest form, bytes in hex.
+  await run("SELECT [1.5, 'nan'::DOUBLE, 'inf'::DOUBLE, -0.0::DOUBLE, '-inf'::DOUBLE, NULL] AS f, [[0.1::REAL]] AS r, {'b': 9007199254740993::BIGINT, 'd': 1.10::DECIMAL(4,2), 'i': 3} AS s, ['\\xAB'::BLOB] AS y");
+  assert.deepEqual(await row(0), { f: "[1.5,NaN,Infinity,-0,-Infinity,null]", r: "[[0.1]]", s: '{"b":9007199254740993,"d":1.10,"i":3}', y: "[0xab]" });
   assert.deepEqual(log.errors, []);
 });
 

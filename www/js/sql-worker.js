@@ -219,15 +219,38 @@ const INTERVAL = new Set(["Interval"]);
 /** Leaf types textReader reads itself (arrow's own value is wrong or unshown). */
 const OWN_TEXT = new Set(["Decimal", "Date", "Timestamp", "Time", "Interval"]);
 
+/** Text written as it is inside a nested value's text (a DECIMAL's digits, a REAL's shortest form): a number, not a quoted string. */
+class Bare {
+  constructor(text) {
+    this.text = text;
+  }
+}
+
 /**
- * A LIST, STRUCT or MAP with such a type inside: (vector, row) -> the value
- * as JSON text, each of those leaves as textReader writes it. Walked over
- * the Data as read (offset 0, buffers whole), never sliced: apache-arrow 17
- * slices an INTERVAL's values at half their width. Null otherwise (arrow's
- * toJSON is right there).
+ * A nested value as text: JSON's shape, with every number bare as the page
+ * writes numbers (NaN, Infinity and -0 kept: JSON has none of them, and
+ * JSON.stringify wrote null and 0, a value shown as no value) and bytes as
+ * 0x and their hex.
+ */
+function nestedText(x) {
+  if (x === null || x === undefined) return "null";
+  if (x instanceof Bare) return x.text;
+  if (typeof x === "number") return Object.is(x, -0) ? "-0" : String(x);
+  if (typeof x === "bigint" || typeof x === "boolean") return String(x);
+  if (typeof x === "string") return JSON.stringify(x);
+  if (x instanceof Uint8Array) return `0x${hex(x)}`;
+  if (Array.isArray(x)) return `[${x.map(nestedText).join(",")}]`;
+  return `{${Object.entries(x).map(([k, v]) => `${JSON.stringify(k)}:${nestedText(v)}`).join(",")}}`;
+}
+
+/**
+ * A LIST, STRUCT or MAP: (vector, row) -> the value as text (nestedText),
+ * its DECIMAL, date, time and interval leaves as textReader writes them.
+ * Walked over the Data as read (offset 0, buffers whole), never sliced:
+ * apache-arrow 17 slices an INTERVAL's values at half their width.
  */
 function nestedReader(A, type) {
-  if (!["List", "FixedSizeList", "Struct", "Map"].includes(A.Type[type.typeId]) || !holds(A, type, OWN_TEXT)) return null;
+  if (!["List", "FixedSizeList", "Struct", "Map"].includes(A.Type[type.typeId])) return null;
   const leaves = new WeakMap(); // leaf Data -> { vec, read }
   const at = (data, i) => {
     if (!data.getValid(i)) return null;
@@ -247,11 +270,14 @@ function nestedReader(A, type) {
     let leaf = leaves.get(data);
     if (!leaf) leaves.set(data, (leaf = { vec: new A.Vector([data]), read: OWN_TEXT.has(kind) ? textReader(A, t) : null }));
     const v = leaf.read ? leaf.read(leaf.vec, i) : leaf.vec.get(i);
-    return typeof v === "bigint" ? String(v) : v?.toJSON ? v.toJSON() : v;
+    if (kind === "Decimal") return new Bare(v);
+    // (a REAL comes as the double it is: its own shortest text, as outside a list)
+    if (kind === "Float" && t.precision === 1) return new Bare(scalarText("float32", v));
+    return v?.toJSON ? v.toJSON() : v;
   };
   return (vec, i) => {
     for (const d of vec.data) {
-      if (i < d.length) return JSON.stringify(at(d, i), (_, x) => (typeof x === "bigint" ? String(x) : x));
+      if (i < d.length) return nestedText(at(d, i));
       i -= d.length;
     }
     return null;
