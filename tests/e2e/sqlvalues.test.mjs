@@ -87,6 +87,9 @@ test("SQL: intervals, decimals, dates, timestamps and times inside a LIST, STRUC
     { n: "3", ivs: "[]", s: "null", m: "{}", tt: "null" },
   ];
   for (const [r, w] of want.entries()) assert.deepEqual(await row(r), w, `row ${r}`);
+  // DuckDB's infinite dates and timestamps, as it says them (they showed as the numbers they are stored as).
+  await run("SELECT 'infinity'::DATE AS d, '-infinity'::DATE AS nd, 'infinity'::TIMESTAMP AS ts, '-infinity'::TIMESTAMP AS nts, {'x': 'infinity'::DATE} AS s, DATE '2001-02-03' AS ok");
+  assert.deepEqual(await row(0), { d: "infinity", nd: "-infinity", ts: "infinity", nts: "-infinity", s: '{"x":"infinity"}', ok: "2001-02-03" });
   // Numbers inside: NaN, infinities and -0 as themselves (JSON's text made them null and 0, a value shown
   // as no value), 64-bit integers and DECIMALs bare like the others, a REAL in its own shortest form, bytes in hex.
   await run("SELECT [1.5, 'nan'::DOUBLE, 'inf'::DOUBLE, -0.0::DOUBLE, '-inf'::DOUBLE, NULL] AS f, [[0.1::REAL]] AS r, {'b': 9007199254740993::BIGINT, 'd': 1.10::DECIMAL(4,2), 'i': 3} AS s, ['\\xAB'::BLOB] AS y");

@@ -189,12 +189,23 @@ function textReader(A, type) {
     return null;
   };
   if (name === "Decimal") return (vec, i) => decimalText(vec.get(i), type.scale);
-  if (name === "Date") return (vec, i) => formatTime(BigInt(Math.round(vec.get(i))), "ms").split(" ")[0];
+  // DuckDB's ±infinity dates and timestamps are the largest values but one
+  // (days as int32, the rest as int64): said as DuckDB says them, not as
+  // the numbers they are stored as.
+  if (name === "Date")
+    return (vec, i) => {
+      const r = type.unit === 0 ? raw(vec, i) : null;
+      const days = r ? r.values[r.k] : null;
+      if (days === 2147483647 || days === -2147483647) return days > 0 ? "infinity" : "-infinity";
+      return formatTime(BigInt(Math.round(vec.get(i))), "ms").split(" ")[0];
+    };
   if (name === "Timestamp") {
     const unit = UNITS[type.unit];
     return (vec, i) => {
       const r = raw(vec, i);
-      return `${formatTime(BigInt(r.values[r.k]), unit)}${type.timezone ? " UTC" : ""}`;
+      const x = BigInt(r.values[r.k]);
+      if (x === 9223372036854775807n || x === -9223372036854775807n) return x > 0n ? "infinity" : "-infinity";
+      return `${formatTime(x, unit)}${type.timezone ? " UTC" : ""}`;
     };
   }
   if (name === "Time") return (vec, i) => timeOfDayText(vec.get(i), type.unit);
