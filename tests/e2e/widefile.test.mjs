@@ -128,6 +128,17 @@ test("the side panel's whole row lists 200 of the 1,200 columns, finds the other
   await page.waitForFunction(() => document.querySelector("[data-testid=record-filter]")?.value === "COL_1195");
   await page.fill("[data-testid=record-filter]", "");
   assert.equal((await fields()).length, 200);
+  // The last column selected (End): the list is the 200 around it, the selected field among them, marked.
+  await page.focus("[data-testid=data-grid]");
+  await page.keyboard.press("End");
+  await page.waitForFunction((c) => document.querySelector(".side-panel .colname")?.textContent === `col_${c}`, C - 1);
+  assert.deepEqual(await fields(), Array.from({ length: 200 }, (_, k) => row1(C - 200 + k)));
+  assert.equal(await page.textContent("[data-testid=cell-panel] .record-field[aria-current] .record-name"), `col_${C - 1}`);
+  assert.match(await page.textContent("[data-testid=record-before]"), /^1,000 columns before these; the filter finds them/);
+  assert.equal(await page.$("[data-testid=record-more]"), null);
+  await page.keyboard.press("Home");
+  await page.waitForFunction(() => document.querySelector(".side-panel .colname")?.textContent === "col_0");
+  assert.deepEqual(await fields(), [...Array(200).keys()].map(row1));
 });
 
 test("the Columns menu of 1,200 columns shows 200 at once, finds the others by its filter (case aside), and the grid follows a choice", async () => {

@@ -38,7 +38,11 @@ export function createRecord(grid) {
     const want = cols.length > FILTER_FROM ? filter.trim() : "";
     const matching = [];
     for (let j = 0; j < cols.length; j++) if (nameHas(cols[j].label, want)) matching.push(j);
-    const out = matching.slice(0, LISTED).map((j) => {
+    // The selected field always among those listed: past the first LISTED,
+    // the list is the LISTED around it (End in the grid selects the last).
+    const pos = matching.indexOf(cell.col);
+    const from = pos >= LISTED ? Math.min(pos - (LISTED >> 1), matching.length - LISTED) : 0;
+    const out = matching.slice(from, from + LISTED).map((j) => {
       const c = cols[j];
       const v = cell.rowValues[j];
       const found = !!matches?.(c, v);
@@ -68,7 +72,9 @@ export function createRecord(grid) {
         ),
       );
     });
-    if (matching.length > LISTED) out.push(h("li", { class: "muted small record-more", "data-testid": "record-more" }, `and ${plural(matching.length - LISTED, "more column")}${cols.length > FILTER_FROM ? "; the filter finds them" : ""} (Copy row copies them all)`));
+    if (from > 0) out.unshift(h("li", { class: "muted small record-more", "data-testid": "record-before" }, `${plural(from, "column")} before these${cols.length > FILTER_FROM ? "; the filter finds them" : ""}`));
+    const after = matching.length - from - LISTED;
+    if (after > 0) out.push(h("li", { class: "muted small record-more", "data-testid": "record-more" }, `and ${plural(after, "more column")}${cols.length > FILTER_FROM ? "; the filter finds them" : ""} (Copy row copies them all)`));
     if (!matching.length) out.push(h("li", { class: "muted small record-more" }, "No column's name holds this text."));
     return out;
   }
