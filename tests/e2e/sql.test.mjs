@@ -225,6 +225,19 @@ test("a script's statements run one by one and the last one's result shows, said
   assert.doesNotMatch(r.text, /statements/);
 });
 
+test("S in the result grid sorts by the selected cell's column and leaves the grid with the focus, on that column", async () => {
+  assert.equal((await run("SELECT * FROM (VALUES (2, 'b'), (1, 'c'), (3, 'a')) v(n, s)")).state, "done");
+  await sqlGridDrawn(page);
+  await page.click("[data-testid=sql-grid] .grid-row[data-row='0'] .grid-cell[data-col='1']");
+  await page.keyboard.press("s");
+  await page.waitForFunction(() => /sorted by s ascending$/.test(document.querySelector("[data-testid=sql-summary]")?.textContent || ""), null, { timeout: 60_000 });
+  assert.deepEqual(await column(1), ["a", "b", "c"]);
+  assert.equal(await page.evaluate(() => !!document.activeElement?.closest("[data-testid=sql-grid]")), true, "the grid keeps the focus");
+  await page.keyboard.press("ArrowDown");
+  await page.waitForFunction(() => document.querySelector("[data-testid=sql-grid] .grid-cell.selected")?.dataset.row === "1");
+  assert.equal(await page.getAttribute("[data-testid=sql-grid] .grid-cell.selected", "data-col"), "1", "on the column sorted by");
+});
+
 test("a SELECT on t sorts as before: numbers, text with NULLs last", async () => {
   assert.equal((await run("SELECT id, name FROM t WHERE id < 6")).state, "done");
   assert.equal(await clickSort(1, /sorted by name ascending$/), "done");

@@ -276,9 +276,18 @@ export function createSql(ctx, el) {
       sort = next;
       stopBtn.hidden = false;
       el.dataset.sqlState = "running";
+      // A sort from the keyboard (S in the grid) leaves the grid with the
+      // focus, on the column sorted by, as the Data tab's does (the result
+      // drawn again took the grid out of the page a moment, and the focus with it).
+      const focused = grid.el.contains(document.activeElement);
+      const col = grid.selection.col;
       try {
         await engine.call("sort", { key: next ? next.key : null, desc: !!next?.desc });
         showResult();
+        if (focused) {
+          grid.el.focus({ preventScroll: true });
+          grid.select(0, col, { scroll: false });
+        }
         el.dataset.sqlState = "done";
       } catch (e) {
         if (!engine) return; // stopped
