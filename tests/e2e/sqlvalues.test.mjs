@@ -64,6 +64,9 @@ test("SQL: decimals, huge integers, dates, timestamps, times and intervals show 
   });
   const tags = await page.$$eval("[data-testid=sql-grid-header] .type-tag", (els) => els.map((e) => e.textContent));
   assert.deepEqual(tags, ["decimal(3,1)", "decimal(3,1)", "decimal(10,2)", "decimal(4,3)", "hugeint", "date", "timestamp", "timestamp", "timestamptz", "time", "interval", "interval", "decimal(5,2)"]);
+  // A DECIMAL of scale 0 is a decimal (DuckDB hands a HUGEINT over as a DECIMAL(38,0)); nested values are named for what they are.
+  await run("SELECT 5::DECIMAL(10,0) AS d0, [1] AS l, {'a': 1} AS s, MAP {'k': 1} AS m, 'x'::ENUM('x', 'y') AS e");
+  assert.deepEqual(await page.$$eval("[data-testid=sql-grid-header] .type-tag", (els) => els.map((e) => e.textContent)), ["decimal(10,0)", "list", "struct", "map", "enum"]);
   // A sum over the file's column times a decimal: exact, with its point.
   await run("SELECT sum(id) * 1.5 AS x FROM t");
   assert.deepEqual(await row(0), { x: "9.0" });

@@ -482,7 +482,9 @@ const ops = {
       readers[i] = type ? null : textReader(A, f.type);
       const kind = A.Type[f.type.typeId];
       // Shown as text, tagged with their own type; numbers stay right-aligned.
-      const tag = type ? undefined : { Decimal: f.type.scale ? `decimal(${f.type.precision},${f.type.scale})` : "hugeint", Date: "date", Timestamp: f.type.timezone ? "timestamptz" : "timestamp", Time: "time", Interval: "interval" }[kind];
+      // (DuckDB hands a HUGEINT over as a DECIMAL(38,0): a DECIMAL(10,0) is a decimal)
+      const decimal = f.type.scale || f.type.precision !== 38 ? `decimal(${f.type.precision},${f.type.scale})` : "hugeint";
+      const tag = type ? undefined : { Decimal: decimal, Date: "date", Timestamp: f.type.timezone ? "timestamptz" : "timestamp", Time: "time", Interval: "interval", List: "list", FixedSizeList: "list", Struct: "struct", Map: "map", Dictionary: "enum" }[kind];
       return { key: i, label: f.name, type: type || "string", sqlType: String(f.type), asText: !type, ...(tag ? { tag, numeric: kind === "Decimal" } : {}) };
     });
     result = { table, columns, readers, order: null };

@@ -72,7 +72,7 @@ export function createSql(ctx, el) {
       if (cell.range) return showRange(side, grid, cell.range, cell.columns, ctx.toast);
       fill(
         side,
-        h("div", { class: "value-head" }, h("b", {}, `Result row ${fmtInt(cell.row)}`), " · ", h("span", { class: "colname" }, brief(cell.column.label)), " ", h("span", { class: "type-tag" }, cell.column.sqlType || cell.column.type)),
+        h("div", { class: "value-head" }, h("b", {}, `Result row ${fmtInt(cell.row)}`), " · ", h("span", { class: "colname" }, brief(cell.column.label)), " ", h("span", { class: "type-tag", title: cell.column.sqlType ? `as Apache Arrow hands it over: ${cell.column.sqlType}` : null }, cell.column.tag || cell.column.type)),
         h("div", { class: "value-full v-str", "data-testid": "sql-cell-value" }, cell.value === null ? "null" : plainText(cell.column, cell.value)),
         h("div", { class: "button-row" }, h("button", { type: "button", class: "small", onclick: () => copyValue(cell, ctx.toast) }, "Copy value"), h("button", { type: "button", class: "small", onclick: () => copyRow(cell, "tsv", ctx.toast) }, "Copy row (TSV)")),
         record.node(cell),
