@@ -75,7 +75,12 @@ step "node --test tests/node/" node --test tests/node/
 # >=18), from tests/consumers/nodes (scripts/setup --test, Linux x64 only).
 other_node() {
   "$1" tests/node/conformance.mjs --corpus "$corpus" --tokenizers "$corpus/tokenizers" | tail -n 1 &&
-    "$1" --test tests/node/*.test.mjs >"$tmp/node-test.out" 2>&1 || { tail -n 60 "$tmp/node-test.out"; return 1; }
+    "$1" --test tests/node/*.test.mjs >"$tmp/node-test.out" 2>&1 || {
+      # (the tests that failed or were cancelled, by name, then the end)
+      grep -E '^(not ok|# Subtest: )|cancelled|did not finish' "$tmp/node-test.out" | grep -B1 -E '^not ok|cancelled|did not finish' | head -n 60
+      tail -n 30 "$tmp/node-test.out"
+      return 1
+    }
   grep -E '^# (tests|pass|fail) ' "$tmp/node-test.out"
 }
 for line in node18 node22; do
