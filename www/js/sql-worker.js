@@ -246,7 +246,7 @@ class Bare {
 function nestedText(x) {
   if (x === null || x === undefined) return "null";
   if (x instanceof Bare) return x.text;
-  if (typeof x === "number") return Object.is(x, -0) ? "-0" : String(x);
+  if (typeof x === "number") return scalarText("float64", x);
   if (typeof x === "bigint" || typeof x === "boolean") return String(x);
   if (typeof x === "string") return JSON.stringify(x);
   if (x instanceof Uint8Array) return `0x${hex(x)}`;
