@@ -100,8 +100,9 @@ function inspected(look) {
   try {
     return look();
   } catch (e) {
-    // (the package's own errors, a freed file's among them, keep their kind)
-    if (e instanceof AdapterError || isColumnsError(e)) throw e;
+    // (this adapter's errors, and the package's own, a freed file's among
+    // them, keep their kind: both are ColumnsErrors by name and kind)
+    if (isColumnsError(e)) throw e;
     const err = argumentError("what it was given threw when read");
     err.cause = e;
     throw err;
