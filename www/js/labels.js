@@ -2,13 +2,17 @@
 // name is not unique the page adds the column's index: "i #0", "i #1".
 // The same labels name the columns in exports, Arrow and SQL.
 
-/** One unique label per column. */
+/** One unique label per column. A name that appears once is its column's
+ *  label, always: a repeated name's label never takes it (names a, a,
+ *  "a #1" give "a #0", "a #1#", "a #1"), so a label that is a column's
+ *  name always means that column. */
 export function columnLabels(schema) {
   const count = new Map();
   for (const col of schema) count.set(col.name, (count.get(col.name) || 0) + 1);
-  const used = new Set();
+  const used = new Set(schema.filter((col) => count.get(col.name) === 1).map((col) => col.name));
   return schema.map((col, c) => {
-    let label = count.get(col.name) > 1 ? `${col.name} #${c}` : col.name;
+    if (count.get(col.name) === 1) return col.name;
+    let label = `${col.name} #${c}`;
     while (used.has(label)) label += "#";
     used.add(label);
     return label;
