@@ -96,8 +96,8 @@ export class ColumnsPool extends WebPool {
   #files = new Map();
 
   /** As the browser pool's (bytes shared, not copied per thread), and a
-   *  path (a string or file: URL) of a file on disk: opened once here, each
-   *  worker reads the chunks it is given. */
+   *  file on disk by its path or file: URL (a URL, or a string starting
+   *  "file:"): opened once here, each worker reads the chunks it is given. */
   async open(source, options) {
     own(this, ColumnsPool, "ColumnsPool.open");
     let path = typeof source === "string";
@@ -123,7 +123,8 @@ export class ColumnsPool extends WebPool {
     let fd;
     let size;
     try {
-      fd = fs.openSync(source instanceof URL ? fileURLToPath(source) : source, "r");
+      // (fs takes a file: URL object but reads a string as a path: "file:///a" would be ./file:/a)
+      fd = fs.openSync(source instanceof URL || source.startsWith("file:") ? fileURLToPath(source) : source, "r");
       size = fs.fstatSync(fd).size;
     } catch (e) {
       if (fd !== undefined) fs.closeSync(fd);

@@ -56,7 +56,7 @@ test("a Node pool of 2 reads every value exactly from bytes, a Blob, a path and 
   pools.push(detached);
   assert.equal(detached.size, 1);
   const bytes = corpusFile(NAME).bytes;
-  const sources = { bytes, blob: new Blob([bytes]), path: PATH, url: pathToFileURL(PATH) };
+  const sources = { bytes, blob: new Blob([bytes]), path: PATH, url: pathToFileURL(PATH), "file: URL as a string": pathToFileURL(PATH).href };
   for (const [what, source] of Object.entries(sources)) {
     const file = await p.open(source);
     assert.ok(file.meta instanceof api.ColumnsFile, `${what}: meta is a ColumnsFile of "columns-wasm"`);
