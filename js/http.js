@@ -118,7 +118,7 @@ function readOptions(url, options) {
   if (typeof url !== "string" && !(typeof URL === "function" && url instanceof URL)) throw bad("the URL must be a string or a URL");
   if (options !== undefined && options !== null && typeof options !== "object") throw bad("options must be an object");
   const { headers, fetch = globalThis.fetch, signal, limit = DEFAULT_LIMIT, onProgress, requestInit, checkVersion = true } = options ?? {};
-  if (typeof fetch !== "function") throw bad("there is no global fetch here: pass options.fetch");
+  if (typeof fetch !== "function") throw bad(options?.fetch !== undefined ? `options.fetch must be a function, not ${options.fetch === null ? "null" : `a ${typeof options.fetch}`}` : "there is no global fetch here: pass options.fetch");
   // The global fetch takes absolute URLs (in a page or worker, relative to
   // it): anything else would fail there as a network error, with a CORS hint
   // that misleads. A fetch of one's own may read other names: its call.

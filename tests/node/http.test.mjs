@@ -288,7 +288,9 @@ test("bad arguments are bad_argument ColumnsErrors (rejections, never throws)", 
     [[url, { limit: "5" }], /limit/],
     [[url, { onProgress: 1 }], /onProgress/],
     [[url, { signal: {} }], /signal/],
-    [[url, { fetch: "no" }], /fetch/],
+    // (named as the option it is, not as a missing global fetch: Node has one)
+    [[url, { fetch: "no" }], /options\.fetch must be a function, not a string$/],
+    [[url, { fetch: null }], /options\.fetch must be a function, not null$/],
     [[url, { headers: [["bad header", "x"]] }], /headers/],
   ]) {
     const p = asyncBufferFromUrl(...args);
