@@ -148,14 +148,21 @@ fs.writeFileSync(
 fs.copyFileSync(path.join(js, "index.d.ts"), path.join(outDir, "columns_wasm.d.ts"));
 fs.copyFileSync(path.join(js, "index.d.ts"), path.join(outDir, "columns_wasm.d.cts"));
 fs.copyFileSync(path.join(js, "pool.d.ts"), path.join(outDir, "pool.d.ts"));
-// Node's pool (pool-node.mjs) also opens a file by its path.
-const poolTypes = fs.readFileSync(path.join(js, "pool.d.ts"), "utf8");
-const nodeTypes = poolTypes
-  .replace("open(source: Blob | Bytes,", "open(source: Blob | Bytes | string | URL,")
-  .replace("Reads column chunks in parallel on a pool of Web Workers (browsers only).", "Reads column chunks in parallel on a pool of worker threads (Node).")
-  .replace("Opens a file in every worker: a Blob/File (each worker reads only what it needs), or bytes", "Opens a file in every worker: a path or file: URL (each worker reads only what it needs; a Blob from fs.openAsBlob is a `bad_argument`, as Node cannot send it to a thread), a Blob in memory, or bytes");
-if (nodeTypes.split("\n").filter((l, i) => l !== poolTypes.split("\n")[i]).length !== 3) throw new Error("js/pool.d.ts changed where Node's types differ: update tools/package.mjs");
-fs.writeFileSync(path.join(outDir, "pool-node.d.ts"), nodeTypes);
+// Node's pool (pool-node.mjs) has its own words, and also opens a file by
+// its path: its declarations must be the browser pool's but for open's source.
+const declarations = (file) =>
+  fs
+    .readFileSync(path.join(js, file), "utf8")
+    .replace(/\/\*\*[\s\S]*?\*\//g, "")
+    .split("\n")
+    .map((l) => l.trim())
+    .filter(Boolean);
+const [webPool, nodePool] = [declarations("pool.d.ts"), declarations("pool-node.d.ts")];
+const apart = webPool.map((l, i) => (l === nodePool[i] ? null : `${l}\n  ${nodePool[i]}`)).filter(Boolean);
+if (webPool.length !== nodePool.length || apart.length !== 1 || !apart[0].includes("open(source: Blob | Bytes | string | URL,")) {
+  throw new Error(`js/pool.d.ts and js/pool-node.d.ts declare different things:\n${apart.join("\n")}`);
+}
+fs.copyFileSync(path.join(js, "pool-node.d.ts"), path.join(outDir, "pool-node.d.ts"));
 if (arrow) fs.copyFileSync(path.join(js, "arrow.d.ts"), path.join(outDir, "arrow.d.ts"));
 fs.copyFileSync(path.join(js, "http.d.ts"), path.join(outDir, "http.d.ts"));
 // The README, with the Arrow section (js/arrow.md, the adapter's own
