@@ -98,6 +98,28 @@ test("any text column contains (any case): the rows where one of the string colu
   await page.waitForFunction((w) => { const e = document.querySelector("#data-grid-active"); return e && `${e.dataset.row}:${e.dataset.col}` === w; }, hits[after + 4], { timeout: 10_000 }).catch(() => {});
   assert.equal(await at(), hits[after + 4], "Shift+N: back one");
   assert.ok(Number(hits[after + 5].split(":")[0]) >= 5, "the hits found span rows");
+  const note = "[data-testid=data-grid-find-note]";
+  assert.equal(await page.isHidden(note), true, "nothing said while N finds cells");
+  // Past the last cell found (and before the first), N says that it found none, and the selection stays.
+  const lastRow = expected.length - 1;
+  await page.keyboard.press("Control+End");
+  await page.waitForFunction((r) => document.querySelector("#data-grid-active")?.dataset.row === String(r), lastRow);
+  const cornered = await at();
+  await page.keyboard.press("n");
+  await page.waitForSelector(`${note}:not([hidden])`, { timeout: 10_000 });
+  assert.equal(await page.textContent(note), "No cell the search found after this one, in the columns shown.");
+  assert.equal(await page.getAttribute(note, "role"), "status", "said to a screen reader too");
+  assert.equal(await at(), cornered);
+  await page.keyboard.press("Shift+N");
+  await page.waitForFunction((w) => { const e = document.querySelector("#data-grid-active"); return e && `${e.dataset.row}:${e.dataset.col}` === w; }, hits.at(-1), { timeout: 10_000 }).catch(() => {});
+  assert.equal(await at(), hits.at(-1), "Shift+N from the last cell: the last found");
+  assert.equal(await page.isHidden(note), true, "a new selection takes the words away");
+  await page.keyboard.press("Control+Home");
+  await page.waitForFunction(() => document.querySelector("#data-grid-active")?.dataset.row === "0");
+  await page.keyboard.press("Shift+N"); // (from the first cell: the cell itself is not before it)
+  await page.waitForSelector(`${note}:not([hidden])`, { timeout: 10_000 });
+  assert.equal(await page.textContent(note), "No cell the search found before this one, in the columns shown.");
+  assert.equal(await at(), "0:0");
 
   // And a second condition, on a number column.
   const both = rowsWhere(want, (row) => found(row) && row[cost] !== null && row[cost] > 0);
@@ -151,6 +173,36 @@ test("a text column that does not read is left out of the search and named; the 
   await page.click("[data-testid=filter-apply]");
   await page.waitForSelector("[data-testid=data-error]");
   assert.match(await page.textContent("[data-testid=data-error]"), /unknown_tokenizer/);
+});
+
+test("N where the cells found are all in columns not shown: it looks 1,024 rows on, then says so", async () => {
+  const { page } = ins;
+  const rel = "real/birdstrikes.optimized.cols";
+  const want = readJson(expectedPath(path.join(corpus, rel)));
+  const text = want.schema.flatMap((s, c) => (s.type === "string" ? [c] : []));
+  const expected = rowsWhere(want, (row) => text.some((c) => row[c] !== null && row[c].toLowerCase().includes("e")));
+  assert.ok(expected.length > 2100, "a search that keeps more rows than N looks through twice");
+  await page.evaluate(() => (document.body.dataset.state = ""));
+  await dropFile(page, path.join(corpus, rel));
+  await tab(page, "data");
+  await gridDrawn(page);
+  await page.click("[data-testid=filter-search]");
+  await page.keyboard.type("e");
+  await page.keyboard.press("Enter");
+  assert.equal(await total(page, expected.length), expected.length);
+  await page.click("[data-testid=data-columns-toggle]");
+  for (const c of text) await page.uncheck(`[data-testid=data-columns-col][value='${c}']`);
+  await page.click("[data-testid=data-columns-toggle]");
+  await gridDrawn(page);
+  const shown = await page.$$eval("[data-testid=data-grid-header]", (hs) => hs.map((h) => Number(h.dataset.col)));
+  assert.ok(shown.length > 0 && shown.every((c) => !text.includes(c)), "only columns that are not text are shown");
+  await page.click("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell[data-col]:not(.grid-rowno)");
+  await page.waitForFunction(() => document.querySelector("#data-grid-active")?.dataset.row === "0");
+  await page.keyboard.press("n");
+  const note = "[data-testid=data-grid-find-note]";
+  await page.waitForSelector(`${note}:not([hidden])`, { timeout: 20_000 });
+  assert.equal(await page.textContent(note), "No cell the search found in the columns shown, in the 1,024 rows after this one.");
+  assert.equal(await page.$eval("#data-grid-active", (e) => e.dataset.row), "0", "the selection stays");
 });
 
 test("no page errors", () => {

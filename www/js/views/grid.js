@@ -32,8 +32,9 @@ const RANGE_PIECE = 4096; // rows a range's values are read in at a time
 const MAX_BLOCKS = 64;
 /** A block of rows that failed to come (its source down) is asked again, once in sight, after this many ms. */
 const RETRY_AFTER = 2000;
-// N looks this many rows on for the next cell a search found (in a view
-// of the search's rows, every row holds one, in a column shown or not).
+// N looks this many rows on (past the selected cell's) for the next cell a
+// search found (in a view of the search's rows, every row holds one, in a
+// column shown or not).
 const FIND_ROWS = 1024;
 const LONG_PRESS_MS = 500; // a touch held this long on a cell selects the range to it
 const MAX_PX = 8_000_000;
@@ -130,7 +131,11 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   const scroller = h("div", { class: "grid-scroll", tabindex: "-1" }, sizer);
   // Said in words when there is nothing to show (a filter that matches no row).
   const empty = h("p", { class: "grid-empty muted", "data-testid": `${testid}-empty`, role: "status", hidden: true });
-  const el = h("div", { class: "grid", role: "grid", tabindex: "0", "data-testid": testid, "aria-label": label, "aria-multiselectable": "true" }, scroller, empty);
+  // Said when N (Shift+N) finds no cell: the selection stays, and without
+  // words the key would seem not to work.
+  const findNote = h("p", { class: "grid-find-note", role: "status", "data-testid": `${testid}-find-note`, hidden: true });
+  let findNoteTimer = 0;
+  const el = h("div", { class: "grid", role: "grid", tabindex: "0", "data-testid": testid, "aria-label": label, "aria-multiselectable": "true" }, scroller, empty, findNote);
   const rowsEls = [];
 
   const viewH = () => scroller.clientHeight - HEAD_H;
@@ -478,12 +483,20 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       if (x - rowNoWidth < scroller.scrollLeft) scroller.scrollLeft = x - rowNoWidth;
       else if (x + w > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = x + w - scroller.clientWidth;
     }
+    findNote.hidden = true;
     schedule();
     notify();
   }
 
+  function sayNotFound(text) {
+    findNote.textContent = text;
+    findNote.hidden = false;
+    clearTimeout(findNoteTimer);
+    findNoteTimer = setTimeout(() => (findNote.hidden = true), 6000);
+  }
+
   /** Selects the next (dir 1) or previous (-1) cell `source.matches`
-   *  marks, row by row, within FIND_ROWS rows; false if none. */
+   *  marks, row by row, within FIND_ROWS rows; false (and says so) if none. */
   async function findMatch(dir) {
     const match = source?.matches;
     if (!match) return false;
@@ -492,10 +505,14 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     const n = source.columns.length;
     let r = sel.row;
     let c = sel.col + dir;
-    for (let seen = 0; seen < FIND_ROWS && r >= 0 && r < source.total; seen++) {
+    for (let seen = 0; seen <= FIND_ROWS && r >= 0 && r < source.total; seen++) {
       const b = block(Math.floor(r / BLOCK));
       if (!b.data) await b.pending;
-      if (gen !== generation || sel !== from || !b.data) return false;
+      if (gen !== generation || sel !== from) return false;
+      if (!b.data) {
+        sayNotFound(`The search for the next cell stopped: rows on the way could not be read (their cells say why).`);
+        return false;
+      }
       const k = r % BLOCK;
       for (; c >= 0 && c < n; c += dir) {
         if (match(source.columns[c], b.data.columns[c].cells[k])) {
@@ -506,6 +523,9 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       r += dir;
       c = dir > 0 ? 0 : n - 1;
     }
+    const way = dir > 0 ? "after" : "before";
+    // (Every row of a search's view holds a cell found, but maybe only in a column not shown.)
+    sayNotFound(r >= 0 && r < source.total ? `No cell the search found in the columns shown, in the ${fmtInt(FIND_ROWS)} rows ${way} this one.` : `No cell the search found ${way} this one, in the columns shown.`);
     return false;
   }
 
