@@ -90,22 +90,28 @@ async function holdQueries() {
       window.__queries = { sent: [], sorts: [], held: [], hold: false };
       Worker.prototype.postMessage = function (msg, ...rest) {
         const q = window.__queries;
-        if (msg?.op === "sort") q.sorts.push(msg.args.key);
+        if (msg?.op === "sort") {
+          q.sorts.push(msg.args.key);
+          if (q.holdSorts) return q.held.push(() => send.call(this, msg, ...rest));
+        }
         if (msg?.op !== "query") return send.call(this, msg, ...rest);
         q.sent.push(msg.args.sql);
         if (q.hold) q.held.push(() => send.call(this, msg, ...rest));
         else send.call(this, msg, ...rest);
       };
     }
-    Object.assign(window.__queries, { sent: [], sorts: [], held: [], hold: true });
+    Object.assign(window.__queries, { sent: [], sorts: [], held: [], hold: true, holdSorts: false });
   });
   return {
     sent: () => page.evaluate(() => window.__queries.sent),
     sorts: () => page.evaluate(() => window.__queries.sorts),
+    /** Sorts sent from now on are held too, until release. */
+    holdSorts: () => page.evaluate(() => (window.__queries.holdSorts = true)),
     release: () =>
       page.evaluate(() => {
         const q = window.__queries;
         q.hold = false;
+        q.holdSorts = false;
         for (const go of q.held.splice(0)) go();
       }),
   };
@@ -185,6 +191,37 @@ test("sorting a result never runs its statement again: an INSERT ... RETURNING s
   const count = await run("SELECT count(*) AS n FROM u");
   assert.equal(count.state, "done");
   assert.deepEqual(await column(0), ["3"], "the rows were inserted once");
+});
+
+test("header clicks while a sort runs are done after it, as the header's next states: a double click sorts descending", async () => {
+  const q = await holdQueries();
+  await q.release(); // counted, not held
+  assert.equal((await run("SELECT * FROM (VALUES (2, 'b'), (1, 'c'), (3, 'a')) v(a, b)")).state, "done");
+  await q.holdSorts();
+  await page.dblclick("[data-testid=sql-grid-header] >> nth=0");
+  assert.deepEqual(await q.sorts(), [0], "one sort runs; the second click waits for it");
+  await q.release();
+  await page.waitForFunction(() => /sorted by a descending$/.test(document.querySelector("[data-testid=sql-summary]")?.textContent || ""), null, { timeout: 60_000 });
+  assert.deepEqual(await column(0), ["3", "2", "1"]);
+  assert.deepEqual(await q.sorts(), [0, 0]);
+  assert.equal(await page.getAttribute("[data-testid=sql-grid-header] >> nth=0", "aria-sort"), "descending");
+  // Three clicks, from descending: none (the statement's order), ascending, descending; only the
+  // last of those waiting is done.
+  await q.holdSorts();
+  for (let k = 0; k < 3; k++) await page.click("[data-testid=sql-grid-header] >> nth=0");
+  await q.release();
+  await page.waitForFunction(() => /sorted by a descending$/.test(document.querySelector("[data-testid=sql-summary]")?.textContent || "") && document.querySelector("[data-testid=panel-sql]")?.dataset.sqlState === "done", null, { timeout: 60_000 });
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+  assert.deepEqual(await q.sorts(), [0, 0, null, 0]);
+  assert.deepEqual(await column(0), ["3", "2", "1"]);
+  // A click on another column while a sort runs: that column, ascending.
+  await q.holdSorts();
+  await page.click("[data-testid=sql-grid-header] >> nth=0");
+  await page.click("[data-testid=sql-grid-header] >> nth=1");
+  await q.release();
+  await page.waitForFunction(() => /sorted by b ascending$/.test(document.querySelector("[data-testid=sql-summary]")?.textContent || ""), null, { timeout: 60_000 });
+  assert.deepEqual(await column(0), ["3", "2", "1"], "b's order: a, b, c");
+  assert.deepEqual(await q.sorts(), [0, 0, null, 0, null, 1]);
 });
 
 test("a sort orders the rows in hand: nextval() and random() keep their values, a script ending in a SELECT sorts", async () => {

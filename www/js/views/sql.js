@@ -30,6 +30,10 @@ export function createSql(ctx, el) {
   let running = false;
   let runId = 0;
   let sort = null; // { key, desc } over the last result's columns
+  // A header click while a sort runs is done after it (undefined: none
+  // waits), as the header's next state: a double click sorts descending.
+  let sorting = false;
+  let sortAfter;
   let noteIO = () => {}; // takes in what the running load of table t has read
   let linked = null; // a link's statement, run once table t is loaded
   let inTable = null; // the columns table t holds (Set of column indices), once loaded
@@ -80,8 +84,11 @@ export function createSql(ctx, el) {
       record.settle();
     },
     onSort: (key) => {
-      const next = !sort || sort.key !== key ? { key, desc: false } : !sort.desc ? { key, desc: true } : null;
-      if (shown) sortShown(next);
+      if (!shown) return;
+      const from = sortAfter !== undefined ? sortAfter : sort;
+      const next = !from || from.key !== key ? { key, desc: false } : !from.desc ? { key, desc: true } : null;
+      if (sorting) sortAfter = next;
+      else sortShown(next);
     },
     sortState: () => sort,
   });
@@ -104,6 +111,8 @@ export function createSql(ctx, el) {
     runId++;
     // The result's rows went with the worker: nothing left to scroll or sort.
     shown = null;
+    sorting = false;
+    sortAfter = undefined;
     fill(out);
     stopBtn.hidden = true;
     runBtn.disabled = false;
@@ -261,6 +270,8 @@ export function createSql(ctx, el) {
     });
   }
 
+  const sameSort = (a, b) => (a ? !!b && a.key === b.key && a.desc === b.desc : !b);
+
   /**
    * A header click orders the rows already in hand (the worker keeps the
    * whole result) and never runs the statement again: it may have changed
@@ -274,6 +285,7 @@ export function createSql(ctx, el) {
     await exclusive(async () => {
       const was = sort;
       sort = next;
+      sorting = true;
       stopBtn.hidden = false;
       el.dataset.sqlState = "running";
       // A sort from the keyboard (S in the grid) leaves the grid with the
@@ -294,10 +306,18 @@ export function createSql(ctx, el) {
         // The rows stay on show, in the order they had; the message says why they did not sort.
         const label = shown.columns.find((c) => c.key === next?.key)?.label;
         sort = was;
+        sortAfter = undefined; // (asked for from the sort that failed)
         showResult(errorBox(`Could not sort by ${label}: ${errorText(e)}`));
         el.dataset.sqlState = "error";
+      } finally {
+        sorting = false;
       }
     });
+    if (sortAfter !== undefined) {
+      const then = sortAfter;
+      sortAfter = undefined;
+      if (shown && engine && !sameSort(then, sort)) sortShown(then);
+    }
   }
 
   /**
