@@ -10,6 +10,24 @@ export function quantileSorted(xs, q) {
 
 export const median = (xs) => quantileSorted([...xs].sort((a, b) => a - b), 0.5);
 
+/**
+ * How the median run's time divides among `parts` (keys of each run, in
+ * ms), and `otherMs`, the rest: the parts of the run in the middle by
+ * `total` (an even count: the mean of the two middle runs', as the median
+ * is their mean), so they add up to the median. Each part's own median
+ * would not: the runs are not ordered alike by every part.
+ */
+export function splitOfMedian(runs, parts, total = (r) => r.wallMs) {
+  const byTotal = [...runs].sort((a, b) => total(a) - total(b));
+  const middle = byTotal.slice(Math.floor((byTotal.length - 1) / 2), Math.floor(byTotal.length / 2) + 1);
+  const mean = (f) => (middle.length ? middle.reduce((a, r) => a + f(r), 0) / middle.length : 0);
+  const split = {};
+  for (const key of parts) split[key] = mean((r) => r[key]);
+  // (never below 0: a run's parts can pass its total by a timer tick)
+  split.otherMs = Math.max(0, mean(total) - parts.reduce((a, key) => a + split[key], 0));
+  return split;
+}
+
 /** A small seeded generator, so a result can be recomputed exactly. */
 export function mulberry32(seed) {
   let a = seed >>> 0;

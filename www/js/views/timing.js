@@ -7,7 +7,7 @@
 
 import { h, s, fill } from "../dom.js";
 import { fmtBytes, fmtInt, fmtMs, csvField, plural } from "../format.js";
-import { summarize, median } from "../stats.js";
+import { summarize, splitOfMedian } from "../stats.js";
 import { columnPicker, errorBox } from "../common.js";
 import { sizeTitle, sizeLegend } from "../sizes.js";
 import { brief } from "../labels.js";
@@ -47,9 +47,7 @@ function analyse(ctx, res, opts) {
     const st = summarize(runs.map((r) => r.wallMs));
     const stored = storedOf(f, c, opts.rgs);
     const decoded = runs[0]?.decodedBytes ?? 0;
-    const split = {};
-    for (const p of PARTS.slice(0, 4)) split[p.key] = median(runs.map((r) => r[p.key]));
-    split.otherMs = Math.max(0, st.median - (split.readMs + split.decompressMs + split.decodeMs + split.copyMs));
+    const split = splitOfMedian(runs, PARTS.slice(0, 4).map((p) => p.key));
     return {
       c,
       name: ctx.labels[c],
@@ -357,7 +355,7 @@ export function createTiming(ctx, el) {
       ? `${opts.poolFromUrl ? "The worker pool reads a Blob or bytes, not a URL, so the file was read whole over HTTP once, not each run. " : ""}The whole file was loaded into memory once (fromBytes); each run only decompressed and decoded.`
       : `Each run fetched the chunks' bytes again ${via}, then decompressed and decoded them; the read time is part of each run.`;
     const head = ["Column", "Stored", "Decoded", "Median", "Min – max", "95% CI of median", "Decoded MB/s", "Stored MB/s", "Split of the median", "Bytes from"];
-    const titles = { Stored: sizeTitle("stored"), Decoded: sizeTitle("decoded"), "Decoded MB/s": "decoded bytes ÷ median time: the rate values reach JavaScript", "Stored MB/s": "stored bytes ÷ median time, only where each run read them from the source; — where they came from memory or the time is within 20 timer ticks" };
+    const titles = { Stored: sizeTitle("stored"), Decoded: sizeTitle("decoded"), "Decoded MB/s": "decoded bytes ÷ median time: the rate values reach JavaScript", "Stored MB/s": "stored bytes ÷ median time, only where each run read them from the source; — where they came from memory or the time is within 20 timer ticks", "Split of the median": "the parts of the median run (an even number of runs: the mean of the two middle runs), which add up to the median" };
     const table = rows.length
       ? h(
           "div",
