@@ -190,6 +190,50 @@ test("a sort in progress can be stopped; the view stays as it was", async () => 
   await visibleRows();
 });
 
+test("a double click on a header sorts descending: the second click goes on from the sort under way", async () => {
+  const status = () => page.textContent("[data-testid=data-status]");
+  // From delay descending: distance's sort of 3,000,000 rows is under way at the second click.
+  await page.dblclick("[data-testid=data-grid-header][data-col='2'] button");
+  await page.waitForFunction(() => /sorted by/.test(document.querySelector("[data-testid=data-status]").textContent) && !/sorted by delay/.test(document.querySelector("[data-testid=data-status]").textContent), null, { timeout: 120_000 });
+  assert.match(await status(), /sorted by distance descending/);
+  assert.equal(await page.getAttribute("[data-testid=data-grid-header][data-col='2']", "aria-sort"), "descending");
+  const rows = await visibleRows();
+  const d = data.values.distance;
+  for (let k = 1; k < rows.length; k++) assert.ok(d[rows[k - 1].id] >= d[rows[k].id], `view rows ${k - 1} and ${k} in descending order`);
+  // Back to delay descending, for the tests after this one: a click, then another once it is done.
+  await page.click("[data-testid=data-grid-header][data-col='1'] button");
+  await page.waitForFunction(() => /sorted by delay ascending/.test(document.querySelector("[data-testid=data-status]").textContent), null, { timeout: 120_000 });
+  await page.click("[data-testid=data-grid-header][data-col='1'] button");
+  await page.waitForFunction(() => /sorted by delay descending/.test(document.querySelector("[data-testid=data-status]").textContent), null, { timeout: 120_000 });
+});
+
+test("a header click while a filter is computed sorts the filtered rows: the filter stays", async () => {
+  const v = data.values;
+  let lax = 0;
+  for (let i = 0; i < ROWS; i++) if (v.origin[i] === "LAX") lax++;
+  assert.ok(lax > 0 && lax < ROWS);
+  await page.click("[data-testid=filter-add]");
+  await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-col]", "3");
+  await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-op]", "=");
+  await page.fill("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-value]", "LAX");
+  await page.click("[data-testid=filter-apply]");
+  await page.click("[data-testid=data-grid-header][data-col='2'] button"); // (while 3,000,000 rows are filtered)
+  await page.waitForFunction(() => /sorted by distance/.test(document.querySelector("[data-testid=data-status]").textContent), null, { timeout: 120_000 });
+  assert.equal(await page.getAttribute("[data-testid=data-status]", "data-total"), String(lax));
+  assert.match(await page.textContent("[data-testid=data-status]"), /where origin = .?LAX.?, sorted by distance ascending/);
+  assert.match(new URL(page.url()).searchParams.get("where") || "", /LAX/, "the link keeps the filter");
+  const rows = await visibleRows();
+  assert.ok(rows.every((r) => v.origin[r.id] === "LAX"));
+  for (let k = 1; k < rows.length; k++) assert.ok(v.distance[rows[k - 1].id] <= v.distance[rows[k].id]);
+  // Back to every row, by delay descending, for the tests after this one.
+  await page.click("[data-testid=filter-clear]");
+  await page.waitForFunction(() => !/where/.test(document.querySelector("[data-testid=data-status]").textContent), null, { timeout: 120_000 });
+  await page.click("[data-testid=data-grid-header][data-col='1'] button");
+  await page.waitForFunction(() => /sorted by delay ascending/.test(document.querySelector("[data-testid=data-status]").textContent), null, { timeout: 120_000 });
+  await page.click("[data-testid=data-grid-header][data-col='1'] button");
+  await page.waitForFunction(() => /sorted by delay descending/.test(document.querySelector("[data-testid=data-status]").textContent), null, { timeout: 120_000 });
+});
+
 test("filtering over the whole file, then sorted, with the selected cell's value copied", async () => {
   const v = data.values;
   const ids = [];

@@ -37,6 +37,12 @@ export function createData(ctx, el) {
   let total = 0;
   let busy = null; // AbortController of the running view computation
   let token = 0;
+  // The view being computed ({ filters, sort }), or null: a sort asked for
+  // meanwhile keeps its conditions, and a filter its order (a header click
+  // while a filter runs dropped the filter), and a second click goes on
+  // from the first (a double click sorts descending).
+  let asked = null;
+  const wanted = () => asked ?? applied;
 
   const status = h("p", { class: "data-status", "data-testid": "data-status", "aria-live": "polite" });
   const progress = h("div", { class: "data-progress", hidden: true }, h("progress", { max: 1, value: 0, "data-testid": "data-progress" }), h("span", { class: "muted small" }), h("button", { type: "button", class: "small danger", "data-testid": "data-cancel", onclick: () => busy?.abort() }, "Stop"));
@@ -97,9 +103,9 @@ export function createData(ctx, el) {
     label: "rows of the file",
     onSelect: showCell,
     onSort: (c) => {
-      const s = applied.sort;
+      const { filters: now, sort: s } = wanted();
       const next = !s || s.c !== c ? { c, desc: false } : !s.desc ? { c, desc: true } : null;
-      compute(applied.filters, next);
+      compute(now, next);
     },
     sortState: () => (applied.sort ? { key: applied.sort.c, desc: applied.sort.desc } : null),
     onResize: (c, px) => widthsSet.set(c, px),
@@ -253,6 +259,7 @@ export function createData(ctx, el) {
     const ac = new AbortController();
     busy = ac;
     const my = ++token;
+    asked = { filters: nextFilters, sort: nextSort };
     const gen = ctx.gen;
     progress.hidden = false;
     const bar = progress.querySelector("progress");
@@ -271,6 +278,7 @@ export function createData(ctx, el) {
       });
     } catch (e) {
       if (my !== token) return;
+      asked = null;
       progress.hidden = true;
       delete el.dataset.busy;
       // Another file opening stopped it (the worker dropped this one): the
@@ -284,6 +292,7 @@ export function createData(ctx, el) {
       return;
     }
     if (my !== token) return;
+    asked = null;
     progress.hidden = true;
     delete el.dataset.busy;
     applied = { filters: nextFilters, sort: nextSort };
@@ -375,7 +384,7 @@ export function createData(ctx, el) {
             } }, "+ Search text")
           : null,
         h("button", { type: "submit", class: "small primary", "data-testid": "filter-apply" }, "Apply"),
-        filters.length || applied.filters.length ? h("button", { type: "button", class: "small", "data-testid": "filter-clear", onclick: () => { filters = []; drawFilters(); compute([], applied.sort); } }, "Clear") : null,
+        filters.length || applied.filters.length ? h("button", { type: "button", class: "small", "data-testid": "filter-clear", onclick: () => { filters = []; drawFilters(); compute([], wanted().sort); } }, "Clear") : null,
         h("span", { class: "muted small" }, "All conditions must hold; null matches only “is null”."),
         ctx.build && !ctx.build.duckdb
           ? null
@@ -392,7 +401,7 @@ export function createData(ctx, el) {
   /** The form's conditions, parsed, applied (the sort kept); a row that does not parse says why. */
   function applyForm() {
     const parsed = parseFilters();
-    if (parsed) compute(parsed, applied.sort);
+    if (parsed) compute(parsed, wanted().sort);
   }
 
   /** The form's conditions parsed, or null (each error shown by its row). */
@@ -585,6 +594,7 @@ export function createData(ctx, el) {
     render() {
       token++;
       busy?.abort();
+      asked = null;
       const f = ctx.file;
       cols = f.schema.map((_, i) => i);
       filters = [];
@@ -621,9 +631,11 @@ export function createData(ctx, el) {
           gotoNote,
         ),
         h("form", { class: "filter-form", onsubmit: applyFilters }, filterHost),
-        progress,
         errorsHost,
-        status,
+        // One place for both: the progress shows over the status line, so
+        // nothing below moves when a view starts computing (a double
+        // click's second click landed on the line the grid moved from).
+        h("div", { class: "data-state" }, status, progress),
         h("div", { class: "data-main" }, grid.el, side),
         h("p", { class: "muted small" }, "Click a column's name to sort by it over the whole file (again: the other way; a third time: file order). Arrow keys, Page Up/Down and Ctrl+Home/End move in the grid; S sorts by the selected cell's column; < and > narrow and widen it (or drag a column's right edge; double-click the edge to fit); Ctrl+C copies the selected value; a drag, or Shift with a click or an arrow key, selects a range (Ctrl+A: every cell; Shift+Space: the row; Ctrl+Space: the column), which Ctrl+C copies as TSV. After a search of the text, N and Shift+N go to the next and previous cell it found."),
       );
