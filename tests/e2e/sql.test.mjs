@@ -446,6 +446,22 @@ test("a result downloads as CSV and JSON in the order shown, every value as show
   assert.deepEqual(log.errors, []);
 });
 
+test("names that differ only in case are one name to DuckDB: table t's columns are the page's labels, each its own column", async () => {
+  const schema = ["x", "X", "É", "é"].map((name) => ({ name, type: "int32", nullable: false }));
+  const cols = schema.map((_, c) => Array.from({ length: 3 }, (_, k) => 100 * c + k));
+  await dropFile(page, { name: "case.cols", bytes: Buffer.from(materialize(buildFile(schema, [{ offset: 5, columns: cols }]))) });
+  await sqlReady(page);
+  const labels = ["x #0", "X #1", "É", "é"]; // (ASCII letters only: DuckDB folds no others)
+  assert.deepEqual(await page.$$eval("[data-testid=sql-column]", (bs) => bs.map((b) => b.title)), labels.map((l) => `write "${l}" into the statement`), "the list under the editor");
+  assert.equal((await runSql(page, "SELECT * FROM t")).state, "done");
+  assert.deepEqual(await page.$$eval("[data-testid=sql-grid-header] .colname", (hs) => hs.map((h) => h.textContent)), labels);
+  for (let c = 0; c < 4; c++) assert.deepEqual(await column(c), ["0", "1", "2"].map((k) => String(100 * c + Number(k))), labels[c]);
+  for (const [c, name] of labels.entries()) {
+    assert.equal((await runSql(page, `SELECT "${name}" AS v FROM t`)).state, "done", name);
+    assert.deepEqual(await column(0), ["0", "1", "2"].map((k) => String(100 * c + Number(k))), `"${name}" is column ${c}`);
+  }
+});
+
 test("no console errors and nothing fetched from outside", () => {
   assert.deepEqual(offsite(), []);
   assert.deepEqual(log.errors, []);

@@ -1,26 +1,28 @@
 // Column names may repeat (comparison.cols has i, i, f, s, s). Wherever a
 // name is not unique the page adds the column's index: "i #0", "i #1".
-// The same labels name the columns in exports, Arrow and SQL.
+// The same labels name the columns in exports, Arrow and SQL, and DuckDB
+// (table t) tells names apart without regard to ASCII case: x and X are
+// one name there, so they repeat here too ("x #0", "X #1").
 
-/** One unique label per column. A name that appears once is its column's
- *  label, always: a repeated name's label never takes it (names a, a,
- *  "a #1" give "a #0", "a #1#", "a #1"), so a label that is a column's
- *  name always means that column. */
+/** A name as DuckDB compares names: ASCII letters in one case (no other letters folded). */
+const nameKey = (name) => name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
+
+/** One unique label per column (case aside). A name no other column has
+ *  is its column's label, always, and no label of a repeated name is a
+ *  name any column has (names a, a, "a #1" give "a #0", "a #1#", "a #1"),
+ *  so a label that is a column's name always means that column. */
 export function columnLabels(schema) {
   const count = new Map();
-  for (const col of schema) count.set(col.name, (count.get(col.name) || 0) + 1);
-  const used = new Set(schema.filter((col) => count.get(col.name) === 1).map((col) => col.name));
+  for (const col of schema) count.set(nameKey(col.name), (count.get(nameKey(col.name)) || 0) + 1);
+  const used = new Set(schema.map((col) => nameKey(col.name)));
   return schema.map((col, c) => {
-    if (count.get(col.name) === 1) return col.name;
+    if (count.get(nameKey(col.name)) === 1) return col.name;
     let label = `${col.name} #${c}`;
-    while (used.has(label)) label += "#";
-    used.add(label);
+    while (used.has(nameKey(label))) label += "#";
+    used.add(nameKey(label));
     return label;
   });
 }
-
-/** Whether column c's name appears more than once. */
-export const nameRepeats = (schema, c) => schema.some((o, i) => i !== c && o.name === schema[c].name);
 
 /** A name for a menu's option text, where CSS cannot isolate a part: between
  *  U+2068 and U+2069, so a direction control inside it (an override) ends
