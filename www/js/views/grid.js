@@ -744,6 +744,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       source = src;
       generation++;
       blocks.clear();
+      findNote.hidden = true; // (it spoke of the rows shown before)
       fitted = new Set();
       if (!keepScroll) {
         // A scroll asked for in the rows shown before (Go to row, a link's
