@@ -203,6 +203,14 @@ test("N where the cells found are all in columns not shown: it looks 1,024 rows 
   await page.waitForSelector(`${note}:not([hidden])`, { timeout: 20_000 });
   assert.equal(await page.textContent(note), "No cell the search found in the columns shown, in the 1,024 rows after this one.");
   assert.equal(await page.$eval("#data-grid-active", (e) => e.dataset.row), "0", "the selection stays");
+  // Other columns shown: the note spoke of the ones before, and goes (well before its 6 s).
+  const shownAt = Date.now();
+  await page.click("[data-testid=data-columns-toggle]");
+  await page.check(`[data-testid=data-columns-col][value='${text[0]}']`);
+  await page.click("[data-testid=data-columns-toggle]");
+  await gridDrawn(page);
+  assert.equal(await page.isHidden(note), true, "the note went with the columns it spoke of");
+  assert.ok(Date.now() - shownAt < 5000, "(checked before the note's own time was up)");
 });
 
 test("no page errors", () => {
