@@ -317,7 +317,12 @@ export function createTiming(ctx, el) {
       if (gen !== ctx.gen) return;
       progress.hidden = true;
       progressText.textContent = "";
-      const box = errorBox(e, { title: e.kind === "cancelled" ? "Timing stopped" : "Timing failed", schema: f.schema, testid: "timing-error" });
+      // A stop is no error: one plain line, not the error box's title, kind
+      // badge, message and hint (which said "cancelled" twice).
+      const box =
+        e.kind === "cancelled"
+          ? h("p", { class: "notice", role: "status", "data-testid": "timing-error", "data-kind": "cancelled" }, "Timing stopped on request: none of its runs is kept.")
+          : errorBox(e, { title: "Timing failed", schema: f.schema, testid: "timing-error" });
       // Stopped: the run before (if any) stays on show below the word of it.
       if (e.kind === "cancelled") {
         results.querySelector("[data-testid=timing-error]")?.remove();

@@ -1,0 +1,81 @@
+// The Timing tab as a person uses it (movielens.optimized: 7 columns, 2
+// row groups): runs side by side say what each covered, a choice of
+// nothing leaves the run on show, blank numbers mean the defaults shown,
+// progress counts warm-ups and runs apart, a stop is said once, runs from
+// memory claim no read time, and the focus stays somewhere a keyboard can
+// go on from.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { dropFile, openInspector, corpus, tab } from "./harness.mjs";
+
+let inspector, page, log;
+
+before(async () => {
+  inspector = await openInspector();
+  ({ page, log } = inspector);
+  await dropFile(page, path.join(corpus, "real/movielens.optimized.cols"));
+  await tab(page, "timing");
+});
+
+after(async () => {
+  await inspector?.close();
+});
+
+/** Picks the columns and row groups (indices) a run is to time. */
+async function choose(cols, rgs) {
+  await page.click("[data-testid=timing-columns-none]");
+  for (const c of cols) await page.check(`[data-testid=timing-columns-col][value="${c}"]`);
+  await page.click("[data-testid=timing-rowgroups-none]");
+  for (const g of rgs) await page.check(`[data-testid=timing-rowgroups-col][value="${g}"]`);
+}
+
+async function settings({ runs = "1", warmups = "0", scope = "column", mode = "memory" } = {}) {
+  await page.fill("[data-testid=timing-runs]", runs);
+  await page.fill("[data-testid=timing-warmups]", warmups);
+  await page.check(`[data-testid=timing-scope-${scope}]`);
+  await page.check(`[data-testid=timing-mode-${mode}]`);
+}
+
+/** Clicks Run timing (or presses `key` where the focus is) and waits until the run is on show and the button back. */
+async function runOnce(key) {
+  const before = (await page.$eval("[data-testid=timing-run-label]", (e) => e.textContent).catch(() => "")) || "";
+  if (key) await page.keyboard.press(key);
+  else await page.click("[data-testid=timing-run]");
+  await page.waitForFunction((b) => (document.querySelector("[data-testid=timing-run-label]")?.textContent || "") !== b, before, { timeout: 60_000 });
+  await page.waitForSelector("[data-testid=timing-run]:not([disabled])");
+}
+
+const focused = () => page.evaluate(() => {
+  const e = document.activeElement;
+  return !e || e === document.body ? "body" : e.dataset.testid || e.getAttribute("aria-label") || e.tagName;
+});
+
+async function removeAllRuns() {
+  while (await page.$("[data-testid=timing-compare] thead button")) await page.click("[data-testid=timing-compare] thead button >> nth=0");
+}
+
+/** Starts a long run (by Enter on Run timing, or a click) and resolves once its runs (not its first read) are under way. */
+async function startLong(byKey) {
+  await choose([0, 1, 2, 3, 4, 5, 6], [0, 1]);
+  await settings({ runs: "1000", warmups: "0", mode: "file" });
+  if (byKey) {
+    await page.focus("[data-testid=timing-run]");
+    await page.keyboard.press("Enter");
+  } else await page.click("[data-testid=timing-run]");
+  await page.waitForFunction(() => /^run \d/.test(document.querySelector("[data-testid=timing-progress] + span")?.textContent || ""), null, { timeout: 60_000 });
+}
+
+test("a stopped run says so once, plainly", async () => {
+  await startLong(false);
+  await page.click("[data-testid=timing-stop]");
+  await page.waitForSelector("[data-testid=timing-error][data-kind=cancelled]");
+  assert.equal((await page.innerText("[data-testid=timing-error]")).trim(), "Timing stopped on request: none of its runs is kept.");
+  await page.waitForSelector("[data-testid=timing-run]:not([disabled])");
+});
+
+test("no console errors", () => {
+  assert.deepEqual(log.errors, []);
+});
