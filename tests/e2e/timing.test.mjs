@@ -57,6 +57,34 @@ async function removeAllRuns() {
   while (await page.$("[data-testid=timing-compare] thead button")) await page.click("[data-testid=timing-compare] thead button >> nth=0");
 }
 
+test("Run timing with no column chosen says so and leaves the run on show, still exportable", async () => {
+  await choose([1], [0]);
+  await settings();
+  await runOnce();
+  const label = await page.textContent("[data-testid=timing-run-label]");
+  const said = () => page.waitForFunction(() => /Choose at least one column/.test(document.querySelector("[data-testid=panel-timing]").textContent));
+  await page.click("[data-testid=timing-columns-none]");
+  await page.click("[data-testid=timing-run]");
+  await said();
+  assert.equal(await page.$eval("[data-testid=timing-run-label]", (e) => e.textContent).catch(() => "no run on show"), label);
+  assert.equal(await page.textContent("[data-testid=timing-choose]"), "Choose at least one column and one row group.");
+  assert.ok(await page.isVisible("[data-testid=timing-chart]"));
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-json]")]);
+  assert.equal(JSON.parse(fs.readFileSync(await download.path(), "utf8")).columns[0].index, 1);
+  // The next run takes the word away; no row group chosen, it is said again.
+  await choose([1], [0]);
+  await runOnce();
+  assert.ok(await page.isHidden("[data-testid=timing-choose]"));
+  const label2 = await page.textContent("[data-testid=timing-run-label]");
+  assert.notEqual(label2, label);
+  await choose([1], []);
+  await page.click("[data-testid=timing-run]");
+  await said();
+  assert.equal(await page.$eval("[data-testid=timing-run-label]", (e) => e.textContent).catch(() => "no run on show"), label2);
+  assert.ok(await page.isVisible("[data-testid=timing-choose]"));
+  await removeAllRuns();
+});
+
 /** Starts a long run (by Enter on Run timing, or a click) and resolves once its runs (not its first read) are under way. */
 async function startLong(byKey) {
   await choose([0, 1, 2, 3, 4, 5, 6], [0, 1]);

@@ -211,6 +211,9 @@ export function createTiming(ctx, el) {
   const compareHost = h("div", { class: "timing-compare" });
   const progress = h("progress", { max: 1, value: 0, hidden: true, "data-testid": "timing-progress" });
   const progressText = h("span", { class: "muted small" });
+  // Said by the Run button, not in the results: the run on show stays, and
+  // can still be exported.
+  const chooseNote = h("p", { class: "notice small", role: "status", hidden: true, "data-testid": "timing-choose" }, "Choose at least one column and one row group.");
   let ac = null;
   let shown = null; // the chart in sight (chartBox)
 
@@ -267,10 +270,8 @@ export function createTiming(ctx, el) {
             opts.mode = "memory";
             opts.poolFromUrl = true;
           }
-          if (!opts.cols.length || !opts.rgs.length) {
-            fill(results, h("p", { class: "notice" }, "Choose at least one column and one row group."));
-            return;
-          }
+          chooseNote.hidden = opts.cols.length > 0 && opts.rgs.length > 0;
+          if (!chooseNote.hidden) return;
           runBtn.disabled = true;
           stopBtn.hidden = false;
           await run(opts);
@@ -288,6 +289,7 @@ export function createTiming(ctx, el) {
         h("div", { class: "timing-numbers" }, h("label", { class: "field", for: "timing-runs" }, h("span", { class: "field-label" }, "Runs"), runs), h("label", { class: "field", for: "timing-warmups" }, h("span", { class: "field-label" }, "Warm-ups (excluded)"), warm)),
         h("label", { class: "check" }, reuse, " Reuse output buffers — each run hands the last run's columns back ({ reuse }), so their typed arrays are refilled instead of newly allocated"),
         h("div", { class: "run-row" }, runBtn, stopBtn, progress, progressText),
+        chooseNote,
       ),
     );
   }
@@ -555,6 +557,7 @@ export function createTiming(ctx, el) {
       // A run of the last file may still be under way: its progress goes with it.
       progress.hidden = true;
       progressText.textContent = "";
+      chooseNote.hidden = true;
       if (!f.rowGroups.length) {
         fill(el, h("p", { class: "notice" }, "This file has no row groups: nothing to time."));
         return;
