@@ -85,6 +85,21 @@ test("Run timing with no column chosen says so and leaves the run on show, still
   await removeAllRuns();
 });
 
+test("blank Runs and Warm-ups fields run the defaults they showed (15 and 3)", async () => {
+  await choose([1], [0]);
+  await settings({ runs: "", warmups: "" });
+  await runOnce();
+  assert.match(await page.textContent(".timing-results p.muted.small"), /^15 runs per column in randomized order after 3 warm-ups \(excluded\)/);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-json]")]);
+  const json = JSON.parse(fs.readFileSync(await download.path(), "utf8"));
+  assert.equal(json.runs, 15);
+  assert.equal(json.warmups, 3);
+  // The fields say what ran.
+  assert.equal(await page.inputValue("[data-testid=timing-runs]"), "15");
+  assert.equal(await page.inputValue("[data-testid=timing-warmups]"), "3");
+  await removeAllRuns();
+});
+
 /** Starts a long run (by Enter on Run timing, or a click) and resolves once its runs (not its first read) are under way. */
 async function startLong(byKey) {
   await choose([0, 1, 2, 3, 4, 5, 6], [0, 1]);

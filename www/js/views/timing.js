@@ -20,6 +20,15 @@ const PARTS = [
   { key: "otherMs", label: "other", cls: "p-other" },
 ];
 
+// The Runs and Warm-ups fields' defaults: a field left blank runs the
+// default it showed, and shows it again (blank ran 15 runs but 0 warm-ups).
+const RUNS = 15;
+const WARMUPS = 3;
+function orDefault(input, value) {
+  if (input.value.trim() === "") input.value = value;
+  return Number(input.value);
+}
+
 const SCOPES = {
   column: "per column",
   whole: "whole read",
@@ -238,8 +247,8 @@ export function createTiming(ctx, el) {
     const bad = unreadableNow();
     const cp = columnPicker(f.schema.map((col, c) => ({ ...col, name: ctx.labels[c] })), cols, (l) => (cols = l), { testid: "timing-columns", label: "Columns" });
     const rp = columnPicker(f.rowGroups.map((rg, g) => ({ name: `row group ${g}`, type: plural(rg.numRows, "row") })), rgs, (l) => (rgs = l), { testid: "timing-rowgroups", label: "Row groups", placeholder: "filter row groups" });
-    const runs = h("input", { type: "number", min: 1, max: 1000, value: 15, "data-testid": "timing-runs", id: "timing-runs" });
-    const warm = h("input", { type: "number", min: 0, max: 100, value: 3, "data-testid": "timing-warmups", id: "timing-warmups" });
+    const runs = h("input", { type: "number", min: 1, max: 1000, value: RUNS, "data-testid": "timing-runs", id: "timing-runs" });
+    const warm = h("input", { type: "number", min: 0, max: 100, value: WARMUPS, "data-testid": "timing-warmups", id: "timing-warmups" });
     const radio = (name, value, label, checked, testid) => h("label", {}, h("input", { type: "radio", name, value, checked, "data-testid": testid }), ` ${label}`);
     const reuse = h("input", { type: "checkbox", "data-testid": "timing-reuse" });
     const poolSize = h("input", { type: "number", min: 1, max: 16, value: Math.max(1, Math.min(16, navigator.hardwareConcurrency || 2)), "data-testid": "timing-pool-size", id: "timing-pool-size", "aria-label": "workers in the pool" }); // inside the radio's label, which names the radio only
@@ -257,8 +266,8 @@ export function createTiming(ctx, el) {
           const opts = {
             cols: [...cols],
             rgs: [...rgs],
-            runs: Math.max(1, Math.min(1000, Number(runs.value) || 15)),
-            warmups: Math.max(0, Math.min(100, Number(warm.value) || 0)),
+            runs: Math.max(1, Math.min(1000, orDefault(runs, RUNS))),
+            warmups: Math.max(0, Math.min(100, orDefault(warm, WARMUPS))),
             mode: fd.get("timing-mode") || "file",
             scope: fd.get("timing-scope") || "column",
             poolSize: Math.max(1, Math.min(16, Number(poolSize.value) || 2)),
