@@ -100,6 +100,45 @@ test("blank Runs and Warm-ups fields run the defaults they showed (15 and 3)", a
   await removeAllRuns();
 });
 
+/** The progress line's texts while a run goes on, each once. */
+async function progressTexts(fn) {
+  await page.evaluate(() => {
+    window.__progress = [];
+    const el = document.querySelector("[data-testid=timing-progress] + span");
+    window.__progressWatch = new MutationObserver(() => el.textContent && window.__progress.at(-1) !== el.textContent && window.__progress.push(el.textContent));
+    window.__progressWatch.observe(el, { childList: true, characterData: true, subtree: true });
+  });
+  await fn();
+  return page.evaluate(() => {
+    window.__progressWatch.disconnect();
+    return window.__progress;
+  });
+}
+
+/** Checks the progress texts of a run: each "warm-up k of W" or "run k of R", in order, warm-ups first (the worker posts at most every 50 ms, so not every step is seen). */
+function checkProgress(texts, W, R) {
+  const steps = texts.filter((t) => /^(warm-up|run) \d/.test(t)).map((t) => {
+    const m = /^(warm-up|run) (\d+) of (\d+)$/.exec(t);
+    assert.ok(m, `progress text: ${t}`);
+    assert.equal(Number(m[3]), m[1] === "run" ? R : W, `progress text: ${t}`);
+    assert.ok(Number(m[2]) >= 1 && Number(m[2]) <= Number(m[3]), `progress text: ${t}`);
+    return [m[1] === "run" ? W + Number(m[2]) : Number(m[2]), t];
+  });
+  assert.ok(steps.some(([, t]) => t.startsWith("warm-up")) && steps.some(([, t]) => t.startsWith("run")), JSON.stringify(texts));
+  for (let i = 1; i < steps.length; i++) assert.ok(steps[i][0] > steps[i - 1][0], JSON.stringify(texts));
+}
+
+test("progress counts warm-ups and runs apart: warm-up k of all warm-ups, then run k of all runs", async () => {
+  // Per column: 7 columns x 4 warm-ups, then 7 columns x 20 runs.
+  await choose([0, 1, 2, 3, 4, 5, 6], [0, 1]);
+  await settings({ runs: "20", warmups: "4", mode: "file" });
+  checkProgress(await progressTexts(runOnce), 28, 140);
+  // A whole read: 4 warm-ups, then 40 runs.
+  await settings({ runs: "40", warmups: "4", scope: "whole", mode: "file" });
+  checkProgress(await progressTexts(runOnce), 4, 40);
+  await removeAllRuns();
+});
+
 /** Starts a long run (by Enter on Run timing, or a click) and resolves once its runs (not its first read) are under way. */
 async function startLong(byKey) {
   await choose([0, 1, 2, 3, 4, 5, 6], [0, 1]);

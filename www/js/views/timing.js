@@ -320,8 +320,8 @@ export function createTiming(ctx, el) {
           if (gen !== ctx.gen) return;
           if (p.total) {
             progress.value = p.done / p.total;
-            progressText.textContent = `${p.label} ${p.done} of ${p.total}`;
-          } else progressText.textContent = p.label;
+            progressText.textContent = p.text ?? `${p.label} ${p.done} of ${p.total}`;
+          } else progressText.textContent = p.text ?? p.label;
         },
       });
     } catch (e) {
