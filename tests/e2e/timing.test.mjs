@@ -158,6 +158,30 @@ test("a stopped run says so once, plainly", async () => {
   await page.waitForSelector("[data-testid=timing-run]:not([disabled])");
 });
 
+test("runs from memory read nothing: no read time in the summary CSV, the JSON or the split's tooltip", async () => {
+  await choose([1], [0, 1]);
+  await settings({ runs: "3", warmups: "0", mode: "memory" });
+  await runOnce();
+  const tip = await page.getAttribute("[data-testid=timing-result-row] .split", "title");
+  assert.doesNotMatch(tip, /read/);
+  assert.match(tip, /^decompress /);
+  const [csvDl] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-csv]")]);
+  const [head, line] = fs.readFileSync(await csvDl.path(), "utf8").trim().split("\n").map((l) => l.split(","));
+  assert.equal(line[head.indexOf("read_ms")], "");
+  const [jsonDl] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-json]")]);
+  const json = JSON.parse(fs.readFileSync(await jsonDl.path(), "utf8"));
+  assert.equal(json.columns[0].medianSplitMs.readMs, null);
+  assert.ok(json.columns[0].runs.every((r) => r.readMs === null));
+  // Re-read from the file, the read is timed and said.
+  await settings({ runs: "3", warmups: "0", mode: "file" });
+  await runOnce();
+  assert.match(await page.getAttribute("[data-testid=timing-result-row] .split", "title"), /^read \d/);
+  const [csv2] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-csv]")]);
+  const [head2, line2] = fs.readFileSync(await csv2.path(), "utf8").trim().split("\n").map((l) => l.split(","));
+  assert.match(line2[head2.indexOf("read_ms")], /^\d+(\.\d+)?$/);
+  await removeAllRuns();
+});
+
 test("no console errors", () => {
   assert.deepEqual(log.errors, []);
 });

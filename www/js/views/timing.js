@@ -57,6 +57,9 @@ function analyse(ctx, res, opts) {
     const stored = storedOf(f, c, opts.rgs);
     const decoded = runs[0]?.decodedBytes ?? 0;
     const split = splitOfMedian(runs, PARTS.slice(0, 4).map((p) => p.key));
+    // Runs from memory read nothing: no read time (null, as each run's),
+    // not a read of 0 ms.
+    if (!runs.some((r) => r.hasRead)) split.readMs = null;
     return {
       c,
       name: ctx.labels[c],
@@ -78,7 +81,7 @@ function splitBar(split, total) {
   const t = total || 1;
   return h(
     "span",
-    { class: "split", title: PARTS.map((p) => `${p.label} ${fmtMs(split[p.key])}`).join(" · ") },
+    { class: "split", title: PARTS.filter((p) => split[p.key] !== null).map((p) => `${p.label} ${fmtMs(split[p.key])}`).join(" · ") },
     PARTS.map((p) => (split[p.key] > 0 ? h("span", { class: ["split-part", p.cls], style: { width: `${(100 * split[p.key]) / t}%` } }) : null)),
   );
 }
