@@ -9,7 +9,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { dropFile, openInspector, corpus, tab } from "./harness.mjs";
+import { dropFile, openInspector, corpus, tab, shot } from "./harness.mjs";
 
 let inspector, page, log;
 
@@ -57,6 +57,51 @@ async function removeAllRuns() {
   while (await page.$("[data-testid=timing-compare] thead button")) await page.click("[data-testid=timing-compare] thead button >> nth=0");
 }
 
+test("Runs side by side: each run's header says what it covered, and times over other columns or row groups say theirs", async () => {
+  await choose([0, 1, 2, 3, 4, 5, 6], [0, 1]);
+  await settings({ scope: "whole" });
+  await runOnce(); // #1: every column of both row groups in one read
+  await choose([1], [0]);
+  await runOnce(); // #2: one column of one row group in one read
+  await page.check("[data-testid=timing-scope-column]");
+  await runOnce(); // #3: column 1 over row group 0
+  await page.click("[data-testid=timing-rowgroups-all]");
+  await runOnce(); // #4: column 1 over both row groups
+  await runOnce(); // #5: the same again
+
+  const heads = await page.$$eval("[data-testid=timing-compare-coverage]", (els) => els.map((e) => e.textContent));
+  assert.deepEqual(heads, [
+    "7 columns × 2 row groups, in one read",
+    "1 column × 1 row group, in one read",
+    "1 column, each over 1 row group",
+    "1 column, each over 2 row groups",
+    "1 column, each over 2 row groups",
+  ]);
+  // The header's title names them.
+  const titles = await page.$$eval("[data-testid=timing-compare] thead th", (t) => t.slice(1).map((x) => x.title));
+  assert.match(titles[1], /^Columns: title\. Row groups: 0\. movielens\.optimized\.cols, \d{4}-/);
+  assert.match(titles[0], /^Columns: movieId, title, year, genres, userId, rating, timestamp\. Row groups: 0–1\./);
+
+  const row = (key) => page.$$eval(`[data-testid=timing-compare-row][data-key="${key}"] td`, (tds) => tds.slice(1).map((td) => ({ text: td.textContent, differs: td.dataset.coverage === "differs" })));
+  const whole = await row("whole");
+  assert.deepEqual(whole.map((c) => c.differs), [true, true, false, false, false]);
+  assert.match(whole[0].text, /^[\d.]+ m?s \(7 columns × row groups 0–1\)$/);
+  assert.match(whole[1].text, /^[\d.]+ m?s \(1 column × row group 0\)$/);
+  const col = await row("c1");
+  assert.deepEqual(col.map((c) => c.differs), [false, false, true, true, true]);
+  assert.match(col[2].text, /^[\d.]+ m?s \(row group 0\)$/);
+  assert.match(col[3].text, /^[\d.]+ m?s \(row groups 0–1\)$/);
+  assert.match(await page.textContent("[data-testid=timing-compare-note]"), /not comparable/);
+  await shot(page, "timing-compare");
+
+  // Run #3 removed, column 1's times all cover the same: nothing marked.
+  await page.click('[data-testid=timing-compare] thead button[aria-label="remove run 3"]');
+  const after = await row("c1");
+  assert.deepEqual(after.map((c) => c.differs), [false, false, false, false]);
+  assert.ok(after.slice(2).every((c) => /^[\d.]+ m?s$/.test(c.text)), JSON.stringify(after));
+  await removeAllRuns();
+});
+
 test("Run timing with no column chosen says so and leaves the run on show, still exportable", async () => {
   await choose([1], [0]);
   await settings();
@@ -68,6 +113,7 @@ test("Run timing with no column chosen says so and leaves the run on show, still
   await said();
   assert.equal(await page.$eval("[data-testid=timing-run-label]", (e) => e.textContent).catch(() => "no run on show"), label);
   assert.equal(await page.textContent("[data-testid=timing-choose]"), "Choose at least one column and one row group.");
+  await shot(page, "timing-choose");
   assert.ok(await page.isVisible("[data-testid=timing-chart]"));
   const [download] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-json]")]);
   assert.equal(JSON.parse(fs.readFileSync(await download.path(), "utf8")).columns[0].index, 1);

@@ -459,6 +459,36 @@ export function createTiming(ctx, el) {
     shown?.draw();
   }
 
+  /**
+   * What a run covered: the columns it timed (those skipped left out) and
+   * its row groups, both in file order.
+   */
+  function coverage(e) {
+    const up = (xs) => [...xs].sort((a, b) => a - b);
+    return { cols: up(e.res.whole ? e.res.whole.cols : e.rows.map((r) => r.c)), rgs: up(e.opts.rgs) };
+  }
+
+  /** Row groups as ranges ("0–45", "0, 2, 5–9"), the first `most` ranges, then "…". */
+  function rgRanges(rgs, most = Infinity) {
+    const parts = [];
+    for (let i = 0; i < rgs.length; ) {
+      let j = i;
+      while (j + 1 < rgs.length && rgs[j + 1] === rgs[j] + 1) j++;
+      parts.push(j === i ? `${rgs[i]}` : `${rgs[i]}–${rgs[j]}`);
+      i = j + 1;
+    }
+    return parts.length > most ? `${parts.slice(0, most).join(", ")}, …` : parts.join(", ");
+  }
+  const rgText = (rgs) => (rgs.length === 1 ? `row group ${rgs[0]}` : `row groups ${rgRanges(rgs, 3)}`);
+
+  /** The header's line under a run's label, and its title (every column's name, every row group). */
+  function coverageHead(e) {
+    const { cols, rgs } = coverage(e);
+    const text = e.opts.scope === "column" ? `${plural(cols.length, "column")}, each over ${plural(rgs.length, "row group")}` : `${plural(cols.length, "column")} × ${plural(rgs.length, "row group")}, in one read`;
+    const names = cols.slice(0, 20).map((c) => brief(ctx.labels[c])).join(", ") + (cols.length > 20 ? `, and ${fmtInt(cols.length - 20)} more` : "");
+    return { text, title: `Columns: ${names || "none"}. Row groups: ${rgRanges(rgs)}. ${e.file}, ${e.when}` };
+  }
+
   /** Medians of every kept run side by side. */
   function showCompare() {
     if (history.length < 2) {
@@ -470,10 +500,28 @@ export function createTiming(ctx, el) {
       for (const r of e.rows) names.set(`c${r.c}`, brief(r.name));
       if (e.whole) names.set("whole", "whole read (all chosen columns)");
     }
-    const cell = (e, key) => {
+    // A time is comparable with the others in its row only over the same
+    // data: a whole read over the same columns and row groups, a column
+    // over the same row groups. Where a row's runs differ, each time says
+    // what it covered.
+    const cellOf = (e, key) => {
       const r = key === "whole" ? e.whole : e.rows.find((x) => `c${x.c}` === key);
-      return r ? fmtMs(r.median) : "—";
+      if (!r) return null;
+      const { cols, rgs } = coverage(e);
+      return { median: r.median, key: key === "whole" ? `${cols}|${rgs}` : `${rgs}`, what: key === "whole" ? `${plural(cols.length, "column")} × ${rgText(rgs)}` : rgText(rgs), title: coverageHead(e).title };
     };
+    let anyDiffer = false;
+    const rows = [...names].map(([key, name]) => {
+      const cells = history.map((e) => cellOf(e, key));
+      const differ = new Set(cells.filter(Boolean).map((x) => x.key)).size > 1;
+      anyDiffer ||= differ;
+      return h(
+        "tr",
+        { "data-testid": "timing-compare-row", "data-key": key },
+        h("td", {}, name),
+        cells.map((x) => (!x ? h("td", { class: "num" }, "—") : differ ? h("td", { class: "num", "data-coverage": "differs", title: `Over other data than another run in this row: not comparable with it. ${x.title}` }, fmtMs(x.median), ` (${x.what})`) : h("td", { class: "num" }, fmtMs(x.median)))),
+      );
+    });
     fill(
       compareHost,
       h("h3", {}, "Runs side by side (medians)"),
@@ -483,10 +531,23 @@ export function createTiming(ctx, el) {
         h(
           "table",
           { class: "data compact", "data-testid": "timing-compare" },
-          h("thead", {}, h("tr", {}, h("th", {}, "Column"), history.map((e) => h("th", { class: "num", title: `${e.file}, ${e.when}` }, e.label, " ", h("button", { type: "button", class: "small", title: "remove this run", "aria-label": `remove run ${e.id}`, onclick: () => { history = history.filter((x) => x !== e); showCompare(); } }, "×"))))),
-          h("tbody", {}, [...names].map(([key, name]) => h("tr", { "data-testid": "timing-compare-row", "data-key": key }, h("td", {}, name), history.map((e) => h("td", { class: "num" }, cell(e, key)))))),
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              h("th", {}, "Column"),
+              history.map((e) => {
+                const head = coverageHead(e);
+                return h("th", { class: "num", title: head.title }, e.label, " ", h("button", { type: "button", class: "small", title: "remove this run", "aria-label": `remove run ${e.id}`, onclick: () => { history = history.filter((x) => x !== e); showCompare(); } }, "×"), h("div", { class: "coverage", "data-testid": "timing-compare-coverage" }, head.text));
+              }),
+            ),
+          ),
+          h("tbody", {}, rows),
         ),
       ),
+      anyDiffer ? h("p", { class: "small", "data-testid": "timing-compare-note" }, "Where the runs in a row covered different columns or row groups, each time is followed by what it covered: those times are not comparable.") : null,
     );
   }
 
