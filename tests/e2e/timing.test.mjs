@@ -204,6 +204,16 @@ test("a stopped run says so once, plainly", async () => {
   await page.waitForSelector("[data-testid=timing-run]:not([disabled])");
 });
 
+test("keyboard: while a run goes on the focus is on Stop; once stopped, on Run timing", async () => {
+  await startLong(true);
+  // The Run button is disabled while the run goes on.
+  assert.equal(await focused(), "timing-stop");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("[data-testid=timing-error][data-kind=cancelled]");
+  await page.waitForSelector("[data-testid=timing-run]:not([disabled])");
+  assert.equal(await focused(), "timing-run");
+});
+
 test("runs from memory read nothing: no read time in the summary CSV, the JSON or the split's tooltip", async () => {
   await choose([1], [0, 1]);
   await settings({ runs: "3", warmups: "0", mode: "memory" });
@@ -226,6 +236,32 @@ test("runs from memory read nothing: no read time in the summary CSV, the JSON o
   const [head2, line2] = fs.readFileSync(await csv2.path(), "utf8").trim().split("\n").map((l) => l.split(","));
   assert.match(line2[head2.indexOf("read_ms")], /^\d+(\.\d+)?$/);
   await removeAllRuns();
+});
+
+test("keyboard: after a run the focus is on Run timing; removing a run puts it on the next run's remove button, then on Run timing", async () => {
+  await choose([1], [0]);
+  await settings();
+  await page.focus("[data-testid=timing-run]");
+  for (let i = 0; i < 4; i++) {
+    await runOnce("Enter");
+    assert.equal(await focused(), "timing-run", `after run ${i + 1}`);
+  }
+  const ids = await page.$$eval("[data-testid=timing-compare] thead button", (b) => b.map((x) => x.getAttribute("aria-label")));
+  assert.ok(ids.length >= 4, JSON.stringify(ids));
+  await page.focus(`[data-testid=timing-compare] thead button[aria-label="${ids[0]}"]`);
+  await page.keyboard.press("Enter");
+  assert.equal(await focused(), ids[1]);
+  // The last run's button removed: the one before it takes the focus.
+  await page.focus(`[data-testid=timing-compare] thead button[aria-label="${ids.at(-1)}"]`);
+  await page.keyboard.press("Enter");
+  assert.equal(await focused(), ids.at(-2));
+  // Enter again and again: each time on the next button, until one run is
+  // left and the table goes; then the focus is back on Run timing.
+  while (await page.$("[data-testid=timing-compare]")) {
+    assert.match(await focused(), /^remove run \d+$/);
+    await page.keyboard.press("Enter");
+  }
+  assert.equal(await focused(), "timing-run");
 });
 
 test("no console errors", () => {

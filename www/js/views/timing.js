@@ -284,11 +284,20 @@ export function createTiming(ctx, el) {
           }
           chooseNote.hidden = opts.cols.length > 0 && opts.rgs.length > 0;
           if (!chooseNote.hidden) return;
+          // Run timing, disabled while the run goes on, would drop the focus
+          // to the page: Stop takes it, and gives it back at the end.
+          const fromRun = document.activeElement === runBtn;
           runBtn.disabled = true;
           stopBtn.hidden = false;
-          await run(opts);
-          runBtn.disabled = false;
-          stopBtn.hidden = true;
+          if (fromRun) stopBtn.focus();
+          try {
+            await run(opts);
+          } finally {
+            const onStop = document.activeElement === stopBtn;
+            runBtn.disabled = false;
+            stopBtn.hidden = true;
+            if (onStop) runBtn.focus();
+          }
         },
       },
       h("div", { class: "timing-pickers" }, cp.el, rp.el),
@@ -489,6 +498,19 @@ export function createTiming(ctx, el) {
     return { text, title: `Columns: ${names || "none"}. Row groups: ${rgRanges(rgs)}. ${e.file}, ${e.when}` };
   }
 
+  /**
+   * Takes a run out of the runs side by side. Its button goes with it: the
+   * focus goes to the next run's (the last run's: the one before), or to
+   * Run timing once fewer than two runs are left and the table goes.
+   */
+  function removeRun(e) {
+    const i = history.indexOf(e);
+    history = history.filter((x) => x !== e);
+    showCompare();
+    const buttons = compareHost.querySelectorAll("thead button");
+    (buttons[Math.min(i, buttons.length - 1)] ?? el.querySelector("[data-testid=timing-run]"))?.focus();
+  }
+
   /** Medians of every kept run side by side. */
   function showCompare() {
     if (history.length < 2) {
@@ -540,7 +562,7 @@ export function createTiming(ctx, el) {
               h("th", {}, "Column"),
               history.map((e) => {
                 const head = coverageHead(e);
-                return h("th", { class: "num", title: head.title }, e.label, " ", h("button", { type: "button", class: "small", title: "remove this run", "aria-label": `remove run ${e.id}`, onclick: () => { history = history.filter((x) => x !== e); showCompare(); } }, "×"), h("div", { class: "coverage", "data-testid": "timing-compare-coverage" }, head.text));
+                return h("th", { class: "num", title: head.title }, e.label, " ", h("button", { type: "button", class: "small", title: "remove this run", "aria-label": `remove run ${e.id}`, onclick: () => removeRun(e) }, "×"), h("div", { class: "coverage", "data-testid": "timing-compare-coverage" }, head.text));
               }),
             ),
           ),
