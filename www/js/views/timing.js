@@ -3,7 +3,9 @@
 // as one whole read of every chosen column (on the worker's thread, or on
 // a pool of workers: pkg/pool.js), runs in shuffled order after untimed
 // warm-ups, medians with a bootstrap interval. Every run stays on the page
-// for side-by-side comparison until removed.
+// for side-by-side comparison until removed; each run's header there says
+// which columns and row groups it covered, and a time over other data than
+// its row's others says its own (those are not comparable).
 
 import { h, s, fill } from "../dom.js";
 import { fmtBytes, fmtInt, fmtMs, csvField, plural } from "../format.js";
