@@ -1089,15 +1089,20 @@ const ops = {
         return agg;
       };
       const total = warmups * cols.length + runs * cols.length;
+      // The bar goes over warm-ups and runs; the text counts each apart
+      // ("warm-up 3 of 15", then "run 16 of 75", not "run 16 of 90").
+      const steps = { "warm-up": warmups * cols.length, run: runs * cols.length };
+      const counted = { "warm-up": 0, run: 0 };
       let done = 0;
       let last = 0;
       const tick = async (label) => {
         done++;
+        counted[label]++;
         await check();
         const now = performance.now();
         if (now - last > 60 || done === total) {
           last = now;
-          post({ done, total, label });
+          post({ done, total, label, text: `${label} ${counted[label]} of ${steps[label]}` });
         }
       };
       for (let w = 0; w < warmups; w++) {
@@ -1144,7 +1149,7 @@ const ops = {
         if (i >= warmups) wall.push({ wallMs: ms, seq: i - warmups });
         decodedBytes = out.reduce((a, col) => a + columnBytes(col), 0);
         prev = reuse ? out : null;
-        post({ done: i + 1, total, label: i < warmups ? "warm-up" : "run" });
+        post({ done: i + 1, total, label: i < warmups ? "warm-up" : "run", text: i < warmups ? `warm-up ${i + 1} of ${warmups}` : `run ${i + 1 - warmups} of ${runs}` });
       }
       return { mode, scope, poolSize: pool ? pool.size : null, resolution, skipped, columns: [], whole: { cols, runs: wall, decodedBytes }, ...ioCounters() };
     } finally {

@@ -3,7 +3,9 @@
 // as one whole read of every chosen column (on the worker's thread, or on
 // a pool of workers: pkg/pool.js), runs in shuffled order after untimed
 // warm-ups, medians with a bootstrap interval. Every run stays on the page
-// for side-by-side comparison until removed.
+// for side-by-side comparison until removed; each run's header there says
+// which columns and row groups it covered, and a time over other data than
+// its row's others says its own (those are not comparable).
 
 import { h, s, fill } from "../dom.js";
 import { fmtBytes, fmtInt, fmtMs, csvField, plural } from "../format.js";
@@ -19,6 +21,15 @@ const PARTS = [
   { key: "copyMs", label: "copy to JS", cls: "p-copy" },
   { key: "otherMs", label: "other", cls: "p-other" },
 ];
+
+// The Runs and Warm-ups fields' defaults: a field left blank runs the
+// default it showed, and shows it again (blank ran 15 runs but 0 warm-ups).
+const RUNS = 15;
+const WARMUPS = 3;
+function orDefault(input, value) {
+  if (input.value.trim() === "") input.value = value;
+  return Number(input.value);
+}
 
 const SCOPES = {
   column: "per column",
@@ -48,6 +59,9 @@ function analyse(ctx, res, opts) {
     const stored = storedOf(f, c, opts.rgs);
     const decoded = runs[0]?.decodedBytes ?? 0;
     const split = splitOfMedian(runs, PARTS.slice(0, 4).map((p) => p.key));
+    // Runs from memory read nothing: no read time (null, as each run's),
+    // not a read of 0 ms.
+    if (!runs.some((r) => r.hasRead)) split.readMs = null;
     return {
       c,
       name: ctx.labels[c],
@@ -69,7 +83,7 @@ function splitBar(split, total) {
   const t = total || 1;
   return h(
     "span",
-    { class: "split", title: PARTS.map((p) => `${p.label} ${fmtMs(split[p.key])}`).join(" · ") },
+    { class: "split", title: PARTS.filter((p) => split[p.key] !== null).map((p) => `${p.label} ${fmtMs(split[p.key])}`).join(" · ") },
     PARTS.map((p) => (split[p.key] > 0 ? h("span", { class: ["split-part", p.cls], style: { width: `${(100 * split[p.key]) / t}%` } }) : null)),
   );
 }
@@ -211,6 +225,9 @@ export function createTiming(ctx, el) {
   const compareHost = h("div", { class: "timing-compare" });
   const progress = h("progress", { max: 1, value: 0, hidden: true, "data-testid": "timing-progress" });
   const progressText = h("span", { class: "muted small" });
+  // Said by the Run button, not in the results: the run on show stays, and
+  // can still be exported.
+  const chooseNote = h("p", { class: "notice small", role: "status", hidden: true, "data-testid": "timing-choose" }, "Choose at least one column and one row group.");
   let ac = null;
   let shown = null; // the chart in sight (chartBox)
 
@@ -235,8 +252,8 @@ export function createTiming(ctx, el) {
     const bad = unreadableNow();
     const cp = columnPicker(f.schema.map((col, c) => ({ ...col, name: ctx.labels[c] })), cols, (l) => (cols = l), { testid: "timing-columns", label: "Columns" });
     const rp = columnPicker(f.rowGroups.map((rg, g) => ({ name: `row group ${g}`, type: plural(rg.numRows, "row") })), rgs, (l) => (rgs = l), { testid: "timing-rowgroups", label: "Row groups", placeholder: "filter row groups" });
-    const runs = h("input", { type: "number", min: 1, max: 1000, value: 15, "data-testid": "timing-runs", id: "timing-runs" });
-    const warm = h("input", { type: "number", min: 0, max: 100, value: 3, "data-testid": "timing-warmups", id: "timing-warmups" });
+    const runs = h("input", { type: "number", min: 1, max: 1000, value: RUNS, "data-testid": "timing-runs", id: "timing-runs" });
+    const warm = h("input", { type: "number", min: 0, max: 100, value: WARMUPS, "data-testid": "timing-warmups", id: "timing-warmups" });
     const radio = (name, value, label, checked, testid) => h("label", {}, h("input", { type: "radio", name, value, checked, "data-testid": testid }), ` ${label}`);
     const reuse = h("input", { type: "checkbox", "data-testid": "timing-reuse" });
     const poolSize = h("input", { type: "number", min: 1, max: 16, value: Math.max(1, Math.min(16, navigator.hardwareConcurrency || 2)), "data-testid": "timing-pool-size", id: "timing-pool-size", "aria-label": "workers in the pool" }); // inside the radio's label, which names the radio only
@@ -254,8 +271,8 @@ export function createTiming(ctx, el) {
           const opts = {
             cols: [...cols],
             rgs: [...rgs],
-            runs: Math.max(1, Math.min(1000, Number(runs.value) || 15)),
-            warmups: Math.max(0, Math.min(100, Number(warm.value) || 0)),
+            runs: Math.max(1, Math.min(1000, orDefault(runs, RUNS))),
+            warmups: Math.max(0, Math.min(100, orDefault(warm, WARMUPS))),
             mode: fd.get("timing-mode") || "file",
             scope: fd.get("timing-scope") || "column",
             poolSize: Math.max(1, Math.min(16, Number(poolSize.value) || 2)),
@@ -267,15 +284,22 @@ export function createTiming(ctx, el) {
             opts.mode = "memory";
             opts.poolFromUrl = true;
           }
-          if (!opts.cols.length || !opts.rgs.length) {
-            fill(results, h("p", { class: "notice" }, "Choose at least one column and one row group."));
-            return;
-          }
+          chooseNote.hidden = opts.cols.length > 0 && opts.rgs.length > 0;
+          if (!chooseNote.hidden) return;
+          // Run timing, disabled while the run goes on, would drop the focus
+          // to the page: Stop takes it, and gives it back at the end.
+          const fromRun = document.activeElement === runBtn;
           runBtn.disabled = true;
           stopBtn.hidden = false;
-          await run(opts);
-          runBtn.disabled = false;
-          stopBtn.hidden = true;
+          if (fromRun) stopBtn.focus();
+          try {
+            await run(opts);
+          } finally {
+            const onStop = document.activeElement === stopBtn;
+            runBtn.disabled = false;
+            stopBtn.hidden = true;
+            if (onStop) runBtn.focus();
+          }
         },
       },
       h("div", { class: "timing-pickers" }, cp.el, rp.el),
@@ -288,6 +312,7 @@ export function createTiming(ctx, el) {
         h("div", { class: "timing-numbers" }, h("label", { class: "field", for: "timing-runs" }, h("span", { class: "field-label" }, "Runs"), runs), h("label", { class: "field", for: "timing-warmups" }, h("span", { class: "field-label" }, "Warm-ups (excluded)"), warm)),
         h("label", { class: "check" }, reuse, " Reuse output buffers — each run hands the last run's columns back ({ reuse }), so their typed arrays are refilled instead of newly allocated"),
         h("div", { class: "run-row" }, runBtn, stopBtn, progress, progressText),
+        chooseNote,
       ),
     );
   }
@@ -309,15 +334,20 @@ export function createTiming(ctx, el) {
           if (gen !== ctx.gen) return;
           if (p.total) {
             progress.value = p.done / p.total;
-            progressText.textContent = `${p.label} ${p.done} of ${p.total}`;
-          } else progressText.textContent = p.label;
+            progressText.textContent = p.text ?? `${p.label} ${p.done} of ${p.total}`;
+          } else progressText.textContent = p.text ?? p.label;
         },
       });
     } catch (e) {
       if (gen !== ctx.gen) return;
       progress.hidden = true;
       progressText.textContent = "";
-      const box = errorBox(e, { title: e.kind === "cancelled" ? "Timing stopped" : "Timing failed", schema: f.schema, testid: "timing-error" });
+      // A stop is no error: one plain line, not the error box's title, kind
+      // badge, message and hint (which said "cancelled" twice).
+      const box =
+        e.kind === "cancelled"
+          ? h("p", { class: "notice", role: "status", "data-testid": "timing-error", "data-kind": "cancelled" }, "Timing stopped on request: none of its runs is kept.")
+          : errorBox(e, { title: "Timing failed", schema: f.schema, testid: "timing-error" });
       // Stopped: the run before (if any) stays on show below the word of it.
       if (e.kind === "cancelled") {
         results.querySelector("[data-testid=timing-error]")?.remove();
@@ -440,6 +470,49 @@ export function createTiming(ctx, el) {
     shown?.draw();
   }
 
+  /**
+   * What a run covered: the columns it timed (those skipped left out) and
+   * its row groups, both in file order.
+   */
+  function coverage(e) {
+    const up = (xs) => [...xs].sort((a, b) => a - b);
+    return { cols: up(e.res.whole ? e.res.whole.cols : e.rows.map((r) => r.c)), rgs: up(e.opts.rgs) };
+  }
+
+  /** Row groups as ranges ("0–45", "0, 2, 5–9"), the first `most` ranges, then "…". */
+  function rgRanges(rgs, most = Infinity) {
+    const parts = [];
+    for (let i = 0; i < rgs.length; ) {
+      let j = i;
+      while (j + 1 < rgs.length && rgs[j + 1] === rgs[j] + 1) j++;
+      parts.push(j === i ? `${rgs[i]}` : `${rgs[i]}–${rgs[j]}`);
+      i = j + 1;
+    }
+    return parts.length > most ? `${parts.slice(0, most).join(", ")}, …` : parts.join(", ");
+  }
+  const rgText = (rgs) => (rgs.length === 1 ? `row group ${rgs[0]}` : `row groups ${rgRanges(rgs, 3)}`);
+
+  /** The header's line under a run's label, and its title (every column's name, every row group). */
+  function coverageHead(e) {
+    const { cols, rgs } = coverage(e);
+    const text = e.opts.scope === "column" ? `${plural(cols.length, "column")}, each over ${plural(rgs.length, "row group")}` : `${plural(cols.length, "column")} × ${plural(rgs.length, "row group")}, in one read`;
+    const names = cols.slice(0, 20).map((c) => brief(ctx.labels[c])).join(", ") + (cols.length > 20 ? `, and ${fmtInt(cols.length - 20)} more` : "");
+    return { text, title: `Columns: ${names || "none"}. Row groups: ${rgRanges(rgs)}. ${e.file}, ${e.when}` };
+  }
+
+  /**
+   * Takes a run out of the runs side by side. Its button goes with it: the
+   * focus goes to the next run's (the last run's: the one before), or to
+   * Run timing once fewer than two runs are left and the table goes.
+   */
+  function removeRun(e) {
+    const i = history.indexOf(e);
+    history = history.filter((x) => x !== e);
+    showCompare();
+    const buttons = compareHost.querySelectorAll("thead button");
+    (buttons[Math.min(i, buttons.length - 1)] ?? el.querySelector("[data-testid=timing-run]"))?.focus();
+  }
+
   /** Medians of every kept run side by side. */
   function showCompare() {
     if (history.length < 2) {
@@ -451,10 +524,28 @@ export function createTiming(ctx, el) {
       for (const r of e.rows) names.set(`c${r.c}`, brief(r.name));
       if (e.whole) names.set("whole", "whole read (all chosen columns)");
     }
-    const cell = (e, key) => {
+    // A time is comparable with the others in its row only over the same
+    // data: a whole read over the same columns and row groups, a column
+    // over the same row groups. Where a row's runs differ, each time says
+    // what it covered.
+    const cellOf = (e, key) => {
       const r = key === "whole" ? e.whole : e.rows.find((x) => `c${x.c}` === key);
-      return r ? fmtMs(r.median) : "—";
+      if (!r) return null;
+      const { cols, rgs } = coverage(e);
+      return { median: r.median, key: key === "whole" ? `${cols}|${rgs}` : `${rgs}`, what: key === "whole" ? `${plural(cols.length, "column")} × ${rgText(rgs)}` : rgText(rgs), title: coverageHead(e).title };
     };
+    let anyDiffer = false;
+    const rows = [...names].map(([key, name]) => {
+      const cells = history.map((e) => cellOf(e, key));
+      const differ = new Set(cells.filter(Boolean).map((x) => x.key)).size > 1;
+      anyDiffer ||= differ;
+      return h(
+        "tr",
+        { "data-testid": "timing-compare-row", "data-key": key },
+        h("td", {}, name),
+        cells.map((x) => (!x ? h("td", { class: "num" }, "—") : differ ? h("td", { class: "num", "data-coverage": "differs", title: `Over other data than another run in this row: not comparable with it. ${x.title}` }, fmtMs(x.median), ` (${x.what})`) : h("td", { class: "num" }, fmtMs(x.median)))),
+      );
+    });
     fill(
       compareHost,
       h("h3", {}, "Runs side by side (medians)"),
@@ -464,10 +555,23 @@ export function createTiming(ctx, el) {
         h(
           "table",
           { class: "data compact", "data-testid": "timing-compare" },
-          h("thead", {}, h("tr", {}, h("th", {}, "Column"), history.map((e) => h("th", { class: "num", title: `${e.file}, ${e.when}` }, e.label, " ", h("button", { type: "button", class: "small", title: "remove this run", "aria-label": `remove run ${e.id}`, onclick: () => { history = history.filter((x) => x !== e); showCompare(); } }, "×"))))),
-          h("tbody", {}, [...names].map(([key, name]) => h("tr", { "data-testid": "timing-compare-row", "data-key": key }, h("td", {}, name), history.map((e) => h("td", { class: "num" }, cell(e, key)))))),
+          h(
+            "thead",
+            {},
+            h(
+              "tr",
+              {},
+              h("th", {}, "Column"),
+              history.map((e) => {
+                const head = coverageHead(e);
+                return h("th", { class: "num", title: head.title }, e.label, " ", h("button", { type: "button", class: "small", title: "remove this run", "aria-label": `remove run ${e.id}`, onclick: () => removeRun(e) }, "×"), h("div", { class: "coverage", "data-testid": "timing-compare-coverage" }, head.text));
+              }),
+            ),
+          ),
+          h("tbody", {}, rows),
         ),
       ),
+      anyDiffer ? h("p", { class: "small", "data-testid": "timing-compare-note" }, "Where the runs in a row covered different columns or row groups, each time is followed by what it covered: those times are not comparable.") : null,
     );
   }
 
@@ -550,6 +654,7 @@ export function createTiming(ctx, el) {
       // A run of the last file may still be under way: its progress goes with it.
       progress.hidden = true;
       progressText.textContent = "";
+      chooseNote.hidden = true;
       if (!f.rowGroups.length) {
         fill(el, h("p", { class: "notice" }, "This file has no row groups: nothing to time."));
         return;
