@@ -74,3 +74,48 @@ test("the byte map's selection is one: the chunk marked, aria-selected and where
   assert.deepEqual(await mapMarks(page), { selected: ["0:2"], aria: ["0:2"], active: "0:2" });
   await context.close();
 });
+
+test("the block bars' key is true in the light and the dark scheme: the encoded bar faint, the stored bar solid, as their swatches", async () => {
+  for (const colorScheme of ["light", "dark"]) {
+    const { page, context } = await open("/corpus/real/birdstrikes.optimized.cols", { colorScheme });
+    await tab(page, "detail");
+    await page.waitForSelector("[data-testid=block-row]");
+    const seen = await page.evaluate(() => {
+      const rgba = (c) => {
+        const m = /rgba?\(([\d.]+),? ([\d.]+),? ([\d.]+)(?:,? \/? ?([\d.]+))?\)/.exec(c);
+        return [Number(m[1]), Number(m[2]), Number(m[3]), m[4] === undefined ? 1 : Number(m[4])];
+      };
+      // The colour drawn: the element's background at its opacity over the first opaque background behind it.
+      const drawn = (el) => {
+        let behind = null;
+        for (let p = el.parentElement; p && !behind; p = p.parentElement) {
+          const c = rgba(getComputedStyle(p).backgroundColor);
+          if (c[3] === 1) behind = c;
+        }
+        behind ??= getComputedStyle(document.documentElement).colorScheme.includes("dark") ? [0, 0, 0, 1] : [255, 255, 255, 1];
+        const c = rgba(getComputedStyle(el).backgroundColor);
+        const a = c[3] * Number(getComputedStyle(el).opacity);
+        return { color: [0, 1, 2].map((i) => Math.round(c[i] * a + behind[i] * (1 - a))), behind };
+      };
+      const lum = ([r, g, b]) => [r, g, b].map((v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+      const contrast = (x, y) => (Math.max(lum(x), lum(y)) + 0.05) / (Math.min(lum(x), lum(y)) + 0.05);
+      const out = {};
+      for (const kind of ["raw", "stored"]) {
+        const bar = drawn(document.querySelector(`[data-testid=block-row] .bar.${kind}`));
+        const key = document.querySelector(`[data-testid=blocks-key-${kind}]`);
+        out[kind] = { bar: bar.color, againstBehind: contrast(bar.color, bar.behind), key: key && drawn(key).color, label: key?.parentElement.textContent.trim() };
+      }
+      return out;
+    });
+    assert.ok(seen.raw.key && seen.stored.key, `${colorScheme}: a swatch for each bar in the caption`);
+    assert.deepEqual(seen.raw.key, seen.raw.bar, `${colorScheme}: the encoded swatch is drawn as the encoded bar`);
+    assert.deepEqual(seen.stored.key, seen.stored.bar, `${colorScheme}: the stored swatch is drawn as the stored bar`);
+    assert.match(seen.raw.label, /^encoded\b/);
+    assert.match(seen.stored.label, /^stored\b/);
+    // "faint" and "solid": the encoded bar stands out less from what is behind it.
+    assert.ok(seen.raw.againstBehind < seen.stored.againstBehind, `${colorScheme}: ${JSON.stringify(seen)}`);
+    const caption = await page.$eval("[data-testid=blocks-key]", (e) => e.textContent);
+    assert.doesNotMatch(caption, /\b(light|dark)\b/, "no word that one scheme makes false");
+    await context.close();
+  }
+});

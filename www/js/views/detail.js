@@ -305,7 +305,15 @@ export function createDetail(ctx, el) {
         failure ? headerCard(failure.header) : null,
         h("section", { class: "card wide" }, h("h3", {}, "Footer statistics vs decoded values"), checksTable(r, cm, col.type, rows)),
       ),
-      h("h3", {}, `Blocks (${r.blocks.length})`, h("span", { class: "muted small" }, " — each compressed on its own; bars: encoded (light) and stored (dark)")),
+      h(
+        "h3",
+        {},
+        `Blocks (${r.blocks.length})`,
+        // The bars' key by swatches drawn as the bars are: "light" and
+        // "dark" were true in one colour scheme only (in the dark one the
+        // faint encoded bar is the darker).
+        h("span", { class: "muted small", "data-testid": "blocks-key" }, " — each compressed on its own; bars: ", h("span", { class: "nowrap" }, h("span", { class: "bar raw bar-key", "data-testid": "blocks-key-raw" }), " encoded (faint)"), " and ", h("span", { class: "nowrap" }, h("span", { class: "bar stored bar-key", "data-testid": "blocks-key-stored" }), " stored (solid)")),
+      ),
       blocksTable(r),
       sizeLegend(),
     );
