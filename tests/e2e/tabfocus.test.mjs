@@ -75,6 +75,43 @@ test("the byte map's selection is one: the chunk marked, aria-selected and where
   await context.close();
 });
 
+test("Enter on a Chunks or Schema row, or on the byte map's Open in Column detail, opens Column detail with the focus on the chunk's heading", async () => {
+  const { page, context } = await open("/corpus/real/birdstrikes.optimized.cols");
+  await tab(page, "chunks");
+  await page.waitForSelector("[data-testid=chunk-table][data-complete='1']");
+  await page.focus("[data-testid=chunk-row][data-rg='0'][data-col='3']");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("[data-testid=panel-detail]:not([hidden])");
+  assert.equal(await focused(page), "detail-title");
+  assert.ok(await page.$eval("[data-testid=detail-title]", (e) => !!e.closest("[data-testid=panel-detail]")));
+  assert.match(await page.textContent("[data-testid=detail-title]"), /row group 0/);
+  // (the heading stays the one focused once the chunk's report is drawn)
+  await page.waitForSelector("[data-testid=detail-encoding]");
+  assert.equal(await focused(page), "detail-title");
+  // Tab goes on inside Column detail, not from the top of the page.
+  await page.keyboard.press("Tab");
+  assert.ok(await page.evaluate(() => !!document.activeElement.closest("[data-testid=panel-detail]")));
+
+  await tab(page, "schema");
+  await page.focus("[data-testid=schema-row][data-col='2']");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("[data-testid=panel-detail]:not([hidden])");
+  assert.equal(await focused(page), "detail-title");
+  assert.equal(await page.inputValue("[data-testid=detail-col]"), "2");
+
+  // The byte map's "Open in Column detail", pressed from the keyboard: the same.
+  await tab(page, "layout");
+  await page.focus("[data-testid=layout-map]");
+  await page.keyboard.press("ArrowRight");
+  await page.keyboard.press("Enter");
+  await page.focus("[data-testid=layout-open-detail]");
+  await page.keyboard.press("Enter");
+  await page.waitForSelector("[data-testid=panel-detail]:not([hidden])");
+  assert.equal(await focused(page), "detail-title");
+  assert.equal(await page.inputValue("[data-testid=detail-col]"), "3");
+  await context.close();
+});
+
 test("the block bars' key is true in the light and the dark scheme: the encoded bar faint, the stored bar solid, as their swatches", async () => {
   for (const colorScheme of ["light", "dark"]) {
     const { page, context } = await open("/corpus/real/birdstrikes.optimized.cols", { colorScheme });
