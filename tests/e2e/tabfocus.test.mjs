@@ -112,6 +112,24 @@ test("Enter on a Chunks or Schema row, or on the byte map's Open in Column detai
   await context.close();
 });
 
+test("a table sorted from the keyboard keeps the focus on the header's sort button", async () => {
+  const { page, context } = await open("/corpus/real/birdstrikes.optimized.cols");
+  // (each by its Stored column)
+  for (const [view, table, key] of [["schema", "schema-table", "stored"], ["chunks", "chunk-table", "stored"], ["layout", "layout-table", "len"]]) {
+    await tab(page, view);
+    const button = `[data-testid=${table}] th[data-key=${key}] button`;
+    await page.focus(button);
+    await page.keyboard.press("Enter");
+    assert.equal(await focused(page), `${table} sort ${key}`, `${table}: after the first Enter`);
+    assert.equal(await page.getAttribute(`[data-testid=${table}] th[data-key=${key}]`, "aria-sort"), "descending");
+    // A second Enter, on the same button: the other way, the focus still there.
+    await page.keyboard.press("Enter");
+    assert.equal(await focused(page), `${table} sort ${key}`, `${table}: after the second Enter`);
+    assert.equal(await page.getAttribute(`[data-testid=${table}] th[data-key=${key}]`, "aria-sort"), "ascending");
+  }
+  await context.close();
+});
+
 test("the block bars' key is true in the light and the dark scheme: the encoded bar faint, the stored bar solid, as their swatches", async () => {
   for (const colorScheme of ["light", "dark"]) {
     const { page, context } = await open("/corpus/real/birdstrikes.optimized.cols", { colorScheme });
