@@ -112,6 +112,23 @@ test("Enter on a Chunks or Schema row, or on the byte map's Open in Column detai
   await context.close();
 });
 
+test("Column detail's row group and column fields keep the focus when they change the chunk shown", async () => {
+  const { page, context } = await open("/corpus/valid/nulls.cols");
+  await tab(page, "detail");
+  await page.waitForSelector("[data-testid=detail-encoding]");
+  for (const field of ["detail-col", "detail-rg"]) {
+    const before = await page.inputValue(`[data-testid=${field}]`);
+    await page.focus(`[data-testid=${field}]`);
+    // (a closed select changes its value on an arrow key)
+    await page.keyboard.press("ArrowDown");
+    await page.waitForFunction((t) => document.querySelector(".detail-title")?.textContent.includes(t), field === "detail-rg" ? "row group 1" : "");
+    assert.notEqual(await page.inputValue(`[data-testid=${field}]`), before, `${field} changed`);
+    assert.equal(await focused(page), field);
+  }
+  assert.match(await page.textContent("[data-testid=detail-title]"), /row group 1 /);
+  await context.close();
+});
+
 test("a table sorted from the keyboard keeps the focus on the header's sort button", async () => {
   const { page, context } = await open("/corpus/real/birdstrikes.optimized.cols");
   // (each by its Stored column)

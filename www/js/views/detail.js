@@ -226,7 +226,12 @@ export function createDetail(ctx, el) {
     // the report comes: a view that opens this one from the keyboard (a
     // table's row) puts the focus on it (app.js, showTab).
     const title = h("h2", { class: "detail-title", tabindex: -1, "data-testid": "detail-title", "data-focus-on-show": "" }, "Chunk: ", h("span", { class: "colname" }, brief(ctx.labels[c])), " ", h("span", { class: "type-tag" }, col.type), col.nullable ? h("span", { class: "type-tag" }, "nullable") : null, h("span", { class: "muted" }, ` · row group ${g} · ${plural(rows, "row")}`));
+    // A field of the toolbar that changed the chunk (from the keyboard, an
+    // arrow key on a select) is drawn anew: the focus goes to its successor,
+    // not to the page's body.
+    const field = el.querySelector(".toolbar")?.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
     fill(el, controls(), profile.el, title, body);
+    if (field) el.querySelector(`.toolbar [data-testid="${field}"]`)?.focus();
     fill(body, h("p", { class: "muted" }, "Inspecting…"));
     // Asked for before the profile: the worker then holds this chunk's
     // bytes for the report, and the profile's pass takes them from there.
