@@ -238,6 +238,11 @@ function renderFileViews() {
 
 function showTab(name, { focus = false } = {}) {
   if (!TABS.includes(name)) name = "schema";
+  // Focus in the panel this hides (a table's row, a button that opens
+  // another view) would fall to the page's body: it goes to the new
+  // panel's landing place (data-focus-on-show), else to its tab.
+  const from = panels[ctx.tab];
+  const lost = name !== ctx.tab && !!from?.contains(document.activeElement);
   ctx.tab = name;
   ctx.setUrlState({ tab: name === "schema" ? null : name });
   for (const t of TABS) {
@@ -258,6 +263,7 @@ function showTab(name, { focus = false } = {}) {
   }
   // Columns profiled in Column detail since show here too.
   if (name === "schema") profiles.refresh();
+  if (lost) (panels[name].querySelector("[data-focus-on-show]") ?? $(`#tab-${name}`)).focus();
 }
 
 /** Schema and chunk tables again (chunk headers read, tokenizers changed): now if in sight, else when shown. */

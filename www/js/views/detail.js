@@ -222,7 +222,16 @@ export function createDetail(ctx, el) {
     const cm = f.rowGroups[g].columns[c];
     const col = f.schema[c];
     const rows = f.rowGroups[g].numRows;
-    fill(el, controls(), profile.el, body);
+    // The chunk's heading is drawn at once, from the footer, and stays while
+    // the report comes: a view that opens this one from the keyboard (a
+    // table's row) puts the focus on it (app.js, showTab).
+    const title = h("h2", { class: "detail-title", tabindex: -1, "data-testid": "detail-title", "data-focus-on-show": "" }, "Chunk: ", h("span", { class: "colname" }, brief(ctx.labels[c])), " ", h("span", { class: "type-tag" }, col.type), col.nullable ? h("span", { class: "type-tag" }, "nullable") : null, h("span", { class: "muted" }, ` · row group ${g} · ${plural(rows, "row")}`));
+    // A field of the toolbar that changed the chunk (from the keyboard, an
+    // arrow key on a select) is drawn anew: the focus goes to its successor,
+    // not to the page's body.
+    const field = el.querySelector(".toolbar")?.contains(document.activeElement) ? document.activeElement.dataset.testid : null;
+    fill(el, controls(), profile.el, title, body);
+    if (field) el.querySelector(`.toolbar [data-testid="${field}"]`)?.focus();
     fill(body, h("p", { class: "muted" }, "Inspecting…"));
     // Asked for before the profile: the worker then holds this chunk's
     // bytes for the report, and the profile's pass takes them from there.
@@ -238,13 +247,11 @@ export function createDetail(ctx, el) {
     }
     if (my !== token) return;
     const failure = res.failure ? chunkFailure(ctx, g, c) || { error: res.failure.error, header: parseHeader(res.failure.header) } : null;
-    const title = h("h2", { class: "detail-title" }, "Chunk: ", h("span", { class: "colname" }, brief(ctx.labels[c])), " ", h("span", { class: "type-tag" }, col.type), col.nullable ? h("span", { class: "type-tag" }, "nullable") : null, h("span", { class: "muted" }, ` · row group ${g} · ${plural(rows, "row")}`));
     if (!res.report) {
       // The chunk does not inspect: what the footer and its header say.
       const claim = (v) => (v === null || v === undefined ? "—" : h("span", {}, exact(v), h("span", { class: "warn-text small" }, " as its header claims")));
       fill(
         body,
-        title,
         errorBox(failure.error, { title: "Reading this chunk fails", schema: f.schema, testid: "detail-error" }),
         h(
           "div",
@@ -275,7 +282,6 @@ export function createDetail(ctx, el) {
     const claimed = r.error ? h("span", { class: "warn-text small", "data-testid": "detail-claimed" }, " as its header claims (the chunk does not read)") : null;
     fill(
       body,
-      title,
       r.error ? errorBox(r.error, { title: "Reading this chunk fails", schema: f.schema, testid: "detail-error", compact: r.error.kind === "unknown_tokenizer" }) : null,
       h(
         "div",
@@ -305,7 +311,15 @@ export function createDetail(ctx, el) {
         failure ? headerCard(failure.header) : null,
         h("section", { class: "card wide" }, h("h3", {}, "Footer statistics vs decoded values"), checksTable(r, cm, col.type, rows)),
       ),
-      h("h3", {}, `Blocks (${r.blocks.length})`, h("span", { class: "muted small" }, " — each compressed on its own; bars: encoded (light) and stored (dark)")),
+      h(
+        "h3",
+        {},
+        `Blocks (${r.blocks.length})`,
+        // The bars' key by swatches drawn as the bars are: "light" and
+        // "dark" were true in one colour scheme only (in the dark one the
+        // faint encoded bar is the darker).
+        h("span", { class: "muted small", "data-testid": "blocks-key" }, " — each compressed on its own; bars: ", h("span", { class: "nowrap" }, h("span", { class: "bar raw bar-key", "data-testid": "blocks-key-raw" }), " encoded (faint)"), " and ", h("span", { class: "nowrap" }, h("span", { class: "bar stored bar-key", "data-testid": "blocks-key-stored" }), " stored (solid)")),
+      ),
       blocksTable(r),
       sizeLegend(),
     );
