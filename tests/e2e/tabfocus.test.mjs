@@ -144,6 +144,14 @@ test("a table sorted from the keyboard keeps the focus on the header's sort butt
     assert.equal(await focused(page), `${table} sort ${key}`, `${table}: after the second Enter`);
     assert.equal(await page.getAttribute(`[data-testid=${table}] th[data-key=${key}]`, "aria-sort"), "ascending");
   }
+  // Every table sorts the same way (js/table.js): the profiles' too.
+  await tab(page, "schema");
+  await page.click("[data-testid=profiles-run]");
+  await page.waitForSelector("[data-testid=profiles-table][data-complete='1']", { timeout: 60_000 });
+  await page.focus("[data-testid=profiles-table] th[data-key=distinct] button");
+  await page.keyboard.press("Enter");
+  assert.equal(await focused(page), "profiles-table sort distinct", "profiles-table: after Enter");
+  assert.notEqual(await page.getAttribute("[data-testid=profiles-table] th[data-key=distinct]", "aria-sort"), "none");
   await context.close();
 });
 

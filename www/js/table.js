@@ -43,6 +43,10 @@ export function sortableTable({ columns, rows, testid, rowTestid, rowProps, onRo
   const el = h("div", { class: "table-block" }, wrap, note);
 
   function header() {
+    // A sort from the keyboard draws the header anew: the focus goes to the
+    // new button of the column it was on (with the old one it fell to the
+    // page's body).
+    const focused = thead.contains(document.activeElement) ? document.activeElement.closest("th")?.dataset.key : undefined;
     const tr = h("tr");
     for (const col of columns) {
       const active = state.key === col.key;
@@ -64,6 +68,7 @@ export function sortableTable({ columns, rows, testid, rowTestid, rowProps, onRo
       tr.append(h("th", { scope: "col", class: [col.numeric && "num", col.class], "aria-sort": active ? (state.dir > 0 ? "ascending" : "descending") : "none", "data-key": col.key }, btn));
     }
     thead.replaceChildren(tr);
+    if (focused !== undefined) tr.querySelector(`th[data-key="${CSS.escape(focused)}"] button`)?.focus();
   }
 
   function render() {

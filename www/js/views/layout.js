@@ -11,7 +11,6 @@ import { fmtBytes, fmtInt, fmtPct, plural, fmtRange, RANGE_TITLE } from "../form
 import { sortableTable } from "../table.js";
 import { ratio, fmtRatioValue, sizeLegend } from "../sizes.js";
 import { brief } from "../labels.js";
-import { keepSortFocus } from "./tables.js";
 
 const LINE_H = 20;
 const GAP = 5;
@@ -209,7 +208,6 @@ export function renderLayout(ctx, el) {
 
   const table = sortableTable({
     testid: "layout-table",
-    onSort: keepSortFocus(),
     rowTestid: "layout-row",
     caption: "File regions",
     rowProps: (r) => ({ "data-kind": r.kind }),

@@ -28,19 +28,7 @@ const sorts = new WeakMap(); // ctx.file -> { schema, chunks }
 function keptSort(ctx, table) {
   if (!sorts.has(ctx.file)) sorts.set(ctx.file, {});
   const kept = sorts.get(ctx.file);
-  return { sort: kept[table] ?? null, onSort: keepSortFocus((s) => (kept[table] = s)) };
-}
-
-/** A sortableTable's onSort (js/table.js) that keeps the focus on the sort
- *  button pressed: the table draws its header anew on a sort, and the focus
- *  on the button it removes fell to the page's body. */
-export function keepSortFocus(onSort = null) {
-  return (s) => {
-    const table = document.activeElement?.closest?.("th[data-key]")?.closest("table");
-    onSort?.(s);
-    // After the click's handler has drawn the new header.
-    if (table) queueMicrotask(() => table.querySelector(`th[data-key="${CSS.escape(s.key)}"] button`)?.focus());
-  };
+  return { sort: kept[table] ?? null, onSort: (s) => (kept[table] = s) };
 }
 const sumOrNull = (xs) => (xs.some((x) => x === null || x === undefined) ? null : sum(xs));
 
