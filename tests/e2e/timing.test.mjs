@@ -264,6 +264,45 @@ test("keyboard: after a run the focus is on Run timing; removing a run puts it o
   assert.equal(await focused(), "timing-run");
 });
 
+test("a blank pool size runs the number of workers the field showed (navigator.hardwareConcurrency, 3 here)", async () => {
+  await page.addInitScript(() => Object.defineProperty(Navigator.prototype, "hardwareConcurrency", { get: () => 3 }));
+  await page.reload();
+  await dropFile(page, path.join(corpus, "real/movielens.optimized.cols"));
+  await tab(page, "timing");
+  assert.equal(await page.inputValue("[data-testid=timing-pool-size]"), "3");
+  await choose([1], [0]);
+  await settings({ scope: "pool" });
+  await page.fill("[data-testid=timing-pool-size]", "");
+  await runOnce();
+  assert.match(await page.textContent("[data-testid=timing-run-label]"), /worker pool of 3\b/);
+  assert.equal(await page.inputValue("[data-testid=timing-pool-size]"), "3", "the field says what ran");
+});
+
+test("a tokenizer arriving during a run keeps the run's buttons (Run disabled, Stop shown) and the settings made", async () => {
+  // movielens.tokenized's title column needs GPT-2's tokenizer: until it comes, the form leaves title out.
+  await dropFile(page, path.join(corpus, "real/movielens.tokenized.cols"));
+  await tab(page, "timing");
+  await choose([0, 2, 3, 4, 5, 6], [0, 1]); // (every column that reads: 1,000 runs take long enough)
+  await settings({ runs: "1000", warmups: "7", scope: "whole", mode: "memory" });
+  await page.check("[data-testid=timing-reuse]");
+  await page.click("[data-testid=timing-run]");
+  await page.waitForSelector("[data-testid=timing-stop]:visible");
+  const unreadable = await page.textContent("[data-testid=timing-unreadable]");
+  await page.setInputFiles("[data-testid=file-input]", path.join(corpus, "tokenizers/gpt2-tokenizer.json"));
+  await page.waitForSelector("[data-testid=timing-unreadable]", { state: "detached", timeout: 30_000 });
+  assert.match(unreadable, /title/);
+  assert.equal(await page.isDisabled("[data-testid=timing-run]"), true, "Run stays disabled while the run goes on");
+  assert.equal(await page.isVisible("[data-testid=timing-stop]"), true, "Stop stays");
+  assert.equal(await page.inputValue("[data-testid=timing-runs]"), "1000");
+  assert.equal(await page.inputValue("[data-testid=timing-warmups]"), "7");
+  assert.equal(await page.isChecked("[data-testid=timing-scope-whole]"), true);
+  assert.equal(await page.isChecked("[data-testid=timing-mode-memory]"), true);
+  assert.equal(await page.isChecked("[data-testid=timing-reuse]"), true);
+  await page.click("[data-testid=timing-stop]");
+  await page.waitForSelector("[data-testid=timing-run]:not([disabled])", { timeout: 30_000 });
+  assert.equal(await page.isVisible("[data-testid=timing-stop]"), false);
+});
+
 test("no console errors", () => {
   assert.deepEqual(log.errors, []);
 });

@@ -23,7 +23,8 @@ const PARTS = [
 ];
 
 // The Runs and Warm-ups fields' defaults: a field left blank runs the
-// default it showed, and shows it again (blank ran 15 runs but 0 warm-ups).
+// default it showed, and shows it again (blank ran 15 runs but 0 warm-ups;
+// the pool's size, blank, ran 2 workers whatever it showed).
 const RUNS = 15;
 const WARMUPS = 3;
 function orDefault(input, value) {
@@ -229,6 +230,10 @@ export function createTiming(ctx, el) {
   // can still be exported.
   const chooseNote = h("p", { class: "notice small", role: "status", hidden: true, "data-testid": "timing-choose" }, "Choose at least one column and one row group.");
   let ac = null;
+  // A run under way, and the form's Run and Stop buttons now: a tokenizer
+  // arriving draws the form anew mid-run (Run was enabled again then).
+  let running = false;
+  let buttons = null;
   let shown = null; // the chart in sight (chartBox)
 
   /** Columns that cannot be read now (a missing tokenizer), with why. */
@@ -256,10 +261,13 @@ export function createTiming(ctx, el) {
     const warm = h("input", { type: "number", min: 0, max: 100, value: WARMUPS, "data-testid": "timing-warmups", id: "timing-warmups" });
     const radio = (name, value, label, checked, testid) => h("label", {}, h("input", { type: "radio", name, value, checked, "data-testid": testid }), ` ${label}`);
     const reuse = h("input", { type: "checkbox", "data-testid": "timing-reuse" });
-    const poolSize = h("input", { type: "number", min: 1, max: 16, value: Math.max(1, Math.min(16, navigator.hardwareConcurrency || 2)), "data-testid": "timing-pool-size", id: "timing-pool-size", "aria-label": "workers in the pool" }); // inside the radio's label, which names the radio only
+    const poolDefault = Math.max(1, Math.min(16, navigator.hardwareConcurrency || 2));
+    const poolSize = h("input", { type: "number", min: 1, max: 16, value: poolDefault, "data-testid": "timing-pool-size", id: "timing-pool-size", "aria-label": "workers in the pool" }); // inside the radio's label, which names the radio only
     const via = ctx.source.url ? "over HTTP (range requests)" : "from the File (Blob.slice)";
     const runBtn = h("button", { type: "submit", class: "primary", "data-testid": "timing-run" }, "Run timing");
-    const stopBtn = h("button", { type: "button", class: "danger", hidden: true, "data-testid": "timing-stop", onclick: () => ac?.abort() }, "Stop");
+    const stopBtn = h("button", { type: "button", class: "danger", hidden: !running, "data-testid": "timing-stop", onclick: () => ac?.abort() }, "Stop");
+    runBtn.disabled = running;
+    buttons = { runBtn, stopBtn };
     return h(
       "form",
       {
@@ -275,7 +283,7 @@ export function createTiming(ctx, el) {
             warmups: Math.max(0, Math.min(100, orDefault(warm, WARMUPS))),
             mode: fd.get("timing-mode") || "file",
             scope: fd.get("timing-scope") || "column",
-            poolSize: Math.max(1, Math.min(16, Number(poolSize.value) || 2)),
+            poolSize: Math.max(1, Math.min(16, orDefault(poolSize, poolDefault))),
             reuse: reuse.checked,
           };
           // The pool takes a Blob or bytes, not a URL: a URL file is loaded
@@ -289,16 +297,19 @@ export function createTiming(ctx, el) {
           // Run timing, disabled while the run goes on, would drop the focus
           // to the page: Stop takes it, and gives it back at the end.
           const fromRun = document.activeElement === runBtn;
+          running = true;
           runBtn.disabled = true;
           stopBtn.hidden = false;
           if (fromRun) stopBtn.focus();
           try {
             await run(opts);
           } finally {
-            const onStop = document.activeElement === stopBtn;
-            runBtn.disabled = false;
-            stopBtn.hidden = true;
-            if (onStop) runBtn.focus();
+            running = false;
+            const now = buttons; // (this form's, or the one drawn since)
+            const onStop = document.activeElement === now.stopBtn;
+            now.runBtn.disabled = false;
+            now.stopBtn.hidden = true;
+            if (onStop) now.runBtn.focus();
           }
         },
       },
@@ -670,7 +681,19 @@ export function createTiming(ctx, el) {
       if (!f?.rowGroups.length) return;
       const bad = unreadableNow();
       cols = [...new Set([...cols.filter((c) => !bad.has(c)), ...f.schema.map((_, i) => i).filter((c) => !bad.has(c))])].sort((a, b) => a - b);
-      el.replaceChild(form(), el.firstChild);
+      // The settings made in the form stay (they went back to the defaults).
+      const old = el.firstChild;
+      const next = form();
+      for (const input of old.querySelectorAll("input[data-testid^=timing-scope-], input[data-testid^=timing-mode-], input[data-testid=timing-runs], input[data-testid=timing-warmups], input[data-testid=timing-pool-size], input[data-testid=timing-reuse]")) {
+        const twin = next.querySelector(`input[data-testid="${input.dataset.testid}"]`);
+        if (!twin) continue;
+        if (input.type === "radio" || input.type === "checkbox") twin.checked = input.checked;
+        else twin.value = input.value;
+      }
+      // The focus too, on the same control of the new form (a picker's box by its value).
+      const at = old.contains(document.activeElement) ? document.activeElement : null;
+      el.replaceChild(next, old);
+      if (at?.dataset.testid) [...next.querySelectorAll(`[data-testid="${at.dataset.testid}"]`)].find((e) => e.getAttribute("value") === at.getAttribute("value"))?.focus();
     },
   };
 }
