@@ -574,11 +574,22 @@ test("a URL file of many chunks far apart opens with its footer alone, and reads
     return page.$$eval("[data-testid=schema-row] [data-field=raw]", (tds) => tds.map((td) => td.textContent.trim()));
   };
   assert.ok((await encoded()).every((t) => t === "…"), "encoded sizes wait for the headers");
-  await page.click("[data-testid=load-headers]");
+  // From the keyboard: the button goes with the notice, and the focus to the tab (not the page's body).
+  await page.focus("[data-testid=load-headers]");
+  await page.keyboard.press("Enter");
   await page.waitForSelector("[data-testid=headers-deferred]", { state: "detached" });
   let sizes = await encoded();
   assert.equal(sizes.length, 1);
   assert.ok(sizes.every((t) => /^\d[\d.,]* (B|KiB|KB)$/.test(t)), `encoded sizes after reading the headers: ${sizes}`);
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), "tab-schema");
+  // A table drawn anew (a tokenizer come) keeps the focus on the row it was on.
+  await page.focus("[data-testid=schema-row][data-col='0']");
+  const drawn = await page.$("[data-testid=schema-table]");
+  await page.setInputFiles("[data-testid=file-input]", path.join(corpus, "tokenizers/small-tokenizer.json"));
+  await page.waitForFunction((t) => !t.isConnected, drawn); // (the table drawn anew)
+  await page.waitForSelector("[data-testid=schema-table][data-complete='1']");
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 300)));
+  assert.equal(await page.evaluate(() => `${document.activeElement?.dataset.testid} ${document.activeElement?.dataset.col}`), "schema-row 0");
 
   // all_types_small (7,336 bytes): opened in one read of all of it, its 78
   // headers (3 row groups x 26 columns) in one more: read when it opens.

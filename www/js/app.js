@@ -271,8 +271,35 @@ function refreshTables() {
   dirty.add("schema").add("chunks");
   if (ctx.tab === "schema" || ctx.tab === "chunks") {
     dirty.delete(ctx.tab);
-    (ctx.tab === "schema" ? renderSchema : renderChunks)(ctx, panels[ctx.tab]);
+    const panel = panels[ctx.tab];
+    const refocus = focusPlace(panel);
+    (ctx.tab === "schema" ? renderSchema : renderChunks)(ctx, panel);
+    refocus?.();
   }
+}
+
+/** Attributes that tell a control apart from its neighbours in a view drawn anew. */
+const PLACE = ["data-testid", "data-key", "data-rg", "data-col"];
+
+/**
+ * Where the focus is in `panel`, to put it back once the panel is drawn
+ * anew (chunk headers read, a tokenizer come): on the same control (a
+ * table's row or sort button, a field), or, where that is gone (the button
+ * that read the headers), on the panel's tab. Null if the focus is
+ * elsewhere. Drawn anew, the panel's old controls leave the page, and the
+ * focus fell to its body.
+ */
+function focusPlace(panel) {
+  const at = document.activeElement;
+  if (!at || at === panel || !panel.contains(at)) return null;
+  const parts = [];
+  for (let n = at; n !== panel; n = n.parentElement) {
+    const marks = PLACE.filter((a) => n.hasAttribute(a));
+    if (n === at || marks.length) parts.unshift(n.localName + marks.map((a) => `[${a}="${CSS.escape(n.getAttribute(a))}"]`).join(""));
+  }
+  const selector = parts.join(" ");
+  const tab = ctx.tab;
+  return () => (panel.querySelector(selector) ?? $(`#tab-${tab}`))?.focus();
 }
 
 ctx.refreshTables = refreshTables;
