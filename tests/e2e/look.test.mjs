@@ -263,6 +263,29 @@ test("repeated column names carry their index everywhere", async () => {
   await context.close();
 });
 
+test("work starting moves nothing in the top bar or below it: the status is as wide at rest as busy, at any width", async () => {
+  for (const width of [1400, 1100, 1000, 900, 760, 390]) {
+    const { page, context, log } = await newPage(browser, server.origin, { viewport: { width, height: 800 } });
+    await page.goto(`${server.base}?url=${encodeURIComponent("/corpus/valid/all_types_small.cols")}`);
+    await waitState(page, "ready");
+    const geometry = () =>
+      page.evaluate(() => {
+        const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+        return { bar: box(".topbar").height, url: box("#url-input").width, openUrl: box("[data-testid=url-open]").left, samples: box("#samples-menu").left, main: box("#main").top };
+      });
+    const rest = await geometry();
+    // Busy as the page makes it (app.js's status line), with a long label and its progress.
+    await page.evaluate(() => {
+      document.querySelector("[data-testid=status]").classList.add("busy");
+      document.querySelector("#status-text").innerHTML = '<span class="status-what">Sorting: reading the sort keys of every row group:</span><span class="status-detail"><span class="status-gap"> </span>row group 13 of 46</span>';
+      document.querySelector("#cancel-button").disabled = false;
+    });
+    assert.deepEqual(await geometry(), rest, `${width} px wide`);
+    assert.deepEqual(log.errors, []);
+    await context.close();
+  }
+});
+
 test("asked for less motion (prefers-reduced-motion), the busy spinner stands still; otherwise it turns", async () => {
   for (const reducedMotion of ["no-preference", "reduce"]) {
     const { page, context, log } = await newPage(browser, server.origin, { reducedMotion });
