@@ -264,6 +264,24 @@ test("keyboard: after a run the focus is on Run timing; removing a run puts it o
   assert.equal(await focused(), "timing-run");
 });
 
+test("a run that ends while the focus is on a kept run's × leaves it there", async () => {
+  await choose([1], [0]);
+  await settings();
+  await runOnce();
+  await runOnce(); // (two runs: the table side by side)
+  await choose([0, 1, 2, 3, 4, 5, 6], [0, 1]);
+  await settings({ runs: "300" });
+  const kept = await page.$$eval("[data-testid=timing-compare] thead button", (b) => b.length);
+  await page.click("[data-testid=timing-run]");
+  await page.focus("[data-testid=timing-compare] thead button >> nth=0");
+  const label = await focused();
+  assert.match(label, /^remove run \d+$/);
+  await page.waitForSelector("[data-testid=timing-run]:not([disabled])", { timeout: 60_000 });
+  assert.equal(await page.$$eval("[data-testid=timing-compare] thead button", (b) => b.length), kept + 1, "the run ended and joined the table");
+  assert.equal(await focused(), label);
+  await removeAllRuns();
+});
+
 test("a blank pool size runs the number of workers the field showed (navigator.hardwareConcurrency, 3 here)", async () => {
   await page.addInitScript(() => Object.defineProperty(Navigator.prototype, "hardwareConcurrency", { get: () => 3 }));
   await page.reload();

@@ -526,6 +526,14 @@ export function createTiming(ctx, el) {
 
   /** Medians of every kept run side by side. */
   function showCompare() {
+    // Drawn anew (a run ended, another removed), the table keeps the focus
+    // on the run's × it was on (it fell to the page's body).
+    const focusedRun = compareHost.contains(document.activeElement) ? document.activeElement.getAttribute("aria-label") : null;
+    drawCompare();
+    if (focusedRun) compareHost.querySelector(`button[aria-label="${CSS.escape(focusedRun)}"]`)?.focus();
+  }
+
+  function drawCompare() {
     if (history.length < 2) {
       fill(compareHost);
       return;
