@@ -220,6 +220,7 @@ function chartBox(rows) {
 export function createTiming(ctx, el) {
   let cols = [];
   let rgs = [];
+  let shownBad = new Map(); // the columns the form last left out (unreadableNow)
   let history = []; // every run: { id, label, opts, res, rows, whole, file, when }
   let nextId = 1;
   const results = h("div", { class: "timing-results" });
@@ -255,6 +256,7 @@ export function createTiming(ctx, el) {
   function form() {
     const f = ctx.file;
     const bad = unreadableNow();
+    shownBad = bad;
     const cp = columnPicker(f.schema.map((col, c) => ({ ...col, name: ctx.labels[c] })), cols, (l) => (cols = l), { testid: "timing-columns", label: "Columns" });
     const rp = columnPicker(f.rowGroups.map((rg, g) => ({ name: `row group ${g}`, type: plural(rg.numRows, "row") })), rgs, (l) => (rgs = l), { testid: "timing-rowgroups", label: "Row groups", placeholder: "filter row groups" });
     const runs = h("input", { type: "number", min: 1, max: 1000, value: RUNS, "data-testid": "timing-runs", id: "timing-runs" });
@@ -688,7 +690,9 @@ export function createTiming(ctx, el) {
       const f = ctx.file;
       if (!f?.rowGroups.length) return;
       const bad = unreadableNow();
-      cols = [...new Set([...cols.filter((c) => !bad.has(c)), ...f.schema.map((_, i) => i).filter((c) => !bad.has(c))])].sort((a, b) => a - b);
+      // Only the columns it makes readable join (the others were unticked by hand or are chosen already).
+      const readable = [...shownBad.keys()].filter((c) => !bad.has(c));
+      cols = [...new Set([...cols.filter((c) => !bad.has(c)), ...readable])].sort((a, b) => a - b);
       // The settings made in the form stay (they went back to the defaults).
       const old = el.firstChild;
       const next = form();
