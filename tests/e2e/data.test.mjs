@@ -521,6 +521,13 @@ test("column profiles over every row group, and the URL keeps tab, column, row, 
   await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=data&where=${encodeURIComponent('[[99,"=","x"]]')}`);
   await page.waitForFunction(() => /filter was left out: a condition names column 99/.test(document.querySelector("#toasts")?.textContent || ""), null, { timeout: 60_000 });
   assert.equal(await page.getAttribute("[data-testid=data-status]", "data-total"), String(ROWS));
+  assert.equal(new URL(page.url()).searchParams.get("where"), null, "left out of the address too");
+  assert.equal(new URL(page.url()).searchParams.get("tab"), "data");
+  await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=data&where=garbage`);
+  await page.waitForFunction(() => /filter was left out: it is not the JSON list this page writes/.test(document.querySelector("#toasts")?.textContent || ""), null, { timeout: 60_000 });
+  assert.equal(new URL(page.url()).searchParams.get("where"), null, "left out of the address too");
+  await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=data&where=${encodeURIComponent("[[0]]")}`);
+  await page.waitForFunction(() => /filter was left out: a condition has no comparison \(its second item\)\./.test(document.querySelector("#toasts")?.textContent || ""), null, { timeout: 60_000 });
   await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=data&where=${encodeURIComponent('[null,[1,">","5"]]')}`);
   await page.waitForFunction(() => /filter was left out: a condition is not a list \[column, comparison, text\]/.test(document.querySelector("#toasts")?.textContent || ""), null, { timeout: 60_000 });
 });

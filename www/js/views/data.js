@@ -446,7 +446,8 @@ export function createData(ctx, el) {
       const [c, op, text] = item;
       const any = c === ANY_TEXT && textColumns(ctx.file.schema).length > 0;
       if (!any && (!Number.isInteger(c) || c < 0 || c >= n)) return { error: `a condition names column ${String(c).slice(0, 20)}, and the file has ${n}` };
-      if (!opsOf(ctx.file.schema, c).some((o) => o.op === op)) return { error: `“${String(op).slice(0, 20)}” is not a comparison for ${conditionColumn(c)}` };
+      if (typeof op !== "string") return { error: "a condition has no comparison (its second item)" };
+      if (!opsOf(ctx.file.schema, c).some((o) => o.op === op)) return { error: `“${op.slice(0, 20)}” is not a comparison for ${conditionColumn(c)}` };
       if (typeof text !== "string" || text.length > MAX_CONDITION_TEXT) return { error: "a condition's value is not text" };
       out.push({ c, op, text });
     }
@@ -675,13 +676,19 @@ export function createData(ctx, el) {
       let parsed = [];
       if (state?.where) {
         const linked = linkedFilters(state.where);
-        if (linked.error) ctx.toast(`The link's filter was left out: ${linked.error}.`, "error");
+        // Left out, it goes from the address too (as a link's other numbers
+        // that do not fit): a copy of the link would carry it on.
+        const leaveOut = (why) => {
+          ctx.toast(`The link's filter was left out: ${why}.`, "error");
+          ctx.setUrlState({ where: null });
+        };
+        if (linked.error) leaveOut(linked.error);
         else {
           filters = linked.filters;
           drawFilters();
           parsed = parseFilters();
           if (!parsed) {
-            ctx.toast("The link's filter was left out: a value does not parse (see the conditions).", "error");
+            leaveOut("a value does not parse (see the conditions)");
             parsed = [];
           }
         }
