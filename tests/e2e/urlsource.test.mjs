@@ -200,6 +200,8 @@ for (const mode of ["plain", "claims"]) {
     await page.click("[data-testid=url-open]");
     await waitState(page, "ready");
     assert.match(await page.textContent("#facts"), /ignores Range requests/);
+    // (the line under the file's name says so too, not "read with HTTP range requests")
+    assert.equal(await page.textContent("#facts .file-title .muted"), "URL, downloaded whole (the server ignores Range requests)");
     const opened = await counter();
     assert.deepEqual([opened.bytes, opened.requests], [size, 1], `Read so far after opening: ${opened.text}`);
     assert.equal(Number(await page.getAttribute("[data-open-bytes]", "data-open-bytes")), size);
@@ -265,8 +267,9 @@ test("an open stopped with Cancel leaves the address saying the file still shown
   await page.click("[data-testid=cancel-button]");
   await waitState(page, "ready");
   assert.equal(await page.textContent("[data-testid=file-name]"), "diamonds.default.cols");
-  // A reload or a shared link shows what is on screen, not the file that was stopped.
+  // A reload or a shared link shows what is on screen, not the file that was stopped; the field too.
   assert.equal(page.url(), address);
+  assert.equal(await page.inputValue("[data-testid=url-input]"), shown);
 });
 
 test("at 390 px, a URL with a long file name that fails keeps its error box within the window", async () => {

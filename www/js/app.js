@@ -392,6 +392,8 @@ async function openSource(src, name, restore = null, address = {}, step = true) 
     if (gen !== ctx.gen) return;
     if (e.kind === "cancelled") {
       document.body.dataset.state = before;
+      // The field says what is shown again, not the URL whose open stopped.
+      $("#url-input").value = ctx.source?.url ? urlState.get("url") || ctx.source.url : "";
       // A Back or Forward cancelled: the history steps back to what shows.
       if (step.at !== undefined && step.at !== shownAt) {
         steppingBack = true;

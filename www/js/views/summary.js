@@ -12,7 +12,8 @@ function fact(label, value, testid, title, wide = false) {
 export function renderFacts(ctx, el) {
   const f = ctx.file;
   const cols = f.schema.length;
-  const src = ctx.source.url ? "URL, read with HTTP range requests" : "local file, read with Blob.slice";
+  // (a server that ignores Range requests sent the whole file: ctx.ioNote says so below)
+  const src = !ctx.source.url ? "local file, read with Blob.slice" : ctx.ioNote ? "URL, downloaded whole (the server ignores Range requests)" : "URL, read with HTTP range requests";
   fill(
     el,
     h(
