@@ -151,7 +151,7 @@ function beginTask(label) {
 function toast(text, kind = "info") {
   const t = h("div", { class: ["toast", kind], role: kind === "error" ? "alert" : "status" }, text);
   $("#toasts").append(t);
-  setTimeout(() => t.remove(), kind === "error" ? 9000 : 5000);
+  setTimeout(() => t.remove(), kind === "info" ? 5000 : 9000);
 }
 ctx.toast = toast;
 
@@ -522,13 +522,39 @@ async function registerTokenizerFile(f) {
 async function registerTokenizer(name, bytes) {
   try {
     const res = await ctx.call("register", { bytes, name }, `Registering ${name}`);
-    if (!ctx.registered.some((r) => r.digest === res.digest)) ctx.registered.push({ name, size: bytes.length, digest: res.digest, bytes });
-    toast(`Registered tokenizer ${name} (SHA-256 ${res.digest.slice(0, 16)}…)`);
+    const again = ctx.registered.some((r) => r.digest === res.digest);
+    if (!again) ctx.registered.push({ name, size: bytes.length, digest: res.digest, bytes });
+    const digest = `SHA-256 ${res.digest.slice(0, 16)}…`;
+    // Said when the file open does not use it: the tokenizer table would
+    // still say "missing", with no word of why.
+    const unused = ctx.file?.tokenizers.length && !ctx.file.tokenizers.some((t) => t.digest === res.digest);
+    if (again) toast(`${name} is registered already (${digest})`);
+    else if (unused) toast(`Registered tokenizer ${name} (${digest}), but ${ctx.name} does not use it: its tokenizer table names the SHA-256 each of its columns needs.`, "warn");
+    else toast(`Registered tokenizer ${name} (${digest})`);
     return true;
   } catch (e) {
-    if (e.kind !== "cancelled") toast(`${name}: ${e.kind}: ${e.message}`, "error");
+    if (e.kind !== "cancelled") toast(`${name}: ${e.kind}: ${tokenizerTrouble(bytes) ?? e.message}`, "error");
     return false;
   }
+}
+
+/** What is wrong at the start of a tokenizer.json the package refused, in
+ *  words (it says "the document is not an object (byte offset 0)" of an
+ *  empty file, a byte order mark and text that is not JSON alike); null
+ *  where the start is a JSON document's and the package's words say more. */
+function tokenizerTrouble(bytes) {
+  if (bytes.length === 0) return "the file is empty";
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    return "the file starts with a UTF-8 byte order mark (EF BB BF), which the tokenizer.json a file names has not: its SHA-256 is of exact bytes, so save it without the mark";
+  }
+  let i = 0;
+  while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
+  if (i === bytes.length) return "the file holds only white space";
+  if (bytes[i] !== 0x7b) {
+    const start = new TextDecoder().decode(bytes.subarray(i, i + 24)).replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+    return `the file is not a JSON object: it begins “${start}${bytes.length - i > 24 ? "…" : ""}”, where a tokenizer.json begins with “{”`;
+  }
+  return null;
 }
 
 function renderTokenizersAnywhere() {
