@@ -526,6 +526,20 @@ test("column profiles over every row group, and the URL keeps tab, column, row, 
   await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=data&where=garbage`);
   await page.waitForFunction(() => /filter was left out: it is not the JSON list this page writes/.test(document.querySelector("#toasts")?.textContent || ""), null, { timeout: 60_000 });
   assert.equal(new URL(page.url()).searchParams.get("where"), null, "left out of the address too");
+  await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=data&where=${encodeURIComponent("[]")}`);
+  await page.waitForFunction(() => new URL(location.href).searchParams.get("where") === null, null, { timeout: 60_000 });
+  // A link that opens on another tab: its filter waits in the address, and applies when the Data tab shows.
+  await page.goto(`${server.base}?url=${encodeURIComponent(url)}&where=${where}&sort=1&desc=1`);
+  await page.waitForSelector("body[data-state=ready]", { timeout: 60_000 });
+  assert.equal(new URL(page.url()).searchParams.get("where"), decodeURIComponent(where));
+  await tab(page, "data");
+  await page.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === String(n), sfo.length, { timeout: 120_000 });
+  assert.match(await page.textContent("[data-testid=data-status]"), /where origin = SFO and delay > 60, sorted by delay descending/);
+  await page.goto(`${server.base}?url=${encodeURIComponent(url)}&where=garbage`);
+  await page.waitForSelector("body[data-state=ready]", { timeout: 60_000 });
+  await tab(page, "data");
+  await page.waitForFunction(() => /filter was left out: it is not the JSON list/.test(document.querySelector("#toasts")?.textContent || ""), null, { timeout: 60_000 });
+  assert.equal(new URL(page.url()).searchParams.get("where"), null);
   await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=data&where=${encodeURIComponent("[[0]]")}`);
   await page.waitForFunction(() => /filter was left out: a condition has no comparison \(its second item\)\./.test(document.querySelector("#toasts")?.textContent || ""), null, { timeout: 60_000 });
   await page.goto(`${server.base}?url=${encodeURIComponent(url)}&tab=data&where=${encodeURIComponent('[null,[1,">","5"]]')}`);

@@ -33,6 +33,8 @@ async function dropTokenizer(name, bytes) {
 test("refused: an empty file, one with a byte order mark, one that is not JSON: each said in words", async () => {
   const empty = await dropTokenizer("empty.json", new Uint8Array(0));
   assert.deepEqual(empty, { kind: "error", text: "empty.json: invalid_tokenizer: the file is empty" });
+  const list = await dropTokenizer("list.json", Buffer.from("[1,2,3]\n"));
+  assert.equal(list.text, "list.json: invalid_tokenizer: the file is not a JSON object: it begins “[1,2,3]”, where a tokenizer.json begins with “{”", "(its line break is not quoted as a character of its own)");
   const bom = await dropTokenizer("bom.json", Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), gpt2]));
   assert.equal(bom.kind, "error");
   assert.match(bom.text, /^bom\.json: invalid_tokenizer: the file starts with a UTF-8 byte order mark \(EF BB BF\)/);
@@ -59,4 +61,28 @@ test("registered: one the file does not use says so; one registered already says
   assert.equal(again.kind, "info");
   assert.match(again.text, /^copy\.json is registered already \(SHA-256 [0-9a-f]{16}…\)$/);
   assert.deepEqual(log.errors, []);
+});
+
+test("a file with no tokenized columns says so of a tokenizer; tokenizers dropped with a .cols file are judged against that file, once open", async () => {
+  await page.reload(); // (no tokenizer registered)
+  await dropFile(page, path.join(corpus, "real/diamonds.optimized.cols"));
+  const small = fs.readFileSync(path.join(corpus, "tokenizers/small-tokenizer.json"));
+  const none = await dropTokenizer("small-tokenizer.json", small);
+  assert.equal(none.kind, "warn");
+  assert.match(none.text, /, but diamonds\.optimized\.cols has no tokenized columns\.$/);
+  // Both tokenizers with movielens.tokenized: no word against diamonds, which it replaces; then one of small's, which movielens does not use.
+  await page.reload();
+  await dropFile(page, path.join(corpus, "real/diamonds.optimized.cols"));
+  await page.evaluate(() => {
+    window.__toasts = [];
+    new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach((t) => window.__toasts.push(t.textContent)))).observe(document.querySelector("#toasts"), { childList: true });
+    document.body.dataset.state = "";
+  });
+  await page.setInputFiles("[data-testid=file-input]", [path.join(corpus, "tokenizers/small-tokenizer.json"), path.join(corpus, "tokenizers/gpt2-tokenizer.json"), path.join(corpus, "real/movielens.tokenized.cols")]);
+  await page.waitForSelector("body[data-state=ready]");
+  await page.waitForFunction(() => window.__toasts.some((t) => /^small-tokenizer\.json: /.test(t)));
+  const said = await page.evaluate(() => window.__toasts);
+  assert.deepEqual(said.filter((t) => /diamonds/.test(t)), [], JSON.stringify(said));
+  assert.deepEqual(said.filter((t) => /does not use it|no tokenized columns/.test(t)), ["small-tokenizer.json: movielens.tokenized.cols does not use it: its tokenizer table names the SHA-256 each of its columns needs."]);
+  assert.equal(await page.$("[data-testid=tokenizer-missing]"), null, "gpt2 reads its title");
 });

@@ -236,6 +236,9 @@ function renderFileViews() {
   dirty.add("detail").add("sql");
 }
 
+/** A link's Data-tab view (data.activate's state) to restore when that tab is first shown, or null. */
+let pendingRowsView = null;
+
 function showTab(name, { focus = false } = {}) {
   if (!TABS.includes(name)) name = "schema";
   // Focus in the panel this hides (a table's row, a button that opens
@@ -260,6 +263,11 @@ function showTab(name, { focus = false } = {}) {
     if (name === "schema") renderSchema(ctx, panels.schema);
     if (name === "chunks") renderChunks(ctx, panels.chunks);
     if (name === "layout") renderLayout(ctx, panels.layout);
+  }
+  if (name === "data" && pendingRowsView) {
+    const view = pendingRowsView;
+    pendingRowsView = null;
+    data.activate(view);
   }
   // Columns profiled in Column detail since show here too.
   if (name === "schema") profiles.refresh();
@@ -456,8 +464,15 @@ async function openSource(src, name, restore = null, address = {}, step = true) 
   // Opened from something now hidden (a sample card): focus moves to the
   // file's tabs instead of being lost to the page.
   const lost = !document.activeElement || document.activeElement === document.body || document.activeElement.closest("[hidden]");
+  pendingRowsView = null; // (the last file's, never shown)
   showTab(ctx.tab, { focus: !!lost });
-  if (ctx.tab === "data" && (Number.isInteger(want.row) || Number.isInteger(want.sort) || want.where)) data.activate({ row: want.row, col: ctx.sel.c, sort: want.sort, desc: want.desc, where: want.where });
+  // The link's view of the rows (its order, filter and row): restored now
+  // if it opens on the Data tab, else when that tab is first shown (the
+  // address keeps it meanwhile, as the tab it was left on did).
+  const rowsView = Number.isInteger(want.row) || Number.isInteger(want.sort) || want.where ? { row: want.row, col: ctx.sel.c, sort: want.sort, desc: want.desc, where: want.where } : null;
+  if (ctx.tab === "data") {
+    if (rowsView) data.activate(rowsView);
+  } else pendingRowsView = rowsView;
   if (ctx.headers === "loading") await loadHeaders(gen);
   if (gen === ctx.gen) document.body.dataset.state = "ready";
 }
@@ -511,32 +526,36 @@ ctx.loadHeaders = () => loadHeaders(ctx.gen);
 const TOKENIZER_MAX = 128 * 1024 * 1024;
 
 /** Registers a tokenizer.json File, its size checked before it is read whole. */
-async function registerTokenizerFile(f) {
+async function registerTokenizerFile(f, against = ctx.file) {
   if (f.size > TOKENIZER_MAX) {
     toast(`${f.name}: too_large: a tokenizer.json of ${f.size} bytes exceeds the ${TOKENIZER_MAX} bytes this reader accepts`, "error");
     return false;
   }
-  return registerTokenizer(f.name, new Uint8Array(await f.arrayBuffer()));
+  return registerTokenizer(f.name, new Uint8Array(await f.arrayBuffer()), against);
 }
 
-async function registerTokenizer(name, bytes) {
+/** Registers a tokenizer.json; its digest, or null (refused, said why).
+ *  `against`: the file it is meant for (the open one; null: judged later). */
+async function registerTokenizer(name, bytes, against = ctx.file) {
   try {
     const res = await ctx.call("register", { bytes, name }, `Registering ${name}`);
     const again = ctx.registered.some((r) => r.digest === res.digest);
     if (!again) ctx.registered.push({ name, size: bytes.length, digest: res.digest, bytes });
     const digest = `SHA-256 ${res.digest.slice(0, 16)}…`;
-    // Said when the file open does not use it: the tokenizer table would
-    // still say "missing", with no word of why.
-    const unused = ctx.file?.tokenizers.length && !ctx.file.tokenizers.some((t) => t.digest === res.digest);
     if (again) toast(`${name} is registered already (${digest})`);
-    else if (unused) toast(`Registered tokenizer ${name} (${digest}), but ${ctx.name} does not use it: its tokenizer table names the SHA-256 each of its columns needs.`, "warn");
+    else if (against && !usesTokenizer(against, res.digest)) toast(`Registered tokenizer ${name} (${digest}), but ${unusedBy(against)}`, "warn");
     else toast(`Registered tokenizer ${name} (${digest})`);
-    return true;
+    return res.digest;
   } catch (e) {
     if (e.kind !== "cancelled") toast(`${name}: ${e.kind}: ${tokenizerTrouble(bytes) ?? e.message}`, "error");
-    return false;
+    return null;
   }
 }
+
+// Said when the file does not use a tokenizer registered for it: its
+// tokenizer table would still say "missing", with no word of why.
+const usesTokenizer = (f, digest) => f.tokenizers.some((t) => t.digest === digest);
+const unusedBy = (f) => `${ctx.name} ${f.tokenizers.length ? "does not use it: its tokenizer table names the SHA-256 each of its columns needs" : "has no tokenized columns"}.`;
 
 /** What is wrong at the start of a tokenizer.json the package refused, in
  *  words (it says "the document is not an object (byte offset 0)" of an
@@ -551,7 +570,8 @@ function tokenizerTrouble(bytes) {
   while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
   if (i === bytes.length) return "the file holds only white space";
   if (bytes[i] !== 0x7b) {
-    const start = new TextDecoder().decode(bytes.subarray(i, i + 24)).replace(/[\u0000-\u001f\u007f-\u009f]/g, "?");
+    // (control characters as spaces, none at the end: a "?" would read as one of the file's)
+    const start = new TextDecoder().decode(bytes.subarray(i, i + 24)).replace(/[\u0000-\u001f\u007f-\u009f]/g, " ").trimEnd();
     return `the file is not a JSON object: it begins “${start}${bytes.length - i > 24 ? "…" : ""}”, where a tokenizer.json begins with “{”`;
   }
   return null;
@@ -586,13 +606,19 @@ const isTokenizerName = (f) => /\.json$/i.test(f.name) || f.type === "applicatio
 async function handleFiles(files) {
   const toks = files.filter(isTokenizerName);
   const others = files.filter((f) => !isTokenizerName(f));
-  let registered = 0;
-  for (const f of toks) if (await registerTokenizerFile(f)) registered++;
-  if (registered) await afterTokenizers();
+  // Tokenizers dropped with a .cols file are meant for it: judged once it is open, not against the file it replaces.
+  const against = others.length ? null : ctx.file;
+  const registered = [];
+  for (const f of toks) {
+    const digest = await registerTokenizerFile(f, against);
+    if (digest) registered.push([f.name, digest]);
+  }
+  if (registered.length) await afterTokenizers();
   if (others.length > 1) toast(`Opened ${others[0].name}; one .cols file at a time (${others.length - 1} ignored).`);
   if (others.length) {
     // A local file has no address: it forgets any ?url= and the URL field.
     await openSource({ blob: others[0] }, others[0].name, null, { url: null, ...NO_VIEW });
+    for (const [name, digest] of registered) if (ctx.file && !usesTokenizer(ctx.file, digest)) toast(`${name}: ${unusedBy(ctx.file)}`, "warn");
   }
 }
 

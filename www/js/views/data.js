@@ -683,6 +683,7 @@ export function createData(ctx, el) {
           ctx.setUrlState({ where: null });
         };
         if (linked.error) leaveOut(linked.error);
+        else if (!linked.filters.length) ctx.setUrlState({ where: null }); // ([]: no filter, said by no word in the address)
         else {
           filters = linked.filters;
           drawFilters();
