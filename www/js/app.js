@@ -318,7 +318,11 @@ ctx.select = (g, c, tab) => {
   ctx.setUrlState({ rg: ctx.sel.g || null, col: ctx.sel.c || null });
   // The selection shows in the chunk grid and the byte map.
   for (const el of $$("[data-testid=chunk-row]")) el.classList.toggle("selected", Number(el.dataset.rg) === ctx.sel.g && Number(el.dataset.col) === ctx.sel.c);
-  for (const el of $$("[data-testid=layout-region][data-kind=chunk]")) el.classList.toggle("selected", Number(el.dataset.rg) === ctx.sel.g && Number(el.dataset.col) === ctx.sel.c);
+  for (const el of $$("[data-testid=layout-region][data-kind=chunk]")) {
+    const on = Number(el.dataset.rg) === ctx.sel.g && Number(el.dataset.col) === ctx.sel.c;
+    el.classList.toggle("selected", on);
+    el.setAttribute("aria-selected", String(on)); // (the chunk shown selected is the one announced)
+  }
   dirty.add("detail");
   if (tab) showTab(tab);
 };
@@ -529,7 +533,7 @@ const TOKENIZER_MAX = 128 * 1024 * 1024;
 async function registerTokenizerFile(f, against = ctx.file) {
   if (f.size > TOKENIZER_MAX) {
     toast(`${f.name}: too_large: a tokenizer.json of ${f.size} bytes exceeds the ${TOKENIZER_MAX} bytes this reader accepts`, "error");
-    return false;
+    return null;
   }
   return registerTokenizer(f.name, new Uint8Array(await f.arrayBuffer()), against);
 }
@@ -618,7 +622,8 @@ async function handleFiles(files) {
   if (others.length) {
     // A local file has no address: it forgets any ?url= and the URL field.
     await openSource({ blob: others[0] }, others[0].name, null, { url: null, ...NO_VIEW });
-    for (const [name, digest] of registered) if (ctx.file && !usesTokenizer(ctx.file, digest)) toast(`${name}: ${unusedBy(ctx.file)}`, "warn");
+    // (only if it opened: a failed or cancelled open leaves another file, or none, on show)
+    if (ctx.source?.blob === others[0]) for (const [name, digest] of registered) if (!usesTokenizer(ctx.file, digest)) toast(`${name}: ${unusedBy(ctx.file)}`, "warn");
   }
 }
 

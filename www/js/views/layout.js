@@ -142,20 +142,14 @@ export function renderLayout(ctx, el) {
     svg.append(s("line", { x1: x, x2: x, y1: y - 2, y2: y + LINE_H + 2, class: "rg-boundary", "data-testid": "rg-boundary", "data-rg": gIdx }, s("title", {}, `row group ${gIdx} starts at byte ${fmtInt(first.start)}`)));
   });
 
-  // The selection is ctx.sel: ctx.select (app.js) marks its chunk with the
-  // `selected` class wherever it is chosen (this map, a table, Column
-  // detail), while this view is hidden too; aria-selected follows that
-  // class, so the chunk shown selected is the one announced.
-  new MutationObserver((records) => {
-    for (const { target } of records) if (target.dataset?.kind === "chunk") target.setAttribute("aria-selected", String(target.classList.contains("selected")));
-  }).observe(svg, { subtree: true, attributeFilter: ["class"] });
+  // The selection is ctx.sel: ctx.select (app.js) marks its chunk (class
+  // `selected`, aria-selected) wherever it is chosen (this map, a table,
+  // Column detail), while this view is hidden too.
   const selectedIndex = () => regions.findIndex((r) => r.kind === "chunk" && r.rowGroup === ctx.sel.g && r.column === ctx.sel.c);
 
   // Keyboard: one tab stop; the active region is the listbox's active descendant.
   let active = Math.max(0, selectedIndex());
   const activate = (k) => {
-    // (one region's class changed, not every region's: the observer above
-    // hears of each element whose class is written)
     els[active]?.classList.remove("active");
     active = Math.max(0, Math.min(regions.length - 1, k));
     els[active].classList.add("active");
@@ -183,7 +177,7 @@ export function renderLayout(ctx, el) {
       ev.preventDefault();
       if (r.kind === "chunk") {
         // Select the chunk (detail, chunk table, URL) without leaving the map.
-        ctx.select(r.rowGroup, r.column); // (its `selected` class, and so aria-selected)
+        ctx.select(r.rowGroup, r.column); // (its `selected` class and aria-selected)
         fill(info, h("b", {}, describeRegion(f, r)[0]), h("br"), "Selected. ", h("button", { type: "button", class: "small", "data-testid": "layout-open-detail", onclick: () => ctx.select(r.rowGroup, r.column, "detail") }, "Open in Column detail"));
       } else if (r.kind === "rowgroup") ctx.select(r.rowGroup, 0);
       return;
