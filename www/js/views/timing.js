@@ -505,9 +505,8 @@ export function createTiming(ctx, el) {
   }
   const rgText = (rgs) => (rgs.length === 1 ? `row group ${rgs[0]}` : `row groups ${rgRanges(rgs, 3)}`);
 
-  /** The header's line under a run's label, and its title (every column's name, every row group). */
-  function coverageHead(e) {
-    const { cols, rgs } = coverage(e);
+  /** The header's line under a run's label, and its title (every column's name, every row group), from its coverage. */
+  function coverageHead(e, { cols, rgs }) {
     const text = e.opts.scope === "column" ? `${plural(cols.length, "column")}, each over ${plural(rgs.length, "row group")}` : `${plural(cols.length, "column")} × ${plural(rgs.length, "row group")}, in one read`;
     const names = cols.slice(0, 20).map((c) => brief(ctx.labels[c])).join(", ") + (cols.length > 20 ? `, and ${fmtInt(cols.length - 20)} more` : "");
     return { text, title: `Columns: ${names || "none"}. Row groups: ${rgRanges(rgs)}. ${e.file}, ${e.when}` };
@@ -549,11 +548,19 @@ export function createTiming(ctx, el) {
     // data: a whole read over the same columns and row groups, a column
     // over the same row groups. Where a row's runs differ, each time says
     // what it covered.
+    // (worked out once a run: every row's cell of it asks)
+    const covered = new Map(
+      history.map((e) => {
+        const { cols, rgs } = coverage(e);
+        const whole = { key: `${cols}|${rgs}`, what: `${plural(cols.length, "column")} × ${rgText(rgs)}` };
+        return [e, { head: coverageHead(e, { cols, rgs }), whole, column: { key: `${rgs}`, what: rgText(rgs) } }];
+      }),
+    );
     const cellOf = (e, key) => {
       const r = key === "whole" ? e.whole : e.rows.find((x) => `c${x.c}` === key);
       if (!r) return null;
-      const { cols, rgs } = coverage(e);
-      return { median: r.median, key: key === "whole" ? `${cols}|${rgs}` : `${rgs}`, what: key === "whole" ? `${plural(cols.length, "column")} × ${rgText(rgs)}` : rgText(rgs), title: coverageHead(e).title };
+      const run = covered.get(e);
+      return { median: r.median, ...(key === "whole" ? run.whole : run.column), title: run.head.title };
     };
     let anyDiffer = false;
     const rows = [...names].map(([key, name]) => {
@@ -584,7 +591,7 @@ export function createTiming(ctx, el) {
               {},
               h("th", {}, "Column"),
               history.map((e) => {
-                const head = coverageHead(e);
+                const { head } = covered.get(e);
                 return h("th", { class: "num", title: head.title }, e.label, " ", h("button", { type: "button", class: "small", title: "remove this run", "aria-label": `remove run ${e.id}`, onclick: () => removeRun(e) }, "×"), h("div", { class: "coverage", "data-testid": "timing-compare-coverage" }, head.text));
               }),
             ),
