@@ -295,6 +295,12 @@ test("a Data column's width: dragged by its right edge, fitted to its values by 
     const width = (c) => page.$eval(head(c), (e) => e.getBoundingClientRect().width);
     const left = (c) => page.$eval(head(c), (e) => e.getBoundingClientRect().left);
     const cellWidths = (c) => page.$$eval(`[data-testid=data-grid] .grid-row:not([hidden]) .grid-cell[data-col='${c}']`, (es) => [...new Set(es.map((e) => e.getBoundingClientRect().width))]);
+    // A header takes its width at once, its rows' cells at the next frame: wait for them.
+    const cellsFollow = async (c) =>
+      page.waitForFunction(
+        ([sel, w]) => [...document.querySelectorAll(sel)].every((e) => Math.abs(e.getBoundingClientRect().width - w) < 1),
+        [`[data-testid=data-grid] .grid-row:not([hidden]) .grid-cell[data-col='${c}']`, await width(c)],
+      );
     const cut = (c) => page.$$eval(`[data-testid=data-grid] .grid-row:not([hidden]) .grid-cell[data-col='${c}']`, (es) => es.filter((e) => e.scrollWidth > e.clientWidth).length);
     const w1 = await width(1);
     const l2 = await left(2);
@@ -309,6 +315,7 @@ test("a Data column's width: dragged by its right edge, fitted to its values by 
     await page.mouse.up();
     await page.waitForFunction(([sel, w]) => Math.abs(document.querySelector(sel).getBoundingClientRect().width - w) < 1, [head(1), w1 + 60]);
     assert.ok(Math.abs((await left(2)) - (l2 + 60)) < 1, "the next column moves along");
+    await cellsFollow(1);
     assert.deepEqual(await cellWidths(1), [w1 + 60], "every drawn cell of the column as wide as its header");
     assert.equal(await page.getAttribute(head(1), "aria-sort"), "none", "dragging the edge does not sort");
     // Narrowed by dragging, its values are cut; a double-click on the edge fits them all, and the header.
@@ -317,9 +324,11 @@ test("a Data column's width: dragged by its right edge, fitted to its values by 
     await page.mouse.move(edge.x - 70, edge.y, { steps: 4 });
     await page.mouse.up();
     await page.waitForFunction((sel) => document.querySelector(sel).getBoundingClientRect().width < 60, head(1));
+    await cellsFollow(1);
     assert.ok((await cut(1)) > 0, "a column too narrow cuts its values");
     await page.dblclick(`${head(1)} [data-testid=data-grid-resize]`);
     await page.waitForFunction((sel) => document.querySelector(sel).getBoundingClientRect().width > 60, head(1));
+    await cellsFollow(1);
     assert.equal(await cut(1), 0, "fitted: no drawn value cut");
     assert.equal(await page.$eval(`${head(1)} .colname`, (e) => e.scrollWidth > e.clientWidth), false, "fitted: the name whole");
     const fitted = await width(1);
