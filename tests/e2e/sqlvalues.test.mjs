@@ -100,6 +100,28 @@ test("SQL: intervals, decimals, dates, timestamps and times inside a LIST, STRUC
   assert.deepEqual(log.errors, []);
 });
 
+test("SQL: UHUGEINT and BIGNUM (VARINT), which come as bytes, show as their numbers, alone and inside a LIST or STRUCT", async () => {
+  await run(
+    "SELECT 2::UHUGEINT AS u, 340282366920938463463374607431768211455::UHUGEINT AS umax, 123::VARINT AS v, (-123)::VARINT AS vn, 0::VARINT AS z, " +
+      "'-1180591620717411303424'::VARINT AS big, [1::UHUGEINT, NULL] AS ul, {'b': (-300)::VARINT} AS sb, NULL::UHUGEINT AS nu, '\\x80\\x00\\x01\\x7b'::BLOB AS blob",
+  );
+  assert.deepEqual(await row(0), {
+    u: "2",
+    umax: "340282366920938463463374607431768211455",
+    v: "123",
+    vn: "-123",
+    z: "0",
+    big: "-1180591620717411303424",
+    ul: "[1,null]",
+    sb: '{"b":-300}',
+    nu: "null",
+    blob: "0x8000017b",
+  });
+  const tags = await page.$$eval("[data-testid=sql-grid-header] .type-tag", (els) => els.map((e) => e.textContent));
+  assert.deepEqual(tags, ["uhugeint", "uhugeint", "bignum", "bignum", "bignum", "bignum", "list", "struct", "uhugeint", "bytes"]);
+  assert.deepEqual(log.errors, []);
+});
+
 test("SQL: a result sorts by the column clicked, whatever the statement ends with or its columns are called", async () => {
   const sortBy = async (k) => {
     await page.evaluate(() => (document.querySelector("[data-testid=panel-sql]").dataset.sqlState = "sent"));
@@ -135,19 +157,20 @@ const column = (k) => sqlColumn(page, k);
 test("SQL: a header sort orders the rows as DuckDB's ORDER BY does, for every type the result has", async () => {
   // rn: the row's place; every other column orders the rows its own way
   // (the interval's 1 month comes between 29 and 31 days, and 745 hours after
-  // them; the ENUM by its declared order, not alphabetically; NaN after Infinity).
+  // them; the ENUM by its declared order, not alphabetically; NaN after Infinity;
+  // a UHUGEINT by its number, not its little-endian bytes).
   const e = (v) => `'${v}'::ENUM('sad', 'ok', 'happy')`;
   const statement =
     "SELECT * FROM (VALUES " +
     [
-      `(0, 3, 'nan'::DOUBLE, 2.50::DECIMAL(9,2), 'b', DATE '2001-01-01', TIMESTAMP '2001-01-01 00:00:01', INTERVAL 1 MONTH, ${e("ok")}, [1, 2], {'a': 2, 'b': 'x'}, 'ffffffff-0000-0000-0000-000000000000'::UUID, 'x'::BLOB)`,
-      `(1, NULL, 'inf'::DOUBLE, -3.25, 'é', DATE '1969-12-31', NULL, INTERVAL 745 HOUR, ${e("happy")}, [1], {'a': 1, 'b': 'z'}, '00000000-0000-0000-0000-000000000001'::UUID, '\\xFF'::BLOB)`,
-      `(2, -5, 1.5, 0.01, '😀', NULL, TIMESTAMP '1900-01-01', INTERVAL 29 DAY, ${e("sad")}, NULL, {'a': 1, 'b': 'y'}, NULL, NULL)`,
-      `(3, 7, NULL, NULL, 'B', DATE '0001-01-01', TIMESTAMP '2001-01-01', NULL, NULL, [0, 5], NULL, '7fffffff-0000-0000-0000-000000000000'::UUID, '\\x00\\x01'::BLOB)`,
-      `(4, 0, '-inf'::DOUBLE, 100, NULL, DATE '2024-02-29', TIMESTAMP '2030-06-01 12:00:00', INTERVAL 31 DAY, ${e("ok")}, [], {'a': 0, 'b': 'w'}, '80000000-0000-0000-0000-000000000000'::UUID, ''::BLOB)`,
+      `(0, 3, 'nan'::DOUBLE, 2.50::DECIMAL(9,2), 'b', DATE '2001-01-01', TIMESTAMP '2001-01-01 00:00:01', INTERVAL 1 MONTH, ${e("ok")}, [1, 2], {'a': 2, 'b': 'x'}, 'ffffffff-0000-0000-0000-000000000000'::UUID, 'x'::BLOB, 18446744073709551616::UHUGEINT, '1180591620717411303424'::VARINT)`,
+      `(1, NULL, 'inf'::DOUBLE, -3.25, 'é', DATE '1969-12-31', NULL, INTERVAL 745 HOUR, ${e("happy")}, [1], {'a': 1, 'b': 'z'}, '00000000-0000-0000-0000-000000000001'::UUID, '\\xFF'::BLOB, 1::UHUGEINT, (-300)::VARINT)`,
+      `(2, -5, 1.5, 0.01, '😀', NULL, TIMESTAMP '1900-01-01', INTERVAL 29 DAY, ${e("sad")}, NULL, {'a': 1, 'b': 'y'}, NULL, NULL, NULL, 0::VARINT)`,
+      `(3, 7, NULL, NULL, 'B', DATE '0001-01-01', TIMESTAMP '2001-01-01', NULL, NULL, [0, 5], NULL, '7fffffff-0000-0000-0000-000000000000'::UUID, '\\x00\\x01'::BLOB, 340282366920938463463374607431768211455::UHUGEINT, 5::VARINT)`,
+      `(4, 0, '-inf'::DOUBLE, 100, NULL, DATE '2024-02-29', TIMESTAMP '2030-06-01 12:00:00', INTERVAL 31 DAY, ${e("ok")}, [], {'a': 0, 'b': 'w'}, '80000000-0000-0000-0000-000000000000'::UUID, ''::BLOB, 256::UHUGEINT, (-5)::VARINT)`,
     ].join(", ") +
-    ") v(rn, i, f, dec, s, d, ts, iv, en, l, st, u, b)";
-  const columns = 13;
+    ") v(rn, i, f, dec, s, d, ts, iv, en, l, st, u, b, uh, bn)";
+  const columns = 15;
   const want = [];
   for (let k = 1; k < columns; k++) {
     for (const dir of ["ASC", "DESC"]) {

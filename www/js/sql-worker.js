@@ -173,13 +173,43 @@ function intervalText(months, days, nanos) {
 }
 
 /**
+ * DuckDB's own type for a column Arrow has none for, named in the field's
+ * metadata (an arrow.opaque extension): "uhugeint" (16 bytes, little-endian)
+ * or "bignum" (VARINT: its own byte form). Else null.
+ */
+function vendorType(field) {
+  const m = field?.metadata;
+  if (m?.get("ARROW:extension:name") !== "arrow.opaque") return null;
+  try {
+    const { type_name: name, vendor_name: vendor } = JSON.parse(m.get("ARROW:extension:metadata"));
+    return vendor === "DuckDB" && VENDOR_TEXT[name] ? name : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A UHUGEINT's or BIGNUM's bytes as its decimal digits. */
+const VENDOR_TEXT = {
+  uhugeint: (b) => String(b.reduceRight((a, x) => (a << 8n) | BigInt(x), 0n)),
+  // Three bytes of header (top bit set: not negative), then the magnitude
+  // big-endian; a negative number has every byte inverted.
+  bignum: (b) => {
+    const neg = !(b[0] & 0x80);
+    let v = 0n;
+    for (let k = 3; k < b.length; k++) v = (v << 8n) | BigInt(neg ? ~b[k] & 0xff : b[k]);
+    return `${neg && v ? "-" : ""}${v}`;
+  },
+};
+
+/**
  * For a result column apache-arrow 17 does not hand over as the value
  * (DECIMAL and HUGEINT as an unscaled BigNum, dates and timestamps as
  * milliseconds, TIME as a count, INTERVAL misread): a function (vector, row)
  * -> the value as text, read from the column's own buffers; null otherwise.
  */
-function textReader(A, type) {
+function textReader(A, type, vendor = null) {
   const name = A.Type[type.typeId];
+  if (vendor) return (vec, i) => VENDOR_TEXT[vendor](vec.get(i));
   const raw = (vec, i, width = 1) => {
     let at = i;
     for (const d of vec.data) {
@@ -263,25 +293,28 @@ function nestedText(x) {
 function nestedReader(A, type) {
   if (!["List", "FixedSizeList", "Struct", "Map"].includes(A.Type[type.typeId])) return null;
   const leaves = new WeakMap(); // leaf Data -> { vec, read }
-  const at = (data, i) => {
+  // (`field`: the value's Arrow field, whose metadata may name a DuckDB type)
+  const at = (data, i, field) => {
     if (!data.getValid(i)) return null;
     const t = data.type;
     const kind = A.Type[t.typeId];
     const child = data.children[0];
-    const range = (from, to) => Array.from({ length: to - from }, (_, k) => at(child, from + k));
+    const range = (from, to) => Array.from({ length: to - from }, (_, k) => at(child, from + k, t.children[0]));
     if (kind === "List") return range(data.valueOffsets[i], data.valueOffsets[i + 1]);
     if (kind === "FixedSizeList") return range(i * t.listSize, (i + 1) * t.listSize);
-    if (kind === "Struct") return Object.fromEntries(t.children.map((f, c) => [f.name, at(data.children[c], i)]));
+    if (kind === "Struct") return Object.fromEntries(t.children.map((f, c) => [f.name, at(data.children[c], i, f)]));
     if (kind === "Map") {
       const [keys, values] = child.children;
+      const [kf, vf] = child.type.children;
       const out = {};
-      for (let k = data.valueOffsets[i]; k < data.valueOffsets[i + 1]; k++) out[textOf(at(keys, k))] = at(values, k);
+      for (let k = data.valueOffsets[i]; k < data.valueOffsets[i + 1]; k++) out[textOf(at(keys, k, kf))] = at(values, k, vf);
       return out;
     }
     let leaf = leaves.get(data);
-    if (!leaf) leaves.set(data, (leaf = { vec: new A.Vector([data]), read: OWN_TEXT.has(kind) ? textReader(A, t) : null }));
+    const vendor = vendorType(field);
+    if (!leaf) leaves.set(data, (leaf = { vec: new A.Vector([data]), read: vendor || OWN_TEXT.has(kind) ? textReader(A, t, vendor) : null }));
     const v = leaf.read ? leaf.read(leaf.vec, i) : leaf.vec.get(i);
-    if (kind === "Decimal") return new Bare(v);
+    if (kind === "Decimal" || vendor) return new Bare(v);
     // (a REAL comes as the double it is: its own shortest text, as outside a list)
     if (kind === "Float" && t.precision === 1) return new Bare(scalarText("float32", v));
     return v?.toJSON ? v.toJSON() : v;
@@ -478,14 +511,15 @@ const ops = {
     const ms = performance.now() - t0;
     const readers = [];
     const columns = table.schema.fields.map((f, i) => {
-      const type = typeName(A, f.type);
-      readers[i] = type ? null : textReader(A, f.type);
-      const kind = A.Type[f.type.typeId];
+      const vendor = vendorType(f);
+      const type = vendor ? null : typeName(A, f.type);
+      readers[i] = type ? null : textReader(A, f.type, vendor);
+      const kind = vendor || A.Type[f.type.typeId];
       // Shown as text, tagged with their own type; numbers stay right-aligned.
       // (DuckDB hands a HUGEINT over as a DECIMAL(38,0): a DECIMAL(10,0) is a decimal)
       const decimal = f.type.scale || f.type.precision !== 38 ? `decimal(${f.type.precision},${f.type.scale})` : "hugeint";
-      const tag = type ? undefined : { Decimal: decimal, Date: "date", Timestamp: f.type.timezone ? "timestamptz" : "timestamp", Time: "time", Interval: "interval", List: "list", FixedSizeList: "list", Struct: "struct", Map: "map", Dictionary: "enum" }[kind];
-      return { key: i, label: f.name, type: type || "string", sqlType: String(f.type), asText: !type, ...(tag ? { tag, numeric: kind === "Decimal" } : {}) };
+      const tag = type ? undefined : { Decimal: decimal, Date: "date", Timestamp: f.type.timezone ? "timestamptz" : "timestamp", Time: "time", Interval: "interval", List: "list", FixedSizeList: "list", Struct: "struct", Map: "map", Dictionary: "enum", uhugeint: "uhugeint", bignum: "bignum" }[kind];
+      return { key: i, label: f.name, type: type || "string", sqlType: String(f.type), asText: !type, ...(tag ? { tag, numeric: kind === "Decimal" || !!vendor } : {}) };
     });
     result = { table, columns, readers, order: null };
     return { columns, numRows: table.numRows, ms, statements: list.length };
@@ -589,7 +623,7 @@ async function orderOf(table, key, desc) {
   if (n === 0) return new Int32Array(0);
   const A = await loadArrow();
   const col = table.getChildAt(key);
-  const sortKey = sortKeyOf(A, col.type);
+  const sortKey = sortKeyOf(A, col.type, vendorType(table.schema.fields[key]));
   duck.sortConn ||= await duck.db.connect();
   const conn = duck.sortConn;
   // One batch for each of the column's chunks, so a row's key and its place line up.
@@ -617,8 +651,12 @@ async function orderOf(table, key, desc) {
  * `parts(data)`, the Arrow columns for one chunk of it, and `expr`, what
  * ORDER BY takes over them. Mostly the column as it came.
  */
-function sortKeyOf(A, type) {
+function sortKeyOf(A, type, vendor) {
   const kind = A.Type[type.typeId];
+  // A UHUGEINT's little-endian bytes would sort as a BLOB's: it goes as its
+  // two 64-bit halves, put back together by DuckDB. (A BIGNUM's bytes sort
+  // as its numbers do: that is what its form is made for.)
+  if (vendor === "uhugeint") return { expr: "(h::UHUGEINT << 64) | l::UHUGEINT", parts: (d) => halves(A, d) };
   // An ENUM comes as a dictionary whose codes follow the ENUM's order, which
   // its ORDER BY keeps (the text would sort alphabetically). An ENUM inside a
   // LIST or STRUCT sorts by its text.
@@ -645,6 +683,23 @@ function intervalParts(A, data) {
   }
   const part = (type, values) => A.makeData({ type, offset, length, nullCount: data.nullCount, nullBitmap: data.nullBitmap, data: values });
   return { m: part(new A.Int32(), m), d: part(new A.Int32(), d), ns: part(new A.Int64(), ns) };
+}
+
+/** A UHUGEINT chunk's high and low 64 bits, as columns h, l (same offset and nulls). */
+function halves(A, data) {
+  const { offset, length } = data;
+  const end = offset + length;
+  const v = data.values;
+  // (a copy: the values need not start 8-aligned in their buffer)
+  const words = new BigUint64Array(v.slice(0, end * 16).buffer);
+  const h = new BigUint64Array(end);
+  const l = new BigUint64Array(end);
+  for (let j = offset; j < end; j++) {
+    l[j] = words[2 * j];
+    h[j] = words[2 * j + 1];
+  }
+  const part = (values) => A.makeData({ type: new A.Uint64(), offset, length, nullCount: data.nullCount, nullBitmap: data.nullBitmap, data: values });
+  return { h: part(h), l: part(l) };
 }
 
 function emptyOf(type) {
