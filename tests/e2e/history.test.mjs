@@ -170,3 +170,26 @@ test("a link's numbers with no place in the file (rg past the last, a column or 
   assert.equal(kept.get("col"), "25");
   assert.doesNotMatch((await page.textContent("#toasts")) || "", /left out/);
 });
+
+test("a link's filter that does not fit is said as the link opens on another tab, not first in the Data tab; its sort that fits applies there", async () => {
+  const { page, server, log } = ins;
+  await clear(page);
+  await page.evaluate(() => document.querySelector("#toasts")?.replaceChildren());
+  const where = encodeURIComponent('[[99,"=","x"]]');
+  await page.goto(`${server.base}?url=samples/all_types_small.cols&tab=chunks&sort=1&desc=1&where=${where}`);
+  await waitState(page, "ready");
+  // Said on the tab the link opens, the Data tab never shown.
+  await page.waitForFunction(() => /filter was left out: a condition names column 99, and the file has 26/.test(document.querySelector("#toasts")?.textContent || ""), null, { timeout: 5_000 });
+  assert.equal(await page.getAttribute("[role=tab][aria-selected=true]", "id"), "tab-chunks");
+  assert.equal(await page.isHidden("[data-testid=panel-data]"), true);
+  const left = new URL(page.url()).searchParams;
+  assert.equal(left.get("where"), null, "left out of the address at once");
+  assert.equal(left.get("sort"), "1", "the sort waits in the address");
+  // The Data tab, shown: the link's sort applies, and no filter.
+  await tab(page, "data");
+  await page.waitForFunction(() => /sorted by .* descending/.test(document.querySelector("[data-testid=data-status]")?.textContent || ""), null, { timeout: 30_000 });
+  assert.equal(await page.getAttribute("[data-testid=data-grid-header][data-col='1']", "aria-sort"), "descending");
+  assert.doesNotMatch(await page.textContent("[data-testid=data-status]"), /where/);
+  assert.equal(await page.$$eval("[data-testid=filter-row]", (x) => x.length), 0);
+  assert.deepEqual(log.errors, []);
+});

@@ -3,7 +3,7 @@
 // aria-selected and where the keys start), a row opened from a table puts
 // the focus in Column detail, a table sorted from the keyboard keeps the
 // focus on the header's button, and the block bars' caption is true in the
-// light and the dark scheme.
+// light and the dark scheme, where each bar stands out at 3:1.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -155,7 +155,7 @@ test("a table sorted from the keyboard keeps the focus on the header's sort butt
   await context.close();
 });
 
-test("the block bars' key is true in the light and the dark scheme: the encoded bar faint, the stored bar solid, as their swatches", async () => {
+test("the block bars' key is true in the light and the dark scheme: the encoded bar faint but edged at 3:1, the stored bar solid, as their swatches", async () => {
   for (const colorScheme of ["light", "dark"]) {
     const { page, context } = await open("/corpus/real/birdstrikes.optimized.cols", { colorScheme });
     await tab(page, "detail");
@@ -173,9 +173,17 @@ test("the block bars' key is true in the light and the dark scheme: the encoded 
           if (c[3] === 1) behind = c;
         }
         behind ??= getComputedStyle(document.documentElement).colorScheme.includes("dark") ? [0, 0, 0, 1] : [255, 255, 255, 1];
-        const c = rgba(getComputedStyle(el).backgroundColor);
-        const a = c[3] * Number(getComputedStyle(el).opacity);
-        return { color: [0, 1, 2].map((i) => Math.round(c[i] * a + behind[i] * (1 - a))), behind };
+        const st = getComputedStyle(el);
+        const over = (c) => {
+          const a = c[3] * Number(st.opacity);
+          return [0, 1, 2].map((i) => Math.round(c[i] * a + behind[i] * (1 - a)));
+        };
+        // Its edge, if any: a border or an inset shadow's spread of 1px or more, as drawn.
+        let edge = null;
+        if (parseFloat(st.borderTopWidth) >= 1 && st.borderTopStyle !== "none") edge = over(rgba(st.borderTopColor));
+        const shadow = /^(rgba?\([^)]*\)) 0px 0px 0px ([\d.]+)px inset$/.exec(st.boxShadow);
+        if (shadow && Number(shadow[2]) >= 1) edge = over(rgba(shadow[1]));
+        return { color: over(rgba(st.backgroundColor)), edge, behind };
       };
       const lum = ([r, g, b]) => [r, g, b].map((v) => ((v /= 255) <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)).reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
       const contrast = (x, y) => (Math.max(lum(x), lum(y)) + 0.05) / (Math.min(lum(x), lum(y)) + 0.05);
@@ -183,13 +191,27 @@ test("the block bars' key is true in the light and the dark scheme: the encoded 
       for (const kind of ["raw", "stored"]) {
         const bar = drawn(document.querySelector(`[data-testid=block-row] .bar.${kind}`));
         const key = document.querySelector(`[data-testid=blocks-key-${kind}]`);
-        out[kind] = { bar: bar.color, againstBehind: contrast(bar.color, bar.behind), key: key && drawn(key).color, label: key?.parentElement.textContent.trim() };
+        const drawnKey = key && drawn(key);
+        out[kind] = {
+          bar: bar.color,
+          againstBehind: contrast(bar.color, bar.behind),
+          edge: bar.edge,
+          edgeAgainstBehind: bar.edge && contrast(bar.edge, bar.behind),
+          key: drawnKey?.color,
+          keyEdge: drawnKey?.edge,
+          label: key?.parentElement.textContent.trim(),
+        };
       }
       return out;
     });
     assert.ok(seen.raw.key && seen.stored.key, `${colorScheme}: a swatch for each bar in the caption`);
     assert.deepEqual(seen.raw.key, seen.raw.bar, `${colorScheme}: the encoded swatch is drawn as the encoded bar`);
     assert.deepEqual(seen.stored.key, seen.stored.bar, `${colorScheme}: the stored swatch is drawn as the stored bar`);
+    assert.deepEqual(seen.raw.keyEdge, seen.raw.edge, `${colorScheme}: the encoded swatch has the encoded bar's edge`);
+    // A graphic that carries meaning stands out at 3:1 (WCAG 1.4.11): the
+    // faint encoded bar by its edge, the solid one by its fill.
+    assert.ok(Math.max(seen.raw.againstBehind, seen.raw.edgeAgainstBehind ?? 0) >= 3, `${colorScheme}: the encoded bar against what is behind it: ${JSON.stringify(seen.raw)}`);
+    assert.ok(seen.stored.againstBehind >= 3, `${colorScheme}: the stored bar: ${JSON.stringify(seen.stored)}`);
     assert.match(seen.raw.label, /^encoded\b/);
     assert.match(seen.stored.label, /^stored\b/);
     // "faint" and "solid": the encoded bar stands out less from what is behind it.

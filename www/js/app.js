@@ -470,10 +470,11 @@ async function openSource(src, name, restore = null, address = {}, step = true) 
   const lost = !document.activeElement || document.activeElement === document.body || document.activeElement.closest("[hidden]");
   pendingRowsView = null; // (the last file's, never shown)
   showTab(ctx.tab, { focus: !!lost });
-  // The link's view of the rows (its order, filter and row): restored now
-  // if it opens on the Data tab, else when that tab is first shown (the
-  // address keeps it meanwhile, as the tab it was left on did).
-  const rowsView = Number.isInteger(want.row) || Number.isInteger(want.sort) || want.where ? { row: want.row, col: ctx.sel.c, sort: want.sort, desc: want.desc, where: want.where } : null;
+  // The link's view of the rows (its order, filter and row): checked now
+  // (what does not fit is said at once), restored now if it opens on the
+  // Data tab, else when that tab is first shown (the address keeps it
+  // meanwhile, as the tab it was left on did).
+  const rowsView = Number.isInteger(want.row) || Number.isInteger(want.sort) || want.where ? data.link({ row: want.row, col: ctx.sel.c, sort: want.sort, desc: want.desc, where: want.where }) : null;
   if (ctx.tab === "data") {
     if (rowsView) data.activate(rowsView);
   } else pendingRowsView = rowsView;

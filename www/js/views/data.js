@@ -666,34 +666,39 @@ export function createData(ctx, el) {
       exportMenu();
       reselect();
     },
-    /** Restores a link's place: its filter and sort, then its file row,
-     *  found where that view puts it. */
+    /** Checks a link's filter as the link opens, whichever tab shows, so
+     *  that what does not fit is said then, not first when the Data tab
+     *  shows; the conditions that fit wait in the form. Returns the state
+     *  for activate. */
+    link(state) {
+      if (!state?.where || !ctx.file.numRows || !ctx.file.schema.length) return state;
+      const linked = linkedFilters(state.where);
+      // Left out, it goes from the address too (as a link's other numbers
+      // that do not fit): a copy of the link would carry it on.
+      const leaveOut = (why) => {
+        ctx.toast(`The link's filter was left out: ${why}.`, "error");
+        ctx.setUrlState({ where: null });
+        return { ...state, where: null };
+      };
+      if (linked.error) return leaveOut(linked.error);
+      if (!linked.filters.length) {
+        ctx.setUrlState({ where: null }); // ([]: no filter, said by no word in the address)
+        return { ...state, where: null };
+      }
+      filters = linked.filters;
+      drawFilters();
+      if (!parseFilters()) return leaveOut("a value does not parse (see the conditions)");
+      return { ...state, where: null, linked: true };
+    },
+    /** Restores a link's place (checked by link): its filter and sort,
+     *  then its file row, found where that view puts it. */
     async activate(state) {
       const n = ctx.file.numRows;
       if (!n || !ctx.file.schema.length) return;
       const sortCol = state?.sort;
       const sort = Number.isInteger(sortCol) && sortCol >= 0 && sortCol < ctx.file.schema.length ? { c: sortCol, desc: !!state.desc } : null;
-      let parsed = [];
-      if (state?.where) {
-        const linked = linkedFilters(state.where);
-        // Left out, it goes from the address too (as a link's other numbers
-        // that do not fit): a copy of the link would carry it on.
-        const leaveOut = (why) => {
-          ctx.toast(`The link's filter was left out: ${why}.`, "error");
-          ctx.setUrlState({ where: null });
-        };
-        if (linked.error) leaveOut(linked.error);
-        else if (!linked.filters.length) ctx.setUrlState({ where: null }); // ([]: no filter, said by no word in the address)
-        else {
-          filters = linked.filters;
-          drawFilters();
-          parsed = parseFilters();
-          if (!parsed) {
-            leaveOut("a value does not parse (see the conditions)");
-            parsed = [];
-          }
-        }
-      }
+      // Parsed again: a column's time unit may have changed since link().
+      const parsed = (state?.linked && parseFilters()) || [];
       if (sort || parsed.length) await compute(parsed, sort);
       if (state?.row === undefined || state.row === null) return;
       const r = Math.min(n - 1, Math.max(0, state.row));
