@@ -214,7 +214,7 @@ test("the block bars' key is true in the light and the dark scheme: the encoded 
     assert.ok(seen.stored.againstBehind >= 3, `${colorScheme}: the stored bar: ${JSON.stringify(seen.stored)}`);
     assert.match(seen.raw.label, /^encoded\b/);
     assert.match(seen.stored.label, /^stored\b/);
-    // "faint" and "solid": the encoded bar stands out less from what is behind it.
+    // "outlined" (its fill faint) and "solid": the encoded bar's fill stands out less from what is behind it.
     assert.ok(seen.raw.againstBehind < seen.stored.againstBehind, `${colorScheme}: ${JSON.stringify(seen)}`);
     const caption = await page.$eval("[data-testid=blocks-key]", (e) => e.textContent);
     assert.doesNotMatch(caption, /\b(light|dark)\b/, "no word that one scheme makes false");

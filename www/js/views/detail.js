@@ -318,7 +318,7 @@ export function createDetail(ctx, el) {
         // The bars' key by swatches drawn as the bars are: "light" and
         // "dark" were true in one colour scheme only (in the dark one the
         // faint encoded bar is the darker).
-        h("span", { class: "muted small", "data-testid": "blocks-key" }, " — each compressed on its own; bars: ", h("span", { class: "nowrap" }, h("span", { class: "bar raw bar-key", "data-testid": "blocks-key-raw" }), " encoded (faint)"), " and ", h("span", { class: "nowrap" }, h("span", { class: "bar stored bar-key", "data-testid": "blocks-key-stored" }), " stored (solid)")),
+        h("span", { class: "muted small", "data-testid": "blocks-key" }, " — each compressed on its own; bars: ", h("span", { class: "nowrap" }, h("span", { class: "bar raw bar-key", "data-testid": "blocks-key-raw" }), " encoded (outlined)"), " and ", h("span", { class: "nowrap" }, h("span", { class: "bar stored bar-key", "data-testid": "blocks-key-stored" }), " stored (solid)")),
       ),
       blocksTable(r),
       sizeLegend(),
