@@ -117,11 +117,25 @@ function slowDown(ms) {
   };
 }
 
+/**
+ * E2E_CPU_THROTTLE=N (off by default): every page made by newPage (so
+ * openInspector too) runs its CPU N times slower (CDP
+ * Emulation.setCPUThrottlingRate), as a loaded 2-core CI machine does, to
+ * expose tests that read the page a frame or a worker reply early. Unlike
+ * E2E_SLOW it slows everything alike, so a test with a tight timeout may
+ * fail for that alone. Run: E2E_CPU_THROTTLE=4 tests/e2e/run.sh
+ */
+const CPU_THROTTLE = Number(process.env.E2E_CPU_THROTTLE || 0);
+async function throttle(context, page) {
+  if (CPU_THROTTLE > 1) await (await context.newCDPSession(page)).send("Emulation.setCPUThrottlingRate", { rate: CPU_THROTTLE });
+}
+
 /** A page that records console errors and any request leaving the origin. */
 export async function newPage(browser, origin, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true, permissions: ["clipboard-read", "clipboard-write"], ...options });
   if (SLOW_MS) await context.addInitScript(slowDown, SLOW_MS);
   const page = await context.newPage();
+  await throttle(context, page);
   const log = { errors: [], foreign: [], requests: [] };
   page.on("console", (m) => {
     if (m.type() === "error") log.errors.push(m.text());

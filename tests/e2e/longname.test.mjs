@@ -42,6 +42,8 @@ test("the Schema holds the whole name; the chunk table shows its first 200 chara
   await tab(page, "schema");
   assert.ok((await colnames(page, "[data-testid=schema-table]")).includes(LONG), "the Schema's cell holds every character");
   await tab(page, "chunks");
+  // (the chunk table puts its rows in, in a task after the one that shows it)
+  await page.waitForSelector("[data-testid=chunk-table][data-complete='1']");
   assert.deepEqual(await colnames(page, "[data-testid=chunk-table]"), [CUT, "x"]);
 });
 
@@ -80,7 +82,8 @@ test("the byte map's description of the chunk and the table of regions name it b
   const info = await page.textContent("[data-testid=layout-info]");
   assert.ok(info.startsWith(`Chunk: row group 0, column 0 “${CUT}” (int32)`), info.slice(0, 300));
   assert.ok(info.length < 600, `${info.length} characters`);
-  // And the table of regions below it.
+  // And the table of regions below it (its rows put in, in a task after the one that drew the view).
+  await page.waitForSelector("[data-testid=layout-table][data-complete='1']");
   const cells = await page.$$eval("[data-testid=layout-row][data-kind=chunk] [data-field=col]", (tds) => tds.map((td) => td.textContent));
   assert.deepEqual(cells, [CUT, "x"]);
   assert.deepEqual(log.errors, []);

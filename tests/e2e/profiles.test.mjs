@@ -141,6 +141,8 @@ test("a column profiled in Column detail is in the Schema's table, and the butto
   await tab(page, "schema");
   const rows = await table(page);
   assert.deepEqual(rows.map((r) => [r.c, r.state]), [[0, "done"]]);
+  // (26 columns: the Schema's table shows its first 25 rows at once, the rest in a later task)
+  await page.waitForSelector("[data-testid=schema-table][data-complete='1']");
   const n = (await page.$$("[data-testid=schema-row]")).length;
   assert.equal(await page.textContent("[data-testid=profiles-run]"), `Profile the other ${n - 1} columns`);
   await runAll(page);
@@ -216,6 +218,8 @@ test("Stop keeps the columns counted; the button then counts the others only", a
   await page.waitForSelector("[data-testid=profiles-row]");
   await page.click("[data-testid=profiles-stop]");
   await page.waitForSelector("[data-testid=profiles-run]");
+  // The table of the columns counted is drawn a slice of rows at a time: all of them in first.
+  await page.waitForSelector("[data-testid=profiles-table][data-complete='1']");
   const done = (await table(page)).length;
   assert.ok(done >= 1 && done < k, `${done} of ${k} columns counted before Stop`);
   assert.equal(await page.textContent("[data-testid=profiles-run]"), `Profile the other ${k - done} columns`);
@@ -237,6 +241,7 @@ test("a column whose chunk does not read says why, in the table and in Column de
   await dropFile(page, path.join(corpus, rel));
   await runAll(page);
   const rows = await table(page);
+  await page.waitForSelector("[data-testid=schema-table][data-complete='1']");
   const n = (await page.$$("[data-testid=schema-row]")).length;
   assert.ok(n > 2);
   // Row group 0's column 0 declares an encoding this reader does not know (the JSON's note).

@@ -205,6 +205,8 @@ test("a drag from one cell to another selects the range between them; a click wi
   // A click event alone (no press before it): the cell, the range gone.
   await page.$eval(cell(2, 0), (e) => e.click());
   await page.waitForSelector("[data-testid=cell-panel-where]");
+  // (the panel follows at once; the grid draws the range gone in its next frame)
+  await gridDrawn(page);
   assert.equal(await page.$$eval("[data-testid=data-grid] .grid-cell.in-range", (es) => es.length), 0);
   assert.equal(await page.textContent("[data-testid=cell-panel-value]"), String(column("carat").values[2]));
   assert.deepEqual(log.errors, []);

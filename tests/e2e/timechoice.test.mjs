@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { serve, launch, newPage, tab, waitState, shot } from "./harness.mjs";
+import { serve, launch, newPage, tab, waitState, shot, gridDrawn } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 let server, browser;
@@ -45,7 +45,11 @@ after(async () => {
 });
 
 const cell = (page, row, col) => page.textContent(`[data-testid=data-grid] .grid-row[data-file-row='${row}'] .grid-cell[data-col='${col}']`);
-const settled = (page) => page.waitForFunction(() => !document.querySelector("[data-testid=data-grid] .grid-cell[data-kind=pending]"));
+// The grid's rows drawn, none pending. Not just "no cell pending": a grid
+// whose tab was hidden keeps the rows it drew before (hidden, none pending,
+// row 0 still data-file-row 0) until the frame after its tab shows, so a
+// column shown another way meanwhile read its old text there.
+const settled = (page) => gridDrawn(page);
 
 test("an int32 of epoch seconds shows as numbers until the person chooses dates; the choice holds in Data, filters and the profile", async () => {
   const { page, log } = await newPage(browser, server.origin, { viewport: { width: 1400, height: 900 } });

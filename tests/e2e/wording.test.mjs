@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { serve, launch, newPage, tab, waitState } from "./harness.mjs";
+import { serve, launch, newPage, tab, waitState, gridDrawn } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 let server, browser, page, log, file;
@@ -64,7 +64,8 @@ test("a count of one is singular on every view", async () => {
   found.detail = await pluralOnes();
   for (const t of ["schema", "chunks", "layout", "data"]) {
     await tab(page, t);
-    if (t === "data") await page.waitForFunction(() => !document.querySelector("[data-testid=data-grid] .grid-cell[data-kind=pending]"));
+    // (the grid, first shown now, draws its rows in the frame after: "no cell pending" held before it had any)
+    if (t === "data") await gridDrawn(page);
     found[t] = await pluralOnes();
   }
   await tab(page, "timing");
