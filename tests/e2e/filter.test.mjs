@@ -20,6 +20,18 @@ function kept(col, op, text) {
   return [...keep.keys()].filter((i) => keep[i]);
 }
 
+test("a date typed for a column shown as dates: years below 100 as written, and a day, month or time that does not exist refused", () => {
+  const at = (text) => parseValue("int64", text, "s");
+  // Seconds as Date.parse reads the ISO text (0050-06-15T00:00:00Z ...): Date.UTC alone reads year 50 as 1950.
+  assert.deepEqual(at("0050-06-15"), { value: -60575040000n });
+  assert.deepEqual(at("0000-01-01"), { value: -62167219200n });
+  assert.deepEqual(at("1950-06-15"), { value: -616896000n });
+  assert.deepEqual(at("2024-02-29 12:30:05"), { value: 1709209805n });
+  for (const text of ["2001-02-30", "2001-13-45", "2023-02-29", "2001-00-10", "2001-01-01 24:00", "2001-01-01 12:60", "2001-01-01 12:00:61"]) {
+    assert.match(at(text).error ?? "", /a date and time such as/, text);
+  }
+});
+
 test("contains (any case) folds letters beyond ASCII in strings, and ASCII letters in any value", () => {
   const col = stringColumn("string", ["Éclair", "eclair", "CAFÉ", "abc", "ΣΟΦΙΑ", "straße"]);
   assert.deepEqual(kept(col, "icontains", "é"), [0, 2]);

@@ -65,8 +65,14 @@ export function formatTime(v, unit) {
 export function parseTime(text, unit) {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?Z?$/.exec(text.trim());
   if (!m) return null;
-  const ms = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] || 0), Number(m[5] || 0), Number(m[6] || 0));
-  if (Number.isNaN(ms)) return null;
+  const [y, mo, d, hh, mm, ss] = m.slice(1, 7).map((x) => Number(x || 0));
+  // The year set apart (Date.UTC reads 0-99 as 1900-1999), and every part
+  // checked after: Date rolls 2001-02-30 over to March 2, a 13th month
+  // into the next year, and this text is not a date.
+  const at = new Date(Date.UTC(2000, 0, 1, hh, mm, ss));
+  at.setUTCFullYear(y, mo - 1, d);
+  const ms = at.getTime();
+  if (Number.isNaN(ms) || at.getUTCFullYear() !== y || at.getUTCMonth() !== mo - 1 || at.getUTCDate() !== d || at.getUTCHours() !== hh || at.getUTCMinutes() !== mm || at.getUTCSeconds() !== ss) return null;
   const frac = (m[7] || "").padEnd(9, "0"); // nanoseconds below the second
   const ns = BigInt(ms) * 1000000n + BigInt(frac);
   return unit === "s" ? ns / 1000000000n : unit === "ms" ? ns / 1000000n : unit === "us" ? ns / 1000n : ns;
