@@ -122,6 +122,33 @@ test("SQL: UHUGEINT and BIGNUM (VARINT), which come as bytes, show as their numb
   assert.deepEqual(log.errors, []);
 });
 
+test("SQL: a UNION shows its member's value as that type shows; a MAP or STRUCT keeps its entries in order, every key as its text", async () => {
+  const u = (member, value, type) => `union_value(${member} := ${value})::UNION(${type})`;
+  await run(
+    `SELECT ${u("d", "DATE '2024-01-01'", "d DATE, i INTEGER")} AS ud, ${u("t", "TIMESTAMP '2024-01-01 12:00:00'", "t TIMESTAMP, i INTEGER")} AS ut, ` +
+      `${u("b", "'ab'::BLOB", "b BLOB, i INTEGER")} AS ub, ${u("f", "0.1::FLOAT", "f FLOAT, i INTEGER")} AS uf, ${u("x", "1.5::DECIMAL(3,1)", "x DECIMAL(3,1), s VARCHAR")} AS udec, ` +
+      `${u("iv", "INTERVAL 1 DAY", "iv INTERVAL, s VARCHAR")} AS uiv, ${u("h", "1::UHUGEINT", "h UHUGEINT, s VARCHAR")} AS uh, ${u("s", "'txt'", "x DECIMAL(3,1), s VARCHAR")} AS us, ` +
+      `[${u("d", "DATE '2024-01-01'", "d DATE, i INTEGER")}] AS lu, NULL::UNION(d DATE, i INTEGER) AS nu`,
+  );
+  assert.deepEqual(await row(0), { ud: "2024-01-01", ut: "2024-01-01 12:00:00", ub: "0x6162", uf: "0.1", udec: "1.5", uiv: "1 day", uh: "1", us: "txt", lu: '["2024-01-01"]', nu: "null" });
+  const tags = await page.$$eval("[data-testid=sql-grid-header] .type-tag", (els) => els.map((e) => e.textContent));
+  assert.deepEqual(tags, ["union", "union", "union", "union", "union", "union", "union", "union", "list", "union"]);
+  await run(
+    "SELECT MAP {1.5::DECIMAL(3,1): 'a', 2.5::DECIMAL(3,1): 'b'} AS mdec, MAP {'0.1'::FLOAT: 1, '0.2'::FLOAT: 2} AS mf, MAP {[1,2]: 'x', [1]: 'y'} AS ml, " +
+      "MAP {'ab'::BLOB: 1} AS mblob, MAP {10: 'a', 2: 'b', 1: 'c'} AS mord, MAP {'__proto__': 1, 'x': 2} AS mproto, {'2': 'x', '1': 'y'} AS sord",
+  );
+  assert.deepEqual(await row(0), {
+    mdec: '{"1.5":"a","2.5":"b"}',
+    mf: '{"0.1":1,"0.2":2}',
+    ml: '{"[1,2]":"x","[1]":"y"}',
+    mblob: '{"0x6162":1}',
+    mord: '{"10":"a","2":"b","1":"c"}',
+    mproto: '{"__proto__":1,"x":2}',
+    sord: '{"2":"x","1":"y"}',
+  });
+  assert.deepEqual(log.errors, []);
+});
+
 test("SQL: a result sorts by the column clicked, whatever the statement ends with or its columns are called", async () => {
   const sortBy = async (k) => {
     await page.evaluate(() => (document.querySelector("[data-testid=panel-sql]").dataset.sqlState = "sent"));

@@ -256,6 +256,8 @@ function textReader(A, type, vendor = null) {
 const holds = (A, type, kinds) => kinds.has(A.Type[type.typeId]) || (type.children || []).some((f) => holds(A, f.type, kinds)) || (type.dictionary ? holds(A, type.dictionary, kinds) : false);
 
 const INTERVAL = new Set(["Interval"]);
+const UNION = new Set(["Union", "DenseUnion", "SparseUnion"]);
+const NESTED = new Set(["List", "FixedSizeList", "Struct", "Map", ...UNION]);
 
 /** Leaf types textReader reads itself (arrow's own value is wrong or unshown). */
 const OWN_TEXT = new Set(["Decimal", "Date", "Timestamp", "Time", "Interval"]);
@@ -264,6 +266,14 @@ const OWN_TEXT = new Set(["Decimal", "Date", "Timestamp", "Time", "Interval"]);
 class Bare {
   constructor(text) {
     this.text = text;
+  }
+}
+
+/** A STRUCT's or MAP's entries, in their order (a JS object would put
+ *  integer-like keys first and swallow "__proto__"), keys as text. */
+class Entries {
+  constructor(pairs) {
+    this.pairs = pairs;
   }
 }
 
@@ -281,6 +291,7 @@ function nestedText(x) {
   if (typeof x === "string") return JSON.stringify(x);
   if (x instanceof Uint8Array) return `0x${hex(x)}`;
   if (Array.isArray(x)) return `[${x.map(nestedText).join(",")}]`;
+  if (x instanceof Entries) return `{${x.pairs.map(([k, v]) => `${JSON.stringify(k)}:${nestedText(v)}`).join(",")}}`;
   return `{${Object.entries(x).map(([k, v]) => `${JSON.stringify(k)}:${nestedText(v)}`).join(",")}}`;
 }
 
@@ -291,7 +302,7 @@ function nestedText(x) {
  * apache-arrow 17 slices an INTERVAL's values at half their width.
  */
 function nestedReader(A, type) {
-  if (!["List", "FixedSizeList", "Struct", "Map"].includes(A.Type[type.typeId])) return null;
+  if (!NESTED.has(A.Type[type.typeId])) return null;
   const leaves = new WeakMap(); // leaf Data -> { vec, read }
   // (`field`: the value's Arrow field, whose metadata may name a DuckDB type)
   const at = (data, i, field) => {
@@ -302,13 +313,21 @@ function nestedReader(A, type) {
     const range = (from, to) => Array.from({ length: to - from }, (_, k) => at(child, from + k, t.children[0]));
     if (kind === "List") return range(data.valueOffsets[i], data.valueOffsets[i + 1]);
     if (kind === "FixedSizeList") return range(i * t.listSize, (i + 1) * t.listSize);
-    if (kind === "Struct") return Object.fromEntries(t.children.map((f, c) => [f.name, at(data.children[c], i, f)]));
+    if (kind === "Struct") return new Entries(t.children.map((f, c) => [f.name, at(data.children[c], i, f)]));
     if (kind === "Map") {
       const [keys, values] = child.children;
       const [kf, vf] = child.type.children;
-      const out = {};
-      for (let k = data.valueOffsets[i]; k < data.valueOffsets[i + 1]; k++) out[textOf(at(keys, k, kf))] = at(values, k, vf);
-      return out;
+      const pairs = [];
+      for (let k = data.valueOffsets[i]; k < data.valueOffsets[i + 1]; k++) {
+        const key = at(keys, k, kf);
+        pairs.push([typeof key === "string" ? key : nestedText(key), at(values, k, vf)]);
+      }
+      return new Entries(pairs);
+    }
+    // A UNION is the value of its member in use.
+    if (UNION.has(kind)) {
+      const c = t.typeIdToChildIndex[data.typeIds[i]];
+      return at(data.children[c], t.mode === A.UnionMode.Dense ? data.valueOffsets[i] : i, t.children[c]);
     }
     let leaf = leaves.get(data);
     const vendor = vendorType(field);
@@ -319,9 +338,11 @@ function nestedReader(A, type) {
     if (kind === "Float" && t.precision === 1) return new Bare(scalarText("float32", v));
     return v?.toJSON ? v.toJSON() : v;
   };
+  // (a UNION's text alone is its member's as a column of it would show it: text unquoted)
+  const whole = UNION.has(A.Type[type.typeId]) ? (x) => (typeof x === "string" ? x : nestedText(x)) : nestedText;
   return (vec, i) => {
     for (const d of vec.data) {
-      if (i < d.length) return nestedText(at(d, i));
+      if (i < d.length) return whole(at(d, i));
       i -= d.length;
     }
     return null;
@@ -518,7 +539,7 @@ const ops = {
       // Shown as text, tagged with their own type; numbers stay right-aligned.
       // (DuckDB hands a HUGEINT over as a DECIMAL(38,0): a DECIMAL(10,0) is a decimal)
       const decimal = f.type.scale || f.type.precision !== 38 ? `decimal(${f.type.precision},${f.type.scale})` : "hugeint";
-      const tag = type ? undefined : { Decimal: decimal, Date: "date", Timestamp: f.type.timezone ? "timestamptz" : "timestamp", Time: "time", Interval: "interval", List: "list", FixedSizeList: "list", Struct: "struct", Map: "map", Dictionary: "enum", uhugeint: "uhugeint", bignum: "bignum" }[kind];
+      const tag = type ? undefined : { Decimal: decimal, Date: "date", Timestamp: f.type.timezone ? "timestamptz" : "timestamp", Time: "time", Interval: "interval", List: "list", FixedSizeList: "list", Struct: "struct", Map: "map", Union: "union", DenseUnion: "union", SparseUnion: "union", Dictionary: "enum", uhugeint: "uhugeint", bignum: "bignum" }[kind];
       return { key: i, label: f.name, type: type || "string", sqlType: String(f.type), asText: !type, ...(tag ? { tag, numeric: kind === "Decimal" || !!vendor } : {}) };
     });
     result = { table, columns, readers, order: null };
