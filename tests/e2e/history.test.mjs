@@ -193,3 +193,34 @@ test("a link's filter that does not fit is said as the link opens on another tab
   assert.equal(await page.$$eval("[data-testid=filter-row]", (x) => x.length), 0);
   assert.deepEqual(log.errors, []);
 });
+
+test("a link's filter refused says what is wrong with it: a column that is not a number, a value too long; is null needs no value; an empty where leaves the address", async () => {
+  const { page, server, log } = ins;
+  const open = async (where, extra = "") => {
+    await clear(page);
+    await page.evaluate(() => document.querySelector("#toasts")?.replaceChildren());
+    await page.goto(`${server.base}?url=samples/all_types_small.cols&tab=chunks${extra}&where=${encodeURIComponent(where)}`);
+    await waitState(page, "ready");
+  };
+  const said = (re) => page.waitForFunction((src) => new RegExp(src).test(document.querySelector("#toasts")?.textContent || ""), re.source, { timeout: 5_000 });
+  await open('[["1","=","x"]]');
+  await said(/filter was left out: a condition's column \(its first item\) is not a column's number\./);
+  await open("[[]]");
+  await said(/filter was left out: a condition's column \(its first item\) is not a column's number\./);
+  await open(JSON.stringify([[0, "=", "x".repeat(10_001)]]));
+  await said(/filter was left out: a condition's value is longer than 10,000 characters\./);
+  // A value that does not parse, the Data tab not shown: the toast says where its conditions are.
+  await open('[[2,">","abc"]]');
+  await said(/filter was left out: a value does not parse \(see the conditions on the Data tab\)\./);
+  // "is null" with no value: kept, as the page's own link writes it with "".
+  await open('[[3,"null"]]');
+  await tab(page, "data");
+  await page.waitForFunction(() => /where .* is null/.test(document.querySelector("[data-testid=data-status]")?.textContent || ""), null, { timeout: 30_000 });
+  assert.doesNotMatch((await page.textContent("#toasts")) || "", /left out/);
+  // where= (empty): no filter, and gone from the address as where=[] is.
+  await clear(page);
+  await page.goto(`${server.base}?url=samples/all_types_small.cols&tab=chunks&where=`);
+  await waitState(page, "ready");
+  await page.waitForFunction(() => !new URL(location.href).searchParams.has("where"), null, { timeout: 5_000 });
+  assert.deepEqual(log.errors, []);
+});

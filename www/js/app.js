@@ -474,6 +474,7 @@ async function openSource(src, name, restore = null, address = {}, step = true) 
   // (what does not fit is said at once), restored now if it opens on the
   // Data tab, else when that tab is first shown (the address keeps it
   // meanwhile, as the tab it was left on did).
+  if (want.where === "") ctx.setUrlState({ where: null }); // (no filter, as where=[] is)
   const rowsView = Number.isInteger(want.row) || Number.isInteger(want.sort) || want.where ? data.link({ row: want.row, col: ctx.sel.c, sort: want.sort, desc: want.desc, where: want.where }) : null;
   if (ctx.tab === "data") {
     if (rowsView) data.activate(rowsView);

@@ -445,10 +445,18 @@ export function createData(ctx, el) {
       if (!Array.isArray(item)) return { error: "a condition is not a list [column, comparison, text]" };
       const [c, op, text] = item;
       const any = c === ANY_TEXT && textColumns(ctx.file.schema).length > 0;
-      if (!any && (!Number.isInteger(c) || c < 0 || c >= n)) return { error: `a condition names column ${String(c).slice(0, 20)}, and the file has ${n}` };
+      if (!any && !Number.isInteger(c)) return { error: "a condition's column (its first item) is not a column's number" };
+      if (!any && (c < 0 || c >= n)) return { error: `a condition names column ${c}, and the file has ${n}` };
       if (typeof op !== "string") return { error: "a condition has no comparison (its second item)" };
-      if (!opsOf(ctx.file.schema, c).some((o) => o.op === op)) return { error: `“${op.slice(0, 20)}” is not a comparison for ${conditionColumn(c)}` };
-      if (typeof text !== "string" || text.length > MAX_CONDITION_TEXT) return { error: "a condition's value is not text" };
+      const o = opsOf(ctx.file.schema, c).find((x) => x.op === op);
+      if (!o) return { error: `“${op.slice(0, 20)}” is not a comparison for ${conditionColumn(c)}` };
+      // ("is null" and "is not null" need no value: the page writes "" for it)
+      if (text === undefined && o.noValue) {
+        out.push({ c, op, text: "" });
+        continue;
+      }
+      if (typeof text !== "string") return { error: "a condition's value (its third item) is not text" };
+      if (text.length > MAX_CONDITION_TEXT) return { error: `a condition's value is longer than ${fmtInt(MAX_CONDITION_TEXT)} characters` };
       out.push({ c, op, text });
     }
     return { filters: out };
@@ -687,7 +695,7 @@ export function createData(ctx, el) {
       }
       filters = linked.filters;
       drawFilters();
-      if (!parseFilters()) return leaveOut("a value does not parse (see the conditions)");
+      if (!parseFilters()) return leaveOut(`a value does not parse (see the conditions${ctx.tab === "data" ? "" : " on the Data tab"})`);
       return { ...state, where: null, linked: true };
     },
     /** Restores a link's place (checked by link): its filter and sort,
@@ -697,8 +705,14 @@ export function createData(ctx, el) {
       if (!n || !ctx.file.schema.length) return;
       const sortCol = state?.sort;
       const sort = Number.isInteger(sortCol) && sortCol >= 0 && sortCol < ctx.file.schema.length ? { c: sortCol, desc: !!state.desc } : null;
-      // Parsed again: a column's time unit may have changed since link().
-      const parsed = (state?.linked && parseFilters()) || [];
+      // Parsed again: a column's time unit may have changed since link(),
+      // and a value with it; then left out as link() leaves one out.
+      let parsed = state?.linked ? parseFilters() : [];
+      if (!parsed) {
+        ctx.toast("The link's filter was left out: a value does not parse as its column is now shown (see the conditions).", "error");
+        ctx.setUrlState({ where: null });
+        parsed = [];
+      }
       if (sort || parsed.length) await compute(parsed, sort);
       if (state?.row === undefined || state.row === null) return;
       const r = Math.min(n - 1, Math.max(0, state.row));
