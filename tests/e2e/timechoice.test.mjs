@@ -88,6 +88,15 @@ test("an int32 of epoch seconds shows as numbers until the person chooses dates;
     await page.click("[data-testid=filter-apply]");
     const want = Array.from({ length: N }, (_, k) => created(k)).filter((t) => t >= Date.UTC(2023, 10, 15, 12) / 1000).length;
     await page.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === String(n), want);
+    // The choice of dates is not in the link (it lasts while the file is
+    // open): the link keeps the condition's number, which reads back alike.
+    const linked = new URL(page.url());
+    assert.equal(linked.searchParams.get("where"), JSON.stringify([[1, ">=", String(Date.UTC(2023, 10, 15, 12) / 1000)]]));
+    const again = await page.context().newPage();
+    await again.goto(linked.href);
+    await again.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === String(n), want, { timeout: 30_000 });
+    assert.doesNotMatch((await again.textContent("#toasts")) || "", /left out/);
+    await again.close();
     await page.click("[data-testid=filter-clear]");
     await page.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === String(n), N);
     await settled(page);

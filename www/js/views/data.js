@@ -297,11 +297,14 @@ export function createData(ctx, el) {
     delete el.dataset.busy;
     applied = { filters: nextFilters, sort: nextSort };
     // The view is part of a shared link: its order, and its conditions as
-    // typed (read back through the same parsing as the form's).
+    // typed (read back through the same parsing as the form's), but for a
+    // column the person chose to show as dates: that choice is not in the
+    // link, so the number a date was read as goes.
+    const linkText = (x) => (ctx.timeSource[x.c] === "chosen" && typeof x.value !== "object" && !/^-?\d+$/.test(x.text.trim()) ? String(x.value) : x.text);
     ctx.setUrlState({
       sort: nextSort ? nextSort.c : null,
       desc: nextSort?.desc ? 1 : null,
-      where: nextFilters.length ? JSON.stringify(nextFilters.map((x) => [x.c, x.op, x.text])) : null,
+      where: nextFilters.length ? JSON.stringify(nextFilters.map((x) => [x.c, x.op, linkText(x)])) : null,
     });
     total = res.total;
     status.textContent = `${describe()} · computed in ${fmtMs(res.ms)} in the worker`;
