@@ -5,6 +5,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseValue, applyCondition, applyAnyText, opsOf, textColumns, ANY_TEXT } from "../../www/js/filter.js";
 import { equalsText } from "../../www/js/format.js";
+import { formatTime } from "../../www/js/timefmt.js";
 import { offsetsAndData } from "../js/check.mjs";
 
 /** A decoded string column as the worker holds it: offsets and UTF-8 data. */
@@ -30,6 +31,16 @@ test("a date typed for a column shown as dates: years below 100 as written, and 
   for (const text of ["2001-02-30", "2001-13-45", "2023-02-29", "2001-00-10", "2001-01-01 24:00", "2001-01-01 12:60", "2001-01-01 12:00:61"]) {
     assert.match(at(text).error ?? "", /a date and time such as/, text);
   }
+});
+
+test("a time past Date's range (a 64-bit count reaches them) shows as its date, as DuckDB gives the same count", () => {
+  // epoch_us of DuckDB's own timestamps, from DuckDB-Wasm 1.32 (its text: 290309-12-22 (BC), 100001-02-29 (BC)).
+  assert.equal(formatTime(9223372036854775806n, "us"), "294247-01-10 04:00:54.775806");
+  assert.equal(formatTime(-9223372022400000000n, "us"), "-290308-12-22 00:00:00");
+  assert.equal(formatTime(-3217857273944500000n, "us"), "-100000-02-29 13:14:15.5");
+  assert.equal(formatTime(185542587014400000n, "ms"), "5881580-07-10 00:00:00");
+  // Within it, as before.
+  assert.equal(formatTime(1700000000n, "s"), "2023-11-14 22:13:20");
 });
 
 test("contains (any case) folds letters beyond ASCII in strings, and ASCII letters in any value", () => {

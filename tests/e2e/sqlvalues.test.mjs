@@ -122,7 +122,7 @@ test("SQL: UHUGEINT and BIGNUM (VARINT), which come as bytes, show as their numb
   assert.deepEqual(log.errors, []);
 });
 
-test("SQL: a UNION shows its member's value as that type shows; a MAP or STRUCT keeps its entries in order, every key as its text", async () => {
+test("SQL: a UNION shows its member's value as that type shows; a MAP or STRUCT keeps its entries in order, every key as its text; a date past JavaScript's range is a date", async () => {
   const u = (member, value, type) => `union_value(${member} := ${value})::UNION(${type})`;
   await run(
     `SELECT ${u("d", "DATE '2024-01-01'", "d DATE, i INTEGER")} AS ud, ${u("t", "TIMESTAMP '2024-01-01 12:00:00'", "t TIMESTAMP, i INTEGER")} AS ut, ` +
@@ -146,6 +146,9 @@ test("SQL: a UNION shows its member's value as that type shows; a MAP or STRUCT 
     mproto: '{"__proto__":1,"x":2}',
     sord: '{"2":"x","1":"y"}',
   });
+  // Past JavaScript's Date (±100,000,000 days): dates still, not milliseconds.
+  await run("SELECT TIMESTAMP '294247-01-01 00:00:00' AS a, DATE '5881580-07-10' AS b, [DATE '5881580-07-10'] AS c");
+  assert.deepEqual(await row(0), { a: "294247-01-01 00:00:00", b: "5881580-07-10", c: '["5881580-07-10"]' });
   assert.deepEqual(log.errors, []);
 });
 

@@ -30,6 +30,32 @@ export const toSeconds = (v, unit) => Number(v) / PER_SECOND[unit];
 
 const pad = (n, w = 2) => String(n).padStart(w, "0");
 
+/**
+ * Milliseconds since 1970 (a bigint) as the parts of a proleptic Gregorian
+ * date and time in UTC, worked out in integers: for the points past Date's
+ * ±100,000,000 days that 64-bit counts reach (DuckDB's TIMESTAMP goes to
+ * the year 294247). Days to a civil date by 400-year eras (146,097 days),
+ * each counted from March 1 so the leap day comes last.
+ */
+function civil(ms) {
+  const DAY = 86400000n;
+  let days = ms / DAY;
+  let rem = ms % DAY;
+  if (rem < 0n) {
+    rem += DAY;
+    days -= 1n;
+  }
+  const z = days + 719468n; // days from 0000-03-01
+  const era = (z >= 0n ? z : z - 146096n) / 146097n;
+  const doe = z - era * 146097n; // [0, 146096]
+  const yoe = (doe - doe / 1460n + doe / 36524n - doe / 146096n) / 365n; // [0, 399]
+  const doy = doe - (365n * yoe + yoe / 4n - yoe / 100n); // [0, 365], from March 1
+  const mp = (5n * doy + 2n) / 153n; // March = 0
+  const mo = Number(mp < 10n ? mp + 3n : mp - 9n);
+  const r = Number(rem);
+  return { y: Number(yoe + era * 400n) + (mo <= 2 ? 1 : 0), mo, d: Number(doy - (153n * mp + 2n) / 5n) + 1, h: Math.floor(r / 3600000), mi: Math.floor(r / 60000) % 60, s: Math.floor(r / 1000) % 60, milli: r % 1000 };
+}
+
 /** "2001-01-01 00:01:00" (UTC), with a fraction only when there is one. */
 export function formatTime(v, unit) {
   const x = BigInt(v);
@@ -46,13 +72,13 @@ export function formatTime(v, unit) {
       ms -= 1n;
     }
   }
-  const msN = Number(ms);
-  const d = new Date(msN);
-  if (Number.isNaN(d.getTime())) return String(v);
-  const y = d.getUTCFullYear();
-  const date = `${y < 0 ? "-" : ""}${pad(Math.abs(y), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-  const time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-  const milli = d.getUTCMilliseconds();
+  const d = new Date(Number(ms));
+  const p = Number.isNaN(d.getTime())
+    ? civil(ms)
+    : { y: d.getUTCFullYear(), mo: d.getUTCMonth() + 1, d: d.getUTCDate(), h: d.getUTCHours(), mi: d.getUTCMinutes(), s: d.getUTCSeconds(), milli: d.getUTCMilliseconds() };
+  const date = `${p.y < 0 ? "-" : ""}${pad(Math.abs(p.y), 4)}-${pad(p.mo)}-${pad(p.d)}`;
+  const time = `${pad(p.h)}:${pad(p.mi)}:${pad(p.s)}`;
+  const milli = p.milli;
   let frac = "";
   if (unit === "us" || unit === "ns") {
     const digits = unit === "us" ? 3 : 6;
