@@ -303,7 +303,7 @@ function nestedText(x) {
  */
 function nestedReader(A, type) {
   if (!NESTED.has(A.Type[type.typeId])) return null;
-  const leaves = new WeakMap(); // leaf Data -> { vec, read }
+  const leaves = new WeakMap(); // leaf Data -> { vec, vendor, read }
   // (`field`: the value's Arrow field, whose metadata may name a DuckDB type)
   const at = (data, i, field) => {
     if (!data.getValid(i)) return null;
@@ -330,10 +330,12 @@ function nestedReader(A, type) {
       return at(data.children[c], t.mode === A.UnionMode.Dense ? data.valueOffsets[i] : i, t.children[c]);
     }
     let leaf = leaves.get(data);
-    const vendor = vendorType(field);
-    if (!leaf) leaves.set(data, (leaf = { vec: new A.Vector([data]), read: vendor || OWN_TEXT.has(kind) ? textReader(A, t, vendor) : null }));
+    if (!leaf) {
+      const vendor = vendorType(field);
+      leaves.set(data, (leaf = { vec: new A.Vector([data]), vendor, read: vendor || OWN_TEXT.has(kind) ? textReader(A, t, vendor) : null }));
+    }
     const v = leaf.read ? leaf.read(leaf.vec, i) : leaf.vec.get(i);
-    if (kind === "Decimal" || vendor) return new Bare(v);
+    if (kind === "Decimal" || leaf.vendor) return new Bare(v);
     // (a REAL comes as the double it is: its own shortest text, as outside a list)
     if (kind === "Float" && t.precision === 1) return new Bare(scalarText("float32", v));
     return v?.toJSON ? v.toJSON() : v;
