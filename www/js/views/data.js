@@ -432,6 +432,14 @@ export function createData(ctx, el) {
     return ok ? parsed : null;
   }
 
+  /** Says why a link's filter is not applied, and takes it from the
+   *  address too (as a link's other numbers that do not fit): a copy of
+   *  the link would carry it on. */
+  function leaveLinkFilter(why) {
+    ctx.toast(`The link's filter was left out: ${why}.`, "error");
+    ctx.setUrlState({ where: null });
+  }
+
   /** A link's `where` (JSON [[column, op, text], ...], untrusted): the
    *  conditions it names, or an error sentence. */
   function linkedFilters(where) {
@@ -684,11 +692,8 @@ export function createData(ctx, el) {
     link(state) {
       if (!state?.where || !ctx.file.numRows || !ctx.file.schema.length) return state;
       const linked = linkedFilters(state.where);
-      // Left out, it goes from the address too (as a link's other numbers
-      // that do not fit): a copy of the link would carry it on.
       const leaveOut = (why) => {
-        ctx.toast(`The link's filter was left out: ${why}.`, "error");
-        ctx.setUrlState({ where: null });
+        leaveLinkFilter(why);
         return { ...state, where: null };
       };
       if (linked.error) return leaveOut(linked.error);
@@ -712,8 +717,7 @@ export function createData(ctx, el) {
       // and a value with it; then left out as link() leaves one out.
       let parsed = state?.linked ? parseFilters() : [];
       if (!parsed) {
-        ctx.toast("The link's filter was left out: a value does not parse as its column is now shown (see the conditions).", "error");
-        ctx.setUrlState({ where: null });
+        leaveLinkFilter("a value does not parse as its column is now shown (see the conditions)");
         parsed = [];
       }
       if (sort || parsed.length) await compute(parsed, sort);
