@@ -12,11 +12,12 @@ const nameKey = (name) => name.replace(/[A-Z]+/g, (m) => m.toLowerCase());
  *  name any column has (names a, a, "a #1" give "a #0", "a #1#", "a #1"),
  *  so a label that is a column's name always means that column. */
 export function columnLabels(schema) {
+  const keys = schema.map((col) => nameKey(col.name));
   const count = new Map();
-  for (const col of schema) count.set(nameKey(col.name), (count.get(nameKey(col.name)) || 0) + 1);
-  const used = new Set(schema.map((col) => nameKey(col.name)));
+  for (const k of keys) count.set(k, (count.get(k) || 0) + 1);
+  const used = new Set(keys);
   return schema.map((col, c) => {
-    if (count.get(nameKey(col.name)) === 1) return col.name;
+    if (count.get(keys[c]) === 1) return col.name;
     let label = `${col.name} #${c}`;
     while (used.has(nameKey(label))) label += "#";
     used.add(nameKey(label));
