@@ -40,6 +40,8 @@ const row = (r) =>
 /** Row r of the result as its cells' text, left to right (for repeated names). */
 const cells = (r) => page.$$eval(`[data-testid=sql-grid] .grid-row[data-row="${r}"] .grid-cell:not(.grid-rowno)`, (els) => els.map((c) => c.textContent));
 const headers = () => page.$$eval("[data-testid=sql-grid-header] .colname", (els) => els.map((e) => e.textContent));
+/** The type tags of the result's header, left to right. */
+const tags = () => page.$$eval("[data-testid=sql-grid-header] .type-tag", (els) => els.map((e) => e.textContent));
 
 test("SQL: decimals, huge integers, dates, timestamps, times and intervals show their values", async () => {
   await run(
@@ -62,11 +64,10 @@ test("SQL: decimals, huge integers, dates, timestamps, times and intervals show 
     iv2: "01:30:00",
     nd: "null",
   });
-  const tags = await page.$$eval("[data-testid=sql-grid-header] .type-tag", (els) => els.map((e) => e.textContent));
-  assert.deepEqual(tags, ["decimal(3,1)", "decimal(3,1)", "decimal(10,2)", "decimal(4,3)", "hugeint", "date", "timestamp", "timestamp", "timestamptz", "time", "interval", "interval", "decimal(5,2)"]);
+  assert.deepEqual(await tags(), ["decimal(3,1)", "decimal(3,1)", "decimal(10,2)", "decimal(4,3)", "hugeint", "date", "timestamp", "timestamp", "timestamptz", "time", "interval", "interval", "decimal(5,2)"]);
   // A DECIMAL of scale 0 is a decimal (DuckDB hands a HUGEINT over as a DECIMAL(38,0)); nested values are named for what they are.
   await run("SELECT 5::DECIMAL(10,0) AS d0, [1] AS l, {'a': 1} AS s, MAP {'k': 1} AS m, 'x'::ENUM('x', 'y') AS e");
-  assert.deepEqual(await page.$$eval("[data-testid=sql-grid-header] .type-tag", (els) => els.map((e) => e.textContent)), ["decimal(10,0)", "list", "struct", "map", "enum"]);
+  assert.deepEqual(await tags(), ["decimal(10,0)", "list", "struct", "map", "enum"]);
   // A sum over the file's column times a decimal: exact, with its point.
   await run("SELECT sum(id) * 1.5 AS x FROM t");
   assert.deepEqual(await row(0), { x: "9.0" });
@@ -117,8 +118,7 @@ test("SQL: UHUGEINT and BIGNUM (VARINT), which come as bytes, show as their numb
     nu: "null",
     blob: "0x8000017b",
   });
-  const tags = await page.$$eval("[data-testid=sql-grid-header] .type-tag", (els) => els.map((e) => e.textContent));
-  assert.deepEqual(tags, ["uhugeint", "uhugeint", "bignum", "bignum", "bignum", "bignum", "list", "struct", "uhugeint", "bytes"]);
+  assert.deepEqual(await tags(), ["uhugeint", "uhugeint", "bignum", "bignum", "bignum", "bignum", "list", "struct", "uhugeint", "bytes"]);
   assert.deepEqual(log.errors, []);
 });
 
@@ -131,8 +131,7 @@ test("SQL: a UNION shows its member's value as that type shows; a MAP or STRUCT 
       `[${u("d", "DATE '2024-01-01'", "d DATE, i INTEGER")}] AS lu, NULL::UNION(d DATE, i INTEGER) AS nu`,
   );
   assert.deepEqual(await row(0), { ud: "2024-01-01", ut: "2024-01-01 12:00:00", ub: "0x6162", uf: "0.1", udec: "1.5", uiv: "1 day", uh: "1", us: "txt", lu: '["2024-01-01"]', nu: "null" });
-  const tags = await page.$$eval("[data-testid=sql-grid-header] .type-tag", (els) => els.map((e) => e.textContent));
-  assert.deepEqual(tags, ["union", "union", "union", "union", "union", "union", "union", "union", "list", "union"]);
+  assert.deepEqual(await tags(), ["union", "union", "union", "union", "union", "union", "union", "union", "list", "union"]);
   await run(
     "SELECT MAP {1.5::DECIMAL(3,1): 'a', 2.5::DECIMAL(3,1): 'b'} AS mdec, MAP {'0.1'::FLOAT: 1, '0.2'::FLOAT: 2} AS mf, MAP {[1,2]: 'x', [1]: 'y'} AS ml, " +
       "MAP {'ab'::BLOB: 1} AS mblob, MAP {10: 'a', 2: 'b', 1: 'c'} AS mord, MAP {'__proto__': 1, 'x': 2} AS mproto, {'2': 'x', '1': 'y'} AS sord",
