@@ -32,7 +32,9 @@ export interface ArrowTableOptions extends ArrowVectorOptions {
 export function toArrowVector(column: Column, options?: ArrowVectorOptions): Vector<DataType>;
 
 /** Names made unique as DuckDB does: the first of each name keeps it, the
- *  next ones get `_1`, `_2`, ... (skipping names the list already has). */
+ *  next ones get `_1`, `_2`, ... (skipping names the list already has).
+ *  Names that differ only in ASCII case count as the same, as in DuckDB:
+ *  `id, ID` becomes `id, ID_1`. */
 export function uniqueNames(names: readonly string[]): string[];
 
 /** A file whose columns can be read asynchronously: a ColumnsFile, or a

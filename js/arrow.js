@@ -246,21 +246,26 @@ export function toArrowVector(column, options = undefined) {
 /**
  * Column names made unique the way DuckDB does it: a name used once keeps
  * it; the second `s` becomes `s_1`, the third `s_2`, skipping any name the
- * file already has.
+ * file already has. Names are compared as DuckDB compares them, ignoring
+ * ASCII case only: DuckDB would rename a later `ID` beside `id` itself, and
+ * SQL written with the Table's names would then read the wrong column.
  */
 export function uniqueNames(names) {
-  if (!inspected(() => Array.isArray(names))) throw argumentError("uniqueNames needs an array of names");
-  const taken = new Set(names);
+  if (!inspected(() => Array.isArray(names) && names.every((name) => typeof name === "string"))) {
+    throw argumentError("uniqueNames needs an array of names (strings)");
+  }
+  const fold = (name) => name.replace(/[A-Z]+/g, (s) => s.toLowerCase());
+  const taken = new Set(names.map(fold));
   const seen = new Set();
   return names.map((name) => {
-    if (!seen.has(name)) {
-      seen.add(name);
+    if (!seen.has(fold(name))) {
+      seen.add(fold(name));
       return name;
     }
     let k = 1;
-    while (taken.has(`${name}_${k}`)) k++;
+    while (taken.has(fold(`${name}_${k}`))) k++;
     const unique = `${name}_${k}`;
-    taken.add(unique);
+    taken.add(fold(unique));
     return unique;
   });
 }

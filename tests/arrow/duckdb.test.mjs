@@ -8,6 +8,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { createRequire } from "node:module";
+import { buildFile, materialize } from "../node/synth.mjs";
 import { adapter, api, arrow, corpusDir, corpusFile, duplicateNamesFile, findPairs, loadTokenizers, readPair, tokenizerDir } from "./support.mjs";
 
 const { toArrowTable } = adapter;
@@ -202,6 +203,22 @@ test("duplicate names (i, i, f, s, s, i_1) arrive as the Table names them, and D
   const present = s1.filter((x) => x !== null);
   const maxBytes = present.reduce((a, b) => (Buffer.compare(Buffer.from(b), Buffer.from(a)) > 0 ? b : a));
   assert.deepEqual(got, { a: sum(i), b: sum(i2), c: String(new Set(s.filter((x) => x !== null)).size), d: maxBytes, e: sum(i1) });
+  conn.query(`DROP TABLE ${tname}`);
+});
+
+test("names that differ only in case (id, ID, Id_1, a, A): the Table's names are the ones DuckDB keeps, and each reads its own column", () => {
+  const names = ["id", "ID", "Id_1", "a", "A"];
+  const schema = names.map((name) => ({ name, type: "int32", nullable: false }));
+  const file = api.ColumnsFile.fromBytes(materialize(buildFile(schema, [{ columns: names.map((_, c) => [c * 10 + 1, c * 10 + 2]) }])));
+  const table = toArrowTable(file);
+  const fields = table.schema.fields.map((f) => f.name);
+  const tname = load(table);
+  // Were two names the same to DuckDB, it would rename one, and SQL written
+  // with the Table's names would read another column.
+  assert.deepEqual(rows(`DESCRIBE ${tname}`).map((r) => r.column_name), fields);
+  fields.forEach((name, c) => {
+    assert.deepEqual(rows(`SELECT sum(${q(name)})::VARCHAR AS s FROM ${tname}`)[0].s, String(c * 20 + 3), name);
+  });
   conn.query(`DROP TABLE ${tname}`);
 });
 

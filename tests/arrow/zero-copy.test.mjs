@@ -160,6 +160,14 @@ test("uniqueNames: first use keeps the name, later ones count up past names alre
   assert.deepEqual(uniqueNames([]), []);
 });
 
+test("uniqueNames: names that differ only in ASCII case are the same name, as in DuckDB; other letters' case is not folded", () => {
+  assert.deepEqual(uniqueNames(["id", "ID"]), ["id", "ID_1"]);
+  assert.deepEqual(uniqueNames(["a", "A", "a_1"]), ["a", "A_2", "a_1"]);
+  assert.deepEqual(uniqueNames(["s", "S", "s", "S_1"]), ["s", "S_2", "s_3", "S_1"]);
+  assert.deepEqual(uniqueNames(["Ä", "ä"]), ["Ä", "ä"]);
+  assert.throws(() => uniqueNames([1, 1]), { kind: "bad_argument", message: /strings/ });
+});
+
 test("a pool-like file (schema on .meta, async readColumns, bools one byte each): bools are packed, the rest shared", async () => {
   const file = api.ColumnsFile.fromBytes(corpusFile("valid/all_types_small").bytes);
   const read = [];
