@@ -4,18 +4,23 @@
 // (fs.readSync: a worker thread may block, and a synchronous read skips
 // the thread-pool hop each fs.openAsBlob read takes: flights-3m chunk by
 // chunk, 55 ms against 88). Node cannot send a file-backed Blob to a
-// thread; this one travels as its descriptor and size.
+// thread; this one travels as its descriptor, size and modification time.
+// Like fs.openAsBlob's Blobs, it refuses to read a file changed since it
+// was opened: a footer read before a rewrite would otherwise lead new
+// bytes to be decoded as the old file's chunks.
 "use strict";
 const fs = require("node:fs");
 
 class FileBlob extends Blob {
   #fd;
   #size;
+  #mtimeMs;
 
-  constructor(fd, size) {
+  constructor(fd, size, mtimeMs) {
     super([]);
     this.#fd = fd;
     this.#size = size;
+    this.#mtimeMs = mtimeMs;
   }
 
   get size() {
@@ -28,6 +33,11 @@ class FileBlob extends Blob {
     let n = 0;
     try {
       n = fs.readSync(this.#fd, bytes, 0, bytes.length, start);
+      // (after the read, so that a change while it ran is seen too)
+      const now = fs.fstatSync(this.#fd);
+      if (now.size !== this.#size || now.mtimeMs !== this.#mtimeMs) {
+        throw new Error("the file changed after it was opened (its size or modification time is not the same)");
+      }
     } catch (e) {
       return { arrayBuffer: () => Promise.reject(e) };
     }
@@ -36,7 +46,7 @@ class FileBlob extends Blob {
 
   /** What a thread is sent for it. */
   get descriptor() {
-    return { fd: this.#fd, size: this.#size };
+    return { fd: this.#fd, size: this.#size, mtimeMs: this.#mtimeMs };
   }
 }
 

@@ -2,7 +2,7 @@
 // A worker of columns-wasm/pool in Node, on a worker thread: the scope of a
 // Web Worker that pool-worker.js expects (self, postMessage, onmessage),
 // then pool-worker.js itself. A file opened by its path arrives as its
-// descriptor and size, read here through a FileBlob. CommonJS: a thread
+// descriptor, size and modification time, read here through a FileBlob. CommonJS: a thread
 // inherits the process's flags, and Node refuses an ES module entry under
 // --input-type (node --input-type=module -e ...).
 const { parentPort } = require("node:worker_threads");
@@ -12,7 +12,7 @@ globalThis.self = globalThis;
 self.postMessage = (data, transfer) => parentPort.postMessage(data, transfer);
 
 function deliver(data) {
-  if (data.op === "open" && data.source?.fd !== undefined) data.source = new FileBlob(data.source.fd, data.source.size);
+  if (data.op === "open" && data.source?.fd !== undefined) data.source = new FileBlob(data.source.fd, data.source.size, data.source.mtimeMs);
   self.onmessage({ data });
 }
 

@@ -121,17 +121,17 @@ export class ColumnsPool extends WebPool {
       return super.open(source, options);
     }
     let fd;
-    let size;
+    let stat;
     try {
       // (fs takes a file: URL object but reads a string as a path: "file:///a" would be ./file:/a)
       fd = fs.openSync(source instanceof URL || source.startsWith("file:") ? fileURLToPath(source) : source, "r");
-      size = fs.fstatSync(fd).size;
+      stat = fs.fstatSync(fd);
     } catch (e) {
       if (fd !== undefined) fs.closeSync(fd);
       throw Object.assign(new ColumnsError(`ColumnsPool.open: cannot open ${String(source)}: ${e.message}`, "bad_source"), { cause: e });
     }
     try {
-      const file = await super.open(new FileBlob(fd, size), options);
+      const file = await super.open(new FileBlob(fd, stat.size, stat.mtimeMs), options);
       this.#files.set(file.id, { fd, reads: 0, closed: false });
       return file;
     } catch (e) {

@@ -165,6 +165,27 @@ test("a file opened by its path holds one descriptor until it is closed (after i
   assert.equal(open(damaged), 0);
 });
 
+test("a file opened by its path and then rewritten in place (same size) is refused as bad_source, never read as the file opened", async (t) => {
+  const one = (values) => materialize(buildFile([{ name: "x", type: "int32", nullable: false }], [{ columns: [values] }]));
+  const [a, b] = [one([1, 2, 3]), one([7, 8, 9])];
+  assert.equal(a.length, b.length);
+  const dir = fs.mkdtempSync(`${fs.realpathSync("/tmp")}/pool-changed-`);
+  t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const path = `${dir}/x.cols`;
+  fs.writeFileSync(path, a);
+  const p = await pool(1);
+  const file = await p.open(path);
+  assert.deepEqual((await file.readColumns())[0].toArray(), [1, 2, 3]);
+  fs.writeFileSync(path, b);
+  // (a rewrite within the file system's time step would keep its time: set one apart)
+  fs.utimesSync(path, new Date(), new Date(Date.now() + 5_000));
+  await assert.rejects(file.readColumns(), (e) => e instanceof api.ColumnsError && e.kind === "bad_source" && /changed after it was opened/.test(e.message));
+  // Opened again, the new bytes read as they are; the pool reads on.
+  const again = await p.open(path);
+  assert.deepEqual((await again.readColumns())[0].toArray(), [7, 8, 9]);
+  p.terminate();
+});
+
 test("an unterminated Node pool, idle, lets the process end; while it reads, the read finishes first", () => {
   const script = `
     const { ColumnsPool } = await import(${JSON.stringify(new URL("pool-node.mjs", pkg).href)});
