@@ -195,11 +195,11 @@ export class ColumnsPool {
     for (const w of this.workers) w.postMessage({ op: "close", id });
   }
 
-  /** Stops every worker; pending reads reject (`internal`), later calls too (`freed`). */
+  /** Stops every worker; pending reads reject as later calls do (`freed`). */
   terminate() {
     this.#terminated = true;
     for (const w of this.workers) w.terminate();
-    for (const p of this.#pending.values()) p.reject(new ColumnsError("the pool was terminated", "internal"));
+    for (const p of this.#pending.values()) p.reject(new ColumnsError("the pool was terminated", "freed"));
     this.#pending.clear();
   }
 }

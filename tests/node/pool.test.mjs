@@ -165,6 +165,15 @@ test("a file opened by its path holds one descriptor until it is closed (after i
   assert.equal(open(damaged), 0);
 });
 
+test("a read pending when the pool is terminated rejects as freed, as calls after it do (not internal, which is a bug's kind)", async () => {
+  const p = await pool(2);
+  const file = await p.open(PATH);
+  const pending = file.readColumns();
+  p.terminate();
+  await assert.rejects(pending, (e) => e instanceof api.ColumnsError && e.kind === "freed" && /terminated/.test(e.message));
+  await assert.rejects(file.readColumns(), (e) => e instanceof api.ColumnsError && e.kind === "freed");
+});
+
 test("a file opened by its path and then rewritten in place (same size) is refused as bad_source, never read as the file opened", async (t) => {
   const one = (values) => materialize(buildFile([{ name: "x", type: "int32", nullable: false }], [{ columns: [values] }]));
   const [a, b] = [one([1, 2, 3]), one([7, 8, 9])];
