@@ -188,15 +188,17 @@ export async function asyncBufferFromUrl(url, options) {
       return await fetch(href, { ...requestInit, method, headers, ...(signal ? { signal } : {}) });
     } catch (e) {
       checkAborted();
-      // (CORS is no answer for the page's own server: down, or the network)
-      const own = (() => {
+      // CORS is no answer for the page's own server (down, or the network),
+      // nor outside a page (Node has no CORS: its fetch says why in a cause).
+      const noCors = (() => {
         try {
-          return globalThis.location !== undefined && new URL(href, globalThis.location.href).origin === globalThis.location.origin;
+          return globalThis.location === undefined || new URL(href, globalThis.location.href).origin === globalThis.location.origin;
         } catch {
           return false;
         }
       })();
-      throw new HttpError(`cannot fetch ${href}: ${e?.message ?? e}${own ? " (the server did not answer, or the connection broke)" : ` (${CORS})`}`, "bad_source", e);
+      const why = [e?.message ?? e, e?.cause?.message].filter((m) => typeof m === "string" && m).join(": ");
+      throw new HttpError(`cannot fetch ${href}: ${why}${noCors ? " (the server did not answer, or the connection broke)" : ` (${CORS})`}`, "bad_source", e);
     }
   };
 
