@@ -119,8 +119,10 @@ function show(x) {
   }
 }
 
-/** `options.strings`, checked: "utf8" (default), "binary" or "auto". */
+/** `options` (an object, null or undefined) and its `strings`, checked:
+ *  "utf8" (default), "binary" or "auto". */
 function stringsOption(options) {
+  if (options != null && typeof options !== "object") throw argumentError(`options must be an object; got ${show(options)}`);
   const s = options?.strings ?? "utf8";
   if (s !== "utf8" && s !== "binary" && s !== "auto") {
     throw argumentError(`strings must be "utf8", "binary" or "auto", not ${show(s)}`);
@@ -283,9 +285,8 @@ function metaOf(file) {
 /** Row group and column indices from the options, names resolved against
  *  the unique names (so "s_1" is the second "s"). */
 function plan(meta, options) {
-  if (options != null && typeof options !== "object") throw argumentError(`options must be an object; got ${show(options)}`);
+  const strings = stringsOption(options); // (first: it checks options is an object)
   const names = uniqueNames(meta.schema.map((c) => c.name));
-  const strings = stringsOption(options);
   const asked = options?.columns ?? names.map((_, i) => i);
   if (!Array.isArray(asked)) throw argumentError("columns must be an array of column indices or names");
   const columns = asked.map((c) => {

@@ -144,6 +144,11 @@ test("options and files the adapter cannot show or use are still errors with a k
   const circular = {};
   circular.self = circular;
   assert.throws(() => toArrowTable(file, { strings: 1n }), { kind: "bad_argument", message: /not 1$/ });
+  for (const options of [1, "utf8", true]) {
+    // (a Vector's options as a Table's: refused, not ignored)
+    assert.throws(() => toArrowVector(file.readColumn(0, 0), options), { kind: "bad_argument", message: /options must be an object/ }, String(options));
+    assert.throws(() => toArrowTable(file, options), { kind: "bad_argument", message: /options must be an object/ }, String(options));
+  }
   assert.throws(() => toArrowTable(file, { strings: circular }), { kind: "bad_argument", message: /not an object$/ });
   assert.throws(() => toArrowTable(file, { columns: [2n] }), { kind: "out_of_range", message: /column 2 does not exist/ });
   // A file-like object whose read gives the wrong number of columns, or columns of the wrong length.
