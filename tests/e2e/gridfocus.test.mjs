@@ -47,3 +47,39 @@ test("Data grid: one tab stop; Tab leaves it, Shift+Tab comes back to it", async
   assert.equal(await page.getAttribute("[data-testid=data-grid] .grid-cell.selected", "data-row"), "2");
   assert.deepEqual(log.errors, []);
 });
+
+test("Data grid with no column shown: every key and a press on a row do nothing (no error), and the grid works once columns are back", async () => {
+  await page.click("[data-testid=data-columns-toggle]");
+  await page.click("[data-testid=data-columns-none]");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("[data-testid=data-grid] .grid-row:not([hidden]) .grid-rowno");
+  assert.equal(await page.$$eval("[data-testid=data-grid] .grid-row:not([hidden]) .grid-cell[data-col]", (els) => els.length), 0);
+  // A press and a drag on a row (only its number is there), then every key the grid takes.
+  const row = await page.$("[data-testid=data-grid] .grid-row[data-row='2']");
+  const box = await row.boundingBox();
+  await page.mouse.move(box.x + 30, box.y + 10);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 30, box.y + 300);
+  await page.mouse.up();
+  await page.focus("[data-testid=data-grid]");
+  const keys = ["ArrowDown", "ArrowRight", "ArrowUp", "ArrowLeft", "PageDown", "PageUp", "Home", "End", "Control+Home", "Control+End", "Shift+ArrowDown", "Shift+ArrowRight", "Control+a", "Shift+Space", "Control+Space", "Control+c", "s", "n", "Shift+N", "<", ">"];
+  for (const k of keys) {
+    await page.keyboard.press(k);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    assert.deepEqual(log.errors, [], `after ${k}`);
+  }
+  // Columns shown again: the arrow keys select cells as before.
+  await page.click("[data-testid=data-columns-toggle]");
+  await page.click("[data-testid=data-columns-all]");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell[data-col]:not([data-kind=pending])");
+  await gridDrawn(page);
+  await page.focus("[data-testid=data-grid]");
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.press("ArrowDown");
+  await page.keyboard.press("ArrowRight");
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const cell = await page.$eval("[data-testid=data-grid] .grid-cell.selected", (e) => ({ row: e.dataset.row, col: e.dataset.col }));
+  assert.deepEqual(cell, { row: "1", col: "1" });
+  assert.deepEqual(log.errors, []);
+});

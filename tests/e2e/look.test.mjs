@@ -232,6 +232,32 @@ test("the byte map is one tab stop; arrow keys move, Enter selects and keeps the
   await context.close();
 });
 
+test("the byte map's header, footer and tail show their tooltip under the pointer, in a small file and a big one", async () => {
+  const { page, context } = await newPage(browser, server.origin);
+  // (nulls: 10 KB in 8 lines, its regions a few pixels wide; movielens: 1.8 MB in 16 lines, where 5 or 8 bytes are a hair)
+  for (const file of ["/corpus/valid/nulls.cols", "/corpus/real/movielens.default.cols"]) {
+    await openForLooks(page, file);
+    await tab(page, "layout");
+    for (const [kind, title] of [["header", /^Header: /], ["footer", /^Footer: /], ["tail", /^Tail: /]]) {
+      // The middle of each piece the region is drawn in (the footer may wrap over lines).
+      const boxes = await page.$$eval(`[data-testid=layout-region][data-kind=${kind}] rect`, (rs) => rs.map((r) => r.getBoundingClientRect().toJSON()));
+      for (const b of boxes) {
+        await page.mouse.move(5, 5);
+        await page.evaluate(() => (document.getElementById("tooltip").hidden = true));
+        await page.mouse.move(b.x + b.width / 2, b.y + b.height / 2);
+        const under = await page.evaluate(([x, y]) => {
+          const e = document.elementFromPoint(x, y);
+          return e?.closest("[data-testid=layout-region]")?.dataset.kind ?? `${e?.tagName}.${e?.getAttribute("class")}`;
+        }, [b.x + b.width / 2, b.y + b.height / 2]);
+        assert.equal(under, kind, `${file}: what is under the pointer in the ${kind}'s middle`);
+        assert.equal(await page.isVisible("#tooltip"), true, `${file}: ${kind}'s tooltip`);
+        assert.match(await page.textContent("#tooltip .tt-title"), title, `${file}: ${kind}'s tooltip`);
+      }
+    }
+  }
+  await context.close();
+});
+
 test("repeated column names carry their index everywhere", async () => {
   const { page, context } = await newPage(browser, server.origin);
   await openForLooks(page, "/made/repeated-names.cols");

@@ -329,6 +329,34 @@ test("a tokenizer arriving during a run keeps the run's buttons (Run disabled, S
   assert.equal(await page.isVisible("[data-testid=timing-stop]"), false);
 });
 
+test("run numbers start at #1 again for each file opened, a run going on meanwhile or not, in the label and the export's name", async () => {
+  await dropFile(page, path.join(corpus, "real/movielens.optimized.cols"));
+  await tab(page, "timing");
+  await choose([1], [0]);
+  await settings();
+  await runOnce();
+  assert.match(await page.textContent("[data-testid=timing-run-label]"), /^Run #1 /);
+  // Another run going on when the next file opens.
+  await startLong(false);
+  await dropFile(page, path.join(corpus, "real/diamonds.optimized.cols"));
+  await tab(page, "timing");
+  await choose([1], [0]);
+  await settings();
+  await runOnce();
+  assert.match(await page.textContent("[data-testid=timing-run-label]"), /^Run #1 /);
+  const [dl] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-csv]")]);
+  assert.match(dl.suggestedFilename(), /^diamonds\.optimized-timing-1-/);
+  // And with no run going on: a file after a finished run.
+  await runOnce();
+  assert.match(await page.textContent("[data-testid=timing-run-label]"), /^Run #2 /);
+  await dropFile(page, path.join(corpus, "real/movielens.optimized.cols"));
+  await tab(page, "timing");
+  await choose([1], [0]);
+  await settings();
+  await runOnce();
+  assert.match(await page.textContent("[data-testid=timing-run-label]"), /^Run #1 /);
+});
+
 test("no console errors", () => {
   assert.deepEqual(log.errors, []);
 });

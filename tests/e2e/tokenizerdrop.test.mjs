@@ -86,3 +86,42 @@ test("a file with no tokenized columns says so of a tokenizer; tokenizers droppe
   assert.deepEqual(said.filter((t) => /does not use it|no tokenized columns/.test(t)), ["small-tokenizer.json: movielens.tokenized.cols does not use it: its tokenizer table names the SHA-256 each of its columns needs."]);
   assert.equal(await page.$("[data-testid=tokenizer-missing]"), null, "gpt2 reads its title");
 });
+
+test("several files at once (chosen or dropped): the one named .cols opens, and the toast names the file opened and those left out", async () => {
+  const png = { name: "image.png", mimeType: "image/png", buffer: Buffer.concat([Buffer.from("\x89PNG\r\n\x1a\n", "latin1"), Buffer.alloc(64)]) };
+  const nulls = fs.readFileSync(path.join(corpus, "valid/nulls.cols"));
+  const said = async () => page.waitForFunction(() => window.__toasts.find((t) => /^Opened /.test(t))).then((h) => h.jsonValue());
+  const watch = () =>
+    page.evaluate(() => {
+      window.__toasts = [];
+      new MutationObserver((records) => records.forEach((r) => r.addedNodes.forEach((t) => window.__toasts.push(t.textContent)))).observe(document.querySelector("#toasts"), { childList: true });
+      document.body.dataset.state = "";
+    });
+  await page.reload();
+  await page.waitForSelector("body[data-ready='1']");
+  await watch();
+  await page.setInputFiles("[data-testid=file-input]", [png, { name: "nulls.cols", mimeType: "application/octet-stream", buffer: nulls }]);
+  await page.waitForSelector("body[data-state=ready], body[data-state=error]");
+  assert.equal(await page.title(), "nulls.cols — columns inspector");
+  assert.equal(await said(), "Opened nulls.cols; one file at a time: image.png left out.");
+  // Dropped: the same, whichever comes first; with no .cols name among them, the first (as before).
+  const drop = (files) =>
+    page.evaluate((files) => {
+      const dt = new DataTransfer();
+      for (const f of files) dt.items.add(new File([new Uint8Array(f.bytes)], f.name));
+      window.dispatchEvent(new DragEvent("drop", { dataTransfer: dt, bubbles: true, cancelable: true }));
+    }, files);
+  await page.reload();
+  await page.waitForSelector("body[data-ready='1']");
+  await watch();
+  await drop([{ name: "nulls.COLS", bytes: [...nulls] }, { name: "image.png", bytes: [...png.buffer] }, { name: "notes.txt", bytes: [...Buffer.from("hello")] }]);
+  await page.waitForSelector("body[data-state=ready], body[data-state=error]");
+  assert.equal(await page.title(), "nulls.COLS — columns inspector");
+  assert.equal(await said(), "Opened nulls.COLS; one file at a time: image.png, notes.txt left out.");
+  await watch();
+  await drop([{ name: "data.bin", bytes: [...nulls] }, { name: "image.png", bytes: [...png.buffer] }]);
+  await page.waitForSelector("body[data-state=ready], body[data-state=error]");
+  assert.equal(await page.title(), "data.bin — columns inspector");
+  assert.equal(await said(), "Opened data.bin; one file at a time: image.png left out.");
+  assert.deepEqual(log.errors, []);
+});

@@ -620,12 +620,19 @@ async function handleFiles(files) {
     if (digest) registered.push([f.name, digest]);
   }
   if (registered.length) await afterTokenizers();
-  if (others.length > 1) toast(`Opened ${others[0].name}; one .cols file at a time (${others.length - 1} ignored).`);
-  if (others.length) {
+  // Of several, the one named .cols (a picture or a note dropped with it is
+  // not what the person meant to open), else the first.
+  const file = others.find((f) => /\.cols$/i.test(f.name)) ?? others[0];
+  if (others.length > 1) {
+    const left = others.filter((f) => f !== file);
+    const names = left.length > 3 ? `${left.slice(0, 3).map((f) => f.name).join(", ")} and ${left.length - 3} more` : left.map((f) => f.name).join(", ");
+    toast(`Opened ${file.name}; one file at a time: ${names} left out.`);
+  }
+  if (file) {
     // A local file has no address: it forgets any ?url= and the URL field.
-    await openSource({ blob: others[0] }, others[0].name, null, { url: null, ...NO_VIEW });
+    await openSource({ blob: file }, file.name, null, { url: null, ...NO_VIEW });
     // (only if it opened: a failed or cancelled open leaves another file, or none, on show)
-    if (ctx.source?.blob === others[0]) for (const [name, digest] of registered) if (!usesTokenizer(ctx.file, digest)) toast(`${name}: ${unusedBy(ctx.file)}`, "warn");
+    if (ctx.source?.blob === file) for (const [name, digest] of registered) if (!usesTokenizer(ctx.file, digest)) toast(`${name}: ${unusedBy(ctx.file)}`, "warn");
   }
 }
 

@@ -142,6 +142,9 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   const visibleRows = () => Math.max(1, Math.floor(viewH() / ROW_H));
   const fullPx = () => (source ? source.total * ROW_H : 0);
   const scaled = () => fullPx() > MAX_PX;
+  // No cell to select: no rows, or no column shown (the Columns menu's
+  // None), where a selection's column would be one that is not there.
+  const noCells = () => !source || source.total === 0 || source.columns.length === 0;
 
   function layout() {
     if (!source) return;
@@ -468,7 +471,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   /** Selects a cell; `extend`: the range from the anchor (the cell
    *  selected before, if none yet) to it, else the cell alone. */
   function select(row, col, { scroll = true, extend = false } = {}) {
-    if (!source || source.total === 0) return;
+    if (noCells()) return;
     anchor = extend ? (anchor ?? { ...sel }) : null;
     sel = { row: Math.max(0, Math.min(source.total - 1, row)), col: Math.max(0, Math.min(source.columns.length - 1, col)) };
     if (scroll) {
@@ -530,7 +533,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   }
 
   async function notify() {
-    if (!onSelect || !source) return;
+    if (!onSelect || !source || source.columns.length === 0) return;
     const { row, col } = sel;
     const b = block(Math.floor(row / BLOCK));
     if (!b.data) await b.pending;
@@ -542,7 +545,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   }
 
   el.addEventListener("keydown", (ev) => {
-    if (!source || source.total === 0) return;
+    if (noCells()) return;
     const vis = visibleRows();
     const moves = {
       ArrowDown: [1, 0], ArrowUp: [-1, 0], ArrowRight: [0, 1], ArrowLeft: [0, -1],
@@ -746,6 +749,8 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       blocks.clear();
       findNote.hidden = true; // (it spoke of the rows shown before)
       fitted = new Set();
+      // A range among no columns holds no cell (Ctrl+C would copy it).
+      if (src.columns.length === 0) anchor = null;
       if (!keepScroll) {
         // A scroll asked for in the rows shown before (Go to row, a link's
         // row) and not yet drawn is not a place in these.

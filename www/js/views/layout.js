@@ -100,6 +100,13 @@ export function renderLayout(ctx, el) {
   const svg = s("svg", { class: "layout-map", viewBox: `0 0 ${W} ${height}`, preserveAspectRatio: "none", width: "100%", height, "data-testid": "layout-map", role: "listbox", tabindex: 0, "aria-label": "byte layout of the file: arrow keys move between regions, Enter selects a chunk" });
   for (let i = 0; i < lines; i++) svg.append(s("rect", { x: 0, y: i * (LINE_H + GAP), width: W * Math.min(1, Math.max(0, (size - i * bpl) / bpl)), height: LINE_H, class: "layout-bg" }));
   const els = [];
+  // Where the last region drawn ends ({ line, x }): a region starts no
+  // further left, so that a hair drawn wider than its bytes (the 5-byte
+  // header before a chunk of megabytes) is not painted over, and hovered,
+  // by the region after it. Where each region's drawing starts, by its
+  // first byte (for the ticks).
+  let drawnTo = { line: -1, x: 0 };
+  const drawnAt = new Map();
   regions.forEach((r, k) => {
     const g = s("g", {
       id: `region-${k}`,
@@ -117,8 +124,13 @@ export function renderLayout(ctx, el) {
     while (start < end) {
       const line = Math.floor(start / bpl);
       const lineEnd = Math.min(end, (line + 1) * bpl);
-      const x = ((start - line * bpl) / bpl) * W;
-      const w = Math.max(0.8, ((lineEnd - start) / bpl) * W);
+      const x0 = Math.max(((start - line * bpl) / bpl) * W, drawnTo.line === line ? drawnTo.x : 0);
+      const w = Math.max(0.8, ((lineEnd - line * bpl) / bpl) * W - x0);
+      // A hair at a line's end is drawn inside it: past W the map clips it
+      // (the tail showed a sliver, its middle off the map).
+      const x = Math.min(x0, W - w);
+      if (!drawnAt.has(r.start)) drawnAt.set(r.start, { line, x });
+      drawnTo = { line, x: x + w };
       g.append(s("rect", { x, y: line * (LINE_H + GAP), width: w, height: LINE_H, fill: regionColor(r) }));
       start = lineEnd;
     }
@@ -136,8 +148,7 @@ export function renderLayout(ctx, el) {
   f.rowGroups.forEach((rg, gIdx) => {
     const first = firsts.get(gIdx);
     if (!first) return;
-    const line = Math.floor(first.start / bpl);
-    const x = ((first.start - line * bpl) / bpl) * W;
+    const { line, x } = drawnAt.get(first.start);
     const y = line * (LINE_H + GAP);
     svg.append(s("line", { x1: x, x2: x, y1: y - 2, y2: y + LINE_H + 2, class: "rg-boundary", "data-testid": "rg-boundary", "data-rg": gIdx }, s("title", {}, `row group ${gIdx} starts at byte ${fmtInt(first.start)}`)));
   });

@@ -679,6 +679,8 @@ export function createTiming(ctx, el) {
       cols = f.schema.map((_, i) => i).filter((c) => !bad.has(c));
       rgs = f.rowGroups.map((_, g) => g);
       history = [];
+      // Runs are numbered per file (#1 first), in their labels and export names.
+      nextId = 1;
       // A run of the last file may still be under way: its progress goes with it.
       progress.hidden = true;
       progressText.textContent = "";
