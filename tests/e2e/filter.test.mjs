@@ -33,6 +33,57 @@ test("a date typed for a column shown as dates: years below 100 as written, and 
   }
 });
 
+/** The rows of an integer column (values as the worker holds them) that `op text` keeps, `unit` for a column shown as dates. */
+function keptInts(type, values, op, text, unit = null) {
+  const { value, error } = parseValue(type, text, unit);
+  assert.equal(error, undefined, text);
+  const col = { type, length: values.length, validity: null, values };
+  const keep = new Uint8Array(values.length).fill(1);
+  applyCondition({ op, value }, col, keep);
+  return Array.from(values).filter((_, i) => keep[i]);
+}
+
+test("a date finer than its column's unit lies between two of its values: = matches none, and < > take the side it is on, before 1970 too", () => {
+  // 2001-01-01 00:00:00 is 978307200 s; 1969-12-31 23:59:59 is -1 s.
+  const secs = [-2n, -1n, 0n, 978307199n, 978307200n, 978307201n];
+  const at = (op, text) => keptInts("int64", secs, op, text, "s");
+  assert.deepEqual(at("=", "2001-01-01 00:00:00.5"), []);
+  assert.deepEqual(at("!=", "2001-01-01 00:00:00.5"), secs);
+  assert.deepEqual(at("<", "2001-01-01 00:00:00.5"), [-2n, -1n, 0n, 978307199n, 978307200n]);
+  assert.deepEqual(at("<=", "2001-01-01 00:00:00.5"), [-2n, -1n, 0n, 978307199n, 978307200n]);
+  assert.deepEqual(at(">", "2001-01-01 00:00:00.5"), [978307201n]);
+  assert.deepEqual(at(">=", "2001-01-01 00:00:00.5"), [978307201n]);
+  assert.deepEqual(at(">", "1969-12-31 23:59:59.5"), [0n, 978307199n, 978307200n, 978307201n]);
+  assert.deepEqual(at("<=", "1969-12-31 23:59:59.5"), [-2n, -1n]);
+  assert.deepEqual(at("=", "1969-12-31 23:59:59"), [-1n]);
+  // A unit that holds it: exact, as before.
+  assert.deepEqual(parseValue("int64", "2001-01-01 00:00:00.5", "ms"), { value: 978307200500n });
+  // Between: the value's exact decimal in the unit, which reads back to it (what a link writes).
+  const between = parseValue("int64", "1969-12-31 23:59:59.25", "s").value;
+  assert.deepEqual(between, { floor: -1n, decimal: "-0.75" });
+  assert.deepEqual(parseValue("int64", between.decimal, "s").value, between);
+  assert.deepEqual(parseValue("int32", "2001-01-01 00:00:00.5", "s").value, { floor: 978307200n, decimal: "978307200.5" });
+});
+
+test("a number typed for an integer column with a point or an exponent is read exactly, not through a double", () => {
+  const big = [9007199254740992n, 9007199254740993n, 9223372036854775806n, 9223372036854775807n];
+  assert.deepEqual(keptInts("int64", big, "=", "9007199254740993.0"), [9007199254740993n]);
+  assert.deepEqual(keptInts("int64", big, "=", "9.007199254740993e15"), [9007199254740993n]);
+  assert.deepEqual(keptInts("int64", big, "<", "9.007199254740993e15"), [9007199254740992n]);
+  assert.deepEqual(keptInts("int64", big, "=", "9223372036854775807.0"), [9223372036854775807n]);
+  assert.deepEqual(keptInts("int64", big, ">", "9223372036854775806.5"), [9223372036854775807n]);
+  assert.deepEqual(keptInts("uint64", [18446744073709551615n, 1n], "=", "1.8446744073709551615e19"), [18446744073709551615n]);
+  const small = Int32Array.of(-3, -2, 2, 3);
+  assert.deepEqual(keptInts("int32", small, "<", "-2.5"), [-3]);
+  assert.deepEqual(keptInts("int32", small, ">=", "2.5"), [3]);
+  assert.deepEqual(keptInts("int32", small, "=", "2.0000000000000001"), [], "not 2: a double would round it to 2");
+  assert.deepEqual(keptInts("int32", small, "=", ".3e1"), [3]);
+  assert.deepEqual(parseValue("int64", "-2.50").value, { floor: -3n, decimal: "-2.5" });
+  assert.deepEqual(parseValue("int16", "1e2"), { value: 100 });
+  assert.match(parseValue("int64", "1e1001").error, /exponent of at most 1000/);
+  assert.match(parseValue("int64", "abc").error, /a whole number \(int64\)/);
+});
+
 test("a time past Date's range (a 64-bit count reaches them) shows as its date, as DuckDB gives the same count", () => {
   // epoch_us of DuckDB's own timestamps, from DuckDB-Wasm 1.32 (its text: 290309-12-22 (BC), 100001-02-29 (BC)).
   assert.equal(formatTime(9223372036854775806n, "us"), "294247-01-10 04:00:54.775806");

@@ -97,6 +97,14 @@ test("an int32 of epoch seconds shows as numbers until the person chooses dates;
     await again.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === String(n), want, { timeout: 30_000 });
     assert.doesNotMatch((await again.textContent("#toasts")) || "", /left out/);
     await again.close();
+    // A date finer than the column's seconds: the rows after it, and the link
+    // keeps its exact number of seconds, a decimal that reads back alike.
+    await page.fill("[data-testid=filter-value]", "2023-11-15 12:00:00.5");
+    await page.click("[data-testid=filter-apply]");
+    const noon = Date.UTC(2023, 10, 15, 12) / 1000;
+    const after = Array.from({ length: N }, (_, k) => created(k)).filter((t) => t > noon).length;
+    await page.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === String(n), after);
+    assert.equal(new URL(page.url()).searchParams.get("where"), JSON.stringify([[1, ">=", `${noon}.5`]]));
     await page.click("[data-testid=filter-clear]");
     await page.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === String(n), N);
     await settled(page);

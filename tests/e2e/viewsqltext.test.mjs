@@ -27,11 +27,16 @@ test("every column in order is *; some, or in another order, are named, quotes d
   assert.equal(make({ cols: [3, 4], inTable: new Set([0, 1, 2, 4]) }).sql.split("\n")[0], 'SELECT "t"');
 });
 
-test("values: text with quotes, a 64-bit integer past 2^53 and a fraction, a float32 as the double it is, bytes in hex", () => {
+test("values: text with quotes, a 64-bit integer past 2^53 and a value between two integers, a float32 as the double it is, bytes in hex", () => {
   const where = (f) => make({ filters: [f] }).sql.split("\n").slice(2, -1).join("\n");
   assert.equal(where(cond(0, "=", "it's")), `WHERE "say ""hi""" = 'it''s'`);
   assert.equal(where(cond(1, ">", "9007199254740993")), `WHERE "n" > 9007199254740993`);
-  assert.equal(where(cond(1, "<", "2.5")), `WHERE "n" < CAST('2.5' AS DOUBLE)`);
+  // A value between two integers: the side it is on, as the Data tab's filter compares it.
+  assert.equal(where(cond(1, "<", "2.5")), `WHERE "n" <= 2`);
+  assert.equal(where(cond(1, ">=", "-2.5")), `WHERE "n" > -3`);
+  assert.equal(where(cond(1, "=", "2.5")), "WHERE false");
+  assert.equal(where(cond(1, "!=", "2.5")), `WHERE "n" IS NOT NULL`);
+  assert.equal(where(cond(1, "=", "9007199254740993.0")), `WHERE "n" = 9007199254740993`);
   // 0.1 as a float32 is 0.10000000149011612: the column compares as DOUBLE, exactly.
   assert.equal(where(cond(2, "=", "0.1")), `WHERE ("x" = CAST('0.10000000149011612' AS DOUBLE) AND NOT isnan("x"))`);
   assert.equal(where(cond(2, "!=", "nan")), `WHERE "x" IS NOT NULL`);

@@ -50,6 +50,10 @@ const enc = new TextEncoder();
  * Parses what a person typed for a column type: { value } or { error }.
  * `unit` ("s", "ms", "us", "ns") for integer columns shown as times: a date
  * such as 2001-03-01 or 2001-03-01 12:30 (UTC) is accepted too.
+ * An integer column's value is exact (a BigInt for 64-bit columns, else a
+ * number), or, when what was typed lies between two integers (2.5, a date
+ * finer than the column's unit), { floor, decimal }: the integer below it
+ * and its exact decimal text, which compare as that value does.
  */
 export function parseValue(type, text, unit = null) {
   const t = text.trim();
@@ -65,10 +69,11 @@ export function parseValue(type, text, unit = null) {
     return { error: "true or false" };
   }
   if (t === "") return { error: "a value is needed" };
-  if (unit && !/^-?\d+$/.test(t)) {
-    const v = parseTime(t, unit);
-    if (v === null) return { error: "a number, or a date and time such as 2001-03-01 or 2001-03-01 12:30:00 (UTC)" };
-    return { value: type === "int64" || type === "uint64" ? v : Number(v) };
+  const decimal = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/i.exec(t);
+  if (unit) {
+    const ns = parseTime(t);
+    if (ns !== null) return { value: integerValue(type, ns, UNIT_DIGITS[unit]) };
+    if (!decimal) return { error: "a number, or a date and time such as 2001-03-01 or 2001-03-01 12:30:00 (UTC)" };
   }
   if (type === "float32" || type === "float64") {
     if (/^nan$/i.test(t)) return { value: NaN };
@@ -80,15 +85,32 @@ export function parseValue(type, text, unit = null) {
     const f = type === "float32" ? Math.fround(x) : x;
     return { value: Number.isFinite(f) || !Number.isFinite(x) ? f : x };
   }
-  if (/^[+-]?\d+$/.test(t)) {
-    // 64-bit columns compare exactly as BigInt; narrower ones as numbers
-    // (a value outside the type's range still compares correctly).
-    const b = BigInt(t);
-    return { value: type === "int64" || type === "uint64" ? b : Number(b) };
+  // A decimal read exactly (a double would move 9007199254740993.0 to
+  // ...992); other forms Number() reads (0x10, Infinity) as before.
+  const m = decimal;
+  if (m && (m[2] || m[3])) {
+    const exp = Number(m[4] || 0) - (m[3] || "").length;
+    if (Math.abs(exp) > 1000) return { error: `a whole number (${type}) with an exponent of at most 1000` };
+    const digits = BigInt(m[1] + (m[2] || "0") + (m[3] || ""));
+    return { value: exp >= 0 ? integerValue(type, digits * 10n ** BigInt(exp), 0) : integerValue(type, digits, -exp) };
   }
   const x = Number(t);
-  if (Number.isNaN(x) || t === "") return { error: `a whole number (${type})` };
-  return { value: x }; // a fraction still compares with integers
+  if (Number.isNaN(x)) return { error: `a whole number (${type})` };
+  return { value: x };
+}
+
+/** Decimal digits below the unit of each time unit, from nanoseconds. */
+const UNIT_DIGITS = { s: 9, ms: 6, us: 3, ns: 0 };
+
+/** `n` / 10^`digits` as an integer column's value (see parseValue). */
+function integerValue(type, n, digits) {
+  const scale = 10n ** BigInt(digits);
+  let floor = n / scale; // (toward zero, then down for negatives)
+  if (floor * scale > n) floor -= 1n;
+  if (floor * scale === n) return type === "int64" || type === "uint64" ? floor : Number(floor);
+  const abs = n < 0n ? -n : n;
+  const decimal = `${n < 0n ? "-" : ""}${abs / scale}.${(abs % scale).toString().padStart(digits, "0").replace(/0+$/, "")}`;
+  return { floor, decimal };
 }
 
 function bytesEqual(data, a, b, needle) {
@@ -176,17 +198,29 @@ export function applyCondition(cond, col, keep) {
     return;
   }
   const get = col.type === "bool" ? (i) => v[i] === 1 : (i) => v[i];
-  let test;
-  switch (op) {
-    case "=": test = (y) => y == x; break; // eslint-disable-line eqeqeq -- bigint against number
-    case "!=": test = (y) => y != x; break; // eslint-disable-line eqeqeq
-    case "<": test = (y) => y < x; break;
-    case "<=": test = (y) => y <= x; break;
-    case ">": test = (y) => y > x; break;
-    case ">=": test = (y) => y >= x; break;
-    default: throw new Error(`operator ${op} does not apply to ${col.type}`);
-  }
+  const test = x?.floor !== undefined ? betweenTest(op, x.floor) : numberTest(op, x, col.type);
   for (let i = 0; i < n; i++) if (keep[i] && (isNull(i) || !test(get(i)))) keep[i] = 0;
+}
+
+/** A comparison with number `x` (a BigInt against a 64-bit column). */
+function numberTest(op, x, type) {
+  switch (op) {
+    case "=": return (y) => y == x; // eslint-disable-line eqeqeq -- bigint against number
+    case "!=": return (y) => y != x; // eslint-disable-line eqeqeq
+    case "<": return (y) => y < x;
+    case "<=": return (y) => y <= x;
+    case ">": return (y) => y > x;
+    case ">=": return (y) => y >= x;
+    default: throw new Error(`operator ${op} does not apply to ${type}`);
+  }
+}
+
+/** A comparison with a value strictly between `floor` and `floor` + 1
+ *  (parseValue): no integer equals it, and one is below it when <= floor. */
+function betweenTest(op, floor) {
+  if (op === "=") return () => false;
+  if (op === "!=") return () => true;
+  return op === "<" || op === "<=" ? (y) => y <= floor : (y) => y > floor;
 }
 
 /**

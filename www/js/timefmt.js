@@ -87,8 +87,10 @@ export function formatTime(v, unit) {
   return `${date} ${time}${frac}`;
 }
 
-/** A typed date (2001-03-01, 2001-03-01 12:30, 2001-03-01T12:30:00.5Z) as a bigint in `unit`, or null. */
-export function parseTime(text, unit) {
+/** A typed date (2001-03-01, 2001-03-01 12:30, 2001-03-01T12:30:00.5Z) as
+ *  a bigint of nanoseconds since 1970 (exact: a column's unit may not hold
+ *  it, which its filter must know), or null. */
+export function parseTime(text) {
   const m = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?Z?$/.exec(text.trim());
   if (!m) return null;
   const [y, mo, d, hh, mm, ss] = m.slice(1, 7).map((x) => Number(x || 0));
@@ -100,6 +102,5 @@ export function parseTime(text, unit) {
   const ms = at.getTime();
   if (Number.isNaN(ms) || at.getUTCFullYear() !== y || at.getUTCMonth() !== mo - 1 || at.getUTCDate() !== d || at.getUTCHours() !== hh || at.getUTCMinutes() !== mm || at.getUTCSeconds() !== ss) return null;
   const frac = (m[7] || "").padEnd(9, "0"); // nanoseconds below the second
-  const ns = BigInt(ms) * 1000000n + BigInt(frac);
-  return unit === "s" ? ns / 1000000000n : unit === "ms" ? ns / 1000000n : unit === "us" ? ns / 1000n : ns;
+  return BigInt(ms) * 1000000n + BigInt(frac);
 }

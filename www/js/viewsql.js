@@ -65,7 +65,7 @@ function literal(type, value, text) {
   // (a float's shortest text reads back to the same double; a float32
   // column compares as DOUBLE, exactly)
   if (FLOATS.has(type)) return `CAST('${String(value)}' AS DOUBLE)`;
-  // Integers: a BigInt, or a number (a fraction still compares with integers).
+  // Integers: a BigInt, or a number (Infinity, 0x10: what Number() reads).
   if (typeof value === "bigint") return value.toString();
   return Number.isInteger(value) ? BigInt(value).toString() : `CAST('${String(value)}' AS DOUBLE)`;
 }
@@ -80,6 +80,12 @@ function predicate(name, type, { op, value, text }, label) {
   if (op === "icontains") return `contains(lower(${name}), lower(${quoteText(text)}))`;
   if (op === "starts") return `starts_with(${name}, ${quoteText(text)})`;
   const cmp = COMPARE[op];
+  if (value?.floor !== undefined) {
+    // Between two integers (filter.js: parseValue), compared as applyCondition does.
+    if (op === "=") return "false";
+    if (op === "!=") return `${name} IS NOT NULL`;
+    return `${name} ${op === "<" || op === "<=" ? "<=" : ">"} ${value.floor}`;
+  }
   if (FLOATS.has(type)) {
     if (Number.isNaN(value)) return op === "!=" ? `${name} IS NOT NULL` : "false";
     return op === "!=" ? `${name} <> ${literal(type, value)}` : `(${name} ${cmp} ${literal(type, value)} AND NOT isnan(${name}))`;

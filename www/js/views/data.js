@@ -300,7 +300,8 @@ export function createData(ctx, el) {
     // typed (read back through the same parsing as the form's), but for a
     // column the person chose to show as dates: that choice is not in the
     // link, so the number a date was read as goes.
-    const linkText = (x) => (ctx.timeSource[x.c] === "chosen" && typeof x.value !== "object" && !/^-?\d+$/.test(x.text.trim()) ? String(x.value) : x.text);
+    const number = (v) => (typeof v === "bigint" || typeof v === "number" ? String(v) : v?.decimal);
+    const linkText = (x) => (ctx.timeSource[x.c] === "chosen" && number(x.value) !== undefined && !/^-?\d+$/.test(x.text.trim()) ? number(x.value) : x.text);
     ctx.setUrlState({
       sort: nextSort ? nextSort.c : null,
       desc: nextSort?.desc ? 1 : null,
