@@ -18,6 +18,7 @@ import { corpus, serve, launch, newPage, shot as takeShot, SUBPATH, twoFrames } 
 import { expectedPath, readJson } from "../node/corpus.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 import os from "node:os";
+import { createRequire } from "node:module";
 
 let server;
 let base;
@@ -793,6 +794,31 @@ test("export with no columns shown says what to do instead of doing nothing", as
   await page.click("[data-testid=export-run]");
   assert.match(await page.textContent("[data-testid=export-result]"), /pick at least one column/);
   await page.click("[data-testid=export-toggle]");
+});
+
+test("an Arrow export of a string column with bytes that are not UTF-8 is a valid Utf8 column (those bytes as U+FFFD), and says so", async () => {
+  const rel = "valid/enc_plain_none.cols";
+  const want = expected(rel);
+  const c = want.schema.findIndex((s) => s.name === "edge_string");
+  const values = fileValues(want, c);
+  assert.ok(values.some((v) => v?.hex), "edge_string holds bytes that are not UTF-8");
+  await openByInput(rel);
+  await tab("data");
+  await pickColumns("data-columns", [c]);
+  await page.click("[data-testid=export-toggle]");
+  await page.check("[data-testid=export-format-arrow]");
+  const before = await page.textContent("[data-testid=export-result]");
+  const [dl] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=export-run]")]);
+  await page.waitForFunction((b) => document.querySelector("[data-testid=export-result]").textContent !== b, before);
+  assert.match(await page.textContent("[data-testid=export-result]"), /Bytes that are not UTF-8 in edge_string are U\+FFFD/);
+  await page.click("[data-testid=export-toggle]");
+  const A = createRequire(path.join(corpus, "../site-deps/package.json"))("apache-arrow");
+  const column = A.tableFromIPC(fs.readFileSync(await dl.path())).getChildAt(0);
+  assert.equal(String(column.type), "Utf8");
+  const data = Buffer.concat(column.data.map((d) => d.values));
+  assert.doesNotThrow(() => new TextDecoder("utf-8", { fatal: true }).decode(data), "every byte of the Utf8 column is UTF-8");
+  const lossy = new TextDecoder("utf-8", { ignoreBOM: true });
+  assert.deepEqual(column.toArray(), values.map((v) => (v?.hex ? lossy.decode(Buffer.from(v.hex, "hex")) : v)));
 });
 
 test("a Parquet, Arrow or ZIP file dropped by mistake is named as such", async () => {

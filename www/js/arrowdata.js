@@ -66,6 +66,33 @@ export function columnData(A, col) {
   return A.makeData({ ...common, data: col.values });
 }
 
+const fatal = new TextDecoder("utf-8", { fatal: true });
+const lossy = new TextDecoder("utf-8", { ignoreBOM: true }); // a leading U+FEFF is part of the value
+const enc = new TextEncoder();
+
+/** A string column whose bytes are not all UTF-8, with U+FFFD in their place (an Arrow Utf8 column must be UTF-8, and DuckDB's VARCHAR). */
+export function asUtf8(col) {
+  const { offsets, data } = col.values;
+  try {
+    fatal.decode(data);
+    return { col, replaced: false };
+  } catch {
+    /* rebuilt below */
+  }
+  const parts = [];
+  const o = new Uint32Array(col.length + 1);
+  let at = 0;
+  for (let i = 0; i < col.length; i++) {
+    const b = enc.encode(lossy.decode(data.subarray(offsets[i], offsets[i + 1])));
+    parts.push(b);
+    at += b.length;
+    o[i + 1] = at;
+  }
+  const d = new Uint8Array(at);
+  parts.forEach((b, i) => d.set(b, o[i]));
+  return { col: { type: col.type, length: col.length, nullCount: col.nullCount, validity: col.validity, values: { offsets: o, data: d } }, replaced: true };
+}
+
 /** A record batch of columns that all have the same length. */
 export function recordBatch(A, schema, cols) {
   const length = cols.length ? cols[0].length : 0;

@@ -8,7 +8,7 @@
 
 import { init, ColumnsFile, TokenizerRegistry } from "./columns.js";
 import { openUrl } from "./urlbuffer.js";
-import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter } from "./arrowdata.js";
+import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter, asUtf8 } from "./arrowdata.js";
 import { brief, columnLabels, quoteName as quote } from "./labels.js";
 import { CHUNK_KINDS } from "./chunkkinds.js";
 import { formatTime } from "./timefmt.js";
@@ -99,32 +99,7 @@ async function startDuckDB(post) {
   return duck;
 }
 
-const fatal = new TextDecoder("utf-8", { fatal: true });
-const lossy = new TextDecoder("utf-8", { ignoreBOM: true }); // a leading U+FEFF is part of the value
 const enc = new TextEncoder();
-
-/** A string column whose bytes are not all UTF-8, with U+FFFD in their place (DuckDB's VARCHAR must be UTF-8). */
-function asUtf8(col) {
-  const { offsets, data } = col.values;
-  try {
-    fatal.decode(data);
-    return { col, replaced: false };
-  } catch {
-    /* rebuilt below */
-  }
-  const parts = [];
-  const o = new Uint32Array(col.length + 1);
-  let at = 0;
-  for (let i = 0; i < col.length; i++) {
-    const b = enc.encode(lossy.decode(data.subarray(offsets[i], offsets[i + 1])));
-    parts.push(b);
-    at += b.length;
-    o[i + 1] = at;
-  }
-  const d = new Uint8Array(at);
-  parts.forEach((b, i) => d.set(b, o[i]));
-  return { col: { type: col.type, length: col.length, nullCount: col.nullCount, validity: col.validity, values: { offsets: o, data: d } }, replaced: true };
-}
 
 const TYPE_NAMES = {
   Bool: "bool", Int8: "int8", Int16: "int16", Int32: "int32", Int64: "int64", Uint8: "uint8", Uint16: "uint16", Uint32: "uint32", Uint64: "uint64",

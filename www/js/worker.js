@@ -18,7 +18,7 @@ import { fmtBytes } from "./format.js";
 import { columnLabels } from "./labels.js";
 import { decodedSize } from "./sizes.js";
 import { CHUNK_KINDS } from "./chunkkinds.js";
-import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter } from "./arrowdata.js";
+import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter, asUtf8 } from "./arrowdata.js";
 
 let registry = null;
 let file = null; // the file opened from a Blob or URL
@@ -985,7 +985,7 @@ const ops = {
       if (format === "arrow") {
         const A = await loadArrow();
         const schema = arrowSchema(A, cols.map((c, k) => ({ name: labels[k], type: types[k] })));
-        arrow = { A, schema, w: ipcStreamWriter(A, schema) };
+        arrow = { A, schema, w: ipcStreamWriter(A, schema), replaced: new Set() };
         mime = "application/vnd.apache.arrow.stream";
         await emit(arrow.w.start());
       } else {
@@ -1008,7 +1008,14 @@ const ops = {
         }
         const chunks = await blockChunks([...new Set(g0)], cols);
         if (arrow) {
-          const gathered = cols.map((c) => gatherColumn(footerSchema[c].type, n, (i) => chunks.get(`${g0[i]}:${c}`), local));
+          const gathered = cols.map((c, k) => {
+            const col = gatherColumn(footerSchema[c].type, n, (i) => chunks.get(`${g0[i]}:${c}`), local);
+            if (col.type !== "string") return col;
+            // (the schema, written first, says Utf8: bytes that are not UTF-8 cannot stay)
+            const r = asUtf8(col);
+            if (r.replaced) arrow.replaced.add(labels[k]);
+            return r.col;
+          });
           await emit(arrow.w.batch(recordBatch(arrow.A, arrow.schema, gathered)));
         } else {
           let text = "";
@@ -1034,7 +1041,7 @@ const ops = {
       throw file === f ? e : replaced();
     }
     const blob = writer ? null : new Blob(parts, { type: mime });
-    return { blob, bytes, rows: total, ms: performance.now() - t0, mime, ...ioCounters() };
+    return { blob, bytes, rows: total, ms: performance.now() - t0, mime, replaced: arrow ? [...arrow.replaced] : [], ...ioCounters() };
   },
 
   async timing(args, post, job) {

@@ -585,6 +585,7 @@ export function createData(ctx, el) {
               const res = await ctx.call("export", { format, cols, units, handle }, `Exporting ${format.toUpperCase()}`, { signal: ac.signal, onProgress: (p) => (bar.value = p.total ? p.done / p.total : 0) });
               if (res.blob) ctx.download(name, res.blob);
               note.textContent = `${plural(res.rows, "row")} × ${plural(written.length, "column")}, ${fmtBytes(res.bytes)} ${handle ? "written to the file you chose" : "downloaded"} in ${fmtMs(res.ms)}.`;
+              if (res.replaced.length) note.textContent += ` Bytes that are not UTF-8 in ${res.replaced.map((l) => brief(l)).join(", ")} are U+FFFD in it (an Arrow Utf8 column must be UTF-8).`;
               note.dataset.bytes = String(res.bytes);
             } catch (e) {
               note.textContent = e.kind === "cancelled" ? "Export stopped." : `Export failed: ${e.kind}: ${e.message}`;
@@ -600,7 +601,7 @@ export function createData(ctx, el) {
           },
         },
         h("fieldset", { class: "modes" }, h("legend", {}, "Format"), fmtRadio("csv", "CSV", true), fmtRadio("json", "JSON (an array of objects)", false), fmtRadio("arrow", "Arrow IPC stream (.arrows)", false)),
-        h("p", { class: "muted small" }, "The rows of the current view (its filter and order) and the columns shown. Written a block of 65,536 rows at a time in the worker: CSV and JSON keep every digit of int64 values and write bytes that are not UTF-8 as \\xNN; Arrow keeps the types."),
+        h("p", { class: "muted small" }, "The rows of the current view (its filter and order) and the columns shown. Written a block of 65,536 rows at a time in the worker: CSV and JSON keep every digit of int64 values and write bytes that are not UTF-8 as \\xNN; Arrow keeps the types, and writes such bytes as U+FFFD."),
         (timesLabel = h("label", { class: "check", hidden: !anyTime }, times, " Write time columns as dates (UTC) instead of their numbers (CSV and JSON)")),
         canPick ? h("label", { class: "check" }, pick, " Choose where to save: streams straight into the file") : null,
         h("div", { class: "button-row" }, go, bar, stop),
