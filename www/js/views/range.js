@@ -19,9 +19,11 @@ const same = (a, b) => !!a && !!b && a.r0 === b.r0 && a.r1 === b.r1 && a.c0 === 
 /**
  * What a range's number cells add up to: count, sum, minimum, maximum and
  * mean, over every number column in it (as a spreadsheet's status bar).
- * Integers only: exact (BigInt); with a float column, as doubles. NaN and
- * the cells whose chunk does not read (`unreadable`, a count a column) are
- * left out and said.
+ * Integers only: exact (BigInt); with a float column, as doubles, marked ≈
+ * when an integer's digits went past what a double holds. The minimum and
+ * maximum are cells' own values, compared exactly and shown as their
+ * column shows them. NaN and the cells whose chunk does not read
+ * (`unreadable`, a count a column) are left out and said.
  */
 export function rangeSums(columns, rows, unreadable = []) {
   const ks = columns.flatMap((c, k) => (summed(c) ? [k] : []));
@@ -29,7 +31,8 @@ export function rangeSums(columns, rows, unreadable = []) {
   let n = 0;
   let nan = 0;
   let sum = exact ? 0n : 0;
-  let min = null;
+  let rounded = false; // (an integer a double does not hold, in a sum of doubles)
+  let min = null; // { v, type }: a BigInt compares exactly with a number too
   let max = null;
   for (const row of rows) {
     for (const k of ks) {
@@ -40,18 +43,21 @@ export function rangeSums(columns, rows, unreadable = []) {
         continue;
       }
       const x = exact ? BigInt(v) : Number(v);
+      if (!exact && typeof v === "bigint" && BigInt(x) !== v) rounded = true;
       n++;
       sum += x;
-      if (min === null || x < min) min = x;
-      if (max === null || x > max) max = x;
+      if (min === null || v < min.v) min = { v, type: columns[k].type };
+      if (max === null || v > max.v) max = { v, type: columns[k].type };
     }
   }
   const bad = ks.reduce((a, k) => a + (unreadable[k] ?? 0), 0);
   const left = [nan && plural(nan, "NaN"), bad && plural(bad, "unreadable cell")].filter(Boolean);
   const skipped = left.length ? ` (${left.join(" and ")} left out)` : "";
   if (n === 0) return `No number in the range${skipped}.`;
-  const text = (x) => (exact ? x.toString() : scalarText("float64", x));
-  return `${plural(n, "number")}${skipped}: sum ${text(sum)}, min ${text(min)}, max ${text(max)}, mean ${exact ? exactMean(sum, n) : scalarText("float64", sum / n)}`;
+  const about = rounded ? "≈ " : "";
+  const sumText = exact ? sum.toString() : `${about}${scalarText("float64", sum)}`;
+  const mean = exact ? exactMean(sum, n) : `${about}${scalarText("float64", sum / n)}`;
+  return `${plural(n, "number")}${skipped}: sum ${sumText}, min ${scalarText(min.type, min.v)}, max ${scalarText(max.type, max.v)}, mean ${mean}`;
 }
 
 /** An integer sum's mean: as a double while the sum is one exactly; past
