@@ -84,6 +84,21 @@ test("a number typed for an integer column with a point or an exponent is read e
   assert.match(parseValue("int64", "abc").error, /a whole number \(int64\)/);
 });
 
+test("is NaN and is not NaN: float columns only, no value, nulls match neither; = NaN matches nothing", () => {
+  const schema = [{ type: "float64" }, { type: "float32" }, { type: "int32" }, { type: "string" }];
+  for (const c of [0, 1]) assert.ok(["nan", "notnan"].every((op) => opsOf(schema, c).some((o) => o.op === op && o.noValue)), `column ${c}`);
+  for (const c of [2, 3]) assert.ok(!opsOf(schema, c).some((o) => o.op === "nan" || o.op === "notnan"), `column ${c}`);
+  const col = { type: "float64", length: 4, validity: Uint8Array.of(0b1011), values: Float64Array.of(NaN, 1, NaN, -0) };
+  const rows = (op, value = null) => {
+    const keep = new Uint8Array(4).fill(1);
+    applyCondition({ op, value }, col, keep);
+    return [...keep.keys()].filter((i) => keep[i]);
+  };
+  assert.deepEqual(rows("nan"), [0], "row 2 is null, whatever its bits");
+  assert.deepEqual(rows("notnan"), [1, 3]);
+  assert.deepEqual(rows("=", NaN), []);
+});
+
 test("a time past Date's range (a 64-bit count reaches them) shows as its date, as DuckDB gives the same count", () => {
   // epoch_us of DuckDB's own timestamps, from DuckDB-Wasm 1.32 (its text: 290309-12-22 (BC), 100001-02-29 (BC)).
   assert.equal(formatTime(9223372036854775806n, "us"), "294247-01-10 04:00:54.775806");

@@ -637,6 +637,18 @@ test("a float32 filter matches the values as shown; a filter that matches nothin
   assert.equal(await filterBy("=", "12345"), 0);
   assert.match(await page.textContent("[data-testid=data-grid-empty]"), /No row matches these conditions/);
   assert.equal(await page.isVisible("[data-testid=data-grid-empty]"), true);
+  // NaN equals nothing, "is NaN" finds it (0x7fc00000), "is not NaN" the rest.
+  assert.equal(await filterBy("=", "nan"), 0);
+  const isNaN = (v) => v === "0x7fc00000";
+  for (const [op, want] of [["nan", count(isNaN)], ["notnan", count((v) => v !== null && !isNaN(v))]]) {
+    await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-op]", op);
+    assert.equal(await page.isVisible("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-value]"), false, "no value to type");
+    const before = await page.getAttribute("[data-testid=panel-data]", "data-view");
+    await page.click("[data-testid=filter-apply]");
+    await page.waitForFunction((b) => document.querySelector("[data-testid=panel-data]").getAttribute("data-view") !== b, before, { timeout: 20_000 });
+    assert.equal(Number(await page.getAttribute("[data-testid=data-status]", "data-total")), want, op);
+  }
+  assert.ok(count(isNaN) > 0);
   await page.click("[data-testid=filter-clear]");
 });
 

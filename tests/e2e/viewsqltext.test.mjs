@@ -41,6 +41,8 @@ test("values: text with quotes, a 64-bit integer past 2^53 and a value between t
   assert.equal(where(cond(2, "=", "0.1")), `WHERE ("x" = CAST('0.10000000149011612' AS DOUBLE) AND NOT isnan("x"))`);
   assert.equal(where(cond(2, "!=", "nan")), `WHERE "x" IS NOT NULL`);
   assert.equal(where(cond(2, "<", "nan")), "WHERE false");
+  assert.equal(where(cond(2, "nan", "")), `WHERE isnan("x")`);
+  assert.equal(where(cond(2, "notnan", "")), `WHERE NOT isnan("x")`);
   assert.equal(where(cond(3, ">=", "0x00ff")), `WHERE "b" >= '\\x00\\xff'::BLOB`);
   assert.equal(where(cond(4, "null", "")), `WHERE "t" IS NULL`);
   assert.equal(where(cond(ANY_TEXT, "starts", "a")), `WHERE (starts_with("say ""hi""", 'a')\n    OR starts_with("t", 'a'))`);

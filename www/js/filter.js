@@ -2,7 +2,8 @@
 // a time. A condition is { c, op, value }: value already parsed for the
 // column's type by parseValue (on the page, so a typo is caught before any
 // work). Conditions combine with AND. As in SQL, a null matches only
-// "is null" (and "is not null" fails); NaN compares unequal to everything.
+// "is null" (and "is not null" fails); NaN compares unequal to everything,
+// and "is NaN" finds it.
 
 import { parseTime } from "./timefmt.js";
 
@@ -18,13 +19,16 @@ export const OPS = [
   { op: "starts", label: "starts with", types: "text" },
   { op: "null", label: "is null", types: "all", noValue: true },
   { op: "notnull", label: "is not null", types: "all", noValue: true },
+  { op: "nan", label: "is NaN", types: "float", noValue: true },
+  { op: "notnan", label: "is not NaN", types: "float", noValue: true },
 ];
 
 const TEXT = new Set(["string", "bytes"]);
 
 /** The operators that apply to a column type. */
 export function opsFor(type) {
-  return OPS.filter((o) => o.types === "all" || (o.types === "text" && TEXT.has(type)) || (o.types === "ordered" && type !== "bool"));
+  const float = type === "float32" || type === "float64";
+  return OPS.filter((o) => o.types === "all" || (o.types === "text" && TEXT.has(type)) || (o.types === "ordered" && type !== "bool") || (o.types === "float" && float));
 }
 
 /**
@@ -176,6 +180,11 @@ export function applyCondition(cond, col, keep) {
     return;
   }
   const v = col.values;
+  if (op === "nan" || op === "notnan") {
+    const want = op === "nan";
+    for (let i = 0; i < n; i++) if (keep[i] && (isNull(i) || Number.isNaN(v[i]) !== want)) keep[i] = 0;
+    return;
+  }
   const x = cond.value;
   if (col.type === "string" || col.type === "bytes") {
     const { offsets, data } = v;

@@ -74,6 +74,8 @@ function literal(type, value, text) {
 function predicate(name, type, { op, value, text }, label) {
   if (op === "null") return `${name} IS NULL`;
   if (op === "notnull") return `${name} IS NOT NULL`;
+  if (op === "nan") return `isnan(${name})`;
+  if (op === "notnan") return `NOT isnan(${name})`;
   if (type === "bytes" && !COMPARE[op]) return bytesSearch(name, op, value);
   if (type === "string" && text.includes("\0")) return { error: `the condition on ${label} holds a NUL character, which an SQL string cannot` };
   if (op === "contains") return `contains(${name}, ${quoteText(text)})`;

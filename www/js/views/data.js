@@ -199,7 +199,8 @@ export function createData(ctx, el) {
     const isBytes = v !== null && v !== undefined && (c.type === "string" || c.type === "bytes");
     // "Rows with this value": the condition, where one finds it.
     const eq = equalsText(c.type, v);
-    const cond = v === null ? { c: c.key, op: "null", text: "" } : eq === null ? null : { c: c.key, op: "=", text: eq };
+    const nan = (c.type === "float32" || c.type === "float64") && Number.isNaN(v);
+    const cond = v === null ? { c: c.key, op: "null", text: "" } : nan ? { c: c.key, op: "nan", text: "" } : eq === null ? null : { c: c.key, op: "=", text: eq };
     const shown = c.type === "string" && isBytes ? textNode(v, PANEL_CHARS) : null;
     const more = shown?.querySelector(".more");
     more?.setAttribute("title", "the rest is not shown here; Copy value copies it");
