@@ -91,11 +91,11 @@ export function parseValue(type, text, unit = null) {
   }
   // A decimal read exactly (a double would move 9007199254740993.0 to
   // ...992); other forms Number() reads (0x10, Infinity) as before.
-  const m = decimal;
-  if (m && (m[2] || m[3])) {
-    const exp = Number(m[4] || 0) - (m[3] || "").length;
+  if (decimal && (decimal[2] || decimal[3])) {
+    const [, sign, whole = "", fraction = "", e = "0"] = decimal;
+    const exp = Number(e) - fraction.length;
     if (Math.abs(exp) > 1000) return { error: `a whole number (${type}) with an exponent of at most 1000` };
-    const digits = BigInt(m[1] + (m[2] || "0") + (m[3] || ""));
+    const digits = BigInt(sign + (whole || "0") + fraction);
     return { value: exp >= 0 ? integerValue(type, digits * 10n ** BigInt(exp), 0) : integerValue(type, digits, -exp) };
   }
   const x = Number(t);
