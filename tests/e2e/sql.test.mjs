@@ -149,6 +149,27 @@ test("Ctrl+Enter (and Cmd+Enter) or a sort while a statement runs starts no seco
   assert.deepEqual(await q.sent(), ["SELECT 'first' AS which", "SELECT 'second' AS which"]);
 });
 
+test("while a statement runs the status says so, with its seconds, and the result before is marked as the previous statement's until the new one comes", async () => {
+  assert.equal((await run("SELECT 'before' AS which")).state, "done");
+  const loaded = await page.textContent("[data-testid=sql-state]");
+  assert.match(loaded, /^Table t: 12 rows/);
+  const q = await holdQueries();
+  await page.fill("[data-testid=sql-input]", "SELECT 'after' AS which");
+  await page.click("[data-testid=sql-run]");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=running]");
+  assert.equal(await page.textContent("[data-testid=sql-state]"), "Running the statement…");
+  await page.waitForFunction(() => document.querySelector("[data-testid=sql-elapsed]")?.textContent === "1 s", null, { timeout: 5_000 });
+  assert.match(await page.textContent("[data-testid=sql-previous]"), /previous statement's result/);
+  assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector("[data-testid=sql-summary]")).opacity), "0.5", "the old result is dimmed");
+  await q.release();
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done]", { timeout: 60_000 });
+  assert.equal(await page.textContent("[data-testid=sql-state]"), loaded, "table t's status again");
+  assert.equal(await page.textContent("[data-testid=sql-elapsed]"), "");
+  assert.equal(await page.$("[data-testid=sql-previous]"), null);
+  assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector("[data-testid=sql-summary]")).opacity), "1");
+  assert.deepEqual(await column(0), ["after"]);
+});
+
 test("after another file opens, one Ctrl+Enter runs one statement", async () => {
   await dropFile(page, { name: "small2.cols", bytes: smallFile() });
   await sqlReady(page);

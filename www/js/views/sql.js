@@ -39,7 +39,13 @@ export function createSql(ctx, el) {
   let inTable = null; // the columns table t holds (Set of column indices), once loaded
   let changed = false; // a statement run since t was loaded may have changed it (sqltext.js)
   const statements = createStatements(tabStorage());
-  const state = h("p", { class: "muted small", "data-testid": "sql-state", "aria-live": "polite" });
+  const state = h("span", { "data-testid": "sql-state", "aria-live": "polite" });
+  // The seconds a statement has run, beside the status but out of its live
+  // region (a screen reader would read it out every second).
+  const elapsed = h("span", { "data-testid": "sql-elapsed" });
+  const statusLine = h("p", { class: "muted small" }, state, " ", elapsed);
+  let tableText = ""; // the status once t is loaded, said again after each statement
+  let clock = null; // the interval that counts a running statement's seconds
   const changedNote = h("p", { class: "muted small", hidden: true, "data-testid": "sql-changed" }, "A statement that may change table t has run: t may no longer hold the file's rows. Open as SQL, on the Data tab, loads it from the file again first.");
   const tableCols = h("div", { class: "sql-columns", "data-testid": "sql-columns" });
   const out = h("div", { class: "sql-result", "data-testid": "sql-result" });
@@ -116,6 +122,7 @@ export function createSql(ctx, el) {
     fill(out);
     stopBtn.hidden = true;
     runBtn.disabled = false;
+    endClock();
     state.textContent = "Stopped. The next statement starts DuckDB again and reloads table t.";
     el.dataset.sqlState = "stopped";
   }
@@ -161,7 +168,8 @@ export function createSql(ctx, el) {
         const notes = [];
         if (info.skipped.length) notes.push(`left out: ${info.skipped.map((s) => `${brief(s.label)} (${s.reason})`).join(", ")}`);
         if (info.replaced.length) notes.push(`bytes that are not UTF-8 in ${info.replaced.join(", ")} appear as U+FFFD in SQL`);
-        state.textContent = `Table t: ${plural(info.rows, "row")} × ${plural(info.columns.length, "column")}, loaded through Arrow in ${fmtMs(performance.now() - t0)}${notes.length ? `; ${notes.join("; ")}` : ""}.`;
+        tableText = `Table t: ${plural(info.rows, "row")} × ${plural(info.columns.length, "column")}, loaded through Arrow in ${fmtMs(performance.now() - t0)}${notes.length ? `; ${notes.join("; ")}` : ""}.`;
+        state.textContent = tableText;
         showColumns(info.columns);
         inTable = new Set(info.columns.map((c) => c.c));
         exampleButtons();
@@ -183,6 +191,34 @@ export function createSql(ctx, el) {
       }
     })();
     return loading;
+  }
+
+  /**
+   * Says that a statement runs, with its seconds so far (one text change a
+   * second), and marks the result on show as the previous statement's
+   * until the new one replaces it.
+   */
+  function startClock() {
+    endClock();
+    const t0 = performance.now();
+    state.textContent = "Running the statement…";
+    elapsed.textContent = "0 s";
+    clock = setInterval(() => (elapsed.textContent = `${Math.floor((performance.now() - t0) / 1000)} s`), 1000);
+    if (out.firstChild) {
+      out.classList.add("sql-previous");
+      out.prepend(h("p", { class: "muted small sql-previous-note", "data-testid": "sql-previous" }, "The previous statement's result, until this one's comes:"));
+    }
+  }
+
+  /** The statement is over (done, failed or stopped): the status is table t's again. */
+  function endClock() {
+    if (clock === null) return;
+    clearInterval(clock);
+    clock = null;
+    elapsed.textContent = "";
+    state.textContent = tableText;
+    out.classList.remove("sql-previous");
+    out.querySelector("[data-testid=sql-previous]")?.remove();
   }
 
   /** Runs `work` as the one thing under way (see `running`), or not at all if something else is. */
@@ -255,14 +291,17 @@ export function createSql(ctx, el) {
         changed = true;
         changedNote.hidden = false;
       }
+      startClock();
       try {
         const res = await engine.call("query", { sql: text });
+        endClock();
         shown = { columns: res.columns, numRows: res.numRows, ms: res.ms, statements: res.statements };
         state.dataset.rows = String(res.numRows);
         showResult();
         el.dataset.sqlState = "done";
       } catch (e) {
         if (!engine) return; // stopped
+        endClock();
         shown = null;
         fill(out, errorBox(errorText(e)));
         el.dataset.sqlState = "error";
@@ -407,6 +446,7 @@ export function createSql(ctx, el) {
       changed = false;
       changedNote.hidden = true;
       fill(tableCols);
+      tableText = "";
       state.textContent = "";
       el.dataset.sqlState = "idle";
       if (!ctx.file) return;
@@ -429,7 +469,7 @@ export function createSql(ctx, el) {
           h("div", { class: "button-row" }, runBtn, stopBtn, recent, h("span", { class: "muted small" }, "Ctrl+Enter runs; Alt+↑ and Alt+↓, the statements before. Click a result column to sort the rows by it (the statement does not run again).")),
         ),
         examples,
-        state,
+        statusLine,
         changedNote,
         tableCols,
         out,
