@@ -47,3 +47,19 @@ export function statementsOf(sql) {
 export function mayChangeTable(sql) {
   return CHANGES.test(words(String(sql)));
 }
+
+// What a statement that only reads starts with (its first word outside
+// comments). PRAGMA only with the names that read, not those that set.
+const READS = /^(?:select|with|values|from|describe|show|summarize|explain)\b|^pragma\s+(?:table_info|show_tables|show_tables_expanded|show|database_list|database_size|storage_info|version|platform|functions|collations|user_agent|metadata_info)\b/i;
+
+/**
+ * Whether every statement of `sql` only reads (a conservative check: each
+ * starts with SELECT, WITH, VALUES, FROM, DESCRIBE, SHOW, SUMMARIZE,
+ * EXPLAIN or a reading PRAGMA, and none has a word that changes tables):
+ * such a statement may run by itself when a link opens; any other waits
+ * for the person to press Run.
+ */
+export function readsOnly(sql) {
+  const list = statementsOf(sql);
+  return list.length > 0 && list.every((s) => READS.test(words(s).trim())) && !mayChangeTable(sql);
+}

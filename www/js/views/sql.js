@@ -12,7 +12,7 @@ import { showRange, copyKeys } from "./range.js";
 import { brief, nameHas, quoteName as quote } from "../labels.js";
 import { createStatements, LONGEST } from "../statements.js";
 import { viewSql } from "../viewsql.js";
-import { mayChangeTable } from "../sqltext.js";
+import { mayChangeTable, readsOnly } from "../sqltext.js";
 
 /** The SQL type DuckDB gives each column type of the file in table t. */
 const SQL_TYPES = { bool: "BOOLEAN", int8: "TINYINT", int16: "SMALLINT", int32: "INTEGER", int64: "BIGINT", uint8: "UTINYINT", uint16: "USMALLINT", uint32: "UINTEGER", uint64: "UBIGINT", float32: "FLOAT", float64: "DOUBLE", string: "VARCHAR", bytes: "BLOB" };
@@ -47,6 +47,8 @@ export function createSql(ctx, el) {
   let tableText = ""; // the status once t is loaded, said again after each statement
   let clock = null; // the interval that counts a running statement's seconds
   const changedNote = h("p", { class: "muted small", hidden: true, "data-testid": "sql-changed" }, "A statement that may change table t has run: t may no longer hold the file's rows. Open as SQL, on the Data tab, loads it from the file again first.");
+  // A link's statement put in the editor but not run, and why.
+  const linkNote = h("p", { class: "muted small", hidden: true, "data-testid": "sql-link-note" });
   const tableCols = h("div", { class: "sql-columns", "data-testid": "sql-columns" });
   const out = h("div", { class: "sql-result", "data-testid": "sql-result" });
   const editor = h("textarea", { class: "sql-editor", rows: 5, spellcheck: "false", "data-testid": "sql-input", "aria-label": "SQL statement" });
@@ -278,11 +280,16 @@ export function createSql(ctx, el) {
     const text = sqlText.trim().replace(/;\s*$/, "");
     if (!text) return;
     await exclusive(async () => {
+      const id = runId;
       sort = null;
       statements.add(text);
       showRecent();
-      // The statement is part of a shared link (one too long for an address is left out).
-      ctx.setUrlState({ sql: text.length <= LONGEST ? text : null });
+      linkNote.hidden = true;
+      // The statement is part of a shared link (one too long for an address
+      // is left out), marked not to run by itself (sqlrun=0) until it has
+      // run to its end: one stopped, cut short by Back or a reload, or
+      // failed stays in the address for the editor, not to run again.
+      ctx.setUrlState({ sql: text.length <= LONGEST ? text : null, sqlrun: text.length <= LONGEST ? "0" : null });
       if (!(await ensureLoaded())) return;
       stopBtn.hidden = false;
       el.dataset.sqlState = "running";
@@ -295,6 +302,7 @@ export function createSql(ctx, el) {
       try {
         const res = await engine.call("query", { sql: text });
         endClock();
+        if (id === runId) ctx.setUrlState({ sqlrun: null });
         shown = { columns: res.columns, numRows: res.numRows, ms: res.ms, statements: res.statements };
         state.dataset.rows = String(res.numRows);
         showResult();
@@ -442,6 +450,7 @@ export function createSql(ctx, el) {
       stop();
       record.reset();
       linked = null;
+      linkNote.hidden = true;
       inTable = null;
       changed = false;
       changedNote.hidden = true;
@@ -470,6 +479,7 @@ export function createSql(ctx, el) {
         ),
         examples,
         statusLine,
+        linkNote,
         changedNote,
         tableCols,
         out,
@@ -504,10 +514,22 @@ export function createSql(ctx, el) {
       editor.value = sql;
       await run(sql);
     },
-    /** A link's statement (untrusted: it runs in DuckDB, which reads only table t): in the editor now, run when this tab first shows the file. */
-    linked(text) {
+    /**
+     * A link's statement (untrusted: it runs in DuckDB, which reads only
+     * table t): in the editor now, run when this tab first shows the file,
+     * if it only reads (sqltext.js) and had run to its end (`run`: the
+     * address's sqlrun is not 0). Else it waits for Run, said in a note: a
+     * reload must not drop or change t again, nor start again a statement
+     * that was stopped or failed.
+     */
+    linked(text, { run = true } = {}) {
       editor.value = text;
-      linked = text;
+      const reads = readsOnly(text);
+      linked = run && reads ? text : null;
+      linkNote.hidden = linked !== null;
+      linkNote.textContent = !run
+        ? "The link's statement had not finished (it was stopped, or failed) when the link was made: it is in the editor, not run. Press Run to run it."
+        : "The link's statement may change table t or other tables (it is not only a query): it is in the editor, not run. Press Run to run it.";
     },
   };
 }
