@@ -68,6 +68,20 @@ test("statements that would need an extension or a URL fetch nothing from outsid
   assert.deepEqual(offsite(), [], "every request stayed on the local server");
 });
 
+test("INSTALL, in every form, is refused with the message LOAD gives: no extension is bundled and none is fetched", async () => {
+  for (const sql of ["INSTALL httpfs", "FORCE INSTALL parquet", "INSTALL spatial FROM community", "-- first\n/* then */ install json"]) {
+    const r = await run(sql);
+    assert.equal(r.state, "error", sql);
+    assert.match(r.text, /^INSTALL is refused here: extensions are not bundled with this page\.\n\n.*never fetches anything from outside the site/, sql);
+  }
+  const load = await run("LOAD httpfs");
+  assert.equal(load.state, "error");
+  assert.match(load.text, /never fetches anything from outside the site/);
+  const script = await run("SELECT 1; INSTALL httpfs");
+  assert.match(script.text, /^statement 2 of 2 .*: INSTALL is refused here/);
+  assert.deepEqual(offsite(), []);
+});
+
 test("a syntax error shows DuckDB's LINE block once", async () => {
   const r = await run("SELEC * FROM t");
   assert.equal(r.state, "error");

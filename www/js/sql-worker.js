@@ -14,7 +14,7 @@ import { CHUNK_KINDS } from "./chunkkinds.js";
 import { formatTime } from "./timefmt.js";
 import { textFormat } from "./exporttext.js";
 import { hex, scalarText } from "./format.js";
-import { statementsOf } from "./sqltext.js";
+import { installs, statementsOf } from "./sqltext.js";
 
 // A result's rows written to a CSV or JSON file in pieces of this many.
 const ROWS_A_PIECE = 10_000;
@@ -500,6 +500,9 @@ const ops = {
     let table;
     for (const [k, one] of list.entries()) {
       try {
+        // DuckDB "installs" it without a word (0 rows) and nothing can load
+        // it: said as plainly as LOAD's refusal, and not run.
+        if (installs(one)) throw new Error(`INSTALL is refused here: extensions are not bundled with this page.\n\n${OFFLINE}`);
         table = await conn.query(one);
       } catch (e) {
         if (list.length === 1) throw e;

@@ -63,3 +63,8 @@ export function readsOnly(sql) {
   const list = statementsOf(sql);
   return list.length > 0 && list.every((s) => READS.test(words(s).trim())) && !mayChangeTable(sql);
 }
+
+/** Whether `sql` (one statement) is an INSTALL (FORCE INSTALL too), which DuckDB answers with no error and no extension here. */
+export function installs(sql) {
+  return /^(?:force\s+)?install\b/i.test(words(String(sql)).trim());
+}
