@@ -82,6 +82,15 @@ test("INSTALL, in every form, is refused with the message LOAD gives: no extensi
   assert.deepEqual(offsite(), []);
 });
 
+test("a SET is refused with why settings are locked, not a paragraph about fetching", async () => {
+  for (const sql of ["SET threads = 4", "SET TimeZone = 'UTC'", "SET enable_external_access = true"]) {
+    const r = await run(sql);
+    assert.equal(r.state, "error", sql);
+    assert.match(r.text, /the configuration has been locked\n\nSettings are locked on this page: .*so that the page stays offline/, sql);
+    assert.doesNotMatch(r.text, /never fetches/, sql);
+  }
+});
+
 test("a syntax error shows DuckDB's LINE block once", async () => {
   const r = await run("SELEC * FROM t");
   assert.equal(r.state, "error");

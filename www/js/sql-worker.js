@@ -53,6 +53,8 @@ function errorInfo(e) {
 
 const OFFLINE = "This page's DuckDB never fetches anything from outside the site: it comes without extensions and does not install or load any, and it reads only table t (no URLs, no files).";
 
+const LOCKED = "Settings are locked on this page: DuckDB starts with extensions, URLs and files turned off, and the lock keeps a statement from turning them back on, so that the page stays offline. No setting can be changed here.";
+
 /**
  * DuckDB's message as the user should read it: each paragraph once (the
  * Wasm build repeats the "LINE 1: ... ^" block), and where a statement
@@ -69,8 +71,11 @@ function sqlMessage(msg) {
     const rest = paragraphs.slice(1).filter((p) => !/^(Please try installing|Alternatively, consider enabling|INSTALL |SET auto)/.test(p.trim()));
     return [first, `The ${ext[1]} extension is not bundled with this page. ${OFFLINE}`, ...rest].join("\n\n");
   }
-  if (/file system operations are disabled|Loading external extensions is disabled|configuration has been locked/.test(msg)) {
+  if (/file system operations are disabled|Loading external extensions is disabled/.test(msg)) {
     paragraphs.splice(1, 0, OFFLINE);
+  } else if (/configuration has been locked/.test(msg)) {
+    // Any SET: what the lock is for, not the fetching paragraph beside it.
+    paragraphs.splice(1, 0, LOCKED);
   }
   return paragraphs.join("\n\n");
 }
