@@ -91,6 +91,15 @@ test("a SET is refused with why settings are locked, not a paragraph about fetch
   }
 });
 
+test("a result too big for DuckDB-Wasm's memory says so and how to narrow it; DuckDB still answers after", async () => {
+  // 2,000,000 rows of 1,100 bytes: 2.2 GB of text, over what one allocation may take.
+  const r = await run("SELECT repeat('x', 1100) AS big FROM range(2000000)");
+  assert.equal(r.state, "error");
+  assert.match(r.text, /malloc of size \d+ failed|Out of Memory/);
+  assert.match(r.text, /larger than the memory this browser lets DuckDB-Wasm use\. Narrow it: fewer columns or rows \(WHERE, LIMIT\)/);
+  assert.equal((await run("SELECT 1 AS one")).state, "done");
+});
+
 test("a syntax error shows DuckDB's LINE block once", async () => {
   const r = await run("SELEC * FROM t");
   assert.equal(r.state, "error");

@@ -55,6 +55,10 @@ const OFFLINE = "This page's DuckDB never fetches anything from outside the site
 
 const LOCKED = "Settings are locked on this page: DuckDB starts with extensions, URLs and files turned off, and the lock keeps a statement from turning them back on, so that the page stays offline. No setting can be changed here.";
 
+// (DuckDB-Wasm's memory is one WebAssembly memory: 4 GiB at most, less as
+// the browser allows, and a result is copied out of it whole.)
+const MEMORY = "The result is larger than the memory this browser lets DuckDB-Wasm use. Narrow it: fewer columns or rows (WHERE, LIMIT), or an aggregate.";
+
 /**
  * DuckDB's message as the user should read it: each paragraph once (the
  * Wasm build repeats the "LINE 1: ... ^" block), and where a statement
@@ -77,6 +81,7 @@ function sqlMessage(msg) {
     // Any SET: what the lock is for, not the fetching paragraph beside it.
     paragraphs.splice(1, 0, LOCKED);
   }
+  if (/malloc of size \d+ failed|Out of Memory Error/.test(msg)) paragraphs.push(MEMORY);
   return paragraphs.join("\n\n");
 }
 
