@@ -309,7 +309,12 @@ test("a script's statements run one by one and the last one's result shows, said
   assert.deepEqual(await column(0), ["6"]);
   r = await run("SELECT 1 AS a; SELECT * FROM nowhere; SELECT 3");
   assert.equal(r.state, "error");
-  assert.match(r.text, /^statement 2 of 3 \(the one before it ran\): Catalog Error: Table with name nowhere does not exist/);
+  assert.match(r.text, /^statement 2 of 3 \(from line 1 of the editor; the one before it ran\): Catalog Error: Table with name nowhere does not exist/);
+  // DuckDB's LINE counts within the statement; the editor's line is said too (blank lines before the script counted).
+  r = await run("SELECT 1;\nSELECT 2;\n\nSELEC 3");
+  assert.match(r.text, /^statement 3 of 3 \(from line 4 of the editor; the 2 before it ran\): Parser Error: syntax error at or near "SELEC"[\s\S]*LINE 1: SELEC 3/);
+  r = await run("\n\nSELECT 1; SELECT 2;\n  SELECT * FROM\n nowhere");
+  assert.match(r.text, /^statement 3 of 3 \(from line 4 of the editor; the 2 before it ran\): Catalog Error/);
   // One statement: as DuckDB says it, and no word of scripts.
   r = await run("SELECT 7 AS n;");
   assert.doesNotMatch(r.text, /statements/);

@@ -14,7 +14,7 @@ import { CHUNK_KINDS } from "./chunkkinds.js";
 import { formatTime } from "./timefmt.js";
 import { textFormat } from "./exporttext.js";
 import { hex, scalarText } from "./format.js";
-import { installs, statementsOf } from "./sqltext.js";
+import { installs, statementSpans } from "./sqltext.js";
 
 // A result's rows written to a CSV or JSON file in pieces of this many.
 const ROWS_A_PIECE = 10_000;
@@ -501,10 +501,12 @@ const ops = {
 
   /** Runs a statement, or a script's statements one by one (sqltext.js);
    *  the last one's result stays here for `rows`. */
-  async query({ sql }) {
+  async query({ sql, line = 1 }) {
     const { conn } = duck || (await startDuckDB(() => {}));
     const A = await loadArrow();
-    const list = statementsOf(sql);
+    // (`line`: the editor's line where `sql` starts, its blank lines before cut off)
+    const spans = statementSpans(sql);
+    const list = spans.map((s) => s.text);
     if (list.length === 0) list.push(sql); // (comments alone: DuckDB says what it says)
     const t0 = performance.now();
     let table;
@@ -516,7 +518,9 @@ const ops = {
         table = await conn.query(one);
       } catch (e) {
         if (list.length === 1) throw e;
-        throw Object.assign(new Error(`statement ${k + 1} of ${list.length}${k ? ` (the ${k === 1 ? "one" : k} before it ran)` : ""}: ${e?.message ?? e}`), typeof e?.kind === "string" ? { kind: e.kind } : {});
+        // (DuckDB's "LINE n" counts within the statement: the editor's line says where it is)
+        const where = `from line ${line + spans[k].line - 1} of the editor${k ? `; the ${k === 1 ? "one" : k} before it ran` : ""}`;
+        throw Object.assign(new Error(`statement ${k + 1} of ${list.length} (${where}): ${e?.message ?? e}`), typeof e?.kind === "string" ? { kind: e.kind } : {});
       }
     }
     const ms = performance.now() - t0;

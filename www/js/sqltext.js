@@ -27,12 +27,21 @@ function words(sql) {
 /** The statements of `sql` (split at each ; outside quotes and comments),
  *  each as typed, trimmed; none that holds no word. */
 export function statementsOf(sql) {
+  return statementSpans(sql).map((s) => s.text);
+}
+
+/** statementsOf's statements as { text, line }: `line` the line of `sql`
+ *  (from 1) where the statement starts, to name it by the editor's line. */
+export function statementSpans(sql) {
   const text = String(sql);
   const out = [];
   let from = 0;
   const cut = (to) => {
-    const s = text.slice(from, to).trim();
-    if (words(s).trim()) out.push(s);
+    const part = text.slice(from, to);
+    const s = part.trim();
+    if (!words(s).trim()) return;
+    const at = from + part.length - part.trimStart().length;
+    out.push({ text: s, line: 1 + (text.slice(0, at).match(/\n/g)?.length ?? 0) });
   };
   for (const m of text.matchAll(new RegExp(`${QUOTED}|;`, "g"))) {
     if (m[0] !== ";") continue;

@@ -300,7 +300,9 @@ export function createSql(ctx, el) {
       }
       startClock();
       try {
-        const res = await engine.call("query", { sql: text });
+        // (the editor's line where `text` starts: the lines trim() took off before it)
+        const line = 1 + (sqlText.match(/^\s*/)[0].match(/\n/g)?.length ?? 0);
+        const res = await engine.call("query", { sql: text, line });
         endClock();
         if (id === runId) ctx.setUrlState({ sqlrun: null });
         shown = { columns: res.columns, numRows: res.numRows, ms: res.ms, statements: res.statements };
