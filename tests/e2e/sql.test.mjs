@@ -202,6 +202,24 @@ test("while a statement runs the status says so, with its seconds, and the resul
   assert.deepEqual(await column(0), ["after"]);
 });
 
+test("the downloads are disabled, saying why, while a statement runs, and work once it is done", async () => {
+  assert.equal((await run("SELECT 'before' AS which")).state, "done");
+  const q = await holdQueries();
+  await page.fill("[data-testid=sql-input]", "SELECT 'after' AS which");
+  await page.click("[data-testid=sql-run]");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=running]");
+  for (const format of ["csv", "json"]) {
+    assert.equal(await page.isDisabled(`[data-testid=sql-export-${format}]`), true, `${format} disabled`);
+    assert.match(await page.getAttribute(`[data-testid=sql-export-${format}]`, "title"), /Not while a statement, a sort or a download runs/);
+  }
+  await q.release();
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done]", { timeout: 60_000 });
+  assert.equal(await page.isDisabled("[data-testid=sql-export-csv]"), false);
+  assert.equal(await page.getAttribute("[data-testid=sql-export-csv]", "title"), null);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=sql-export-csv]")]);
+  assert.equal(fs.readFileSync(await download.path(), "utf8"), "which\r\nafter\r\n");
+});
+
 test("after another file opens, one Ctrl+Enter runs one statement", async () => {
   await dropFile(page, { name: "small2.cols", bytes: smallFile() });
   await sqlReady(page);

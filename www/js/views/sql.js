@@ -17,6 +17,8 @@ import { mayChangeTable, readsOnly } from "../sqltext.js";
 /** The SQL type DuckDB gives each column type of the file in table t. */
 const SQL_TYPES = { bool: "BOOLEAN", int8: "TINYINT", int16: "SMALLINT", int32: "INTEGER", int64: "BIGINT", uint8: "UTINYINT", uint16: "USMALLINT", uint32: "UINTEGER", uint64: "UBIGINT", float32: "FLOAT", float64: "DOUBLE", string: "VARCHAR", bytes: "BLOB" };
 const errorBox = (message) => h("pre", { class: "error-box sql-error", role: "alert", "data-testid": "sql-error" }, message);
+// Why a download button is disabled (one at a time: the worker answers one thing at once).
+const BUSY = "Not while a statement, a sort or a download runs: wait for it to end, or Stop it";
 const errorText = (e) => `${e.kind === "sql" ? "" : `${e.kind}: `}${e.message}`;
 
 export function createSql(ctx, el) {
@@ -123,7 +125,7 @@ export function createSql(ctx, el) {
     sortAfter = undefined;
     fill(out);
     stopBtn.hidden = true;
-    runBtn.disabled = false;
+    busy(false);
     endClock();
     state.textContent = "Stopped. The next statement starts DuckDB again and reloads table t.";
     el.dataset.sqlState = "stopped";
@@ -223,18 +225,28 @@ export function createSql(ctx, el) {
     out.querySelector("[data-testid=sql-previous]")?.remove();
   }
 
+  /** Run and the downloads do nothing while something runs: disabled, the downloads saying why. */
+  function busy(on) {
+    runBtn.disabled = on;
+    for (const b of out.querySelectorAll(".sql-export")) {
+      b.disabled = on;
+      if (on) b.title = BUSY;
+      else b.removeAttribute("title");
+    }
+  }
+
   /** Runs `work` as the one thing under way (see `running`), or not at all if something else is. */
   async function exclusive(work) {
     if (running) return;
     running = true;
     const id = ++runId;
-    runBtn.disabled = true;
+    busy(true);
     try {
       await work();
     } finally {
       if (id === runId) {
         running = false;
-        runBtn.disabled = false;
+        busy(false);
         stopBtn.hidden = true;
       }
     }
@@ -245,7 +257,7 @@ export function createSql(ctx, el) {
     const sortedBy = sort ? ` · sorted by ${shown.columns.find((c) => c.key === sort.key)?.label} ${sort.desc ? "descending" : "ascending"}` : "";
     const script = shown.statements > 1 ? ` · the last of ${shown.statements} statements, run one by one` : "";
     const summary = h("p", { class: "muted small", "data-testid": "sql-summary" }, `${plural(shown.numRows, "row")} × ${plural(shown.columns.length, "column")} in ${fmtMs(shown.ms)}${script}${sortedBy}`);
-    const saveAs = (format) => h("button", { type: "button", class: "small", "data-testid": `sql-export-${format}`, onclick: () => exportResult(format) }, `Download ${format.toUpperCase()}`);
+    const saveAs = (format) => h("button", { type: "button", class: "small sql-export", "data-testid": `sql-export-${format}`, disabled: running, title: running ? BUSY : null, onclick: () => exportResult(format) }, `Download ${format.toUpperCase()}`);
     const exports = h("div", { class: "button-row" }, saveAs("csv"), saveAs("json"), h("span", { class: "muted small" }, "the rows in the order shown"));
     // The cell selected was one of the rows before (another statement's,
     // or this one's in another order): the panel forgets it with them.
