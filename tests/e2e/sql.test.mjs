@@ -68,6 +68,38 @@ test("statements that would need an extension or a URL fetch nothing from outsid
   assert.deepEqual(offsite(), [], "every request stayed on the local server");
 });
 
+test("INSTALL, in every form, is refused with the message LOAD gives: no extension is bundled and none is fetched", async () => {
+  for (const sql of ["INSTALL httpfs", "FORCE INSTALL parquet", "INSTALL spatial FROM community", "-- first\n/* then */ install json"]) {
+    const r = await run(sql);
+    assert.equal(r.state, "error", sql);
+    assert.match(r.text, /^INSTALL is refused here: extensions are not bundled with this page\.\n\n.*never fetches anything from outside the site/, sql);
+  }
+  const load = await run("LOAD httpfs");
+  assert.equal(load.state, "error");
+  assert.match(load.text, /never fetches anything from outside the site/);
+  const script = await run("SELECT 1; INSTALL httpfs");
+  assert.match(script.text, /^statement 2 of 2 .*: INSTALL is refused here/);
+  assert.deepEqual(offsite(), []);
+});
+
+test("a SET is refused with why settings are locked, not a paragraph about fetching", async () => {
+  for (const sql of ["SET threads = 4", "SET TimeZone = 'UTC'", "SET enable_external_access = true"]) {
+    const r = await run(sql);
+    assert.equal(r.state, "error", sql);
+    assert.match(r.text, /the configuration has been locked\n\nSettings are locked on this page: .*so that the page stays offline/, sql);
+    assert.doesNotMatch(r.text, /never fetches/, sql);
+  }
+});
+
+test("a result too big for DuckDB-Wasm's memory says so and how to narrow it; DuckDB still answers after", async () => {
+  // 2,000,000 rows of 1,100 bytes: 2.2 GB of text, over what one allocation may take.
+  const r = await run("SELECT repeat('x', 1100) AS big FROM range(2000000)");
+  assert.equal(r.state, "error");
+  assert.match(r.text, /malloc of size \d+ failed|Out of Memory/);
+  assert.match(r.text, /larger than the memory this browser lets DuckDB-Wasm use\. Narrow it: fewer columns or rows \(WHERE, LIMIT\)/);
+  assert.equal((await run("SELECT 1 AS one")).state, "done");
+});
+
 test("a syntax error shows DuckDB's LINE block once", async () => {
   const r = await run("SELEC * FROM t");
   assert.equal(r.state, "error");
@@ -147,6 +179,45 @@ test("Ctrl+Enter (and Cmd+Enter) or a sort while a statement runs starts no seco
   await page.press("[data-testid=sql-input]", "Control+Enter");
   await page.waitForFunction(() => document.querySelector("[data-testid=sql-grid] .grid-row[data-row='0'] .grid-cell[data-col='0']")?.textContent === "second", null, { timeout: 60_000 });
   assert.deepEqual(await q.sent(), ["SELECT 'first' AS which", "SELECT 'second' AS which"]);
+});
+
+test("while a statement runs the status says so, with its seconds, and the result before is marked as the previous statement's until the new one comes", async () => {
+  assert.equal((await run("SELECT 'before' AS which")).state, "done");
+  const loaded = await page.textContent("[data-testid=sql-state]");
+  assert.match(loaded, /^Table t: 12 rows/);
+  const q = await holdQueries();
+  await page.fill("[data-testid=sql-input]", "SELECT 'after' AS which");
+  await page.click("[data-testid=sql-run]");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=running]");
+  assert.equal(await page.textContent("[data-testid=sql-state]"), "Running the statement…");
+  await page.waitForFunction(() => document.querySelector("[data-testid=sql-elapsed]")?.textContent === "1 s", null, { timeout: 5_000 });
+  assert.match(await page.textContent("[data-testid=sql-previous]"), /previous statement's result/);
+  assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector("[data-testid=sql-summary]")).opacity), "0.5", "the old result is dimmed");
+  await q.release();
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done]", { timeout: 60_000 });
+  assert.equal(await page.textContent("[data-testid=sql-state]"), loaded, "table t's status again");
+  assert.equal(await page.textContent("[data-testid=sql-elapsed]"), "");
+  assert.equal(await page.$("[data-testid=sql-previous]"), null);
+  assert.equal(await page.evaluate(() => getComputedStyle(document.querySelector("[data-testid=sql-summary]")).opacity), "1");
+  assert.deepEqual(await column(0), ["after"]);
+});
+
+test("the downloads are disabled, saying why, while a statement runs, and work once it is done", async () => {
+  assert.equal((await run("SELECT 'before' AS which")).state, "done");
+  const q = await holdQueries();
+  await page.fill("[data-testid=sql-input]", "SELECT 'after' AS which");
+  await page.click("[data-testid=sql-run]");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=running]");
+  for (const format of ["csv", "json"]) {
+    assert.equal(await page.isDisabled(`[data-testid=sql-export-${format}]`), true, `${format} disabled`);
+    assert.match(await page.getAttribute(`[data-testid=sql-export-${format}]`, "title"), /Not while a statement, a sort or a download runs/);
+  }
+  await q.release();
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done]", { timeout: 60_000 });
+  assert.equal(await page.isDisabled("[data-testid=sql-export-csv]"), false);
+  assert.equal(await page.getAttribute("[data-testid=sql-export-csv]", "title"), null);
+  const [download] = await Promise.all([page.waitForEvent("download"), page.click("[data-testid=sql-export-csv]")]);
+  assert.equal(fs.readFileSync(await download.path(), "utf8"), "which\r\nafter\r\n");
 });
 
 test("after another file opens, one Ctrl+Enter runs one statement", async () => {
@@ -256,7 +327,12 @@ test("a script's statements run one by one and the last one's result shows, said
   assert.deepEqual(await column(0), ["6"]);
   r = await run("SELECT 1 AS a; SELECT * FROM nowhere; SELECT 3");
   assert.equal(r.state, "error");
-  assert.match(r.text, /^statement 2 of 3 \(the one before it ran\): Catalog Error: Table with name nowhere does not exist/);
+  assert.match(r.text, /^statement 2 of 3 \(from line 1 of the editor; the one before it ran\): Catalog Error: Table with name nowhere does not exist/);
+  // DuckDB's LINE counts within the statement; the editor's line is said too (blank lines before the script counted).
+  r = await run("SELECT 1;\nSELECT 2;\n\nSELEC 3");
+  assert.match(r.text, /^statement 3 of 3 \(from line 4 of the editor; the 2 before it ran\): Parser Error: syntax error at or near "SELEC"[\s\S]*LINE 1: SELEC 3/);
+  r = await run("\n\nSELECT 1; SELECT 2;\n  SELECT * FROM\n nowhere");
+  assert.match(r.text, /^statement 3 of 3 \(from line 4 of the editor; the 2 before it ran\): Catalog Error/);
   // One statement: as DuckDB says it, and no word of scripts.
   r = await run("SELECT 7 AS n;");
   assert.doesNotMatch(r.text, /statements/);

@@ -142,6 +142,56 @@ test("a statement run is the address's sql; Alt+Up and Alt+Down step through the
   assert.deepEqual(await page.$$eval("[data-testid=sql-recent-list] .recent-item", (bs) => bs.map((b) => b.title)), [first]);
 });
 
+test("the address keeps a statement stopped, cut short by Back or failed in the editor, not to run by itself again; a link's statement that changes t waits for Run", async () => {
+  const { page } = ins;
+  const SLOW = "SELECT count(*) AS n FROM range(100000000000) a WHERE a.range % 7 = 3";
+  const notRunAgain = async (sql, note) => {
+    await waitState(page, "ready");
+    await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 120_000 });
+    // (a link's statement starts at once once t is loaded: given time, it would have)
+    await page.evaluate(() => new Promise((r) => setTimeout(r, 500)));
+    assert.equal(await sqlState(page), "ready", `${sql} did not run`);
+    assert.equal(await editor(page), sql);
+    assert.equal(address(page).get("sql"), sql);
+    assert.match(await page.textContent("[data-testid=sql-link-note]"), note);
+    assert.ok(await page.isVisible("[data-testid=sql-link-note]"));
+  };
+  await openLink(page, `url=${encodeURIComponent(FILE)}&tab=sql`);
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 120_000 });
+  // Stopped, then reloaded.
+  await page.fill("[data-testid=sql-input]", SLOW);
+  await page.click("[data-testid=sql-run]");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=running]");
+  await page.click("[data-testid=sql-stop]");
+  await page.reload();
+  await notRunAgain(SLOW, /had not finished .* not run\. Press Run/);
+  // Left running for another file, then Back.
+  await page.click("[data-testid=sql-run]");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=running]");
+  await page.evaluate(() => (document.body.dataset.state = ""));
+  await page.fill("[data-testid=url-input]", "/corpus/real/birdstrikes.optimized.cols");
+  await page.click("[data-testid=url-open]");
+  await waitState(page, "ready");
+  await page.evaluate(() => (document.body.dataset.state = ""));
+  await page.goBack();
+  await notRunAgain(SLOW, /had not finished/);
+  // Failed, then reloaded.
+  assert.equal((await runSql(page, "SELECT nope FROM t")).state, "error");
+  await page.reload();
+  await notRunAgain("SELECT nope FROM t", /had not finished/);
+  // A statement that changes t, run to its end: the reload does not drop t again.
+  assert.equal((await runSql(page, "DROP TABLE t")).state, "done");
+  await page.reload();
+  await notRunAgain("DROP TABLE t", /may change table t.* not run\. Press Run/);
+  assert.equal((await runSql(page, "SELECT count(*) AS n FROM t")).state, "done");
+  assert.deepEqual(await sqlColumn(page, 0), [String(byCutPrices().length)]);
+  assert.equal(await page.isVisible("[data-testid=sql-link-note]"), false, "the note goes once a statement runs");
+  // A link's query still runs by itself.
+  await page.reload();
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done]", { timeout: 120_000 });
+  assert.equal(await page.isVisible("[data-testid=sql-link-note]"), false);
+});
+
 /** Every price of diamonds, from the corpus JSON. */
 function byCutPrices() {
   const want = readJson(expectedPath(path.join(corpus, "real/diamonds.optimized.cols")));

@@ -5,7 +5,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { mayChangeTable, statementsOf } from "../../www/js/sqltext.js";
+import { mayChangeTable, readsOnly, statementsOf } from "../../www/js/sqltext.js";
 
 test("statements that change tables, or which table t names, in any case and place", () => {
   for (const sql of [
@@ -61,4 +61,11 @@ test("a script's statements: split at each ; outside quotes and comments, each t
   assert.deepEqual(statementsOf("SELECT 'a;b', \"c;d\", $$e;f$$, E'g\\';h' /* i; */ -- j;\nFROM t; SELECT 2"), ["SELECT 'a;b', \"c;d\", $$e;f$$, E'g\\';h' /* i; */ -- j;\nFROM t", "SELECT 2"]);
   assert.deepEqual(statementsOf("-- only a comment"), []);
   assert.deepEqual(statementsOf("SELECT 'unclosed; DELETE FROM t"), ["SELECT 'unclosed; DELETE FROM t"]);
+});
+
+test("statements that only read, which a link may run by itself: queries, DESCRIBE, SHOW, SUMMARIZE, EXPLAIN, reading PRAGMAs; comments first", () => {
+  for (const sql of ["SELECT 1", "  -- why\n/* a */ select * from t", "WITH a AS (SELECT 1) SELECT * FROM a", "VALUES (1)", "FROM t", "DESCRIBE t", "SHOW TABLES", "SUMMARIZE t", "EXPLAIN SELECT 1", "PRAGMA table_info('t')", "SELECT 1; SELECT 2", "(SELECT 1)".slice(1, -1)])
+    assert.equal(readsOnly(sql), true, sql);
+  for (const sql of ["DROP TABLE t", "INSERT INTO t VALUES (1)", "CREATE TABLE u AS SELECT 1", "SELECT 1; DELETE FROM t", "WITH d AS (SELECT 1) DELETE FROM t", "EXPLAIN ANALYZE DELETE FROM t", "SET threads = 1", "PRAGMA threads = 1", "INSTALL httpfs", "CALL dbgen(sf = 1)", "CHECKPOINT", "-- only a comment", ""])
+    assert.equal(readsOnly(sql), false, sql);
 });

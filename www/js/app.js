@@ -38,8 +38,10 @@ const ctx = {
 };
 
 // ---------------------------------------------------------------- URL state
-// ?url=&tab=&rg=&col=&row=&sort=&desc=&where=&sql= : what is open, where,
-// which view of its rows and which SQL statement, so a link shows the same.
+// ?url=&tab=&rg=&col=&row=&sort=&desc=&where=&sql=&sqlrun= : what is open, where,
+// which view of its rows and which SQL statement, so a link shows the same
+// (sqlrun=0: the statement did not finish, stopped or failed, and is not
+// to run by itself when the address opens again).
 //
 // Opening another file (or going back to the samples) is a step the
 // browser's Back undoes: it adds a history entry, where moving between
@@ -75,12 +77,12 @@ ctx.setUrlState = (patch, step = null) => {
 };
 
 /** The address's view of a file, forgotten when another file opens (the tab stays). */
-const NO_VIEW = { rg: null, col: null, row: null, sort: null, desc: null, where: null, sql: null };
+const NO_VIEW = { rg: null, col: null, row: null, sort: null, desc: null, where: null, sql: null, sqlrun: null };
 
 /** What the address asks to see of a file (?tab=&rg=&col=&row=&sort=&desc=&where=&sql=). */
 function addressView() {
   const int = (k) => (urlState.has(k) && /^\d+$/.test(urlState.get(k)) ? Number(urlState.get(k)) : null);
-  return { tab: urlState.get("tab") || "schema", rg: int("rg"), col: int("col"), row: int("row"), sort: int("sort"), desc: urlState.get("desc") === "1", where: urlState.get("where"), sql: urlState.get("sql") };
+  return { tab: urlState.get("tab") || "schema", rg: int("rg"), col: int("col"), row: int("row"), sort: int("sort"), desc: urlState.get("desc") === "1", where: urlState.get("where"), sql: urlState.get("sql"), sqlRun: urlState.get("sqlrun") !== "0" };
 }
 
 /** Back or Forward: shows what the entry held (its file, where it was), or the samples. */
@@ -464,7 +466,7 @@ async function openSource(src, name, restore = null, address = {}, step = true) 
   $("#file-view").hidden = false;
   document.title = `${name} — columns inspector`;
   renderFileViews();
-  if (want.sql) sql.linked(want.sql);
+  if (want.sql) sql.linked(want.sql, { run: want.sqlRun });
   // Opened from something now hidden (a sample card): focus moves to the
   // file's tabs instead of being lost to the page.
   const lost = !document.activeElement || document.activeElement === document.body || document.activeElement.closest("[hidden]");

@@ -14,7 +14,7 @@ import { CHUNK_KINDS } from "./chunkkinds.js";
 import { formatTime } from "./timefmt.js";
 import { textFormat } from "./exporttext.js";
 import { hex, scalarText } from "./format.js";
-import { statementsOf } from "./sqltext.js";
+import { installs, statementSpans } from "./sqltext.js";
 
 // A result's rows written to a CSV or JSON file in pieces of this many.
 const ROWS_A_PIECE = 10_000;
@@ -53,6 +53,12 @@ function errorInfo(e) {
 
 const OFFLINE = "This page's DuckDB never fetches anything from outside the site: it comes without extensions and does not install or load any, and it reads only table t (no URLs, no files).";
 
+const LOCKED = "Settings are locked on this page: DuckDB starts with extensions, URLs and files turned off, and the lock keeps a statement from turning them back on, so that the page stays offline. No setting can be changed here.";
+
+// (DuckDB-Wasm's memory is one WebAssembly memory: 4 GiB at most, less as
+// the browser allows, and a result is copied out of it whole.)
+const MEMORY = "The result is larger than the memory this browser lets DuckDB-Wasm use. Narrow it: fewer columns or rows (WHERE, LIMIT), or an aggregate.";
+
 /**
  * DuckDB's message as the user should read it: each paragraph once (the
  * Wasm build repeats the "LINE 1: ... ^" block), and where a statement
@@ -69,9 +75,13 @@ function sqlMessage(msg) {
     const rest = paragraphs.slice(1).filter((p) => !/^(Please try installing|Alternatively, consider enabling|INSTALL |SET auto)/.test(p.trim()));
     return [first, `The ${ext[1]} extension is not bundled with this page. ${OFFLINE}`, ...rest].join("\n\n");
   }
-  if (/file system operations are disabled|Loading external extensions is disabled|configuration has been locked/.test(msg)) {
+  if (/file system operations are disabled|Loading external extensions is disabled/.test(msg)) {
     paragraphs.splice(1, 0, OFFLINE);
+  } else if (/configuration has been locked/.test(msg)) {
+    // Any SET: what the lock is for, not the fetching paragraph beside it.
+    paragraphs.splice(1, 0, LOCKED);
   }
+  if (/malloc of size \d+ failed|Out of Memory Error/.test(msg)) paragraphs.push(MEMORY);
   return paragraphs.join("\n\n");
 }
 
@@ -491,19 +501,26 @@ const ops = {
 
   /** Runs a statement, or a script's statements one by one (sqltext.js);
    *  the last one's result stays here for `rows`. */
-  async query({ sql }) {
+  async query({ sql, line = 1 }) {
     const { conn } = duck || (await startDuckDB(() => {}));
     const A = await loadArrow();
-    const list = statementsOf(sql);
+    // (`line`: the editor's line where `sql` starts, its blank lines before cut off)
+    const spans = statementSpans(sql);
+    const list = spans.map((s) => s.text);
     if (list.length === 0) list.push(sql); // (comments alone: DuckDB says what it says)
     const t0 = performance.now();
     let table;
     for (const [k, one] of list.entries()) {
       try {
+        // DuckDB "installs" it without a word (0 rows) and nothing can load
+        // it: said as plainly as LOAD's refusal, and not run.
+        if (installs(one)) throw new Error(`INSTALL is refused here: extensions are not bundled with this page.\n\n${OFFLINE}`);
         table = await conn.query(one);
       } catch (e) {
         if (list.length === 1) throw e;
-        throw Object.assign(new Error(`statement ${k + 1} of ${list.length}${k ? ` (the ${k === 1 ? "one" : k} before it ran)` : ""}: ${e?.message ?? e}`), typeof e?.kind === "string" ? { kind: e.kind } : {});
+        // (DuckDB's "LINE n" counts within the statement: the editor's line says where it is)
+        const where = `from line ${line + spans[k].line - 1} of the editor${k ? `; the ${k === 1 ? "one" : k} before it ran` : ""}`;
+        throw Object.assign(new Error(`statement ${k + 1} of ${list.length} (${where}): ${e?.message ?? e}`), typeof e?.kind === "string" ? { kind: e.kind } : {});
       }
     }
     const ms = performance.now() - t0;

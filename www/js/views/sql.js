@@ -12,11 +12,13 @@ import { showRange, copyKeys } from "./range.js";
 import { brief, nameHas, quoteName as quote } from "../labels.js";
 import { createStatements, LONGEST } from "../statements.js";
 import { viewSql } from "../viewsql.js";
-import { mayChangeTable } from "../sqltext.js";
+import { mayChangeTable, readsOnly } from "../sqltext.js";
 
 /** The SQL type DuckDB gives each column type of the file in table t. */
 const SQL_TYPES = { bool: "BOOLEAN", int8: "TINYINT", int16: "SMALLINT", int32: "INTEGER", int64: "BIGINT", uint8: "UTINYINT", uint16: "USMALLINT", uint32: "UINTEGER", uint64: "UBIGINT", float32: "FLOAT", float64: "DOUBLE", string: "VARCHAR", bytes: "BLOB" };
 const errorBox = (message) => h("pre", { class: "error-box sql-error", role: "alert", "data-testid": "sql-error" }, message);
+// Why a download button is disabled (one at a time: the worker answers one thing at once).
+const BUSY = "Not while a statement, a sort or a download runs: wait for it to end, or Stop it";
 const errorText = (e) => `${e.kind === "sql" ? "" : `${e.kind}: `}${e.message}`;
 
 export function createSql(ctx, el) {
@@ -39,8 +41,16 @@ export function createSql(ctx, el) {
   let inTable = null; // the columns table t holds (Set of column indices), once loaded
   let changed = false; // a statement run since t was loaded may have changed it (sqltext.js)
   const statements = createStatements(tabStorage());
-  const state = h("p", { class: "muted small", "data-testid": "sql-state", "aria-live": "polite" });
+  const state = h("span", { "data-testid": "sql-state", "aria-live": "polite" });
+  // The seconds a statement has run, beside the status but out of its live
+  // region (a screen reader would read it out every second).
+  const elapsed = h("span", { "data-testid": "sql-elapsed" });
+  const statusLine = h("p", { class: "muted small" }, state, " ", elapsed);
+  let tableText = ""; // the status once t is loaded, said again after each statement
+  let clock = null; // the interval that counts a running statement's seconds
   const changedNote = h("p", { class: "muted small", hidden: true, "data-testid": "sql-changed" }, "A statement that may change table t has run: t may no longer hold the file's rows. Open as SQL, on the Data tab, loads it from the file again first.");
+  // A link's statement put in the editor but not run, and why.
+  const linkNote = h("p", { class: "muted small", hidden: true, "data-testid": "sql-link-note" });
   const tableCols = h("div", { class: "sql-columns", "data-testid": "sql-columns" });
   const out = h("div", { class: "sql-result", "data-testid": "sql-result" });
   const editor = h("textarea", { class: "sql-editor", rows: 5, spellcheck: "false", "data-testid": "sql-input", "aria-label": "SQL statement" });
@@ -115,7 +125,8 @@ export function createSql(ctx, el) {
     sortAfter = undefined;
     fill(out);
     stopBtn.hidden = true;
-    runBtn.disabled = false;
+    busy(false);
+    endClock();
     state.textContent = "Stopped. The next statement starts DuckDB again and reloads table t.";
     el.dataset.sqlState = "stopped";
   }
@@ -161,7 +172,8 @@ export function createSql(ctx, el) {
         const notes = [];
         if (info.skipped.length) notes.push(`left out: ${info.skipped.map((s) => `${brief(s.label)} (${s.reason})`).join(", ")}`);
         if (info.replaced.length) notes.push(`bytes that are not UTF-8 in ${info.replaced.join(", ")} appear as U+FFFD in SQL`);
-        state.textContent = `Table t: ${plural(info.rows, "row")} × ${plural(info.columns.length, "column")}, loaded through Arrow in ${fmtMs(performance.now() - t0)}${notes.length ? `; ${notes.join("; ")}` : ""}.`;
+        tableText = `Table t: ${plural(info.rows, "row")} × ${plural(info.columns.length, "column")}, loaded through Arrow in ${fmtMs(performance.now() - t0)}${notes.length ? `; ${notes.join("; ")}` : ""}.`;
+        state.textContent = tableText;
         showColumns(info.columns);
         inTable = new Set(info.columns.map((c) => c.c));
         exampleButtons();
@@ -185,18 +197,56 @@ export function createSql(ctx, el) {
     return loading;
   }
 
+  /**
+   * Says that a statement runs, with its seconds so far (one text change a
+   * second), and marks the result on show as the previous statement's
+   * until the new one replaces it.
+   */
+  function startClock() {
+    endClock();
+    const t0 = performance.now();
+    state.textContent = "Running the statement…";
+    elapsed.textContent = "0 s";
+    clock = setInterval(() => (elapsed.textContent = `${Math.floor((performance.now() - t0) / 1000)} s`), 1000);
+    if (out.firstChild) {
+      out.classList.add("sql-previous");
+      out.prepend(h("p", { class: "muted small sql-previous-note", "data-testid": "sql-previous" }, "The previous statement's result, until this one's comes:"));
+    }
+  }
+
+  /** The statement is over (done, failed or stopped): the status is table t's again. */
+  function endClock() {
+    if (clock === null) return;
+    clearInterval(clock);
+    clock = null;
+    elapsed.textContent = "";
+    state.textContent = tableText;
+    out.classList.remove("sql-previous");
+    out.querySelector("[data-testid=sql-previous]")?.remove();
+  }
+
+  /** Run and the downloads do nothing while something runs: disabled, the downloads saying why. */
+  function busy(on) {
+    runBtn.disabled = on;
+    for (const b of out.querySelectorAll(".sql-export")) {
+      b.disabled = on;
+      if (on) b.title = BUSY;
+      else b.removeAttribute("title");
+    }
+  }
+
   /** Runs `work` as the one thing under way (see `running`), or not at all if something else is. */
   async function exclusive(work) {
     if (running) return;
     running = true;
     const id = ++runId;
-    runBtn.disabled = true;
+    busy(true);
     try {
       await work();
     } finally {
       if (id === runId) {
         running = false;
-        runBtn.disabled = false;
+        busy(false);
         stopBtn.hidden = true;
       }
     }
@@ -207,7 +257,7 @@ export function createSql(ctx, el) {
     const sortedBy = sort ? ` · sorted by ${shown.columns.find((c) => c.key === sort.key)?.label} ${sort.desc ? "descending" : "ascending"}` : "";
     const script = shown.statements > 1 ? ` · the last of ${shown.statements} statements, run one by one` : "";
     const summary = h("p", { class: "muted small", "data-testid": "sql-summary" }, `${plural(shown.numRows, "row")} × ${plural(shown.columns.length, "column")} in ${fmtMs(shown.ms)}${script}${sortedBy}`);
-    const saveAs = (format) => h("button", { type: "button", class: "small", "data-testid": `sql-export-${format}`, onclick: () => exportResult(format) }, `Download ${format.toUpperCase()}`);
+    const saveAs = (format) => h("button", { type: "button", class: "small sql-export", "data-testid": `sql-export-${format}`, disabled: running, title: running ? BUSY : null, onclick: () => exportResult(format) }, `Download ${format.toUpperCase()}`);
     const exports = h("div", { class: "button-row" }, saveAs("csv"), saveAs("json"), h("span", { class: "muted small" }, "the rows in the order shown"));
     // The cell selected was one of the rows before (another statement's,
     // or this one's in another order): the panel forgets it with them.
@@ -242,11 +292,16 @@ export function createSql(ctx, el) {
     const text = sqlText.trim().replace(/;\s*$/, "");
     if (!text) return;
     await exclusive(async () => {
+      const id = runId;
       sort = null;
       statements.add(text);
       showRecent();
-      // The statement is part of a shared link (one too long for an address is left out).
-      ctx.setUrlState({ sql: text.length <= LONGEST ? text : null });
+      linkNote.hidden = true;
+      // The statement is part of a shared link (one too long for an address
+      // is left out), marked not to run by itself (sqlrun=0) until it has
+      // run to its end: one stopped, cut short by Back or a reload, or
+      // failed stays in the address for the editor, not to run again.
+      ctx.setUrlState({ sql: text.length <= LONGEST ? text : null, sqlrun: text.length <= LONGEST ? "0" : null });
       if (!(await ensureLoaded())) return;
       stopBtn.hidden = false;
       el.dataset.sqlState = "running";
@@ -255,14 +310,20 @@ export function createSql(ctx, el) {
         changed = true;
         changedNote.hidden = false;
       }
+      startClock();
       try {
-        const res = await engine.call("query", { sql: text });
+        // (the editor's line where `text` starts: the lines trim() took off before it)
+        const line = 1 + (sqlText.match(/^\s*/)[0].match(/\n/g)?.length ?? 0);
+        const res = await engine.call("query", { sql: text, line });
+        endClock();
+        if (id === runId) ctx.setUrlState({ sqlrun: null });
         shown = { columns: res.columns, numRows: res.numRows, ms: res.ms, statements: res.statements };
         state.dataset.rows = String(res.numRows);
         showResult();
         el.dataset.sqlState = "done";
       } catch (e) {
         if (!engine) return; // stopped
+        endClock();
         shown = null;
         fill(out, errorBox(errorText(e)));
         el.dataset.sqlState = "error";
@@ -403,10 +464,12 @@ export function createSql(ctx, el) {
       stop();
       record.reset();
       linked = null;
+      linkNote.hidden = true;
       inTable = null;
       changed = false;
       changedNote.hidden = true;
       fill(tableCols);
+      tableText = "";
       state.textContent = "";
       el.dataset.sqlState = "idle";
       if (!ctx.file) return;
@@ -429,7 +492,8 @@ export function createSql(ctx, el) {
           h("div", { class: "button-row" }, runBtn, stopBtn, recent, h("span", { class: "muted small" }, "Ctrl+Enter runs; Alt+↑ and Alt+↓, the statements before. Click a result column to sort the rows by it (the statement does not run again).")),
         ),
         examples,
-        state,
+        statusLine,
+        linkNote,
         changedNote,
         tableCols,
         out,
@@ -464,10 +528,22 @@ export function createSql(ctx, el) {
       editor.value = sql;
       await run(sql);
     },
-    /** A link's statement (untrusted: it runs in DuckDB, which reads only table t): in the editor now, run when this tab first shows the file. */
-    linked(text) {
+    /**
+     * A link's statement (untrusted: it runs in DuckDB, which reads only
+     * table t): in the editor now, run when this tab first shows the file,
+     * if it only reads (sqltext.js) and had run to its end (`run`: the
+     * address's sqlrun is not 0). Else it waits for Run, said in a note: a
+     * reload must not drop or change t again, nor start again a statement
+     * that was stopped or failed.
+     */
+    linked(text, { run = true } = {}) {
       editor.value = text;
-      linked = text;
+      const reads = readsOnly(text);
+      linked = run && reads ? text : null;
+      linkNote.hidden = linked !== null;
+      linkNote.textContent = !run
+        ? "The link's statement had not finished (it was stopped, or failed) when the link was made: it is in the editor, not run. Press Run to run it."
+        : "The link's statement may change table t or other tables (it is not only a query): it is in the editor, not run. Press Run to run it.";
     },
   };
 }
