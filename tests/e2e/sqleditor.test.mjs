@@ -263,6 +263,27 @@ test("table t's columns, every type: their names and SQL types as DuckDB's DESCR
   const show = (v) => (v === null ? "NULL" : String(v));
   const rows = want.row_groups.flatMap((g) => g.values[k].map(show));
   assert.deepEqual(await sqlColumn(page, 0), rows);
+
+  // What the page writes in the editor, Ctrl+Z takes back: a column's name,
+  // a recalled statement, an example (which runs) over what was typed.
+  await page.fill("[data-testid=sql-input]", "");
+  await page.focus("[data-testid=sql-input]");
+  await page.keyboard.type("SELECT  FROM t -- typed");
+  await page.evaluate(() => document.querySelector("[data-testid=sql-input]").setSelectionRange(7, 7));
+  await page.click(`[data-testid=sql-column] >> nth=${k}`);
+  assert.equal(await editor(page), `SELECT "${want.schema[k].name}" FROM t -- typed`);
+  await page.keyboard.press("Control+z");
+  assert.equal(await editor(page), "SELECT  FROM t -- typed");
+  await page.keyboard.press("Alt+ArrowUp");
+  assert.notEqual(await editor(page), "SELECT  FROM t -- typed");
+  await page.keyboard.press("Control+z");
+  assert.equal(await editor(page), "SELECT  FROM t -- typed");
+  await page.click(".sql-examples button >> nth=0");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done]", { timeout: 60_000 });
+  assert.notEqual(await editor(page), "SELECT  FROM t -- typed");
+  await page.focus("[data-testid=sql-input]");
+  await page.keyboard.press("Control+z");
+  assert.equal(await editor(page), "SELECT  FROM t -- typed");
 });
 
 test("a table t of a few columns: listed open, with no filter", async () => {

@@ -63,12 +63,22 @@ export function createSql(ctx, el) {
       // The recent statements, older and newer, as in a shell.
       ev.preventDefault();
       const text = statements.step(editor.value, ev.key === "ArrowUp" ? 1 : -1);
-      if (text !== null) {
-        editor.value = text;
-        editor.setSelectionRange(text.length, text.length);
-      }
+      if (text !== null) write(text);
     }
   });
+  /**
+   * Writes `text` over the editor's `from`..`to` (all of it by default),
+   * the cursor after it, as an edit Ctrl+Z takes back: the browser's undo
+   * keeps typed edits only, and a recalled statement, an example or a
+   * column's name would otherwise lose what was typed for good. Where the
+   * editor cannot take the focus (its tab hidden), set as a value.
+   */
+  function write(text, from = 0, to = editor.value.length) {
+    editor.focus();
+    editor.setSelectionRange(from, to);
+    if (document.activeElement === editor && document.execCommand("insertText", false, text)) return;
+    editor.setRangeText(text, from, to, "end");
+  }
   const runBtn = h("button", { type: "submit", class: "primary", "data-testid": "sql-run" }, "Run");
   const stopBtn = h("button", { type: "button", class: "danger", hidden: true, "data-testid": "sql-stop", onclick: stop }, "Stop");
   const examples = h("div", { class: "button-row sql-examples" });
@@ -411,8 +421,7 @@ export function createSql(ctx, el) {
 
   /** `name` quoted into the statement, over the selection or at the cursor. */
   function insertName(name) {
-    editor.focus();
-    editor.setRangeText(quote(name), editor.selectionStart, editor.selectionEnd, "end");
+    write(quote(name), editor.selectionStart, editor.selectionEnd);
   }
 
   /** The Data tab's view as a statement over the columns `held` (t's), or null where it has none (said in a toast). */
@@ -427,9 +436,7 @@ export function createSql(ctx, el) {
     const list = statements.list();
     const pick = (text) => {
       recent.open = false;
-      editor.value = text;
-      editor.focus();
-      editor.setSelectionRange(text.length, text.length);
+      write(text);
     };
     fill(
       recentBody,
@@ -456,7 +463,7 @@ export function createSql(ctx, el) {
     if (firstText >= 0) list.push([`Top ${ctx.labels[firstText]}`, `SELECT ${quote(ctx.labels[firstText])}, count(*) AS n FROM t GROUP BY ALL ORDER BY n DESC LIMIT 20`]);
     const time = Object.keys(ctx.timeUnits).map(Number).find(inT);
     if (time !== undefined && ctx.timeUnits[time] === "us") list.push([`${ctx.labels[time]} by month`, `SELECT date_trunc('month', make_timestamp(${quote(ctx.labels[time])})) AS month, count(*) AS n FROM t GROUP BY ALL ORDER BY month`]);
-    fill(examples, h("span", { class: "muted small" }, "Try: "), list.map(([label, sql]) => h("button", { type: "button", class: "small", onclick: () => { editor.value = sql; run(sql); } }, label)));
+    fill(examples, h("span", { class: "muted small" }, "Try: "), list.map(([label, sql]) => h("button", { type: "button", class: "small", onclick: () => { write(sql); run(sql); } }, label)));
   }
 
   return {
