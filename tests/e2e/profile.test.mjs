@@ -274,6 +274,29 @@ test("a number column's mean and sample standard deviation: over the finite valu
   assert.deepEqual([text.result().mean, text.result().std], [null, null], "text has no mean");
 });
 
+test("an integer column's mean is exact (the double nearest the sum over the count), where a running mean of doubles drifted: edge values, 2^63 apart, and more rows than are summed in doubles at once", () => {
+  const mean = (type, values) => {
+    const p = new ColumnProfile(type);
+    p.add({ length: values.length, validity: null, values });
+    return p.result().mean;
+  };
+  // enc_plain_none's edge_int32 and edge_int64 over 1,200 rows summed to -240: -0.2 (the page showed -0.19999998699116986 and 48.87749999999999).
+  const edge32 = [-2147483648, 2147483647, -1, 0, 1, 2147483646];
+  const rows32 = Array.from({ length: 1200 }, (_, i) => edge32[i % 6]);
+  const sum32 = rows32.reduce((a, b) => a + b, 0);
+  assert.equal(sum32 % 1200 === 0 ? 0 : sum32 / 1200, mean("int32", Int32Array.from(rows32)));
+  assert.equal(mean("int64", BigInt64Array.from([-(2n ** 63n), 2n ** 63n - 1n])), -0.5);
+  assert.equal(mean("int64", BigInt64Array.from([-(2n ** 63n), 2n ** 63n - 1n, -240n + 1n, 0n])), -60);
+  // (2^64 - 1) × 2 / 3 = 12297829382473034410: its nearest double.
+  assert.equal(mean("uint64", BigUint64Array.from([2n ** 64n - 1n, 2n ** 64n - 1n, 0n])), Number(12297829382473034410n));
+  // 1,200,000 rows of i % 600,000 (past the rows summed in doubles at once): 359,999,400,000 / 1,200,000.
+  assert.equal(mean("int32", Int32Array.from({ length: 1_200_000 }, (_, i) => i % 600_000)), 299999.5);
+  // 700,000 rows of i % 600,000: 184,999,650,000 / 700,000 = 264285.2142857142857…, whose nearest double prints as below (Python's float(Fraction) agrees)
+  assert.equal(mean("uint32", Uint32Array.from({ length: 700_000 }, (_, i) => i % 600_000)), 264285.21428571426);
+  assert.equal(mean("int64", new BigInt64Array(1_100_000).fill(2n ** 62n)), 2 ** 62);
+  assert.equal(mean("int8", Int8Array.of(-128, 127, 127)), 42);
+});
+
 test("the standard deviation of values whose squares overflow a double (edge_float64: 0, 5e-324, 0.1 and the largest double) is finite and accurate, as are a mean and spread of values near ±the largest double", () => {
   // The plain two passes over the values scaled by 2^-600 (exact: a power
   // of two), so no square overflows.
@@ -408,7 +431,7 @@ test("a float histogram's bins are the rows its bars' conditions select, the val
   }
 });
 
-test("64-bit integers at their edges: minimum, maximum and mean as their values read by Number(), and the histogram's bars as their conditions select the values, signed and unsigned, past 2^53 and with a negative high word", () => {
+test("64-bit integers at their edges: minimum, maximum as their values, the mean from their exact sum, and the histogram's bars as their conditions select the values, signed and unsigned, past 2^53 and with a negative high word", () => {
   const cases = {
     int64: [-(2n ** 63n), 2n ** 63n - 1n, -1n, 2n ** 53n + 1n, -(2n ** 53n) - 3n, 0n, -(2n ** 32n), 2n ** 32n - 1n, 4294967297n, -4294967297n],
     uint64: [2n ** 64n - 1n, 0n, 2n ** 63n, 2n ** 63n - 1n, 2n ** 53n + 1n, 2n ** 32n, 1n, 2n ** 32n - 1n],
@@ -420,10 +443,8 @@ test("64-bit integers at their edges: minimum, maximum and mean as their values 
     assert.equal(p.min, xs.reduce((a, b) => (b < a ? b : a)), `${type} min`);
     assert.equal(p.max, xs.reduce((a, b) => (b > a ? b : a)), `${type} max`);
     assert.equal(typeof p.min, "bigint");
-    // Welford's running mean over the values as doubles, in order, as the page counts it.
-    let mean = 0;
-    xs.forEach((x, k) => (mean += (Number(x) - mean) / (k + 1)));
-    assert.equal(p.result().mean, mean, `${type} mean`);
+    // The exact mean's nearest double (Python's float(Fraction(sum, n))): -5 / 10, 36902495355263778815 / 8.
+    assert.equal(p.result().mean, { int64: -0.5, uint64: 4.612811919407972e18 }[type], `${type} mean`);
     assert.ok(p.startHistogram());
     p.addHistogram({ length: xs.length, validity: null, values });
     const { histogram } = p.result();

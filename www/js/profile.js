@@ -35,6 +35,10 @@ const TEXT = new Set(["string", "bytes"]);
 /** Whether a column of `type` has a histogram (numbers and times: not text, not bool). */
 export const hasHistogram = (type) => !TEXT.has(type) && type !== "bool";
 const WIDE = new Set(["int64", "uint64"]);
+const INTEGERS = new Set(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]);
+// Rows summed in doubles before the sum goes into the BigInt: 2^20 values
+// below 2^32 sum to under 2^52, where a double is exact.
+const SUM_ROWS = 1 << 20;
 
 function fmix32(h) {
   h ^= h >>> 16;
@@ -374,11 +378,38 @@ export class ColumnProfile {
     this.mean = 0;
     this.m2 = 0;
     this.inv = 1;
+    // Integers' exact sum, for their mean (Welford's running mean only
+    // comes near: edge_int64's -0.2 came to 48.9): 32-bit halves summed in
+    // doubles (exact), carried into a BigInt every SUM_ROWS values.
+    this.sum = INTEGERS.has(type) ? 0n : null;
+    this.sumLo = 0;
+    this.sumHi = 0;
+    this.summed = 0;
     // -0 is counted as 0, one value: Data's filter has "= 0" and "= -0"
     // each match both, so the count is what a click on it selects. How
     // many zeros are -0 says how to show that value (topNumbers).
     this.zeros = 0;
     this.negZeros = 0;
+  }
+
+  /** The doubles' part of the integers' sum into the BigInt. */
+  carry() {
+    this.sum += BigInt(this.sumHi) * 4294967296n + BigInt(this.sumLo);
+    this.sumLo = 0;
+    this.sumHi = 0;
+    this.summed = 0;
+  }
+
+  /** The mean of the finite values; integers' from their exact sum, as
+   *  the double nearest it: 60 decimals (toward zero) read by Number(),
+   *  which rounds once (a mean of n < 2^53 integers is a rational that no
+   *  tie between two doubles lies within 10^-60 of). */
+  meanOf() {
+    if (this.sum === null) return this.mean / this.inv;
+    this.carry();
+    const scaled = (this.sum * 10n ** 60n) / BigInt(this.finite);
+    const digits = (scaled < 0n ? -scaled : scaled).toString().padStart(61, "0");
+    return Number(`${scaled < 0n ? "-" : ""}${digits.slice(0, -60)}.${digits.slice(-60)}`);
   }
 
   /** add()'s mean and spread of a value past ±SPREAD_MAX in the current unit: an infinity (left out), or the first finite one (the unit becomes 2^544). */
@@ -468,6 +499,7 @@ export class ColumnProfile {
     const wide = WIDE.has(this.type);
     const w = wide ? new Uint32Array(v.buffer, v.byteOffset, n * 2) : null;
     const signed = this.type === "int64";
+    const ints = this.sum !== null;
     for (let i = 0; i < n; i++) {
       if (isNull(i)) {
         this.nulls++;
@@ -493,6 +525,13 @@ export class ColumnProfile {
         } else f64[0] = x;
         lo = u32[0];
         hi = u32[1];
+      }
+      if (ints) {
+        if (wide) {
+          this.sumLo += lo;
+          this.sumHi += signed ? hi | 0 : hi;
+        } else this.sumLo += x;
+        if (++this.summed === SUM_ROWS) this.carry();
       }
       // (Welford's step here for values within ±SPREAD_MAX in the current
       // unit; the others, infinities too, in spreadFar)
@@ -617,6 +656,7 @@ export class ColumnProfile {
     const wide = WIDE.has(this.type);
     const w = wide ? new Uint32Array(v.buffer, v.byteOffset, n * 2) : null;
     const signed = this.type === "int64";
+    const ints = this.sum !== null;
     for (let i = 0; i < n; i++) {
       if (valid !== null && ((valid[i >> 3] >> (i & 7)) & 1) === 0) continue;
       const x = wide ? wordNumber(w[2 * i], w[2 * i + 1], signed) : v[i];
@@ -658,7 +698,7 @@ export class ColumnProfile {
       topExact: this.exact,
       lengths: this.text && nonNull > 0 ? { min: this.minLen, max: this.maxLen, mean: this.totalLen / nonNull } : null,
       // Numbers only: the mean and the sample standard deviation of the finite values.
-      mean: this.words && this.finite > 0 ? this.mean / this.inv : null,
+      mean: this.words && this.finite > 0 ? this.meanOf() : null,
       std: this.words && this.finite > 1 ? Math.sqrt(this.m2 / (this.finite - 1)) / this.inv : null,
       histogram: this.hist ? { lo: this.hist.lo, width: this.hist.width, hi: this.hist.hi, counts: Array.from(this.hist.counts), integer: this.hist.integer, outside: this.hist.outside } : null,
     };
