@@ -209,6 +209,23 @@ test("a float column with infinities (enc_plain_none's edge_float64, edge_float3
   assert.deepEqual(log.errors, []);
 });
 
+test("an integer histogram's axis and title say exact whole numbers, and its axis ends at the greatest value (edge_int32, edge_int64)", async () => {
+  const { page, log } = ins;
+  const want = await openCorpus(page, "valid/enc_plain_none.cols");
+  for (const [name, first, end] of [
+    ["edge_int32", "-2,147,483,648", "2,147,483,647"],
+    ["edge_int64", "-9,223,372,036,854,775,808", "9,223,372,036,854,775,807"],
+  ]) {
+    const { c } = columnOf(want, name);
+    await profileOf(page, c);
+    const ticks = await page.$$eval("[data-testid=histogram-tick]", (ts) => ts.map((t) => t.textContent));
+    assert.deepEqual([ticks[0], ticks.at(-1)], [first, end], `${name}: ${ticks}`);
+    const lastBar = await page.getAttribute("[data-testid=histogram-bar] >> nth=-1", "aria-label");
+    assert.match(lastBar, new RegExp(`– ${end}: `), `${name}: the last bin ends at the greatest value`);
+  }
+  assert.deepEqual(log.errors, []);
+});
+
 test("the histogram is one tab stop: arrow keys move between the bins that hold rows, saying each, and Enter opens Data on the active bin's rows", async () => {
   const { page, log } = ins;
   const want = await openCorpus(page, "real/diamonds.optimized.cols");

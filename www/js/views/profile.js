@@ -67,7 +67,12 @@ function histogram(p, unit, type, pick) {
   // Times: edges to the whole second (the bins are far wider than that).
   // (4 digits of a double near the largest read back as Infinity: then as written)
   const digits = (x) => (Number.isFinite(Number(x.toPrecision(4))) ? Number(x.toPrecision(4)).toString() : x.toPrecision(4));
-  const label = (x) => (unit ? formatTime(BigInt(Math.round(x / perSecond)) * BigInt(perSecond), unit).replace(/ 00:00:00$/, "") : hist.integer ? fmtInt(Math.round(x)) : digits(x));
+  // Integers exactly: an edge as the whole number the bins use (edgeText),
+  // the greatest value as it is (a 64-bit one a BigInt), every digit true.
+  const whole = (x) => (typeof x === "bigint" ? x : BigInt(Math.round(x)));
+  const label = (x) => (unit ? formatTime(BigInt(Math.round(Number(x) / perSecond)) * BigInt(perSecond), unit).replace(/ 00:00:00$/, "") : hist.integer ? fmtInt(whole(x)) : digits(x));
+  // (the greatest value: where the last bin and an axis end; a float's as a number)
+  const greatest = hist.integer ? hist.hi : Number(hist.hi);
   const duration = (sec) => (sec >= 86400 ? `${(sec / 86400).toPrecision(3)} days` : sec >= 3600 ? `${(sec / 3600).toPrecision(3)} hours` : sec >= 60 ? `${(sec / 60).toPrecision(3)} minutes` : `${sec.toPrecision(3)} s`);
   // A bin's values as conditions: from its low edge, below the next (the
   // last bin up to the greatest finite value, which it holds), as the
@@ -84,7 +89,7 @@ function histogram(p, unit, type, pick) {
   const bars = [];
   counts.forEach((c, k) => {
     const bh = height(c);
-    const hiEdge = k === last ? Number(hist.hi) : hist.integer ? edge(k + 1) - 1 : edge(k + 1);
+    const hiEdge = k === last ? greatest : hist.integer ? whole(edge(k + 1)) - 1n : edge(k + 1);
     const what = `${label(edge(k))}${hist.integer && hist.width === 1 ? "" : ` – ${label(hiEdge)}`}: ${plural(c, "row")}`;
     const leads = c && pick && p.max !== null;
     const el = s(
@@ -125,10 +130,10 @@ function histogram(p, unit, type, pick) {
       ev.preventDefault();
     });
   }
-  // (one bin: no middle; a float axis ends at the greatest value, not at
-  // the last bin's edge rounded past it)
+  // (one bin: no middle; the axis ends at the greatest value, not at the
+  // last bin's edge, past it: 2,147,483,672 for an int32)
   const ticks = counts.length > 1 ? [0, Math.floor(counts.length / 2), counts.length] : [0, 1];
-  const tick = (k) => label(k === counts.length && !hist.integer ? Number(hist.hi) : edge(k));
+  const tick = (k) => label(k === counts.length ? greatest : edge(k));
   const scaleText = () => `bar height: rows${logScale ? " (log scale)" : ""}, the tallest ${fmtInt(maxC)}`;
   const scale = h("span", { "data-testid": "histogram-scale" }, scaleText());
   const toggle = h("button", { type: "button", class: "scale-toggle", "aria-pressed": String(logScale), "data-testid": "histogram-log", title: "bar heights on a log scale, so bins of few rows show beside the tallest" }, "log scale");
@@ -151,7 +156,7 @@ function histogram(p, unit, type, pick) {
       { class: "hist-ticks" },
       ticks.map((k) => h("span", { class: ["axis-label", k === 0 ? "start" : k === counts.length ? "end" : "middle"], style: { left: `${(100 * (left + k * bw)) / W}%` }, "data-testid": "histogram-tick" }, tick(k))),
     ),
-    h("div", { class: "axis-title" }, `${plural(counts.length, "bin")}${unit ? ` of ${duration(hist.width / perSecond)} (UTC)` : hist.integer ? ` of ${fmtInt(hist.width)}` : ""} · `, scale, " · ", toggle, open.length ? " · click a bar for its rows in Data" : ""),
+    h("div", { class: "axis-title" }, `${plural(counts.length, "bin")}${unit ? ` of ${duration(hist.width / perSecond)} (UTC)` : hist.integer ? ` of ${fmtInt(whole(hist.width))}` : ""} · `, scale, " · ", toggle, open.length ? " · click a bar for its rows in Data" : ""),
     info,
     // The infinities, which no bin holds (NaN and nulls are said beside the
     // profile's figures): each a way to its rows, as a bar is.
