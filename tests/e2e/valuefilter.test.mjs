@@ -243,6 +243,30 @@ test("the profile's footer comparison says why where the footer cannot tell (a f
   assert.deepEqual(log.errors, []);
 });
 
+test("the most common values say NaN is counted apart, with its share; a chunk of no rows says so, not that every value is null; a block's sizes carry their exact bytes", async () => {
+  const { page, log } = ins;
+  const want = await openCorpus(page, "valid/enc_plain_none.cols");
+  const { c, keys } = columnOf(want, "edge_float32");
+  const nans = keys.filter((k) => k === "NaN").length;
+  assert.ok(nans > 0);
+  await profileOf(page, c);
+  assert.match(await page.textContent("[data-testid=profile-top-nans]"), new RegExp(`NaN is not among them: its ${nans} rows are ${(100 * nans / keys.length).toFixed(1)}% of the non-null rows`));
+  await openCorpus(page, "valid/zero_rows.cols");
+  await profileOf(page, 0);
+  const card = await page.textContent("[data-testid=profile]");
+  assert.match(card, /No rows\./);
+  assert.doesNotMatch(card, /Every value is null/);
+  const blocks = await openCorpus(page, "valid/blocks_flate.cols");
+  await tab(page, "detail");
+  await page.selectOption("[data-testid=detail-col]", "1");
+  await page.waitForSelector("[data-testid=block-row]");
+  const titles = await page.$$eval("[data-testid=block-row] >> nth=0", (rs) => [...rs[0].cells].slice(2, 4).map((td) => td.title));
+  const first = blocks.row_groups[0].columns[1];
+  assert.ok(titles.every((t) => /^[\d,]+ B$/.test(t)), `${titles}`);
+  assert.ok(first.block_count >= 1);
+  assert.deepEqual(log.errors, []);
+});
+
 test("the histogram is one tab stop: arrow keys move between the bins that hold rows, saying each, and Enter opens Data on the active bin's rows", async () => {
   const { page, log } = ins;
   const want = await openCorpus(page, "real/diamonds.optimized.cols");

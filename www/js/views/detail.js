@@ -132,7 +132,7 @@ function blocksTable(report) {
     h(
       "table",
       { class: "data compact", "data-testid": "detail-blocks" },
-      h("thead", {}, h("tr", {}, ["Block", "Offset", "Stored", "Encoded", "Ratio", ""].map((x, i) => h("th", { class: i && i < 5 ? "num" : "", title: { Stored: "compressed bytes of this block in the file", Encoded: sizeTitle("encoded"), Ratio: "encoded ÷ stored, for this block" }[x] }, x)))),
+      h("thead", {}, h("tr", {}, ["Block", "Offset", "Stored", "Encoded", "Ratio", ""].map((x, i) => h("th", { class: i && i < 5 ? "num" : "", title: { Offset: "where the block's compressed bytes start, in bytes from the start of the file", Stored: "compressed bytes of this block in the file", Encoded: sizeTitle("encoded"), Ratio: "encoded ÷ stored, for this block" }[x] }, x)))),
       h(
         "tbody",
         {},
@@ -142,8 +142,9 @@ function blocksTable(report) {
             { "data-testid": "block-row" },
             h("td", {}, String(i)),
             h("td", { class: "num" }, fmtInt(b.offset)),
-            h("td", { class: "num" }, fmtBytes(b.storedLength)),
-            h("td", { class: "num" }, fmtBytes(b.rawLength)),
+            // (rounded in the cell, as every size table here: the exact bytes in its title)
+            h("td", { class: "num", title: `${fmtInt(b.storedLength)} B` }, fmtBytes(b.storedLength)),
+            h("td", { class: "num", title: `${fmtInt(b.rawLength)} B` }, fmtBytes(b.rawLength)),
             h("td", { class: "num" }, fmtRatioValue(ratio(b.rawLength, b.storedLength))),
             h("td", { class: "bar-cell" }, h("span", { class: "bar raw", style: { width: `${(100 * b.rawLength) / maxRaw}%` } }), h("span", { class: "bar stored", style: { width: `${(100 * b.storedLength) / maxRaw}%` } })),
           ),

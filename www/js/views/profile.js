@@ -229,6 +229,8 @@ function topList(p, type, unit, head, pick) {
     fill(
       line,
       h("span", { class: "muted" }, all ? `Showing all ${fmtInt(shown)} distinct values.` : `Showing the ${fmtInt(shown)} most common of ${distinct} distinct values.`),
+      // (NaN is no value of the table, counted apart; the shares are of every non-null row)
+      p.nans ? h("span", { class: "muted", "data-testid": "profile-top-nans" }, ` NaN is not among them: its ${fmtInt(p.nans)} ${p.nans === 1 ? "row is" : "rows are"} ${fmtPct(p.nans / Math.max(1, nonNull))} of the non-null rows.`) : null,
       shown >= kept && beyond > 0 ? h("span", { class: "muted" }, ` The profile keeps the ${fmtInt(kept)} most common; the other ${p.distinctExact ? "" : "≈ "}${fmtInt(beyond)} are not listed (sort or filter the column in Data, or GROUP BY it in SQL).`) : null,
       shown < kept && kept - shown > TOP_STEP ? [" ", h("button", { type: "button", class: "small", "data-testid": "profile-top-next", onclick: () => show(shown + TOP_STEP) }, `Show ${fmtInt(TOP_STEP)} more`)] : null,
       shown < kept ? [" ", h("button", { type: "button", class: "small", "data-testid": "profile-top-all", onclick: () => show(kept) }, kept >= p.distinct && p.distinctExact ? `Show all ${fmtInt(kept)}` : `Show the first ${fmtInt(kept)}`)] : null,
@@ -248,8 +250,9 @@ function topList(p, type, unit, head, pick) {
         body,
       ),
     ),
-    // Nothing more to say of a list that is whole at first (a bool, a few values).
-    kept <= TOP_FIRST && p.distinctExact && p.distinct <= kept ? null : line,
+    // Nothing more to say of a list that is whole at first (a bool, a few
+    // values), but where NaN was left out of it.
+    kept <= TOP_FIRST && p.distinctExact && p.distinct <= kept && !p.nans ? null : line,
   ];
 }
 
@@ -365,7 +368,7 @@ export function createProfile(ctx) {
           })()
         : p.top.length
           ? h("details", {}, h("summary", {}, "Most common values"), topList(p, type, unit, null, rowsOf))
-          : h("p", { class: "muted" }, nonNull ? "" : "Every value is null."),
+          : h("p", { class: "muted" }, nonNull ? "" : p.rows ? "Every value is null." : "No rows."),
       p.topExact ? null : h("p", { class: "muted small" }, `Counts are lower bounds: past ${past(type)} the table of counts keeps only its most common half each time it fills.`),
     );
     el.dataset.state = "done";
