@@ -343,7 +343,7 @@ export function createProfile(ctx) {
           h(
             "dd",
             { "data-testid": "profile-distinct", "data-value": p.distinct, "data-exact": String(p.distinctExact) },
-            p.distinctExact ? `${fmtInt(p.distinct)} (exact)` : `≈ ${fmtInt(p.distinct)} (HyperLogLog estimate, about ±0.8%; more than ${past(type)})`,
+            p.distinctExact ? `${fmtInt(p.distinct)} (exact)` : `≈ ${fmtInt(p.distinct)} (HyperLogLog estimate, standard error about 0.8%: within ±1.6% 19 times in 20; more than ${past(type)})`,
           ),
           h("dt", {}, "Minimum"),
           h("dd", { "data-testid": "profile-min" }, valueView(type, unit, p.min), " ", h("span", { class: "muted small" }, "footer: "), valueView(type, unit, foot.min), " ", mark(agreeMin)),
