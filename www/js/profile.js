@@ -35,7 +35,6 @@ const TEXT = new Set(["string", "bytes"]);
 /** Whether a column of `type` has a histogram (numbers and times: not text, not bool). */
 export const hasHistogram = (type) => !TEXT.has(type) && type !== "bool";
 const WIDE = new Set(["int64", "uint64"]);
-const INTEGERS = new Set(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]);
 // Rows summed in doubles before the sum goes into the BigInt: 2^20 values
 // below 2^32 sum to under 2^52, where a double is exact.
 const SUM_ROWS = 1 << 20;
@@ -381,7 +380,7 @@ export class ColumnProfile {
     // Integers' exact sum, for their mean (Welford's running mean only
     // comes near: edge_int64's -0.2 came to 48.9): 32-bit halves summed in
     // doubles (exact), carried into a BigInt every SUM_ROWS values.
-    this.sum = INTEGERS.has(type) ? 0n : null;
+    this.sum = this.words && !type.startsWith("float") ? 0n : null;
     this.sumLo = 0;
     this.sumHi = 0;
     this.summed = 0;
@@ -656,7 +655,6 @@ export class ColumnProfile {
     const wide = WIDE.has(this.type);
     const w = wide ? new Uint32Array(v.buffer, v.byteOffset, n * 2) : null;
     const signed = this.type === "int64";
-    const ints = this.sum !== null;
     for (let i = 0; i < n; i++) {
       if (valid !== null && ((valid[i >> 3] >> (i & 7)) & 1) === 0) continue;
       const x = wide ? wordNumber(w[2 * i], w[2 * i + 1], signed) : v[i];
