@@ -100,7 +100,10 @@ test("an int32 of epoch seconds shows as numbers until the person chooses dates;
     // A date finer than the column's seconds: the rows after it, and the link
     // keeps its exact number of seconds, a decimal that reads back alike.
     await page.fill("[data-testid=filter-value]", "2023-11-15 12:00:00.5");
+    // (the same rows as the filter before: its view, not its count, says it was applied)
+    const before = await page.getAttribute("[data-testid=panel-data]", "data-view");
     await page.click("[data-testid=filter-apply]");
+    await page.waitForFunction((b) => document.querySelector("[data-testid=panel-data]").getAttribute("data-view") !== b, before);
     const noon = Date.UTC(2023, 10, 15, 12) / 1000;
     const after = Array.from({ length: N }, (_, k) => created(k)).filter((t) => t > noon).length;
     await page.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === String(n), after);
