@@ -380,7 +380,9 @@ export interface RowGroupsOptions extends AbortOptions {
   /** Column indexes, in the order wanted (all when omitted or null). */
   columns?: readonly number[] | null | undefined;
   /** Bytes that may be fetched ahead of the row group being handed out
-   *  (64 MiB by default; a chunk larger than this is still fetched whole). */
+   *  (64 MiB by default; a chunk larger than this is still fetched whole),
+   *  in requests of at most half as many, so one can arrive while the one
+   *  before is decoded. */
   readAhead?: number | undefined;
   /** Bool columns bit-packed (copied columns only). */
   boolBits?: boolean | undefined;

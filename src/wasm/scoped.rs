@@ -383,8 +383,9 @@ fn row_group_index(inner: &Inner, v: &JsValue) -> JsResult<usize> {
 
 /// `options.readAhead`: how many bytes a stream may have requested and not
 /// yet handed out (the plan's window, 64 MiB by default; one request is
-/// always allowed, however large its chunk). Requests are capped at the
-/// same size, so the window holds several.
+/// always allowed, however large its chunk). Requests are capped at half
+/// of it, so one can arrive while the one before is handed out (capped at
+/// the window itself, requests merged into one window's worth at a time).
 fn read_ahead(options: &JsValue) -> JsResult<(u64, Window)> {
     let v = if options.is_object() {
         Reflect::get(options, &"readAhead".into())
@@ -398,7 +399,7 @@ fn read_ahead(options: &JsValue) -> JsResult<(u64, Window)> {
     match v.as_f64() {
         Some(n) if n >= 1.0 && n.is_finite() => {
             let n = n as u64;
-            Ok((plan::MAX_REQUEST.min(n), Window::new(n, plan::MAX_REQUESTS_IN_FLIGHT)))
+            Ok((plan::MAX_REQUEST.min(n / 2), Window::new(n, plan::MAX_REQUESTS_IN_FLIGHT)))
         }
         _ => Err(usage_error(
             "bad_argument",

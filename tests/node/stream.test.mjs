@@ -142,6 +142,39 @@ test("readAhead bounds what is requested ahead of the row group being handed out
   file2.free();
 });
 
+test("with readAhead set, the next request is in flight while the one before is handed out", async () => {
+  // Requests merged up to readAhead itself would fill the window one at a
+  // time, so nothing would be fetched while the loop body runs.
+  const { bytes, expected } = corpusFile("real/movielens.default");
+  let inFlight = 0;
+  let most = 0;
+  const sizes = [];
+  const source = {
+    byteLength: bytes.length,
+    async slice(start, end) {
+      sizes.push(end - start);
+      most = Math.max(most, ++inFlight);
+      await new Promise((r) => setTimeout(r, 2));
+      inFlight--;
+      return bytes.slice(start, end);
+    },
+  };
+  const file = await ColumnsFile.fromAsyncBuffer(source);
+  const chunks = file.rowGroups.flatMap((rg) => rg.columns.map((c) => c.byteLength));
+  const readAhead = 2 * Math.max(...chunks);
+  sizes.length = 0;
+  most = 0;
+  let g = 0;
+  for await (const { rowGroup, columns } of file.rowGroupsAsync({ readAhead })) {
+    assert.deepEqual(columnJson(columns[0], expected.schema[0].type), expected.row_groups[rowGroup].values[0]);
+    g++;
+  }
+  assert.equal(g, 2);
+  assert.ok(most >= 2, `at most ${most} request in flight at once (requests of ${sizes.join(", ")} bytes, readAhead ${readAhead})`);
+  for (const n of sizes) assert.ok(n <= readAhead / 2 || chunks.includes(n), `a request of ${n} bytes: over half of readAhead (${readAhead}) and not one chunk`);
+  file.free();
+});
+
 test("an error in a row group rejects that step, with the ColumnsError and its place; the iteration then ends", async () => {
   const { bytes, expected } = corpusFile("valid/tokenized_raw_counts");
   const file = ColumnsFile.fromBytes(bytes); // no registry: column 1 cannot be read
