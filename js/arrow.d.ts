@@ -14,10 +14,13 @@ import type { Column, ColumnsFile } from "./columns_wasm.js";
  *  as DuckDB need, which refuse invalid UTF-8 in Utf8). */
 export type StringsAs = "utf8" | "binary" | "auto";
 
+/** Options of `toArrowVector`. */
 export interface ArrowVectorOptions {
+  /** How string columns become Arrow (default `"utf8"`). */
   strings?: StringsAs | undefined;
 }
 
+/** Options of `toArrowTable` and `toArrowTableAsync`. */
 export interface ArrowTableOptions extends ArrowVectorOptions {
   /** Row group indices, in the order wanted (default: all). */
   rowGroups?: readonly number[] | null | undefined;

@@ -12,6 +12,7 @@ export interface DownloadProgress {
   totalBytes: number | null;
 }
 
+/** Options of `asyncBufferFromUrl`. */
 export interface AsyncBufferFromUrlOptions {
   /** Sent with every request (an Authorization header, an API key). */
   headers?: RequestInit["headers"] | undefined;

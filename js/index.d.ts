@@ -89,6 +89,7 @@ export class ColumnsError extends Error {
   toJSON(): { name: "ColumnsError"; message: string; kind: ErrorKind; rowGroup: number | null; column: number | null; offset: number | null };
 }
 
+/** A column's type, as the file's schema names it. */
 export type ColumnType =
   | "bool"
   | "int8"
@@ -242,12 +243,16 @@ export interface RowGroupBatch<C = Column> {
 /** A value as `Column.toArray()` and the statistics give it. */
 export type Value = number | bigint | boolean | string | Uint8Array | null;
 
+/** One column of `file.schema`. */
 export interface SchemaColumn {
+  /** As the file names it (names may repeat). */
   name: string;
   type: ColumnType;
+  /** Whether the schema lets the column hold nulls. */
   nullable: boolean;
 }
 
+/** One entry of `file.tokenizers`, the file's tokenizer table. */
 export interface TokenizerRef {
   /** Lowercase hex SHA-256 of the tokenizer.json. */
   digest: string;
@@ -255,33 +260,54 @@ export interface TokenizerRef {
   resolved: boolean;
 }
 
+/** A column chunk as the footer describes it (`file.rowGroups[g].columns[c]`). */
 export interface ChunkMeta {
+  /** The encoding's name ("Plain", "RLEBitpack", "Delta", "Dict",
+   *  "OffsetBytes", "Affix", "Tokenized"), or "unknown(N)" for a tag the
+   *  format does not define. */
   encoding: string;
+  /** The codec's name ("None", "Zstd", "Flate", "Gzip", "Zlib", "Lzw"), or "unknown(N)". */
   codec: string;
+  /** The encoding's tag as the footer stores it (1 to 7 when known). */
   encodingTag: number;
+  /** The codec's tag as the footer stores it (0 to 5 when known). */
   codecTag: number;
+  /** Where the chunk starts in the file, and its length in bytes. */
   byteOffset: number;
   byteLength: number;
   /** From the chunk's own header: null until that chunk has been read (Blob and AsyncBuffer files). */
   rawLength: number | null;
   blockCount: number | null;
   nullCount: number;
+  /** The footer's statistics as the writer stored them, never recomputed:
+   *  the smallest and largest non-null value (null when the stored bytes
+   *  are empty, as for an empty string or a chunk of nulls only), and those
+   *  bytes themselves. */
   min: Value;
   max: Value;
   minRaw: Uint8Array;
   maxRaw: Uint8Array;
+  /** The shortest and longest value in bytes (strings and bytes), or the
+   *  type's width (fixed-width types); 0 when no value is non-null. */
   minLen: number;
   maxLen: number;
+  /** The column's tokenizer, a 1-based position in `file.tokenizers`; 0 when it has none. */
   tokenizer: number;
+  /** That tokenizer's digest (lowercase hex SHA-256), null when it has none. */
   tokenizerDigest: string | null;
 }
 
+/** A row group as the footer describes it (`file.rowGroups[g]`). */
 export interface RowGroupMeta {
   numRows: number;
+  /** Where its first chunk starts in the file. */
   byteOffset: number;
+  /** Its chunks, one per schema column, in schema order. */
   columns: ChunkMeta[];
 }
 
+/** A stretch of the file's bytes (`file.layout`): the header, a chunk,
+ *  the footer, or the tail (footer length and magic). */
 export interface Region {
   kind: "header" | "chunk" | "footer" | "tail";
   start: number;
@@ -316,6 +342,7 @@ export type EncodingDetail =
       idBytes: number;
     };
 
+/** What `inspectChunk` found in a chunk's own bytes. */
 export interface ChunkReport {
   encoding: string;
   codec: string;
@@ -352,12 +379,14 @@ export interface AsyncBuffer {
   slice(start: number, end: number): Promise<Bytes> | Bytes;
 }
 
+/** Options of every async method. */
 export interface AbortOptions {
   /** Stops an async open or read: it rejects at once with an `aborted`
    *  ColumnsError (`cause`: the signal's reason); the file stays usable. */
   signal?: AbortSignal | null | undefined;
 }
 
+/** Options of the copying reads (`readColumn`, `readColumns` and their async forms). */
 export interface ReadOptions extends AbortOptions {
   /** Columns you are done with: the read refills their buffers instead of
    *  allocating new memory, and empties them (their `values` become null). */
@@ -367,13 +396,16 @@ export interface ReadOptions extends AbortOptions {
   boolBits?: boolean | undefined;
 }
 
+/** Options of `readRowGroupScoped`. */
 export interface ScopedReadOptions {
   /** Column indexes, in the order wanted (all when omitted or null). */
   columns?: readonly number[] | null | undefined;
 }
 
+/** Options of `readRowGroupScopedAsync`. */
 export interface ScopedReadAsyncOptions extends ScopedReadOptions, AbortOptions {}
 
+/** Options of `rowGroupsAsync`. */
 export interface RowGroupsOptions extends AbortOptions {
   /** Row group indexes, in the order wanted (all when omitted or null). */
   rowGroups?: readonly number[] | null | undefined;

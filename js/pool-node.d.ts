@@ -19,11 +19,12 @@ export class ColumnsPool {
    *  fs.openAsBlob is a `bad_argument` (Node cannot send it to a thread: pass its path).
    *  Options that are not an object, or `tokenizers` that is not an array, are a `bad_argument`. */
   open(source: Blob | Bytes | string | URL, options?: { tokenizers?: Bytes[] | undefined }): Promise<PooledFile>;
-  /** Stops every thread; pending reads reject (`internal`), later calls too (`freed`). A thread
+  /** Stops every thread; pending reads reject with `freed`, and so do later calls. A thread
    *  that stops on its own fails what waits on it, and what is asked of it later, as `internal`. */
   terminate(): void;
 }
 
+/** A file open in every thread of the pool (`pool.open()`). */
 export class PooledFile {
   private constructor();
   /** Metadata on the calling thread (schema, rowGroups, tokenizers, ...). */

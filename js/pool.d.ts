@@ -18,10 +18,11 @@ export class ColumnsPool {
    *  (copied once per worker and transferred; shared when the page is cross-origin isolated).
    *  Options that are not an object, or `tokenizers` that is not an array, are a `bad_argument`. */
   open(source: Blob | Bytes, options?: { tokenizers?: Bytes[] | undefined }): Promise<PooledFile>;
-  /** Stops every worker; pending reads reject (`internal`), later calls too (`freed`). */
+  /** Stops every worker; pending reads reject with `freed`, and so do later calls. */
   terminate(): void;
 }
 
+/** A file open in every worker of the pool (`pool.open()`). */
 export class PooledFile {
   private constructor();
   /** Metadata on the calling thread (schema, rowGroups, tokenizers, ...). */
