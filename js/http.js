@@ -32,6 +32,9 @@ const IGNORED = "the server ignores Range requests, so the whole file was downlo
 const CORS = "a server on another origin must allow CORS and expose Content-Range";
 // A browser hides an answer's Content-Range from a page on another origin
 // unless the server names it so.
+// The most requests one slice() may take from a server that sends less
+// than asked: ranges capped at 1 KiB still read 1 MiB.
+const MAX_PIECES = 1024;
 const EXPOSE = "a server on another origin must name it in Access-Control-Expose-Headers (Content-Range, Accept-Ranges, ETag), or a browser hides it";
 
 class HttpError extends Error {
@@ -364,8 +367,10 @@ export async function asyncBufferFromUrl(url, options) {
     ranges = (head.headers.get("accept-ranges") || "").trim().toLowerCase() === "bytes";
   }
   checkAborted();
-  headSizeOnly = size !== null && ranges;
-  if (size === null || !ranges) {
+  // A HEAD of length 0 is as likely a server's habit as an empty file: the
+  // probe decides.
+  headSizeOnly = size !== null && size > 0 && ranges;
+  if (!headSizeOnly) {
     const r = await request("GET", "bytes=0-0");
     sameVersion(r);
     if (r.status === 206 && encodingOf(r)) {
@@ -430,6 +435,11 @@ export async function asyncBufferFromUrl(url, options) {
         stats.requests++;
         stats.bytes += part.received;
         if (at === start && part.bytes.length === end - start) return part.bytes;
+        // Answers this short would take too many requests for the rest.
+        const left = end - at - part.bytes.length;
+        if (left > MAX_PIECES * part.bytes.length) {
+          throw new HttpError(`the server sent ${part.bytes.length} bytes of the ${end - at} asked for from ${at}: at that size, the other ${left} would take more than ${MAX_PIECES} requests (${href})`, "bad_source");
+        }
         out ??= new Uint8Array(end - start);
         out.set(part.bytes, at - start);
         at += part.bytes.length;

@@ -386,7 +386,14 @@ test("a 206 of other bytes than asked: another start refused; a capped range com
   assert.deepEqual(await source.slice(1000, 1250), new Uint8Array(BODY.subarray(1000, 1250)));
   assert.deepEqual(seen.filter((r) => r.method === "GET").map((r) => r.range), ["bytes=1000-1249", "bytes=1100-1249", "bytes=1200-1249"]);
   assert.deepEqual(source.stats, { requests: 3, bytes: 250 });
+  // Capped at 4 KiB, the whole file reads (its 380 KB read in 93 requests).
+  custom = host((req, res, s, e) => {
+    const to = Math.min(e, s + 4095);
+    answer206(res, `bytes ${s}-${to}/${size}`, BODY.subarray(s, to + 1));
+  });
+  source = await asyncBufferFromUrl(url);
   await checkValues(source);
+  assert.ok(source.stats.requests > 90, `${source.stats.requests} requests`);
   // A range that starts before the one asked and ends after it (a cache's block): the bytes asked, from where they are in it.
   custom = host((req, res, s, e) => {
     const [from, to] = [Math.max(0, s - 7), Math.min(size - 1, e + 9)];
@@ -395,6 +402,19 @@ test("a 206 of other bytes than asked: another start refused; a capped range com
   source = await asyncBufferFromUrl(url);
   assert.deepEqual(await source.slice(1000, 1250), new Uint8Array(BODY.subarray(1000, 1250)));
   await checkValues(source);
+  // Ranges capped so short that the rest would take over 1,024 more
+  // requests: refused after the first, naming the size sent (not 22,000
+  // requests of 16 bytes for a file of 1.8 MB).
+  custom = host((req, res, s, e) => {
+    const to = Math.min(e, s + 15);
+    answer206(res, `bytes ${s}-${to}/${size}`, BODY.subarray(s, to + 1));
+  });
+  seen.length = 0;
+  source = await asyncBufferFromUrl(url);
+  assert.deepEqual(await source.slice(0, 16 * 1025), new Uint8Array(BODY.subarray(0, 16 * 1025)), "1,025 requests of 16 bytes: allowed");
+  const asked = seen.length;
+  await assert.rejects(source.slice(0, 16 * 1026), isColumnsError("bad_source", /the server sent 16 bytes of the 16416 asked for from 0: at that size, the other 16400 would take more than 1024 requests .*custom\/x\.cols/));
+  assert.equal(seen.length, asked + 1, "one request before the refusal");
   // One that ends before it starts the bytes asked: refused.
   custom = host((req, res, s) => answer206(res, `bytes 0-${s - 1}/${size}`, BODY.subarray(0, s)));
   source = await asyncBufferFromUrl(url);
@@ -582,6 +602,18 @@ test("a zero-length file and a one-byte file (the probe's size), by HEAD, by the
       await assert.rejects(ColumnsFile.fromAsyncBuffer(source), (e) => e instanceof ColumnsError && e.kind === "truncated");
     }
   }
+});
+
+test("a HEAD of Content-Length 0 (a server's habit, not the file) is checked by the probe: the file's real size, every value", async () => {
+  custom = (req, res) => {
+    if (req.method === "HEAD") return res.writeHead(200, { "Content-Length": 0, "Accept-Ranges": "bytes" }).end();
+    return ranged(req, res, { "Accept-Ranges": "bytes" });
+  };
+  seen.length = 0;
+  const source = await asyncBufferFromUrl(`${base}/custom/x.cols`);
+  assert.equal(source.byteLength, size);
+  assert.deepEqual(seen.map((r) => `${r.method} ${r.range}`), ["HEAD null", "GET bytes=0-0"]);
+  await checkValues(source);
 });
 
 test("an error status with a long body (a 503 page, a 403 from a signed URL): its body is dropped and its connection closed, at opening and at a read", async () => {
