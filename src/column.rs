@@ -262,7 +262,7 @@ impl Values {
         if let Values::Bytes { offsets, data } = self {
             let mut o = offsets;
             let n = o.len() - 1;
-            grow(&mut o, rows + 1)?;
+            grow(&mut o, rows.saturating_add(1))?; // (see `offsets_in`)
             spread_offsets(&mut o, n, rows, nulls);
             return Ok((Values::Bytes { offsets: o, data }, None));
         }

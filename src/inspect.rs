@@ -151,17 +151,20 @@ fn detail(encoding: Encoding, stream: &[u8]) -> Result<EncodingDetail> {
         }
         Encoding::Dict => {
             let h = crate::encoding::dict::header(stream)?;
-            let index_bytes = MsbBits::byte_len(h.count, h.width).unwrap_or(0);
+            let index_bytes = MsbBits::byte_len(h.count, h.width).unwrap_or(usize::MAX);
             EncodingDetail::Dict {
                 size: h.size,
                 index_width: h.width,
                 index_bytes,
-                entry_bytes: stream.len().saturating_sub(12 + index_bytes),
+                // (On wasm32 an index size past usize is usize::MAX: no sum.)
+                entry_bytes: stream.len().saturating_sub(index_bytes).saturating_sub(12),
             }
         }
         Encoding::OffsetBytes => {
             let k = stream.get(..4).map_or(0, |b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as usize);
-            EncodingDetail::OffsetBytes { data_bytes: stream.len().saturating_sub(4 + 4 * k) }
+            EncodingDetail::OffsetBytes {
+                data_bytes: stream.len().saturating_sub(4).saturating_sub(k.saturating_mul(4)),
+            }
         }
         Encoding::Affix => {
             let a = crate::encoding::affix::affixes(stream)?;
@@ -265,5 +268,32 @@ impl ColumnType {
     /// with the data because of the reference writer's known bytes bug.
     pub fn has_known_stats_bug(self) -> bool {
         self == ColumnType::Bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    // In wasm32 too, where a usize sum of a header's counts wraps.
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    fn le(words: &[u32]) -> Vec<u8> {
+        words.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    #[test]
+    fn counts_that_claim_more_than_the_stream_leave_nothing_for_the_rest() {
+        // Dict: 2^32 - 1 byte-wide indices claimed (that many bytes), 14 bytes there.
+        let mut s = le(&[u32::MAX, 1, 8]);
+        s.extend([0; 14]);
+        assert_eq!(
+            detail(Encoding::Dict, &s).unwrap(),
+            EncodingDetail::Dict { size: 1, index_width: 8, index_bytes: u32::MAX as usize, entry_bytes: 0 }
+        );
+        // OffsetBytes: 2^30 + 1 offsets claimed (4 bytes each), 5 bytes there.
+        let mut s = le(&[(1 << 30) + 1]);
+        s.extend([0; 5]);
+        assert_eq!(detail(Encoding::OffsetBytes, &s).unwrap(), EncodingDetail::OffsetBytes { data_bytes: 0 });
     }
 }

@@ -236,8 +236,9 @@ fn copy_values(
         // SAFETY: every index is below `spans.len()` (checked above).
         let &(s, l) = unsafe { spans.get_unchecked(i as usize) };
         let (s, l) = (s as usize, l as usize);
-        // No sum wraps: w <= data.len() and l < src.len(), each at most
-        // isize::MAX.
+        // No sum wraps: w <= data.len() and l < src.len(), two buffers in
+        // one address space beside the module's own memory (on wasm32, 4
+        // GiB in all), so w + l + 32 stays below usize::MAX.
         if w + l + SLACK_32 > room {
             return false;
         }
@@ -330,7 +331,8 @@ fn uniform_strings(
     refill(&mut data, total + W, "string data")?;
     data.resize(total + W, 0);
     // Each of the n values is one W-byte store at k * l, k < n: all inside
-    // n * l + W bytes (checked here, for the stores below).
+    // n * l + W bytes (checked here, for the stores below; `offsets_for`
+    // left room for W, so on wasm32 neither sum wraps).
     if data.len() < n * l + W {
         return Err(overrun());
     }

@@ -318,7 +318,9 @@ fn past_end(what: &str, i: usize, len: usize, start: usize) -> Error {
 /// starting with the 0 before the first, with room for `rows + 1` entries
 /// (see [`decode`]).
 pub(crate) fn offsets_in(mut offsets: Vec<u32>, n: usize, rows: usize) -> Result<Vec<u32>> {
-    refill(&mut offsets, rows.max(n) + 1, "string offsets")?;
+    // Saturating: on wasm32 rows + 1 may wrap (u32::MAX rows), and a
+    // usize::MAX reservation fails as too_large.
+    refill(&mut offsets, rows.max(n).saturating_add(1), "string offsets")?;
     offsets.push(0);
     Ok(offsets)
 }
@@ -398,13 +400,34 @@ pub(crate) fn check_filled(w: usize, total: usize) -> Result<()> {
     Ok(())
 }
 
-/// `total` value bytes as a length, when 32-bit offsets can address them.
+/// `total` value bytes as a length, when 32-bit offsets can address them,
+/// with room for the decoders' slack after them (at most 64 bytes), so
+/// that on wasm32 `total + SLACK_32` cannot wrap. The same limit natively.
 pub(crate) fn offsets_for(total: u64) -> Result<usize> {
-    if total > u32::MAX as u64 {
+    if total > u32::MAX as u64 - 64 {
         return Err(Error::new(
             ErrorKind::TooLarge,
-            format!("{total} bytes of values exceed the 4 GiB that 32-bit offsets address"),
+            format!("{total} bytes of values: over the 4 GiB (less 64 B) that 32-bit offsets address"),
         ));
     }
     Ok(total as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    // In wasm32 too, where a usize of a 4 GiB size plus anything wraps.
+    #[cfg(target_arch = "wasm32")]
+    use wasm_bindgen_test::wasm_bindgen_test as test;
+
+    #[test]
+    fn sizes_near_4_gib_leave_room_for_the_slack_or_are_too_large() {
+        assert_eq!(offsets_for(u32::MAX as u64 - 64).unwrap(), u32::MAX as usize - 64);
+        for total in [u32::MAX as u64 - 63, u32::MAX as u64, 1 << 32] {
+            assert_eq!(offsets_for(total).unwrap_err().kind, ErrorKind::TooLarge, "{total}");
+        }
+        // usize::MAX rows (u32::MAX in wasm32): room for one offset more
+        // cannot be made, and says so, rather than wrapping to none.
+        assert_eq!(offsets_in(Vec::new(), 0, usize::MAX).unwrap_err().kind, ErrorKind::TooLarge);
+    }
 }

@@ -9,7 +9,7 @@
 
 use std::rc::Rc;
 
-use crate::error::{corrupt_footer, Result};
+use crate::error::{corrupt_footer, Error, ErrorKind, Result};
 
 /// A decoded gob value. Integers keep their gob kind (int/uint) so the
 /// footer layer can insist on the kind it expects.
@@ -273,6 +273,23 @@ impl<'a> Decoder<'a> {
 
     // --- values ---
 
+    /// A slice's or array's `n` elements. `n` is at most the bytes left,
+    /// but an element is 16 bytes on wasm32 against one on the wire: room
+    /// is made as they arrive (fallibly), so a count that lies costs no more
+    /// than the elements that are there (a 128 MB footer's count reserved
+    /// 2 GB of wasm memory at once, or trapped).
+    fn items(&mut self, types: &Types, elem: i64, n: usize, depth: usize) -> Result<Vec<Value>> {
+        let mut items = Vec::new();
+        for _ in 0..n {
+            let v = self.value(types, elem, depth + 1)?;
+            if items.try_reserve(1).is_err() {
+                return Err(Error::new(ErrorKind::TooLarge, "the footer's values do not fit in memory"));
+            }
+            items.push(v);
+        }
+        Ok(items)
+    }
+
     fn value(&mut self, types: &Types, id: i64, depth: usize) -> Result<Value> {
         if depth > MAX_DEPTH {
             return Err(self.err("values nested too deeply"));
@@ -309,22 +326,14 @@ impl<'a> Decoder<'a> {
                 }
                 Some(WireType::Slice { elem }) => {
                     let n = self.count()?;
-                    let mut items = Vec::with_capacity(n);
-                    for _ in 0..n {
-                        items.push(self.value(types, *elem, depth + 1)?);
-                    }
-                    Value::Slice(items)
+                    Value::Slice(self.items(types, *elem, n, depth)?)
                 }
                 Some(WireType::Array { elem, len }) => {
                     let n = self.count()?;
                     if n as u64 != *len {
                         return Err(self.err(&format!("array of {n} elements, type says {len}")));
                     }
-                    let mut items = Vec::with_capacity(n);
-                    for _ in 0..n {
-                        items.push(self.value(types, *elem, depth + 1)?);
-                    }
-                    Value::Slice(items)
+                    Value::Slice(self.items(types, *elem, n, depth)?)
                 }
                 Some(WireType::Map { key, elem }) => {
                     let n = self.count()?;

@@ -15,7 +15,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { columnJson } from "../js/check.mjs";
 import { corpusFile, tokenizerDir } from "./corpus.mjs";
-import { encodeFooter } from "./synth.mjs";
+import { encodeFooter, encodedChunk, footerClaiming, oneChunkFile, u32s } from "./synth.mjs";
 
 const GiB = 2 ** 30;
 const MiB = 2 ** 20;
@@ -306,6 +306,31 @@ export const cases = [
     const f = api.ColumnsFile.fromBytes(bytes);
     structuredClone(bytes.buffer, { transfer: [bytes.buffer] });
     return f.readColumn(3, 3);
+  })],
+  // Sizes at wasm32's edges (a 32-bit usize): each ran into a wrapped sum
+  // or a reservation sized by a count in the wasm build only.
+  ["a Dict chunk of one 65,537-byte entry x 65,535 values (u32::MAX bytes, one short of 4 GiB)", ["too_large"], sync(({ api }) => {
+    const [L, N] = [65537, 65535];
+    const stream = new Uint8Array(20 + L).fill(97);
+    stream.set(u32s(N, 1, 0, 1, 0)); // n, D, W; the entries' count and first offset
+    return api.ColumnsFile.fromBytes(oneChunkFile("string", N, encodedChunk(4, stream))).readColumn(0, 0);
+  })],
+  ["an Affix chunk of a 65,537-byte prefix x 65,535 empty middles (u32::MAX bytes)", ["too_large"], sync(({ api }) => {
+    const [L, N] = [65537, 65535];
+    const stream = new Uint8Array(8 + L + 4 * N);
+    stream.set(u32s(L));
+    stream.fill(112, 4, 4 + L); // the prefix; then a 0-byte suffix and N 0-length middles
+    return api.ColumnsFile.fromBytes(oneChunkFile("string", N, encodedChunk(6, stream))).readColumn(0, 0);
+  })],
+  ["a footer whose Schema slice claims 2^27 elements (within its 134 MB), the first invalid", ["corrupt_footer"], sync(({ api }) => {
+    const before = api.wasmMemory().buffer.byteLength;
+    try {
+      return api.ColumnsFile.fromBytes(footerClaiming(2 ** 27));
+    } finally {
+      // Not 2 GB reserved for the claim (the file itself is copied in).
+      const grew = api.wasmMemory().buffer.byteLength - before;
+      if (grew > 512 * MiB) throw new Error(`wasm memory grew by ${grew} bytes`);
+    }
   })],
   ["fromBytes(a valid 2.5 GB file), read a column", "ok", sync(({ api }) => {
     const big = bigFile(2.5e9);

@@ -213,6 +213,54 @@ export function plainChunk(type, nullable, values) {
   return { bytes, meta: { byteLength: bytes.length, nullCount: nulls, minVal, maxVal, minLen, maxLen, encoding: 1, compress: 0, tokenizer: 0 } };
 }
 
+/** A chunk of an encoded `stream` as it is (codec None, one block, no null
+ *  bitmap), and its footer entry (statistics empty). */
+export function encodedChunk(encoding, stream) {
+  const n = stream.length;
+  const bytes = concat([Uint8Array.of(encoding, 0), u32(0), u32(n), u32(n), u32(1), u32(n), u32(n), stream]);
+  return { bytes, meta: { byteLength: bytes.length, encoding, compress: 0 } };
+}
+
+/** A version 1 file of one non-nullable column of `type` and one row group
+ *  of `rows` rows, whose chunk is `chunk` (from encodedChunk). */
+export function oneChunkFile(type, rows, chunk) {
+  const footer = encodeFooter({ schema: [{ name: "v", type: TYPES[type], nullable: false }], rowGroups: [{ numRows: rows, byteOffset: 5, columns: [chunk.meta] }] });
+  return concat([Uint8Array.of(0x41, 0x42, 0x43, 0x44, 1), chunk.bytes, footer, u32(footer.length), Uint8Array.of(0x41, 0x42, 0x43, 0x44)]);
+}
+
+/** uint32s, little-endian, back to back. */
+export const u32s = (...vs) => concat(vs.map(u32));
+
+/**
+ * A version 1 file with no chunks whose footer's Schema slice claims `n`
+ * elements, followed by `n` bytes (so the count is within the footer), the
+ * first element invalid (a field number past the struct's). A reader that
+ * sizes anything by the count before reading the elements pays for it.
+ */
+export function footerClaiming(n) {
+  const types = encodeFooter({ schema: [], rowGroups: [] });
+  // encodeFooter's last message is the empty value (3 bytes: the type id
+  // 65, then the struct's end): dropped, the type definitions kept.
+  if (types.at(-4) !== 3) throw new Error("unexpected end of an empty footer");
+  const defs = types.subarray(0, types.length - 4);
+  const head = [];
+  putInt(head, 65); // the Footer type
+  head.push(1); // field 0, Schema
+  putUint(head, n);
+  head.push(0x7f); // the first element: a field delta of 127
+  const len = [];
+  putUint(len, head.length + n);
+  const footerLength = defs.length + len.length + head.length + n;
+  const out = new Uint8Array(5 + footerLength + 8);
+  out.set([0x41, 0x42, 0x43, 0x44, 1]);
+  out.set(defs, 5);
+  out.set(len, 5 + defs.length);
+  out.set(head, 5 + defs.length + len.length);
+  out.set(u32(footerLength), 5 + footerLength);
+  out.set([0x41, 0x42, 0x43, 0x44], 9 + footerLength);
+  return out;
+}
+
 // ---- files --------------------------------------------------------------
 
 /**
