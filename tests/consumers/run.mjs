@@ -147,6 +147,7 @@ const consumers = {
       });
       await c(`README API tour (Blob, HTTP ranges, reuse, tokenizers, errors)${n.label}`, async () => missingNode(n) ?? tour(n.exe));
       await c(`README file on disk (fs.openAsBlob: Node 20+; refused at its import by Node 18)${n.label}`, async () => missingNode(n) ?? disk(n));
+      await c(`README file on disk of any size (an AsyncBuffer over a FileHandle)${n.label}`, async () => missingNode(n) ?? oneChunkRead("handle.mjs", n));
     }
   },
   async "node-cjs"(c) {
@@ -324,9 +325,14 @@ async function disk(n) {
     const failed = await node("node-esm", ["disk.mjs"], n.exe).then(() => null, (e) => String(e.stderr));
     return failed !== null && /openAsBlob/.test(failed) ? [] : [`Node 18 has no fs.openAsBlob, yet disk.mjs ${failed === null ? "ran" : `failed otherwise: ${failed}`}`];
   }
+  return oneChunkRead("disk.mjs", n);
+}
+
+/** What a README snippet that reads one chunk from disk prints: that chunk's type and rows, and fewer bytes read than the file's. */
+async function oneChunkRead(script, n) {
   const json = readExpected(DATA);
   const size = fs.statSync(corpusPath(DATA, "cols")).size;
-  const out = (await node("node-esm", ["disk.mjs"], n.exe)).trim();
+  const out = (await node("node-esm", [script], n.exe)).trim();
   const m = /^(\S+) (\d+) (\d+) of (\d+) bytes read$/.exec(out);
   const want = `${json.schema[2].type} ${json.row_groups[3].num_rows}`;
   if (!m || `${m[1]} ${m[2]}` !== want || Number(m[4]) !== size || !(Number(m[3]) < size)) return [`printed ${JSON.stringify(out)}; expected "${want} N of ${size} bytes read" with N < ${size}`];
