@@ -5,6 +5,10 @@
 //! whose bytes and metadata were untouched must still decode to the
 //! original values.
 
+// Native only: its counting global allocator would clash with the wasm32
+// build's own (talc, src/wasm/mod.rs).
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};

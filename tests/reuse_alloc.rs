@@ -8,6 +8,10 @@
 //! second (nothing grows). The counts per encoding and per codec are
 //! printed (`--nocapture`).
 
+// Native only: its counting global allocator would clash with the wasm32
+// build's own (talc, src/wasm/mod.rs).
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 
 use std::alloc::{GlobalAlloc, Layout, System};

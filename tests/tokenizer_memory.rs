@@ -9,6 +9,10 @@
 //! measured with callgrind on the corpus's tokenized files; so the largest
 //! id is capped relative to the token count instead.)
 
+// Native only: its counting global allocator would clash with the wasm32
+// build's own (talc, src/wasm/mod.rs).
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 
 use columns_wasm::{ErrorKind, Registry, Tokenizer};
