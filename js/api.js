@@ -301,7 +301,11 @@ ColumnsFile.prototype.rowGroupsAsync = function (options) {
   let scoped = false;
   let error = null;
   try {
-    scoped = flag(option(optionsOf(options, "rowGroupsAsync"), "scoped", "rowGroupsAsync"), "scoped");
+    const o = optionsOf(options, "rowGroupsAsync");
+    scoped = flag(option(o, "scoped", "rowGroupsAsync"), "scoped");
+    // Lent columns take neither (wasm hands the copying reads' to JS), but
+    // a wrong type is refused all the same.
+    if (scoped) reused(o), boolBitsOf(o);
   } catch (e) {
     error = e; // the first step rejects with it
   }

@@ -198,6 +198,17 @@ test("bad options and a freed file reject the first step; a source that fails re
   await assert.rejects(first({ rowGroups: [4] }), kind("out_of_range", /row group 4/));
   await assert.rejects(first({ readAhead: 0 }), kind("bad_argument", /readAhead/));
   await assert.rejects(first({ signal: "no" }), kind("bad_argument", /signal/));
+  // Lent columns take no reuse or boolBits, but those of the wrong type are
+  // refused as for copied ones; right ones are taken without effect, and
+  // columns offered for reuse are left as they were.
+  for (const scoped of [false, true]) {
+    await assert.rejects(first({ scoped, boolBits: 1 }), kind("bad_argument", /boolBits/));
+    await assert.rejects(first({ scoped, reuse: "x" }), kind("bad_argument", /reuse/));
+  }
+  const mine = file.readColumn(0, 0);
+  const lent = await first({ scoped: true, boolBits: true, reuse: mine });
+  assert.equal(lent.value.rowGroup, 0);
+  assert.ok(mine.values !== null, "a column offered to a scoped stream was emptied");
   const it = file.rowGroupsAsync();
   file.free();
   await assert.rejects(it.next(), kind("freed", /freed/));
