@@ -353,6 +353,9 @@ pub(crate) struct Fetch<'s> {
     /// The request whose ranges are being handed out, its bytes, and ms per range.
     current: Option<(Request, View, f64)>,
     next_part: usize,
+    /// After a failed request that held one range: that range's index, so
+    /// the caller can say which chunk failed (the error has its offset).
+    pub failed: Option<usize>,
 }
 
 impl<'s> Fetch<'s> {
@@ -378,7 +381,15 @@ impl<'s> Fetch<'s> {
             in_flight: Vec::new(),
             current: None,
             next_part: 0,
+            failed: None,
         }
+    }
+
+    fn fail(&mut self, request: &Request, e: JsValue) -> JsValue {
+        if request.parts.len() == 1 {
+            self.failed = Some(request.parts.start);
+        }
+        at(request.range.start, e)
     }
 
     /// The next range's bytes, or `None` when every range was handed out.
@@ -404,15 +415,19 @@ impl<'s> Fetch<'s> {
                 self.current = None;
             }
             while let Some(request) = self.plan.next_if(|q| self.window.admit(q.len())) {
-                let pending =
-                    self.source.begin(request.range.clone(), &self.signal).map_err(|e| at(request.range.start, e))?;
-                self.in_flight.push((request, pending, now()));
+                match self.source.begin(request.range.clone(), &self.signal) {
+                    Ok(pending) => self.in_flight.push((request, pending, now())),
+                    Err(e) => return Err(self.fail(&request, e)),
+                }
             }
             if self.in_flight.is_empty() {
                 return Ok(None);
             }
             let (request, pending, t0) = self.in_flight.remove(0);
-            let view = pending.bytes(&self.signal).await.map_err(|e| at(request.range.start, e))?;
+            let view = match pending.bytes(&self.signal).await {
+                Ok(view) => view,
+                Err(e) => return Err(self.fail(&request, e)),
+            };
             let read_ms = (now() - t0) / request.parts.len().max(1) as f64;
             self.next_part = request.parts.start;
             self.current = Some((request, view, read_ms));

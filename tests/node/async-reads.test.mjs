@@ -258,3 +258,40 @@ test("col.timings: every stage in milliseconds, readMs only where the chunk was 
   mem.free();
   blob.free();
 });
+
+test("a source that fails a request holding one chunk: every kind of read says which chunk, and its first byte", async () => {
+  // movielens.default: 2 row groups of 7 chunks, column 2's two chunks far
+  // apart, so each is a request of its own.
+  const { bytes } = corpusFile("real/movielens.default");
+  const open = async () => {
+    let target = null;
+    const file = await ColumnsFile.fromAsyncBuffer({
+      byteLength: bytes.length,
+      slice: (s, e) => (target !== null && s <= target && target < e ? Promise.reject(new Error("disk error")) : bytes.slice(s, e)),
+    });
+    const chunk = file.rowGroups[1].columns[2];
+    target = chunk.byteOffset;
+    return { file, at: chunk.byteOffset };
+  };
+  const reads = {
+    readColumnAsync: (f) => f.readColumnAsync(1, 2),
+    readColumnsAsync: (f) => f.readColumnsAsync(null, [2]),
+    rowGroupsAsync: async (f) => {
+      for await (const _ of f.rowGroupsAsync({ columns: [2] }));
+    },
+    "rowGroupsAsync, scoped": async (f) => {
+      for await (const _ of f.rowGroupsAsync({ columns: [2], scoped: true }));
+    },
+    readRowGroupScopedAsync: (f) => f.readRowGroupScopedAsync(1, () => {}, { columns: [2] }),
+    loadChunkHeaders: (f) => f.loadChunkHeaders(),
+  };
+  for (const [name, read] of Object.entries(reads)) {
+    const { file, at } = await open();
+    await assert.rejects(read(file), (e) => {
+      assert.equal(e.kind, "bad_source", name);
+      assert.deepEqual([e.rowGroup, e.column, e.offset], [1, 2, at], `${name}: ${e.message}`);
+      return true;
+    });
+    file.free();
+  }
+});
