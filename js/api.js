@@ -99,7 +99,7 @@ function guardInstances(cls, name) {
   const alive = (self) => {
     if (!pointer(self)) throw new ColumnsError(`this ${name} was freed (free() was called)`, "freed");
   };
-  const skip = new Set(["constructor", "free", "__destroy_into_raw", "__handle"]);
+  const skip = new Set(["constructor", "free", "__destroy_into_raw"]);
   for (const key of Reflect.ownKeys(cls.prototype)) {
     if (typeof key !== "string" || skip.has(key)) continue;
     const d = Object.getOwnPropertyDescriptor(cls.prototype, key);
@@ -323,6 +323,28 @@ ColumnsFile.prototype.rowGroupsAsync = function (options) {
   const fromBytes = ColumnsFile.fromBytes;
   ColumnsFile.fromBytes = function (bytes, registry) {
     return fromBytes.call(this, toBytes(bytes, "ColumnsFile.fromBytes"), registry);
+  };
+}
+{
+  // The two sources' commonest mix-up, named (their own checks would say
+  // only that a size is undefined). A source's shape is a bad_source.
+  const { fromBlob, fromAsyncBuffer } = ColumnsFile;
+  // (What throws when looked at, a revoked Proxy, is left to the checks after.)
+  const is = (test) => {
+    try {
+      return test();
+    } catch {
+      return false;
+    }
+  };
+  const mixUp = (message) => Promise.reject(new ColumnsError(message, "bad_source"));
+  ColumnsFile.fromBlob = function (blob, ...rest) {
+    if (is(() => ArrayBuffer.isView(blob) || /^(Shared)?ArrayBuffer$/.test(tag(blob)))) return mixUp("ColumnsFile.fromBlob needs a Blob or File; bytes go to ColumnsFile.fromBytes");
+    return fromBlob.call(this, blob, ...rest);
+  };
+  ColumnsFile.fromAsyncBuffer = function (source, ...rest) {
+    if (is(() => source instanceof Blob)) return mixUp("ColumnsFile.fromAsyncBuffer needs a { byteLength, slice(start, end) } object; a Blob or File goes to ColumnsFile.fromBlob");
+    return fromAsyncBuffer.call(this, source, ...rest);
   };
 }
 guardStatics(ColumnsFile, "ColumnsFile");

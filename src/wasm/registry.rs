@@ -125,7 +125,17 @@ pub(crate) fn from_js(v: &JsValue) -> Result<Shared, JsValue> {
     if v.is_undefined() || v.is_null() {
         return Ok(Rc::default());
     }
-    let handle = js_sys::Reflect::get(v, &JsValue::from_str("__handle")).ok().and_then(|h| h.as_f64());
+    let handle = match js_sys::Reflect::get(v, &JsValue::from_str("__handle")) {
+        Ok(h) => h.as_f64(),
+        // A freed registry's guarded getter throws `freed`: that error, not "not a registry".
+        Err(e)
+            if js_sys::Reflect::get(&e, &"kind".into()).ok().and_then(|k| k.as_string()).as_deref()
+                == Some("freed") =>
+        {
+            return Err(e)
+        }
+        Err(_) => None,
+    };
     handle
         .and_then(|h| LIVE.with(|l| l.borrow().1.iter().find(|(k, _)| *k as f64 == h).map(|(_, r)| r.clone())))
         .ok_or_else(|| {

@@ -418,3 +418,13 @@ test("a source's failure says where: offset is the first byte asked for, and a o
   assert.equal((await file.readColumnAsync(1, 2)).length, expected.row_groups[1].num_rows);
   file.free();
 });
+
+test("the two sources mixed up (bytes to fromBlob, a Blob to fromAsyncBuffer): bad_source naming the method that takes them", async () => {
+  const { bytes } = corpusFile("valid/nulls");
+  for (const b of [bytes, bytes.buffer, new DataView(bytes.buffer)]) {
+    await rejectsKind(ColumnsFile.fromBlob(b), "bad_source", (e) => assert.match(e.message, /fromBlob needs a Blob or File; bytes go to ColumnsFile\.fromBytes/));
+  }
+  await rejectsKind(ColumnsFile.fromAsyncBuffer(new Blob([bytes])), "bad_source", (e) => assert.match(e.message, /a Blob or File goes to ColumnsFile\.fromBlob/));
+  // Each still opens what it takes.
+  assert.equal((await ColumnsFile.fromBlob(new Blob([bytes]))).numRows, ColumnsFile.fromBytes(bytes).numRows);
+});
