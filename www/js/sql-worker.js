@@ -105,8 +105,19 @@ async function startDuckDB(post) {
   // so is every access beyond table t (remote URLs, files); then locked, so
   // a statement cannot turn them back on.
   for (const setting of LOCKDOWN) await conn.query(setting);
-  duck = { db, conn, version: await db.getVersion() };
+  // What table t and every result must fit in (the page refuses a file whose
+  // t would take more): DuckDB's memory_limit as it sets it for this
+  // browser, "3.1 GiB" in Chromium, as bytes (to its one decimal).
+  const limitText = String((await conn.query("SELECT current_setting('memory_limit') AS m")).getChildAt(0).get(0));
+  duck = { db, conn, version: await db.getVersion(), memoryLimit: { text: limitText, bytes: humanBytes(limitText) } };
   return duck;
+}
+
+/** "3.1 GiB" (DuckDB's way of writing a size) as bytes, or null. */
+function humanBytes(text) {
+  const m = /^\s*([\d.]+)\s*([a-z]+)\s*$/i.exec(text);
+  const unit = { bytes: 1, b: 1, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12 }[m?.[2].toLowerCase()];
+  return unit ? Math.round(Number(m[1]) * unit) : null;
 }
 
 const enc = new TextEncoder();
@@ -348,7 +359,7 @@ function textOf(v) {
 const ops = {
   async start(_args, post) {
     const d = await startDuckDB(post);
-    return { version: d.version };
+    return { version: d.version, memoryLimit: d.memoryLimit };
   },
 
   /** Loads the file's readable columns into table t (replacing it). */
