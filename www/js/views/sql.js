@@ -43,6 +43,7 @@ export function createSql(ctx, el) {
   let linked = null; // a link's statement, run once table t is loaded
   let inTable = null; // the columns table t holds (Set of column indices), once loaded
   let changed = false; // a statement run since t was loaded may have changed it (sqltext.js)
+  let ranOut = null; // the ctx.gen whose load of t last ran out of memory (the next load says it tries again)
   const statements = createStatements(tabStorage());
   const state = h("span", { "data-testid": "sql-state", "aria-live": "polite" });
   // The seconds a statement has run, beside the status but out of its live
@@ -164,7 +165,8 @@ export function createSql(ctx, el) {
       stopBtn.hidden = false;
       const progress = (p) => {
         noteIO(p.io);
-        state.textContent = p.total ? `Loading table t: ${p.label} ${p.done} of ${p.total}` : `${p.label}…`;
+        const again = ranOut === gen ? "Loading table t again (the last load ran out of memory): " : "";
+        state.textContent = p.total ? `${again || "Loading table t: "}${p.label} ${p.done} of ${p.total}` : `${again}${p.label}…`;
       };
       try {
         if (!engine) await spawn();
@@ -201,6 +203,7 @@ export function createSql(ctx, el) {
         noteIO(info.io);
         if (gen !== ctx.gen) return false;
         loadedFor = gen;
+        ranOut = null;
         const notes = [];
         if (info.skipped.length) notes.push(`left out: ${info.skipped.map((s) => `${brief(s.label)} (${s.reason})`).join(", ")}`);
         if (info.replaced.length) notes.push(`bytes that are not UTF-8 in ${info.replaced.join(", ")} appear as U+FFFD in SQL`);
@@ -215,7 +218,17 @@ export function createSql(ctx, el) {
         return true;
       } catch (e) {
         noteIO(e.io);
-        if (e.kind !== "cancelled") {
+        if (e.kind === "out_of_memory" && gen === ctx.gen) {
+          // What was loaded is given back: DuckDB's memory (one WebAssembly
+          // memory, which never shrinks) goes only with its worker.
+          engine?.worker.terminate();
+          engine = null;
+          shown = null;
+          ranOut = gen;
+          state.textContent = "Table t could not be loaded: DuckDB-Wasm ran out of memory.";
+          fill(out, errorBox(`${e.message}\n\nWhat was loaded is freed: DuckDB-Wasm was stopped to give its memory back. The next Run starts it again and loads table t again from the file, which can run out the same way.\n\n${INSTEAD}`));
+          el.dataset.sqlState = "error";
+        } else if (e.kind !== "cancelled") {
           state.textContent = "Table t could not be loaded.";
           fill(out, errorBox(`${e.kind}: ${e.message}`));
           el.dataset.sqlState = "error";
