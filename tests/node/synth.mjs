@@ -331,3 +331,42 @@ export function sparseAsyncBuffer(file, log = [], maxRequest = 1 << 20) {
     },
   };
 }
+
+/**
+ * A version 1 file of any number of rows in a few hundred bytes (the SQL
+ * tab's size check): every column non-nullable and the same value in every
+ * row, each chunk Dict-encoded with a dictionary of that one value and an
+ * index width of 0, so it stores no index at all (FORMAT.md section 5).
+ * `columns` [{ name, type, value }]: value is a number or bigint for the
+ * integer types, a string (or its bytes) for string and bytes; `rowGroups`
+ * the row groups' row counts (each at most 2^32 - 1). The footer's
+ * statistics are the value's (a string's length as MinLen and MaxLen).
+ */
+export function constantDictFile(columns, rowGroups) {
+  const INT_WIDTHS = { int8: 1, uint8: 1, int16: 2, uint16: 2, int32: 4, uint32: 4, int64: 8, uint64: 8 };
+  const entries = columns.map(({ type, value }) => {
+    if (type === "string" || type === "bytes") return value instanceof Uint8Array ? value : enc.encode(value);
+    const width = INT_WIDTHS[type];
+    if (!width) throw new Error(`constantDictFile: no ${type}`);
+    const b = new Uint8Array(width);
+    let x = BigInt.asUintN(8 * width, BigInt(value));
+    for (let k = 0; k < width; k++, x >>= 8n) b[k] = Number(x & 0xffn);
+    return b;
+  });
+  const parts = [Uint8Array.of(0x41, 0x42, 0x43, 0x44, 1)];
+  let at = 5;
+  const metas = rowGroups.map((rows) => {
+    const byteOffset = at;
+    const chunks = entries.map((entry, c) => {
+      // n, dictionary size 1, bit width 0, no indices; the entry as OffsetBytes (count 1, offset 0, bytes)
+      const chunk = encodedChunk(4, concat([u32s(rows, 1, 0, 1, 0), entry]));
+      parts.push(chunk.bytes);
+      at += chunk.bytes.length;
+      return { ...chunk.meta, minVal: entry, maxVal: entry, minLen: entry.length, maxLen: entry.length, nullCount: 0 };
+    });
+    return { numRows: rows, byteOffset, columns: chunks };
+  });
+  const footer = encodeFooter({ schema: columns.map((c) => ({ name: c.name, type: TYPES[c.type], nullable: false })), rowGroups: metas });
+  parts.push(footer, u32(footer.length), Uint8Array.of(0x41, 0x42, 0x43, 0x44));
+  return concat(parts);
+}

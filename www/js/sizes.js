@@ -62,3 +62,41 @@ export function sizeLegend() {
 
 /** Column header titles in the same words. */
 export const sizeTitle = (k) => SIZE_WORDS[k];
+
+// Bytes a value of each column type takes in DuckDB's table t (an
+// in-memory database: its columns uncompressed): the fixed widths, and for
+// VARCHAR and BLOB a 16-byte slot, which holds a value of up to 12 bytes
+// itself and points at the bytes of a longer one.
+const DUCKDB_WIDTH = { ...FIXED, string: 16, bytes: 16 };
+const DUCKDB_INLINE = 12;
+
+/**
+ * What table t would take in DuckDB's memory, from the footer (and the
+ * chunk headers where read) alone, nothing decoded: for each column `cols`
+ * (indices; default all), rows × its width (DUCKDB_WIDTH) and a bit a row
+ * for its nulls, and for text and bytes whose longest value is over 12
+ * bytes, their bytes: exact for a Plain chunk whose header is read (its
+ * encoded length less the 4-byte lengths), else at least the values ×
+ * the footer's shortest length. flights-3m (3,000,000 rows: int64, two
+ * int16, two strings of 3 bytes) is estimated at 127.7 MiB;
+ * DuckDB-Wasm 1.32 (DuckDB 1.4.3) held it in 129.3 MiB. Returns { bytes, rows, columns }.
+ */
+export function tableEstimate(file, cols = file.schema.map((_, c) => c)) {
+  let bytes = 0;
+  let rows = 0;
+  for (const rg of file.rowGroups) {
+    const n = rg.numRows;
+    rows += n;
+    for (const c of cols) {
+      const type = file.schema[c].type;
+      const cm = rg.columns[c];
+      bytes += n * (DUCKDB_WIDTH[type] ?? 16) + Math.ceil(n / 8);
+      if ((type === "string" || type === "bytes") && cm.maxLen > DUCKDB_INLINE) {
+        const values = n - (cm.nullCount || 0);
+        const plain = cm.encoding === "Plain" && cm.rawLength !== null && cm.rawLength !== undefined;
+        bytes += plain ? Math.max(0, cm.rawLength - 4 * values) : values * (cm.minLen || 0);
+      }
+    }
+  }
+  return { bytes, rows, columns: cols.length };
+}

@@ -57,7 +57,34 @@ const LOCKED = "Settings are locked on this page: DuckDB starts with extensions,
 
 // (DuckDB-Wasm's memory is one WebAssembly memory: 4 GiB at most, less as
 // the browser allows, and a result is copied out of it whole.)
-const MEMORY = "The result is larger than the memory this browser lets DuckDB-Wasm use. Narrow it: fewer columns or rows (WHERE, LIMIT), or an aggregate.";
+const MEMORY_WORDS = "the memory this browser lets DuckDB-Wasm use";
+const MEMORY = `The result is larger than ${MEMORY_WORDS}. Narrow it: fewer columns or rows (WHERE, LIMIT), or an aggregate.`;
+
+// DuckDB out of memory (a statement, or an insert into t), or the worker
+// refused an allocation; DuckDB's own text then goes on about SET
+// memory_limit and temp_directory, which the page keeps locked.
+const OUT_OF_MEMORY = /malloc of size \d+ failed|Out of Memory Error|could not allocate block|Array buffer allocation failed/i;
+
+/**
+ * DuckDB-Wasm hands some errors over as JSON ({"exception_type":
+ * "TransactionContext", "exception_message": ...}): the message in it, as
+ * DuckDB words its others ("TransactionContext Error: ...").
+ */
+function unwrapJson(msg) {
+  // (after the page's own "row group 3: ", if any)
+  const k = msg.indexOf('{"exception_');
+  if (k < 0) return msg;
+  try {
+    const j = JSON.parse(msg.slice(k));
+    if (typeof j?.exception_message !== "string") return msg;
+    return `${msg.slice(0, k)}${j.exception_type ? `${j.exception_type} Error: ` : ""}${j.exception_message}`;
+  } catch {
+    return msg;
+  }
+}
+
+/** An out-of-memory message's first paragraph cut before DuckDB's advice ("Database is launched in in-memory mode ... SET memory_limit"). */
+const memoryCause = (msg) => unwrapJson(msg).split("\n")[0].trim();
 
 /**
  * DuckDB's message as the user should read it: each paragraph once (the
@@ -67,6 +94,9 @@ const MEMORY = "The result is larger than the memory this browser lets DuckDB-Wa
  * auto-loading, which cannot work here.
  */
 function sqlMessage(msg) {
+  msg = unwrapJson(msg);
+  // (its advice is to change settings this page locks)
+  if (OUT_OF_MEMORY.test(msg)) return `${memoryCause(msg)}\n\n${MEMORY}`;
   const paragraphs = [];
   for (const p of msg.split("\n\n")) if (p.trim() && !paragraphs.includes(p)) paragraphs.push(p);
   const ext = /but it exists in the (\w+) extension/.exec(msg);
@@ -81,7 +111,6 @@ function sqlMessage(msg) {
     // Any SET: what the lock is for, not the fetching paragraph beside it.
     paragraphs.splice(1, 0, LOCKED);
   }
-  if (/malloc of size \d+ failed|Out of Memory Error/.test(msg)) paragraphs.push(MEMORY);
   return paragraphs.join("\n\n");
 }
 
@@ -105,8 +134,19 @@ async function startDuckDB(post) {
   // so is every access beyond table t (remote URLs, files); then locked, so
   // a statement cannot turn them back on.
   for (const setting of LOCKDOWN) await conn.query(setting);
-  duck = { db, conn, version: await db.getVersion() };
+  // What table t and every result must fit in (the page refuses a file whose
+  // t would take more): DuckDB's memory_limit as it sets it for this
+  // browser, "3.1 GiB" in Chromium, as bytes (to its one decimal).
+  const limitText = String((await conn.query("SELECT current_setting('memory_limit') AS m")).getChildAt(0).get(0));
+  duck = { db, conn, version: await db.getVersion(), memoryLimit: { text: limitText, bytes: humanBytes(limitText) } };
   return duck;
+}
+
+/** "3.1 GiB" (DuckDB's way of writing a size) as bytes, or null. */
+function humanBytes(text) {
+  const m = /^\s*([\d.]+)\s*([a-z]+)\s*$/i.exec(text);
+  const unit = { bytes: 1, b: 1, kib: 2 ** 10, mib: 2 ** 20, gib: 2 ** 30, tib: 2 ** 40, kb: 1e3, mb: 1e6, gb: 1e9, tb: 1e12 }[m?.[2].toLowerCase()];
+  return unit ? Math.round(Number(m[1]) * unit) : null;
 }
 
 const enc = new TextEncoder();
@@ -348,7 +388,7 @@ function textOf(v) {
 const ops = {
   async start(_args, post) {
     const d = await startDuckDB(post);
-    return { version: d.version };
+    return { version: d.version, memoryLimit: d.memoryLimit };
   },
 
   /** Loads the file's readable columns into table t (replacing it). */
@@ -364,6 +404,7 @@ const ops = {
     // the answer (or the error): the page counts it in "Read so far".
     const io = () => ({ bytes: file.bytesRead, requests: file.requests });
     post({ label: "reading the file", io: io() });
+    let rows = 0; // loaded into t so far
     try {
       const schema = file.schema;
       // (Made anew on each read of the property: once.)
@@ -389,7 +430,6 @@ const ops = {
       let writer = ipcStreamWriter(A, aSchema);
       const replaced = new Set();
       const G = groups.length;
-      let rows = 0;
       let made = false; // table t, made by the first row group's insert
       if (G === 0) await conn.insertArrowFromIPCStream(writer.whole(recordBatch(A, aSchema, cols.map((c) => ({ type: schema[c].type, length: 0, nullCount: 0, validity: null, values: schema[c].type === "string" || schema[c].type === "bytes" ? { offsets: new Uint32Array(1), data: new Uint8Array(0) } : emptyOf(schema[c].type) })))), { name: "t", create: true });
       const failed = (e, g, last = g) => Object.assign(e, { message: `${g === last ? `row group ${g}` : `row groups ${g}–${last}`}: ${e.message}`, io: io() });
@@ -494,6 +534,14 @@ const ops = {
       }
       loaded = { columns: cols.map((c) => ({ c, label: labels[c], type: schema[c].type })), rows, skipped, replaced: [...replaced].filter((c) => cols.includes(c)).map((c) => labels[c]) };
       return { ...loaded, io: io() };
+    } catch (e) {
+      // Said plainly, with what was loaded: DuckDB's own words suggest
+      // settings this page locks. (The page then stops this worker, the only
+      // way to give DuckDB's memory back: a WebAssembly memory never shrinks.)
+      if (!OUT_OF_MEMORY.test(String(e?.message))) throw e;
+      const total = file.numRows;
+      const limit = duck?.memoryLimit?.text;
+      throw Object.assign(usage("out_of_memory", `Table t did not fit in ${MEMORY_WORDS}${limit ? ` (${limit})` : ""}: it ran out with ${rows.toLocaleString("en-US")} of ${Number(total).toLocaleString("en-US")} rows loaded (${memoryCause(e.message)}).`), { io: io() });
     } finally {
       file.free();
     }

@@ -3,7 +3,7 @@
 // table t; results show in the same grid as the data, errors as text.
 
 import { h, fill } from "../dom.js";
-import { fmtInt, fmtMs, plural } from "../format.js";
+import { fmtBytes, fmtInt, fmtMs, plural } from "../format.js";
 import { Engine } from "../engine.js";
 import { createGrid, gridKeys } from "./grid.js";
 import { copyValue, copyRow, plainText } from "./cells.js";
@@ -13,6 +13,7 @@ import { brief, nameHas, quoteName as quote } from "../labels.js";
 import { createStatements, LONGEST } from "../statements.js";
 import { viewSql } from "../viewsql.js";
 import { mayChangeTable, readsOnly } from "../sqltext.js";
+import { tableEstimate } from "../sizes.js";
 
 /** The SQL type DuckDB gives each column type of the file in table t. */
 const SQL_TYPES = { bool: "BOOLEAN", int8: "TINYINT", int16: "SMALLINT", int32: "INTEGER", int64: "BIGINT", uint8: "UTINYINT", uint16: "USMALLINT", uint32: "UINTEGER", uint64: "UBIGINT", float32: "FLOAT", float64: "DOUBLE", string: "VARCHAR", bytes: "BLOB" };
@@ -20,6 +21,8 @@ const errorBox = (message) => h("pre", { class: "error-box sql-error", role: "al
 // Why a download button is disabled (one at a time: the worker answers one thing at once).
 const BUSY = "Not while a statement, a sort or a download runs: wait for it to end, or Stop it";
 const errorText = (e) => `${e.kind === "sql" ? "" : `${e.kind}: `}${e.message}`;
+// What works on a file too large for table t (the Data tab's "Open as SQL" loads all of t too).
+const INSTEAD = "What works instead: the Data tab reads the file a piece at a time, whatever its size: its filter, sort and search over every row, each column's profile, and Export of the rows it shows (CSV or JSON). Its \"Open as SQL\" loads the whole of table t as well, so it cannot help here.";
 
 export function createSql(ctx, el) {
   let engine = null; // the SQL worker, started on first use
@@ -40,6 +43,7 @@ export function createSql(ctx, el) {
   let linked = null; // a link's statement, run once table t is loaded
   let inTable = null; // the columns table t holds (Set of column indices), once loaded
   let changed = false; // a statement run since t was loaded may have changed it (sqltext.js)
+  let ranOut = null; // the ctx.gen whose load of t last ran out of memory (the next load says it tries again)
   const statements = createStatements(tabStorage());
   const state = h("span", { "data-testid": "sql-state", "aria-live": "polite" });
   // The seconds a statement has run, beside the status but out of its live
@@ -51,6 +55,8 @@ export function createSql(ctx, el) {
   const changedNote = h("p", { class: "muted small", hidden: true, "data-testid": "sql-changed" }, "A statement that may change table t has run: t may no longer hold the file's rows. Open as SQL, on the Data tab, loads it from the file again first.");
   // A link's statement put in the editor but not run, and why.
   const linkNote = h("p", { class: "muted small", hidden: true, "data-testid": "sql-link-note" });
+  // DuckDB's memory limit in this browser, said in the help once DuckDB has started.
+  const limitNote = h("span", { "data-testid": "sql-limit" }, "its memory limit in this browser (3.1 GiB in Chromium)");
   const tableCols = h("div", { class: "sql-columns", "data-testid": "sql-columns" });
   const out = h("div", { class: "sql-result", "data-testid": "sql-result" });
   const editor = h("textarea", { class: "sql-editor", rows: 5, spellcheck: "false", "data-testid": "sql-input", "aria-label": "SQL statement" });
@@ -157,8 +163,31 @@ export function createSql(ctx, el) {
     loading = (async () => {
       el.dataset.sqlState = "loading";
       stopBtn.hidden = false;
+      const progress = (p) => {
+        noteIO(p.io);
+        const again = ranOut === gen ? "Loading table t again (the last load ran out of memory): " : "";
+        state.textContent = p.total ? `${again || "Loading table t: "}${p.label} ${p.done} of ${p.total}` : `${again}${p.label}…`;
+      };
       try {
         if (!engine) await spawn();
+        // What DuckDB can hold, against what t would take: a file whose table
+        // cannot fit is refused before any of it is read (a 5 GB file of
+        // 750,000,000 rows read 540 MiB in 40 s, then ran out of memory).
+        const { memoryLimit: limit } = await engine.call("start", {}, { onProgress: progress });
+        if (limit?.text) limitNote.textContent = `its memory limit in this browser, ${limit.text}`;
+        if (gen !== ctx.gen) return false;
+        const need = tableEstimate(ctx.file, loadable());
+        if (limit?.bytes && need.bytes > limit.bytes) {
+          state.textContent = "Table t is not loaded: it would not fit in DuckDB-Wasm's memory.";
+          fill(
+            out,
+            errorBox(
+              `Table t would take about ${fmtBytes(need.bytes)} of DuckDB's memory (${plural(need.rows, "row")} × ${plural(need.columns, "column")}), more than the ${limit.text} this browser lets DuckDB-Wasm use: it was not loaded, and nothing of the file was read for it.\n\n${INSTEAD}`,
+            ),
+          );
+          el.dataset.sqlState = "error";
+          return false;
+        }
         const t0 = performance.now();
         const { held, ...src } = await source();
         // This load reads the file with a reader of its own: "Read so far"
@@ -170,15 +199,11 @@ export function createSql(ctx, el) {
           ctx.sqlIO = { bytes: before.bytes + io.bytes, requests: before.requests + io.requests };
           ctx.updateIO();
         };
-        const info = await engine.call("load", { ...src, tokenizers: ctx.registered.map((t) => t.bytes) }, {
-          onProgress: (p) => {
-            noteIO(p.io);
-            state.textContent = p.total ? `Loading table t: ${p.label} ${p.done} of ${p.total}` : `${p.label}…`;
-          },
-        });
+        const info = await engine.call("load", { ...src, tokenizers: ctx.registered.map((t) => t.bytes) }, { onProgress: progress });
         noteIO(info.io);
         if (gen !== ctx.gen) return false;
         loadedFor = gen;
+        ranOut = null;
         const notes = [];
         if (info.skipped.length) notes.push(`left out: ${info.skipped.map((s) => `${brief(s.label)} (${s.reason})`).join(", ")}`);
         if (info.replaced.length) notes.push(`bytes that are not UTF-8 in ${info.replaced.join(", ")} appear as U+FFFD in SQL`);
@@ -193,7 +218,17 @@ export function createSql(ctx, el) {
         return true;
       } catch (e) {
         noteIO(e.io);
-        if (e.kind !== "cancelled") {
+        if (e.kind === "out_of_memory" && gen === ctx.gen) {
+          // What was loaded is given back: DuckDB's memory (one WebAssembly
+          // memory, which never shrinks) goes only with its worker.
+          engine?.worker.terminate();
+          engine = null;
+          shown = null;
+          ranOut = gen;
+          state.textContent = "Table t could not be loaded: DuckDB-Wasm ran out of memory.";
+          fill(out, errorBox(`${e.message}\n\nWhat was loaded is freed: DuckDB-Wasm was stopped to give its memory back. The next Run starts it again and loads table t again from the file, which can run out the same way.\n\n${INSTEAD}`));
+          el.dataset.sqlState = "error";
+        } else if (e.kind !== "cancelled") {
           state.textContent = "Table t could not be loaded.";
           fill(out, errorBox(`${e.kind}: ${e.message}`));
           el.dataset.sqlState = "error";
@@ -205,6 +240,12 @@ export function createSql(ctx, el) {
       }
     })();
     return loading;
+  }
+
+  /** The columns the worker loads into t: those whose tokenizer, if any, is registered. */
+  function loadable() {
+    const f = ctx.file;
+    return f.schema.map((_, c) => c).filter((c) => !f.rowGroups.some((rg) => rg.columns[c].tokenizer && !f.tokenizers?.[rg.columns[c].tokenizer - 1]?.resolved));
   }
 
   /**
@@ -486,6 +527,13 @@ export function createSql(ctx, el) {
       fill(
         el,
         h("p", { class: "lead" }, "SQL over this file with DuckDB-Wasm, which comes with this page and loads the first time this tab opens (about 8 MB compressed). The file's columns are table ", h("code", {}, "t"), ", read into DuckDB through Apache Arrow; nothing leaves this browser tab."),
+        h(
+          "p",
+          { class: "muted small", "data-testid": "sql-size-help" },
+          "Table t is held whole in DuckDB-Wasm's memory, which cannot grow past ",
+          limitNote,
+          ", results and your own tables included. In it a value takes its width (1 to 8 bytes for a number), a text or bytes value 16 bytes and its bytes past 12: five columns such as flights-3m's (a date, two small integers, two short strings) take about 45 bytes a row, so some 70 million rows fill it. A file whose table would take more is refused before any of it is read; the Data tab works on files of any size.",
+        ),
         h(
           "form",
           {
