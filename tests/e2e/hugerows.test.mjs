@@ -1,0 +1,116 @@
+// Files of hundreds of millions and billions of rows in the Data tab,
+// made tiny: one int8 column of one value, Dict encoded with a dictionary
+// of one entry and 0-bit indices (synth.mjs constantFile), 1,000,000 rows
+// a row group; the grid's row numbers tell the rows apart. The grid's
+// scroll range is scaled there (hundreds of rows a pixel): Go to file row
+// and the keyboard must still draw and select the very row asked for, and
+// the scrollbar still reach the first and the last.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { openInspector, waitState, tab, gridDrawn } from "./harness.mjs";
+import { constantFile } from "../node/synth.mjs";
+
+const RG_ROWS = 1_000_000;
+let ins;
+
+/** Opens `groups` row groups of RG_ROWS rows in the Data tab, its first rows drawn. */
+async function openRows(groups, name) {
+  const { page } = ins;
+  await page.setInputFiles("[data-testid=file-input]", [{ name, mimeType: "application/octet-stream", buffer: Buffer.from(constantFile(groups, RG_ROWS)) }]);
+  await waitState(page, "ready");
+  await tab(page, "data");
+  await page.waitForFunction((n) => document.querySelector("[data-testid=data-status]")?.dataset.total === String(n), groups * RG_ROWS);
+  await gridDrawn(page);
+}
+
+/** Waits until file row `row` is drawn, its cell the selected one and
+ *  wholly in sight (below the header, above the bottom), and the cell
+ *  panel says so. */
+async function selectedInSight(row) {
+  const { page } = ins;
+  await page.waitForFunction(
+    (row) => {
+      const cell = document.querySelector("[data-testid=data-grid] .grid-cell.selected");
+      if (!cell || cell.closest(".grid-row").dataset.fileRow !== String(row) || cell.dataset.kind === "pending") return false;
+      const box = document.querySelector("[data-testid=data-grid] .grid-scroll").getBoundingClientRect();
+      const head = document.querySelector("[data-testid=data-grid] .grid-head").getBoundingClientRect();
+      const r = cell.getBoundingClientRect();
+      return r.top >= head.bottom - 1 && r.bottom <= box.bottom + 1 && document.querySelector("[data-testid=cell-panel-where]")?.textContent === `Row ${row.toLocaleString("en-US")}`;
+    },
+    row,
+    { timeout: 30_000 },
+  );
+}
+
+/** The file rows drawn, top to bottom. */
+const drawn = () => ins.page.$$eval("[data-testid=data-grid] .grid-row:not([hidden])", (rs) => rs.map((r) => r.dataset.fileRow));
+
+async function goTo(row) {
+  const { page } = ins;
+  await page.fill("[data-testid=data-goto]", String(row));
+  await page.press("[data-testid=data-goto]", "Enter");
+  await selectedInSight(row);
+}
+
+before(async () => {
+  ins = await openInspector();
+});
+
+after(async () => {
+  await ins?.close();
+});
+
+test("750,000,000 rows: Go to file row draws and selects the row asked for, the keys move one row at a time, and the scrollbar reaches both ends", async () => {
+  const { page, log } = ins;
+  await openRows(750, "rows750m.cols");
+  for (const row of [100_000_000, 100_000_001, 374_999_999, 749_999_999, 123_456_789]) await goTo(row);
+  // One row down at a time from the selected cell, past the bottom of the
+  // window: each the row after, drawn (the scroll moves less than a pixel a
+  // row); Page Up a window's rows at a time.
+  const vis = await page.evaluate(() => Math.floor((document.querySelector("[data-testid=data-grid] .grid-scroll").clientHeight - 34) / 26));
+  let at = 123_456_789;
+  for (let k = 1; k <= vis + 2; k++) {
+    await page.keyboard.press("ArrowDown");
+    await selectedInSight(++at);
+  }
+  for (let k = 1; k <= 3; k++) {
+    await page.keyboard.press("PageUp");
+    await selectedInSight((at -= vis));
+  }
+  // The wheel moves by rows here too (by pixels, 260 px were 24,000 rows).
+  const top0 = Number((await drawn())[0]);
+  const box = await page.$eval("[data-testid=data-grid] .grid-scroll", (s) => { const r = s.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; });
+  await page.mouse.move(box.x, box.y);
+  await page.mouse.wheel(0, 260);
+  await page.waitForFunction((want) => document.querySelector("[data-testid=data-grid] .grid-row:not([hidden])")?.dataset.fileRow === String(want), top0 + 10, { timeout: 30_000 });
+  await page.mouse.wheel(0, -520);
+  await page.waitForFunction((want) => document.querySelector("[data-testid=data-grid] .grid-row:not([hidden])")?.dataset.fileRow === String(want), top0 - 10, { timeout: 30_000 });
+  await page.keyboard.press("Control+End");
+  await selectedInSight(749_999_999);
+  await page.keyboard.press("Control+Home");
+  await selectedInSight(0);
+  // The scrollbar: at the bottom the last row is drawn, at the top the first.
+  const scrollTo = (where) => page.evaluate((where) => {
+    const s = document.querySelector("[data-testid=data-grid] .grid-scroll");
+    s.scrollTop = where === "end" ? s.scrollHeight : where === "top" ? 0 : s.scrollHeight / 2;
+  }, where);
+  const rowDrawn = (row) => page.waitForFunction((row) => [...document.querySelectorAll("[data-testid=data-grid] .grid-row:not([hidden])")].some((r) => r.dataset.fileRow === String(row)), row, { timeout: 30_000 });
+  await scrollTo("end");
+  await rowDrawn(749_999_999);
+  await scrollTo("middle");
+  await page.waitForFunction(() => {
+    const rows = [...document.querySelectorAll("[data-testid=data-grid] .grid-row:not([hidden])")].map((r) => Number(r.dataset.fileRow));
+    return rows.length > 0 && rows[0] > 370_000_000 && rows[0] < 380_000_000;
+  }, null, { timeout: 30_000 });
+  await scrollTo("top");
+  await rowDrawn(0);
+  assert.deepEqual(log.errors, []);
+});
+
+test("2,160,000,000 rows (past 2^31): Go to file row 1,500,000,000 and the last row draw and select them", async () => {
+  const { log } = ins;
+  await openRows(2160, "rows2160m.cols");
+  for (const row of [1_500_000_000, 2_147_483_648, 2_159_999_999, 1_000_000]) await goTo(row);
+  assert.deepEqual(log.errors, []);
+});
