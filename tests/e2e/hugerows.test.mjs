@@ -4,7 +4,9 @@
 // a row group; the grid's row numbers tell the rows apart. The grid's
 // scroll range is scaled there (hundreds of rows a pixel): Go to file row
 // and the keyboard must still draw and select the very row asked for, and
-// the scrollbar still reach the first and the last.
+// the scrollbar still reach the first and the last. A sort of such a file
+// is refused before anything is read, naming what it would take, and a
+// filter that keeps more rows than a view may hold stops when it does.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -112,5 +114,58 @@ test("2,160,000,000 rows (past 2^31): Go to file row 1,500,000,000 and the last 
   const { log } = ins;
   await openRows(2160, "rows2160m.cols");
   for (const row of [1_500_000_000, 2_147_483_648, 2_159_999_999, 1_000_000]) await goTo(row);
+  assert.deepEqual(log.errors, []);
+});
+
+/** The reads "Read so far" counts (as of the worker's last answer). */
+const reads = () => ins.page.getAttribute("[data-testid=io-counter]", "data-requests").then(Number);
+const LIMIT = 1536 * 1024 * 1024; // (worker.js VIEW_LIMIT: as much as a file held whole)
+
+/** Does `start`; waits (at most `timeout` ms) for the Data tab's error
+ *  box and gives how long it took, its kind and its message. */
+async function refused(start, timeout = 10_000) {
+  const { page } = ins;
+  const t0 = Date.now();
+  await start();
+  await page.waitForSelector("[data-testid=data-status] [data-testid=data-error]", { timeout });
+  return { ms: Date.now() - t0, kind: await page.getAttribute("[data-testid=data-error]", "data-kind"), message: await page.textContent("[data-testid=data-error] [data-testid=error-message]") };
+}
+
+test("a sort of 100,000,000 and of 750,000,000 rows is refused at once, naming the rows, the memory it would take and the limit, with nothing read", async () => {
+  const { page, log } = ins;
+  for (const groups of [100, 750]) {
+    await openRows(groups, `rows${groups}m.cols`);
+    const rows = groups * RG_ROWS;
+    const before = await reads();
+    const { ms, kind, message } = await refused(() => page.click("[data-testid=data-grid-header][data-col='0'] button"));
+    assert.equal(kind, "too_large");
+    // int8 keys: 5 bytes a row, and three lists of 4.
+    const gib = ((rows * 17) / 2 ** 30).toFixed(groups === 100 ? 2 : 1);
+    const most = Math.floor(LIMIT / 17).toLocaleString("en-US");
+    assert.equal(message, `sorting ${rows.toLocaleString("en-US")} rows by “v” would take ${gib} GiB of memory (17 bytes a row), more than the 1.50 GiB a view may take in this tab; nothing was read. Filter the rows first: a sort of up to ${most} rows fits.`);
+    assert.ok(ms < 10_000, `refused after ${ms} ms`);
+    assert.equal(await page.$("[data-testid=data-grid-header][aria-sort=ascending]"), null, "the grid is not marked sorted");
+    // A row of row group 0 not drawn yet: the worker's answer brings the
+    // count of reads, which the refusal did not add to.
+    await goTo(500_000);
+    assert.equal(await reads(), before, "no read for the refused sort");
+  }
+  assert.deepEqual(log.errors, []);
+});
+
+test("a filter that keeps more rows than a view may hold stops when it passes them, saying how many and what to do", async () => {
+  const { page, log } = ins;
+  await openRows(300, "rows300m.cols");
+  const { kind, message } = await refused(async () => {
+    await page.click("[data-testid=filter-add]");
+    await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-col]", "0");
+    await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-op]", "=");
+    await page.fill("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-value]", "7");
+    await page.click("[data-testid=filter-apply]");
+  }, 120_000);
+  assert.equal(kind, "too_large");
+  // 8 bytes a row kept: 201,326,592 within the limit; every row is 7, so
+  // row group 201 passes it.
+  assert.equal(message, `the filter keeps 202,000,000 rows of the first 202,000,000 (row groups 0 to 201 of 300), more than the ${Math.floor(LIMIT / 8).toLocaleString("en-US")} a view may hold in this tab (1.50 GiB, 8 bytes a row). Narrow the filter: another condition, or a value that fewer rows have.`);
   assert.deepEqual(log.errors, []);
 });
