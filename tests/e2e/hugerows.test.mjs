@@ -169,3 +169,22 @@ test("a filter that keeps more rows than a view may hold stops when it passes th
   assert.equal(message, `the filter keeps 202,000,000 rows of the first 202,000,000 (row groups 0 to 201 of 300), more than the ${Math.floor(LIMIT / 8).toLocaleString("en-US")} a view may hold in this tab (1.50 GiB, 8 bytes a row). Narrow the filter: another condition, or a value that fewer rows have.`);
   assert.deepEqual(log.errors, []);
 });
+
+test("Profile every column says how far it is within a column: row group so many of how many", async () => {
+  const { page, log } = ins;
+  await openRows(200, "rows200m.cols");
+  await tab(page, "schema");
+  await page.click("[data-testid=profiles-run]");
+  // (1,000,000 values a row group: a column of 200 takes seconds, the
+  // column's line alone did not move meanwhile)
+  const seen = await page.waitForFunction(() => {
+    const t = document.querySelector("[data-testid=profiles-within]")?.textContent || "";
+    const m = /^· values of row group (\d+) of 200$/.exec(t);
+    return m && Number(m[1]) >= 2 && t;
+  }, null, { timeout: 60_000 });
+  assert.match(await seen.jsonValue(), /^· values of row group \d+ of 200$/);
+  assert.equal(await page.textContent("[data-testid=profiles-what]"), "column 1 of 1: v");
+  await page.click("[data-testid=profiles-stop]");
+  await page.waitForSelector("[data-testid=profiles-run]");
+  assert.deepEqual(log.errors, []);
+});

@@ -955,7 +955,7 @@ const ops = {
           if (error) errors.set(j, errorInfo(error));
           else step(counts[j], value);
         });
-        post({ done: k * G + g + 1, total: k || twice ? G * 2 : G, text: `${k ? (list.length > 1 ? "histograms" : "histogram") : "values"} of row group ${g + 1} of ${G}` });
+        post({ done: k * G + g + 1, total: k || twice ? G * 2 : G, text: `${k ? (list.length > 1 ? "histograms" : "histogram") : "values"} of row group ${fmtInt(g + 1)} of ${fmtInt(G)}` });
       }
     };
     await pass(cols.map((_, j) => j), (p, col) => (p.add(col), p.hist && p.addHistogram(col)), 0);
