@@ -14,24 +14,63 @@ export const CLS_VALUE = 0;
 export const CLS_NAN = 1;
 export const CLS_NULL = 2;
 
+// Types whose key takes 64 bits (hi and lo); the others' fit in lo.
+const WIDE = new Set(["int64", "uint64", "float32", "float64"]);
+
 /**
- * Holds the keys of every row of one column. `add(base, column)` takes one
- * row group's decoded column (file rows base .. base + column.length).
+ * The bytes a sort of `rows` rows of a `type` column holds at its peak:
+ * the keys (lo, hi if wide, a class byte) and sortIds' three row lists,
+ * with `ids` (a filter's rows) 4 more a row. A string column's distinct
+ * values come on top (not known before they are read).
+ */
+export function sortBytes(type, rows, ids) {
+  return rows * ((WIDE.has(type) ? 9 : 5) + 12 + (ids ? 4 : 0));
+}
+
+/**
+ * Holds the keys of the rows to sort, of one column: every row of the
+ * file, or only `ids` (file rows, ascending: a filter's), key p that of
+ * ids[p]. `add(base, column)` takes one row group's decoded column (file
+ * rows base .. base + column.length).
  */
 export class SortKeys {
-  constructor(type, numRows) {
+  constructor(type, numRows, ids = null) {
     this.type = type;
     this.numRows = numRows;
-    this.hi = new Uint32Array(numRows);
-    this.lo = new Uint32Array(numRows);
-    this.cls = new Uint8Array(numRows);
-    this.wide = false; // any key uses hi
+    this.ids = ids;
+    const n = ids ? ids.length : numRows;
+    this.wide = WIDE.has(type); // the keys use hi
+    this.hi = this.wide ? new Uint32Array(n) : null;
+    this.lo = new Uint32Array(n);
+    this.cls = new Uint8Array(n);
     this.strings = type === "string" || type === "bytes" ? new Map() : null; // value (one char per byte) -> id
+  }
+
+  /** Keys p0 .. p1 (exclusive): the rows of the row group at file row
+   *  `base`, of `n` rows, that are sorted; and row i of the group for key p. */
+  span(base, n) {
+    const ids = this.ids;
+    if (!ids) return [base, base + n, (p) => p - base];
+    let lo = 0;
+    let hi = ids.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (ids[mid] < base) lo = mid + 1;
+      else hi = mid;
+    }
+    let end = lo;
+    hi = ids.length;
+    while (end < hi) {
+      const mid = (end + hi) >>> 1;
+      if (ids[mid] < base + n) end = mid + 1;
+      else hi = mid;
+    }
+    return [lo, end, (p) => ids[p] - base];
   }
 
   add(base, col) {
     const { hi, lo, cls } = this;
-    const n = col.length;
+    const [p0, p1, row] = this.span(base, col.length);
     const v = col.values;
     const valid = col.validity;
     const isNull = (i) => valid !== null && ((valid[i >> 3] >> (i & 7)) & 1) === 0;
@@ -39,9 +78,10 @@ export class SortKeys {
     if (this.strings) {
       const { offsets, data } = v;
       const map = this.strings;
-      for (let i = 0; i < n; i++) {
+      for (let p = p0; p < p1; p++) {
+        const i = row(p);
         if (isNull(i)) {
-          cls[base + i] = CLS_NULL;
+          cls[p] = CLS_NULL;
           continue;
         }
         const key = byteString(data, offsets[i], offsets[i + 1]);
@@ -50,36 +90,36 @@ export class SortKeys {
           id = map.size;
           map.set(key, id);
         }
-        lo[base + i] = id;
+        lo[p] = id;
       }
       return;
     }
     if (t === "int64" || t === "uint64") {
-      const w = new Uint32Array(v.buffer, v.byteOffset, n * 2);
+      const w = new Uint32Array(v.buffer, v.byteOffset, col.length * 2);
       const flip = t === "int64" ? 0x80000000 : 0;
-      for (let i = 0; i < n; i++) {
+      for (let p = p0; p < p1; p++) {
+        const i = row(p);
         if (isNull(i)) {
-          cls[base + i] = CLS_NULL;
+          cls[p] = CLS_NULL;
           continue;
         }
-        lo[base + i] = w[2 * i];
-        const h = (w[2 * i + 1] ^ flip) >>> 0;
-        hi[base + i] = h;
+        lo[p] = w[2 * i];
+        hi[p] = (w[2 * i + 1] ^ flip) >>> 0;
       }
-      this.wide = true;
       return;
     }
     if (t === "float32" || t === "float64") {
       const f = new Float64Array(1);
       const u = new Uint32Array(f.buffer);
-      for (let i = 0; i < n; i++) {
+      for (let p = p0; p < p1; p++) {
+        const i = row(p);
         if (isNull(i)) {
-          cls[base + i] = CLS_NULL;
+          cls[p] = CLS_NULL;
           continue;
         }
         const x = v[i];
         if (x !== x) {
-          cls[base + i] = CLS_NAN;
+          cls[p] = CLS_NAN;
           continue;
         }
         f[0] = x === 0 ? 0 : x; // -0 and 0 are equal
@@ -89,20 +129,20 @@ export class SortKeys {
           h = ~h >>> 0;
           l = ~l >>> 0;
         } else h = (h | 0x80000000) >>> 0;
-        hi[base + i] = h;
-        lo[base + i] = l;
+        hi[p] = h;
+        lo[p] = l;
       }
-      this.wide = true;
       return;
     }
     // 8, 16 and 32-bit integers and bools: one 32-bit key.
     const signed = t === "int8" || t === "int16" || t === "int32";
-    for (let i = 0; i < n; i++) {
+    for (let p = p0; p < p1; p++) {
+      const i = row(p);
       if (isNull(i)) {
-        cls[base + i] = CLS_NULL;
+        cls[p] = CLS_NULL;
         continue;
       }
-      lo[base + i] = signed ? (v[i] ^ 0x80000000) >>> 0 : v[i] >>> 0;
+      lo[p] = signed ? (v[i] ^ 0x80000000) >>> 0 : v[i] >>> 0;
     }
   }
 
@@ -133,24 +173,24 @@ export function byteString(data, a, b) {
 }
 
 /**
- * Sorts `ids` (file row ids in ascending order) by the keys; returns a new
- * Uint32Array. `desc` reverses the value order (NaN and null stay last,
- * ties stay in file order). `step(done, total)` may throw to cancel.
+ * Sorts the rows of `keys` (its ids, else every file row) by the keys;
+ * returns their file row ids in that order, a new Uint32Array. `desc`
+ * reverses the value order (NaN and null stay last, ties stay in file
+ * order). `step(done, total)` may throw to cancel.
  */
-export async function sortIds(keys, ids, desc, step = async () => {}) {
-  const { hi, lo, cls } = keys;
-  // ids come in file order, so the stable sort keeps ties in file order.
-  let src = ids;
-  const values = new Uint32Array(src.length);
-  const nans = [];
-  const nulls = [];
+export async function sortIds(keys, desc, step = async () => {}) {
+  const { hi, lo, cls, ids } = keys;
+  // Keys come in file order, so the stable sort keeps ties in file order;
+  // the sort moves key positions, made file rows at the end.
+  const rows = cls.length;
+  let src;
+  const values = new Uint32Array(rows);
   let n = 0;
-  for (let i = 0; i < src.length; i++) {
-    const r = src[i];
+  let nans = 0;
+  for (let r = 0; r < rows; r++) {
     const c = cls[r];
     if (c === CLS_VALUE) values[n++] = r;
-    else if (c === CLS_NAN) nans.push(r);
-    else nulls.push(r);
+    else if (c === CLS_NAN) nans++;
   }
   src = values.subarray(0, n);
   let dst = new Uint32Array(n);
@@ -175,9 +215,16 @@ export async function sortIds(keys, ids, desc, step = async () => {}) {
     }
     [src, dst] = [dst, src];
   }
-  const out = new Uint32Array(ids.length);
+  const out = new Uint32Array(rows);
   out.set(src, 0);
-  out.set(nans, n);
-  out.set(nulls, n + nans.length);
+  // Then NaN, then null, each in file order.
+  let a = n;
+  let b = n + nans;
+  for (let r = 0; r < rows; r++) {
+    const c = cls[r];
+    if (c === CLS_NAN) out[a++] = r;
+    else if (c === CLS_NULL) out[b++] = r;
+  }
+  if (ids) for (let j = 0; j < rows; j++) out[j] = ids[out[j]];
   return out;
 }

@@ -10,11 +10,11 @@ import { openUrl, WHOLE_LIMIT } from "./urlbuffer.js";
 import { headerPlan, READ_TOGETHER_FROM } from "./chunkheaders.js";
 import { Held, MAX_SPAN, packageStretches, stretches } from "./stretches.js";
 import { shuffle } from "./stats.js";
-import { SortKeys, sortIds } from "./sort.js";
+import { SortKeys, sortIds, sortBytes } from "./sort.js";
 import { applyCondition, applyAnyText, textColumns, ANY_TEXT } from "./filter.js";
 import { ColumnProfile, TOP_KEPT, hasHistogram } from "./profile.js";
 import { cellText, textFormat } from "./exporttext.js";
-import { fmtBytes } from "./format.js";
+import { fmtBytes, fmtInt, plural } from "./format.js";
 import { columnLabels } from "./labels.js";
 import { decodedSize } from "./sizes.js";
 import { CHUNK_KINDS } from "./chunkkinds.js";
@@ -64,6 +64,13 @@ const extraIO = { bytes: 0, requests: 0 };
 
 // The current view: row ids in display order (null = every row in file order).
 let view = null;
+// The most a view's computation holds at once (a filter's row list, a
+// sort's keys and lists), known from the rows before it is made: as much
+// as a file held whole. Over it the tab ran out of memory (a sort of 750
+// million rows took 12.4 GB for 90 s, then failed).
+const VIEW_LIMIT = WHOLE_LIMIT;
+// A filter's rows hold 4 bytes each in the parts, 4 more in the list they make.
+const FILTER_ROW_BYTES = 8;
 let viewSpec = { filters: [], sort: null };
 
 const aborted = new Set();
@@ -839,6 +846,16 @@ const ops = {
     let ids = null;
     // Columns searched by "any text column" whose chunk does not read: c -> error.
     const leftOut = new Map();
+    const sortType = sort ? footerSchema[sort.c].type : null;
+    /** Refuses a sort of `rows` rows whose lists would be over VIEW_LIMIT, before reading a key. */
+    const sortFits = (rows, filtered) => {
+      const bytes = sortBytes(sortType, rows, filtered);
+      if (bytes <= VIEW_LIMIT) return;
+      const most = Math.floor(VIEW_LIMIT / sortBytes(sortType, 1, filtered));
+      const what = filtered ? `the filter's ${plural(rows, "row")}` : plural(rows, "row");
+      throw usage("too_large", `sorting ${what} by “${footerSchema[sort.c].name}” would take ${fmtBytes(bytes)} of memory (${sortBytes(sortType, 1, filtered)} bytes a row), more than the ${fmtBytes(VIEW_LIMIT)} a view may take in this tab${filtered ? " (its column was not read)" : "; nothing was read"}. ${filtered ? "Narrow the filter" : "Filter the rows first"}: a sort of up to ${plural(most, "row")} fits.`);
+    };
+    if (sort && !filters.length) sortFits(f.numRows, false);
     if (filters.length) {
       const parts = [];
       let kept = 0;
@@ -860,11 +877,17 @@ const ops = {
           if (cond.c === ANY_TEXT) applyAnyText(cond, searched.map((c) => chunks[cols.indexOf(c)]), keep);
           else applyCondition(cond, chunks[cols.indexOf(cond.c)], keep);
         }
-        const part = new Uint32Array(n);
         let k = 0;
+        for (let i = 0; i < n; i++) k += keep[i];
+        if ((kept + k) * FILTER_ROW_BYTES > VIEW_LIMIT) {
+          const most = Math.floor(VIEW_LIMIT / FILTER_ROW_BYTES);
+          throw usage("too_large", `the filter keeps ${plural(kept + k, "row")} of the first ${fmtInt(rgStart[g] + n)} (row groups 0 to ${fmtInt(g)} of ${fmtInt(G)}), more than the ${fmtInt(most)} a view may hold in this tab (${fmtBytes(VIEW_LIMIT)}, ${FILTER_ROW_BYTES} bytes a row). Narrow the filter: another condition, or a value that fewer rows have.`);
+        }
+        // (a list of the rows kept only: one of the row group's length held every row group's worth to the end)
+        const part = new Uint32Array(k);
         const base = rgStart[g];
-        for (let i = 0; i < n; i++) if (keep[i]) part[k++] = base + i;
-        parts.push(part.subarray(0, k));
+        for (let i = 0, j = 0; i < n; i++) if (keep[i]) part[j++] = base + i;
+        parts.push(part);
         kept += k;
         post({ done: g + 1, total: G, label: "filtering row group" });
       }
@@ -876,18 +899,15 @@ const ops = {
       }
     }
     if (sort) {
-      const keys = new SortKeys(footerSchema[sort.c].type, f.numRows);
+      if (ids) sortFits(ids.length, true);
+      const keys = new SortKeys(sortType, f.numRows, ids);
       for await (const [g, [col]] of rowGroupsInTurn([sort.c], check)) {
         keys.add(rgStart[g], col);
         post({ done: g + 1, total: G, label: "reading sort keys of row group" });
       }
       await check();
       keys.finish();
-      if (!ids) {
-        ids = new Uint32Array(f.numRows);
-        for (let i = 0; i < ids.length; i++) ids[i] = i;
-      }
-      ids = await sortIds(keys, ids, !!sort.desc, async (p, total) => {
+      ids = await sortIds(keys, !!sort.desc, async (p, total) => {
         await check();
         post({ done: p + 1, total, label: "sorting, pass" });
       });
@@ -935,7 +955,7 @@ const ops = {
           if (error) errors.set(j, errorInfo(error));
           else step(counts[j], value);
         });
-        post({ done: k * G + g + 1, total: k || twice ? G * 2 : G, text: `${k ? (list.length > 1 ? "histograms" : "histogram") : "values"} of row group ${g + 1} of ${G}` });
+        post({ done: k * G + g + 1, total: k || twice ? G * 2 : G, text: `${k ? (list.length > 1 ? "histograms" : "histogram") : "values"} of row group ${fmtInt(g + 1)} of ${fmtInt(G)}` });
       }
     };
     await pass(cols.map((_, j) => j), (p, col) => (p.add(col), p.hist && p.addHistogram(col)), 0);

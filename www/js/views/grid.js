@@ -12,7 +12,12 @@
 //
 // Browsers cap an element's height (about 33 million pixels in Chromium),
 // so above MAX_PX the scroll range is scaled: the scroll position picks
-// the first row in proportion, and every row stays reachable.
+// the first row in proportion, the scrollbar reaching from the first row
+// to the last. A pixel is then many rows (94 of 750 million), and the
+// browser keeps the position to whole (device) pixels: a row scrolled to
+// by its number (Go to, a link, the keys, N) is pinned as the first row
+// drawn for as long as the position stays where that scroll put it, and
+// the wheel moves by rows, not by pixels, so every row is drawn where asked.
 //
 // source: { total, maxRowNumber?, columns: [{ key, label, type, unit?, longest?, digits?, width? }],
 //           fetch(start, count) -> Promise<{ ids, columns: [{ cells, error, errors? (per cell) }] }>,
@@ -120,6 +125,10 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   let lefts = [0]; // lefts[k]: the columns before k, in pixels (lefts[n]: all)
   let rowNoWidth = 80;
   let pendingScroll = null;
+  // In a scaled grid, the first row drawn while the scroll position is
+  // still `top` (as the browser kept it): { row, top }, or null.
+  let pinned = null;
+  let wheelRest = 0; // pixels of wheel not yet a whole row (a scaled grid)
   let fitted = new Set(); // the float columns measured in this source (fitFloats)
 
   const head = h("div", { class: "grid-head", role: "row", "aria-rowindex": "1" });
@@ -289,6 +298,17 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     return (Math.min(row, maxFirst) / maxFirst) * (MAX_PX - viewH());
   }
 
+  /** Scrolls to `row` as the first row drawn; in a scaled grid pins it
+   *  (the position the browser keeps can be hundreds of rows off). */
+  function scrollToFirst(row) {
+    const maxFirst = Math.max(0, source.total - visibleRows());
+    row = Math.max(0, Math.min(row, maxFirst));
+    scroller.scrollTop = scrollTopFor(row);
+    pinned = scaled() ? { row, top: scroller.scrollTop } : null;
+    first = row; // (as render will draw it: a key pressed before then moves from here)
+    schedule(); // (a position that did not change fires no scroll event)
+  }
+
   function block(b) {
     const hit = blocks.get(b);
     // (a block that failed, its source down a moment, is asked again when
@@ -355,14 +375,15 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       pendingScroll = null;
       layout();
       sel = { row: Math.max(0, Math.min(source.total - 1, row)), col: Math.max(0, Math.min(source.columns.length - 1, col)) };
-      scroller.scrollTop = scrollTopFor(Math.max(0, sel.row - 2));
+      scrollToFirst(sel.row - 2);
       notify();
     }
     const [k0, k1] = columnWindow();
     ensureRows(k1 - k0);
     const box = range();
     const top = scroller.scrollTop;
-    first = Math.min(firstRowFor(top), Math.max(0, source.total - 1));
+    if (pinned && (!scaled() || top !== pinned.top)) pinned = null; // (scrolled since, or no longer scaled)
+    first = pinned ? Math.min(pinned.row, Math.max(0, source.total - visibleRows())) : Math.min(firstRowFor(top), Math.max(0, source.total - 1));
     const offset = scaled() ? 0 : top - first * ROW_H;
     const n = rowsEls.length;
     // Ask for the blocks around the window too, so scrolling on finds them ready.
@@ -459,6 +480,18 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   }
 
   scroller.addEventListener("scroll", schedule, { passive: true });
+  // The wheel in a scaled grid moves by rows, as it does in any other (by
+  // pixels it went 100 x 94 rows a notch in 750 million); the scrollbar
+  // still jumps in proportion.
+  scroller.addEventListener("wheel", (ev) => {
+    if (!source || !scaled() || ev.ctrlKey || Math.abs(ev.deltaY) <= Math.abs(ev.deltaX)) return;
+    ev.preventDefault();
+    const px = ev.deltaY * (ev.deltaMode === 1 ? ROW_H : ev.deltaMode === 2 ? viewH() : 1) + wheelRest;
+    const rows = Math.trunc(px / ROW_H);
+    wheelRest = px - rows * ROW_H;
+    if (ev.deltaX) scroller.scrollLeft += ev.deltaX;
+    if (rows) scrollToFirst(first + rows);
+  }, { passive: false });
   // Rendered in the observer's callback, before the frame is painted: a tab
   // just shown never shows rows sized for its hidden state.
   new ResizeObserver(() => {
@@ -477,8 +510,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     if (scroll) {
       const vis = visibleRows();
       if (sel.row < first || sel.row >= first + vis) {
-        const target = sel.row < first ? sel.row : sel.row - vis + 1;
-        scroller.scrollTop = scrollTopFor(target);
+        scrollToFirst(sel.row < first ? sel.row : sel.row - vis + 1);
       }
       // Horizontally: bring the cell out from under the row-number column.
       const x = rowNoWidth + lefts[sel.col];
@@ -646,7 +678,9 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     const dx = past(pointer.x, left, right);
     if (!dx && !dy) return;
     const step = (d) => Math.sign(d) * Math.min(ROW_H * 8, 4 + Math.abs(d) / 2);
-    if (dy) scroller.scrollTop += step(dy);
+    // (in a scaled grid by rows: a pixel there is many)
+    if (dy && scaled()) scrollToFirst(first + Math.sign(dy) * Math.max(1, Math.round(Math.abs(step(dy)) / ROW_H)));
+    else if (dy) scroller.scrollTop += step(dy);
     if (dx) scroller.scrollLeft += step(dx);
     render(); // (now, so the cells at the edge are the rows scrolled to)
     const at = cellUnder({ target: document.elementFromPoint(Math.min(Math.max(pointer.x, left + 1), right - 1), Math.min(Math.max(pointer.y, top + 1), bottom - 1)) });
@@ -755,6 +789,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         // A scroll asked for in the rows shown before (Go to row, a link's
         // row) and not yet drawn is not a place in these.
         pendingScroll = null;
+        pinned = null;
         scroller.scrollTop = 0;
         sel = { row: 0, col: Math.min(sel.col, Math.max(0, src.columns.length - 1)) };
         anchor = null;
