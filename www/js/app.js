@@ -454,7 +454,7 @@ async function openSource(src, name, restore = null, address = {}, step = true) 
   // file whose headers take many requests, or many bytes, opens with its
   // footer alone and the tables offer to read them (ctx.loadHeaders).
   // (Made once a file: the tables' notice says what the plan costs.)
-  const plan = (ctx.headerPlan = headerPlan(info.rowGroups.flatMap((rg) => rg.columns)));
+  const plan = (ctx.headerPlan = headerPlan(info.rowGroups.flatMap((rg) => rg.columns), { http: !!ctx.source.url }));
   ctx.headers = ctx.source.url && (plan.requests > MAX_EAGER_HEADER_REQUESTS || plan.bytes > MAX_EAGER_HEADER_BYTES) ? "deferred" : "loading";
   const want = restore || {};
   if (restore) leaveOutOfAddress(info);

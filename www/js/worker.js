@@ -732,7 +732,7 @@ const ops = {
     const { held } = source;
     // Many chunks: headers close together are read in stretches and handed
     // to the package from memory (chunkheaders.js).
-    const { spans } = headerPlan(footerGroups.flatMap((rg) => rg.columns));
+    const { spans } = headerPlan(footerGroups.flatMap((rg) => rg.columns), { http: !source.blob });
     try {
       await readAhead(spans, { once: true });
       await f.loadChunkHeaders();
