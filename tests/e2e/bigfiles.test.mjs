@@ -1,8 +1,10 @@
 // Files opened from disk that are big in the ways a QA round found costly:
 // thousands of small chunks (the chunk headers read for the tables must
 // not read the bytes between them: an 8.39 GiB file of 165,600 chunks read
-// 3.90 GiB for its 3 MB of headers). The files are written to a temporary
-// directory and given to the page by path, as a person picks them.
+// 3.90 GiB for its 3 MB of headers), and a sparse file whose bytes
+// between row groups no region names (the layout names them as gaps). The files are
+// written to a temporary directory and given to the page by path, as a
+// person picks them.
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -10,7 +12,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { openInspector, waitState, tab } from "./harness.mjs";
-import { encodeFooter, plainChunk, TYPES, u32s } from "../node/synth.mjs";
+import { encodeFooter, plainChunk, buildFile, TYPES, u32s } from "../node/synth.mjs";
 
 // What the page promises (www/js/chunkheaders.js HEADER_READ_FACTOR), stated
 // here as the test's own.
@@ -39,6 +41,18 @@ const many = path.join(dir, "many-chunks.cols");
   out.set(u32s(footer.length), end + footer.length);
   out.set([0x41, 0x42, 0x43, 0x44], end + footer.length + 4);
   fs.writeFileSync(many, out);
+}
+
+// A sparse file over WHOLE_LIMIT (1.5 GiB): four small row groups at 0,
+// 1 GiB, 2 GiB and 3 GiB, nothing between (holes on disk).
+const GIB = 1024 ** 3;
+const sparse = path.join(dir, "sparse.cols");
+const sparseFile = buildFile([{ name: "n", type: "int32", nullable: false }], [0, GIB, 2 * GIB, 3 * GIB].map((at, k) => ({ offset: at + 5, columns: [[k, k + 1, k + 2]] })));
+{
+  const fd = fs.openSync(sparse, "w");
+  for (const s of sparseFile.segments) fs.writeSync(fd, s.bytes, 0, s.bytes.length, s.start);
+  fs.ftruncateSync(fd, sparseFile.size);
+  fs.closeSync(fd);
 }
 
 let ins;
@@ -72,6 +86,26 @@ test("6,000 chunk headers 12 KB apart are read for a small multiple of their byt
   // And the headers arrived: the Schema table's encoded size of column a.
   const raw = await page.$eval("[data-testid=schema-table] tbody tr [data-field=raw]", (td) => td.textContent.trim());
   assert.notEqual(raw, "—");
+  assert.deepEqual(log.errors, []);
+});
+
+test("a sparse file: the layout names the bytes between its row groups as gaps, with their size", async () => {
+  const { page, log } = ins;
+  await open(sparse);
+  await tab(page, "layout");
+  await page.waitForSelector("[data-testid=layout-map]");
+  const gaps = 3; // between the four row groups (the footer follows the last)
+  const gapBytes = sparseFile.size - sparseFile.segments.reduce((a, s) => a + s.bytes.length, 0);
+  assert.equal(await page.$$eval("[data-testid=layout-region][data-kind=gap]", (x) => x.length), gaps);
+  const note = await page.textContent("[data-testid=layout-gaps]");
+  assert.match(note, new RegExp(`^${gapBytes.toLocaleString("en-US")} bytes \\(3\\.00 GiB, 100\\.0% of the file\\) lie in no region: 3 gaps`));
+  assert.match(await page.textContent("[data-testid=legend-gaps]"), /^3 gaps 3\.00 GiB/);
+  await page.waitForSelector("[data-testid=layout-table][data-complete='1']");
+  assert.equal(await page.$$eval("[data-testid=layout-row][data-kind=gap]", (x) => x.length), gaps);
+  // Hovering a gap says what it is.
+  const box = await page.$eval("[data-testid=layout-region][data-kind=gap] rect", (r) => r.getBoundingClientRect().toJSON());
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  await page.waitForFunction(() => /^Gap: /.test(document.querySelector("[data-testid=layout-info]").textContent));
   assert.deepEqual(log.errors, []);
 });
 
