@@ -1,8 +1,10 @@
 // Files opened from disk that are big in the ways a QA round found costly:
 // thousands of small chunks (the chunk headers read for the tables must
 // not read the bytes between them: an 8.39 GiB file of 165,600 chunks read
-// 3.90 GiB for its 3 MB of headers), and a sparse file whose bytes
-// between row groups no region names (the layout names them as gaps). The files are
+// 3.90 GiB for its 3 MB of headers), Timing's default choice and what it
+// says a run will read before it starts, and a sparse file whose bytes
+// between row groups no region names (the layout names them as gaps; its
+// whole-file load is refused in sizes a person reads). The files are
 // written to a temporary directory and given to the page by path, as a
 // person picks them.
 
@@ -14,9 +16,10 @@ import path from "node:path";
 import { openInspector, waitState, tab } from "./harness.mjs";
 import { encodeFooter, plainChunk, buildFile, TYPES, u32s } from "../node/synth.mjs";
 
-// What the page promises (www/js/chunkheaders.js HEADER_READ_FACTOR), stated
-// here as the test's own.
+// What the page promises (www/js/chunkheaders.js HEADER_READ_FACTOR,
+// www/js/views/timing.js DEFAULT_RUN_BYTES), stated here as the test's own.
 const HEADER_READ_FACTOR = 4;
+const DEFAULT_RUN_BYTES = 64 * 1024 * 1024;
 
 const CHUNK_HEADER = 18;
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bigfiles-"));
@@ -109,3 +112,43 @@ test("a sparse file: the layout names the bytes between its row groups as gaps, 
   assert.deepEqual(log.errors, []);
 });
 
+test("Timing in a big file: the default row groups are bounded, and the form says what a run and all runs will read before starting", async () => {
+  const { page, log } = ins;
+  if (!(await page.title()).startsWith("many-chunks.cols")) await open(many);
+  await tab(page, "timing");
+  const picker = "[data-testid=timing-rowgroups]";
+  await page.waitForSelector(picker);
+  const perGroup = 2 * CHUNK;
+  const first = Math.floor(DEFAULT_RUN_BYTES / perGroup);
+  assert.ok(first < G, "the test file is over the default bound");
+  assert.equal(await page.textContent(`${picker} .picker-summary`), `${first.toLocaleString("en-US")} of 3,000 selected`);
+  const estimate = "[data-testid=timing-estimate]";
+  const exact = () => page.$$eval(`${estimate} span[title]`, (ss) => ss.map((s) => s.getAttribute("title")));
+  const runBytes = (n) => `${(n * perGroup).toLocaleString("en-US")} bytes`;
+  assert.deepEqual(await exact(), [runBytes(first), runBytes(first * 18)], "a run's bytes and 15 runs and 3 warm-ups'");
+  assert.match(await page.textContent(estimate), /18 runs \(warm-ups included\)/);
+  assert.match(await page.textContent("[data-testid=timing-bounded]"), /the first [\d,]+ row groups of 3,000, up to 64\.0 MiB a run; All takes every one/);
+  // All: every row group, and the estimate follows; so it does the runs.
+  await page.click(`${picker} [data-testid=timing-rowgroups-all]`);
+  assert.equal(await page.textContent(`${picker} .picker-summary`), "3,000 of 3,000 selected");
+  assert.deepEqual(await exact(), [runBytes(G), runBytes(G * 18)]);
+  assert.equal(await page.$("[data-testid=timing-bounded]"), null);
+  await page.fill("[data-testid=timing-runs]", "5");
+  assert.deepEqual(await exact(), [runBytes(G), runBytes(G * 8)]);
+  // From memory: the whole file once.
+  await page.check("[data-testid=timing-mode-memory]");
+  assert.match(await page.textContent(estimate), /the whole file \([\d.]+ MiB\) is loaded once/);
+  assert.deepEqual(log.errors, []);
+});
+
+test("Timing from memory in a file over 1.5 GiB is refused in sizes as the page writes them, exact bytes beside", async () => {
+  const { page, log } = ins;
+  if (!(await page.title()).startsWith("sparse.cols")) await open(sparse);
+  await tab(page, "timing");
+  await page.check("[data-testid=timing-mode-memory]");
+  await page.click("[data-testid=timing-run]");
+  await page.waitForSelector(".timing-results [data-testid=timing-error][data-kind=too_large]");
+  const text = await page.textContent(".timing-results [data-testid=timing-error][data-kind=too_large]");
+  assert.match(text, new RegExp(`the file is 3\\.00 GiB \\(${sparseFile.size.toLocaleString("en-US")} bytes\\); loading it whole is limited to 1\\.50 GiB \\(1,610,612,736 bytes\\) here`));
+  assert.deepEqual(log.errors, []);
+});

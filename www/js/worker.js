@@ -14,7 +14,7 @@ import { SortKeys, sortIds } from "./sort.js";
 import { applyCondition, applyAnyText, textColumns, ANY_TEXT } from "./filter.js";
 import { ColumnProfile, TOP_KEPT, hasHistogram } from "./profile.js";
 import { cellText, textFormat } from "./exporttext.js";
-import { fmtBytes } from "./format.js";
+import { fmtBytes, fmtInt } from "./format.js";
 import { columnLabels } from "./labels.js";
 import { decodedSize } from "./sizes.js";
 import { CHUNK_KINDS } from "./chunkkinds.js";
@@ -565,7 +565,7 @@ function dropFile() {
 async function fileBytes(post) {
   if (memBytes) return memBytes;
   const size = need().byteLength;
-  if (size > WHOLE_LIMIT) throw usage("too_large", `the file is ${size} bytes; loading it whole is limited to ${WHOLE_LIMIT} bytes here`);
+  if (size > WHOLE_LIMIT) throw usage("too_large", `the file is ${fmtBytes(size)} (${fmtInt(size)} bytes); loading it whole is limited to ${fmtBytes(WHOLE_LIMIT)} (${fmtInt(WHOLE_LIMIT)} bytes) here`);
   post?.({ label: `Loading the whole file (${fmtBytes(size)}) into memory…` });
   // One read of the whole file, beside the package's (over HTTP counted by
   // urlbuffer.js, which fetches nothing anew when a server that ignores
