@@ -15,6 +15,7 @@ import { applyCondition, applyAnyText, textColumns, ANY_TEXT } from "./filter.js
 import { ColumnProfile, TOP_KEPT, hasHistogram } from "./profile.js";
 import { cellText, textFormat } from "./exporttext.js";
 import { fmtBytes, fmtInt } from "./format.js";
+import { packMeta } from "./metawire.js";
 import { columnLabels } from "./labels.js";
 import { decodedSize } from "./sizes.js";
 import { CHUNK_KINDS } from "./chunkkinds.js";
@@ -143,8 +144,8 @@ function summary() {
     numRows: f.numRows,
     schema: footerSchema,
     tokenizers: f.tokenizers,
-    rowGroups: footerGroups,
-    layout: f.layout,
+    // (Field by field in typed arrays: metawire.js.)
+    packed: packMeta(footerGroups, f.layout),
     ...ioCounters(),
   };
 }
