@@ -8,7 +8,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { CHUNK_HEADER, READ_TOGETHER_FROM, headerPlan, headerSpans } from "../../www/js/chunkheaders.js";
+import { CHUNK_HEADER, HEADER_READ_FACTOR, READ_TOGETHER_FROM, headerPlan, headerSpans } from "../../www/js/chunkheaders.js";
 import { Held, MAX_GAP, MAX_SPAN, PACKAGE_GAP, RECENT_COUNT, RECENT_MAX, RECENT_SLICE, packageRequests, stretches } from "../../www/js/stretches.js";
 import { memoryAsyncBuffer } from "../js/check.mjs";
 import { loadApi } from "../node/corpus.mjs";
@@ -43,21 +43,46 @@ test("headers the package reads in one request are one range of a stretch; reque
   assert.equal(long.reduce((a, s) => a + s.ranges.length, 0), 300, "every header in one stretch");
 });
 
-test("the plan: the package's requests, fewer where the page reads a stretch (from READ_TOGETHER_FROM chunks), the bytes between counted", () => {
+test("the plan over HTTP: the package's requests, fewer where the page reads a stretch (from READ_TOGETHER_FROM chunks), the bytes between counted", () => {
+  const http = { http: true };
   // Headers 100 bytes apart: the package reads them in one request.
   const small = Array.from({ length: READ_TOGETHER_FROM - 1 }, (_, i) => chunk(5 + i * 100, 100));
-  assert.deepEqual(headerPlan(small), { spans: [], requests: 1, bytes: (READ_TOGETHER_FROM - 2) * 100 + CHUNK_HEADER });
+  assert.deepEqual(headerPlan(small, http), { spans: [], requests: 1, bytes: (READ_TOGETHER_FROM - 2) * 100 + CHUNK_HEADER });
   // 10,000 bytes apart (more than PACKAGE_GAP): a request a header, unless
   // the page reads them together.
   const spaced = (n) => Array.from({ length: n }, (_, i) => chunk(5 + i * 10_000, 10_000));
-  assert.deepEqual(headerPlan(spaced(READ_TOGETHER_FROM - 1)), { spans: [], requests: READ_TOGETHER_FROM - 1, bytes: (READ_TOGETHER_FROM - 1) * CHUNK_HEADER });
-  const plan = headerPlan(spaced(500));
+  assert.deepEqual(headerPlan(spaced(READ_TOGETHER_FROM - 1), http), { spans: [], requests: READ_TOGETHER_FROM - 1, bytes: (READ_TOGETHER_FROM - 1) * CHUNK_HEADER });
+  const plan = headerPlan(spaced(500), http);
   assert.equal(plan.requests, 1);
   assert.equal(plan.bytes, 499 * 10_000 + CHUNK_HEADER, "from the first header's start to the last one's end");
   assert.equal(plan.spans[0].ranges.length, 500);
   // Two such runs far apart and one header alone: three requests.
   const mixed = [...spaced(500), ...spaced(500).map((c) => chunk(c.byteOffset + 50_000_000, 100)), chunk(90_000_000, 18)];
-  assert.equal(headerPlan(mixed).requests, 3);
+  assert.equal(headerPlan(mixed, http).requests, 3);
+});
+
+test("the plan from a local File: the bytes between headers come from a budget of HEADER_READ_FACTOR times the headers' bytes, the closest headers joined first", () => {
+  // 10,000 bytes apart: joining two costs 9,982 bytes; the budget of
+  // 500 headers (3 x 9,000 bytes) joins two gaps, and the rest are a read a header.
+  const spaced = Array.from({ length: 500 }, (_, i) => chunk(5 + i * 10_000, 10_000));
+  const sp = headerPlan(spaced);
+  assert.equal(sp.requests, 498);
+  assert.equal(sp.bytes, 500 * CHUNK_HEADER + 2 * 9_982);
+  assert.ok(sp.bytes <= HEADER_READ_FACTOR * 500 * CHUNK_HEADER);
+  // Pairs 30 bytes apart (12 between their headers), pairs 20,000 bytes apart: the package's own requests count against the budget.
+  const pairs = Array.from({ length: 400 }, (_, i) => [chunk(i * 20_000, 30), chunk(i * 20_000 + 30, 19_970)]).flat();
+  const local = headerPlan(pairs);
+  assert.ok(local.bytes <= HEADER_READ_FACTOR * 800 * CHUNK_HEADER, `${local.bytes} bytes`);
+  // (The package joins each pair itself, 8 KiB apart at most; the page joins a pair or two more.)
+  assert.ok(local.requests >= 398 && local.requests <= 400, `${local.requests} requests`);
+  // Gaps of 14,000 to 21,000 bytes: the smallest are taken, and the bytes stay within the budget.
+  const mixed = Array.from({ length: 3000 }, (_, i) => chunk(i * 20_000 + (i % 7) * 1000, 100));
+  const need = 3000 * CHUNK_HEADER;
+  const m = headerPlan(mixed);
+  assert.ok(m.bytes <= HEADER_READ_FACTOR * need, `${m.bytes} bytes for ${need} of headers`);
+  assert.ok(m.requests < 3000, `${m.requests} requests: the closest joined`);
+  // Over HTTP the same file is read in a few long stretches.
+  assert.ok(headerPlan(mixed, { http: true }).requests < 10);
 });
 
 test("the page's model of the package's header requests is what loadChunkHeaders() asks its source for", async () => {

@@ -7,6 +7,7 @@ import { errorBox } from "./common.js";
 import { columnLabels } from "./labels.js";
 import { guessTimeUnit } from "./timefmt.js";
 import { headerPlan } from "./chunkheaders.js";
+import { unpackMeta } from "./metawire.js";
 import { renderFacts, renderTokenizers, renderRegistered, updateIO } from "./views/summary.js";
 import { renderSchema, renderChunks } from "./views/tables.js";
 import { renderLayout } from "./views/layout.js";
@@ -402,6 +403,8 @@ async function openSource(src, name, restore = null, address = {}, step = true) 
   let info;
   try {
     info = await ctx.call("open", src.blob ? { blob: src.blob } : { url: src.url }, `Opening ${name}`);
+    const { packed, ...rest } = info;
+    info = { ...rest, ...unpackMeta(packed) };
   } catch (e) {
     if (gen !== ctx.gen) return;
     if (e.kind === "cancelled") {
@@ -454,7 +457,7 @@ async function openSource(src, name, restore = null, address = {}, step = true) 
   // file whose headers take many requests, or many bytes, opens with its
   // footer alone and the tables offer to read them (ctx.loadHeaders).
   // (Made once a file: the tables' notice says what the plan costs.)
-  const plan = (ctx.headerPlan = headerPlan(info.rowGroups.flatMap((rg) => rg.columns)));
+  const plan = (ctx.headerPlan = headerPlan(info.rowGroups.flatMap((rg) => rg.columns), { http: !!ctx.source.url }));
   ctx.headers = ctx.source.url && (plan.requests > MAX_EAGER_HEADER_REQUESTS || plan.bytes > MAX_EAGER_HEADER_BYTES) ? "deferred" : "loading";
   const want = restore || {};
   if (restore) leaveOutOfAddress(info);

@@ -15,6 +15,7 @@ import { applyCondition, applyAnyText, textColumns, ANY_TEXT } from "./filter.js
 import { ColumnProfile, TOP_KEPT, hasHistogram } from "./profile.js";
 import { cellText, textFormat } from "./exporttext.js";
 import { fmtBytes, fmtInt, plural } from "./format.js";
+import { packMeta } from "./metawire.js";
 import { columnLabels } from "./labels.js";
 import { decodedSize } from "./sizes.js";
 import { CHUNK_KINDS } from "./chunkkinds.js";
@@ -150,8 +151,8 @@ function summary() {
     numRows: f.numRows,
     schema: footerSchema,
     tokenizers: f.tokenizers,
-    rowGroups: footerGroups,
-    layout: f.layout,
+    // (Field by field in typed arrays: metawire.js.)
+    packed: packMeta(footerGroups, f.layout),
     ...ioCounters(),
   };
 }
@@ -572,7 +573,7 @@ function dropFile() {
 async function fileBytes(post) {
   if (memBytes) return memBytes;
   const size = need().byteLength;
-  if (size > WHOLE_LIMIT) throw usage("too_large", `the file is ${size} bytes; loading it whole is limited to ${WHOLE_LIMIT} bytes here`);
+  if (size > WHOLE_LIMIT) throw usage("too_large", `the file is ${fmtBytes(size)} (${fmtInt(size)} bytes); loading it whole is limited to ${fmtBytes(WHOLE_LIMIT)} (${fmtInt(WHOLE_LIMIT)} bytes) here`);
   post?.({ label: `Loading the whole file (${fmtBytes(size)}) into memory…` });
   // One read of the whole file, beside the package's (over HTTP counted by
   // urlbuffer.js, which fetches nothing anew when a server that ignores
@@ -739,7 +740,7 @@ const ops = {
     const { held } = source;
     // Many chunks: headers close together are read in stretches and handed
     // to the package from memory (chunkheaders.js).
-    const { spans } = headerPlan(footerGroups.flatMap((rg) => rg.columns));
+    const { spans } = headerPlan(footerGroups.flatMap((rg) => rg.columns), { http: !source.blob });
     try {
       await readAhead(spans, { once: true });
       await f.loadChunkHeaders();

@@ -63,27 +63,44 @@ function headersNotice(ctx) {
 }
 
 export function columnTotals(f, decoded = new Map(), labels = null) {
+  // One pass a column, no array a field: 100,000 chunks took 100 ms so.
   return f.schema.map((col, c) => {
-    const chunks = f.rowGroups.map((rg) => rg.columns[c]);
-    const encodings = [...new Set(chunks.map((m) => m.encoding))];
-    const codecs = [...new Set(chunks.map((m) => m.codec))];
-    const stored = sum(chunks.map((m) => m.byteLength));
-    const raw = sumOrNull(chunks.map((m) => m.rawLength));
-    const dec = sumOrNull(f.rowGroups.map((rg, g) => decodedSize(col.type, rg.numRows, rg.columns[c], decoded.get(`${g}:${c}`))));
+    const encodings = new Set();
+    const codecs = new Set();
+    let stored = 0;
+    let raw = 0;
+    let dec = 0;
+    let blocks = 0;
+    let nulls = 0;
+    let tokenizer = 0;
+    f.rowGroups.forEach((rg, g) => {
+      const m = rg.columns[c];
+      encodings.add(m.encoding);
+      codecs.add(m.codec);
+      stored += m.byteLength;
+      nulls += m.nullCount;
+      tokenizer ||= m.tokenizer || 0;
+      if (raw !== null) raw = m.rawLength === null || m.rawLength === undefined ? null : raw + m.rawLength;
+      if (blocks !== null) blocks = m.blockCount === null || m.blockCount === undefined ? null : blocks + m.blockCount;
+      if (dec !== null) {
+        const d = decodedSize(col.type, rg.numRows, m, decoded.size ? decoded.get(`${g}:${c}`) : undefined);
+        dec = d === null || d === undefined ? null : dec + d;
+      }
+    });
     return {
       c,
       name: labels ? labels[c] : col.name,
       decoded: dec,
       type: col.type,
       nullable: col.nullable,
-      encodings: encodings.join(", "),
-      codecs: codecs.join(", "),
+      encodings: [...encodings].join(", "),
+      codecs: [...codecs].join(", "),
       stored,
       raw,
       ratio: ratio(raw, stored),
-      blocks: sumOrNull(chunks.map((m) => m.blockCount)),
-      nulls: sum(chunks.map((m) => m.nullCount)),
-      tokenizer: chunks.find((m) => m.tokenizer)?.tokenizer || 0,
+      blocks,
+      nulls,
+      tokenizer,
       share: f.byteLength ? stored / f.byteLength : 0,
     };
   });

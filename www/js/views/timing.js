@@ -32,6 +32,25 @@ function orDefault(input, value) {
   return Number(input.value);
 }
 
+// The row groups chosen when a file opens: the first ones, while a run of
+// every readable column reads at most this many bytes (all, in a smaller
+// file). A 5 GB file's every column and row group, 15 runs and 3 warm-ups,
+// read 92 GB; All takes every row group.
+export const DEFAULT_RUN_BYTES = 64 * 1024 * 1024;
+
+/** The first row groups of `f` whose chunks of `cols` add up to at most `limit` bytes (one at least). */
+function boundedRowGroups(f, cols, limit) {
+  const out = [];
+  let bytes = 0;
+  for (let g = 0; g < f.rowGroups.length; g++) {
+    const more = cols.reduce((a, c) => a + f.rowGroups[g].columns[c].byteLength, 0);
+    if (out.length && bytes + more > limit) break;
+    bytes += more;
+    out.push(g);
+  }
+  return out;
+}
+
 const SCOPES = {
   column: "per column",
   whole: "whole read",
@@ -220,6 +239,10 @@ function chartBox(rows) {
 export function createTiming(ctx, el) {
   let cols = [];
   let rgs = [];
+  let boundedFrom = 0; // the row groups in the file when the default choice was bounded, else 0
+  // Says what a run will read and all runs in all, kept up to date by the form.
+  const estimate = h("p", { class: "small", role: "status", "data-testid": "timing-estimate" });
+  let estimateText = "";
   let shownBad = new Map(); // the columns the form last left out (unreadableNow)
   let history = []; // every run: { id, label, opts, res, rows, whole, file, when }
   let nextId = 1;
@@ -257,8 +280,8 @@ export function createTiming(ctx, el) {
     const f = ctx.file;
     const bad = unreadableNow();
     shownBad = bad;
-    const cp = columnPicker(f.schema.map((col, c) => ({ ...col, name: ctx.labels[c] })), cols, (l) => (cols = l), { testid: "timing-columns", label: "Columns" });
-    const rp = columnPicker(f.rowGroups.map((rg, g) => ({ name: `row group ${g}`, type: plural(rg.numRows, "row") })), rgs, (l) => (rgs = l), { testid: "timing-rowgroups", label: "Row groups", placeholder: "filter row groups" });
+    const cp = columnPicker(f.schema.map((col, c) => ({ ...col, name: ctx.labels[c] })), cols, (l) => ((cols = l), update()), { testid: "timing-columns", label: "Columns" });
+    const rp = columnPicker(f.rowGroups.map((rg, g) => ({ name: `row group ${g}`, type: plural(rg.numRows, "row") })), rgs, (l) => ((rgs = l), update()), { testid: "timing-rowgroups", label: "Row groups", placeholder: "filter row groups" });
     const runs = h("input", { type: "number", min: 1, max: 1000, value: RUNS, "data-testid": "timing-runs", id: "timing-runs" });
     const warm = h("input", { type: "number", min: 0, max: 100, value: WARMUPS, "data-testid": "timing-warmups", id: "timing-warmups" });
     const radio = (name, value, label, checked, testid) => h("label", {}, h("input", { type: "radio", name, value, checked, "data-testid": testid }), ` ${label}`);
@@ -270,11 +293,19 @@ export function createTiming(ctx, el) {
     const stopBtn = h("button", { type: "button", class: "danger", hidden: !running, "data-testid": "timing-stop", onclick: () => ac?.abort() }, "Stop");
     runBtn.disabled = running;
     buttons = { runBtn, stopBtn };
-    return h(
+    /** The estimate for the form as it is now. */
+    const update = () => {
+      const mode = form.querySelector("input[name=timing-mode]:checked")?.value || "file";
+      const n = Math.max(1, Math.min(1000, Number(runs.value) || RUNS)) + Math.max(0, Math.min(100, Number(warm.value.trim() === "" ? WARMUPS : warm.value) || 0));
+      fill(estimate, estimateOf(mode, n));
+    };
+    const form = h(
       "form",
       {
         class: "timing-form",
         "data-testid": "timing-form",
+        oninput: () => update(),
+        onchange: () => update(),
         onsubmit: async (ev) => {
           ev.preventDefault();
           const fd = new FormData(ev.target);
@@ -324,10 +355,35 @@ export function createTiming(ctx, el) {
         h("fieldset", { class: "modes" }, h("legend", {}, "Where each run gets the bytes"), radio("timing-mode", "file", `Re-read from the file each run — fetch the chunks' bytes ${via}, then decompress and decode`, true, "timing-mode-file"), radio("timing-mode", "memory", "From memory — load the whole file once (fromBytes), then each run only decompresses and decodes", false, "timing-mode-memory")),
         h("div", { class: "timing-numbers" }, h("label", { class: "field", for: "timing-runs" }, h("span", { class: "field-label" }, "Runs"), runs), h("label", { class: "field", for: "timing-warmups" }, h("span", { class: "field-label" }, "Warm-ups (excluded)"), warm)),
         h("label", { class: "check" }, reuse, " Reuse output buffers — each run hands the last run's columns back ({ reuse }), so their typed arrays are refilled instead of newly allocated"),
+        estimate,
         h("div", { class: "run-row" }, runBtn, stopBtn, progress, progressText),
         chooseNote,
       ),
     );
+    update();
+    return form;
+  }
+
+  /**
+   * What the chosen chunks cost: a run's stored bytes, and all `n` runs'
+   * (warm-ups included) from the file, or the whole file loaded once
+   * (`mode` "memory"). Also kept for the progress line while a run starts.
+   */
+  function estimateOf(mode, n) {
+    const f = ctx.file;
+    const per = cols.reduce((a, c) => a + storedOf(f, c, rgs), 0);
+    const exact = (b) => h("span", { class: "nowrap", title: plural(b, "byte") }, fmtBytes(b));
+    const chunks = plural(cols.length * rgs.length, "chunk");
+    const parts =
+      mode === "memory"
+        ? [`The chosen ${chunks} hold `, exact(per), `; from memory the whole file (`, exact(f.byteLength), `) is loaded once, then ${plural(n, "run")} (warm-ups included) only decompress and decode.`]
+        : [`The chosen ${chunks} hold `, exact(per), `, read again by each of ${plural(n, "run")} (warm-ups included): `, exact(per * n), ` in all.`];
+    estimateText = mode === "memory" ? `loads ${fmtBytes(f.byteLength)} once` : `reads ${fmtBytes(per * n)} in all`;
+    const bounded =
+      boundedFrom && rgs.length < boundedFrom
+        ? h("span", { "data-testid": "timing-bounded" }, ` Chosen when the file opened: the first ${plural(rgs.length, "row group")} of ${fmtInt(boundedFrom)}, up to ${fmtBytes(DEFAULT_RUN_BYTES)} a run; All takes every one.`)
+        : null;
+    return [...parts, bounded];
   }
 
   async function run(opts) {
@@ -337,7 +393,7 @@ export function createTiming(ctx, el) {
     const gen = ctx.gen;
     progress.hidden = false;
     progress.value = 0;
-    progressText.textContent = "starting…";
+    progressText.textContent = `starting… (${estimateText})`;
     ac = new AbortController();
     let res;
     try {
@@ -677,7 +733,9 @@ export function createTiming(ctx, el) {
       const f = ctx.file;
       const bad = unreadableNow();
       cols = f.schema.map((_, i) => i).filter((c) => !bad.has(c));
-      rgs = f.rowGroups.map((_, g) => g);
+      // Bounded in a big file (DEFAULT_RUN_BYTES a run): All takes every row group.
+      rgs = boundedRowGroups(f, cols, DEFAULT_RUN_BYTES);
+      boundedFrom = rgs.length < f.rowGroups.length ? f.rowGroups.length : 0;
       history = [];
       // Runs are numbered per file (#1 first), in their labels and export names.
       nextId = 1;
@@ -711,6 +769,7 @@ export function createTiming(ctx, el) {
         if (input.type === "radio" || input.type === "checkbox") twin.checked = input.checked;
         else twin.value = input.value;
       }
+      next.dispatchEvent(new Event("change")); // (its estimate, for the values kept)
       // The focus too, on the same control of the new form (a picker's box by its value).
       const at = old.contains(document.activeElement) ? document.activeElement : null;
       el.replaceChild(next, old);
