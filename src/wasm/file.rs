@@ -365,23 +365,15 @@ impl ColumnsFile {
                 }
             }
             let mut fetch = Fetch::new(&inner.source, &ranges, signal);
-            while let Some(part) = fetch.next().await.map_err(|e| match fetch.failed {
-                Some(i) => located(e, picks[i] / cols, picks[i] % cols),
-                None => e,
-            })? {
+            while let Some(part) =
+                fetch.next().await.map_err(|e| fetch.locate(e, |i| (picks[i] / cols, picks[i] % cols)))?
+            {
                 let k = picks[part.index];
                 inner.note_header(k / cols, k % cols, &part.bytes);
             }
             Ok(JsValue::UNDEFINED)
         })
     }
-}
-
-/// A source's failure, located at the chunk it was fetching.
-pub(super) fn located(e: JsValue, g: usize, c: usize) -> JsValue {
-    let _ = Reflect::set(&e, &"rowGroup".into(), &(g as f64).into());
-    let _ = Reflect::set(&e, &"column".into(), &(c as f64).into());
-    e
 }
 
 /// Header length beyond which a file is refused before its header is
@@ -550,7 +542,7 @@ impl Inner {
     /// One chunk's bytes, fetched from the source; a source's failure is
     /// located at the chunk too.
     async fn fetch_chunk(&self, g: usize, c: usize, signal: &JsValue) -> JsResult<Vec<u8>> {
-        self.source.read(self.meta.row_groups[g].chunks[c].range(), signal).await.map_err(|e| located(e, g, c))
+        self.source.read(self.meta.row_groups[g].chunks[c].range(), signal).await.map_err(|e| source::located(e, g, c))
     }
 
     /// One chunk's bytes from a `fromBytes` file, copied into wasm memory.
@@ -596,10 +588,9 @@ impl Inner {
 
         let out = Array::new_with_length(picks.len() as u32);
         let mut fetch = Fetch::new(&self.source, &ranges, signal.clone());
-        while let Some(part) = fetch.next().await.map_err(|e| match fetch.failed {
-            Some(i) => located(e, order[i] / cols, order[i] % cols),
-            None => e,
-        })? {
+        while let Some(part) =
+            fetch.next().await.map_err(|e| fetch.locate(e, |i| (order[i] / cols, order[i] % cols)))?
+        {
             let k = order[part.index];
             for &slot in &slots[first[k] as usize..first[k + 1] as usize] {
                 let col = self.decode(k / cols, k % cols, &part.bytes, Some(part.read_ms), recycler)?;

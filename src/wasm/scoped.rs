@@ -235,10 +235,11 @@ impl ColumnsFile {
             for i in 0..st.groups.len() {
                 parts.clear();
                 for _ in 0..st.order.len() {
-                    let next = fetch.next_view().await.map_err(|e| match fetch.failed {
-                        Some(k) => super::file::located(e, st.groups[k / st.order.len()], st.order[k % st.order.len()]),
-                        None => e,
-                    });
+                    let per = st.order.len();
+                    let next = fetch
+                        .next_view()
+                        .await
+                        .map_err(|e| fetch.locate(e, |k| (st.groups[k / per], st.order[k % per])));
                     if let Some(p) = next? {
                         parts.push(p);
                     }

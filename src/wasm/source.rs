@@ -158,6 +158,13 @@ fn source_failed(range: &Range<u64>, e: JsValue) -> JsValue {
 
 /// A source's failure located at the first byte it was asked for (its
 /// `offset`), as a chunk's errors are located in the file.
+/// A source's failure, located at the chunk it was fetching.
+pub(crate) fn located(e: JsValue, g: usize, c: usize) -> JsValue {
+    let _ = Reflect::set(&e, &"rowGroup".into(), &(g as f64).into());
+    let _ = Reflect::set(&e, &"column".into(), &(c as f64).into());
+    e
+}
+
 fn at(offset: u64, e: JsValue) -> JsValue {
     let _ = Reflect::set(&e, &"offset".into(), &(offset as f64).into());
     e
@@ -353,9 +360,9 @@ pub(crate) struct Fetch<'s> {
     /// The request whose ranges are being handed out, its bytes, and ms per range.
     current: Option<(Request, View, f64)>,
     next_part: usize,
-    /// After a failed request that held one range: that range's index, so
-    /// the caller can say which chunk failed (the error has its offset).
-    pub failed: Option<usize>,
+    /// After a failed request that held one range: that range's index, for
+    /// [`Fetch::locate`] (the error has the request's offset).
+    failed: Option<usize>,
 }
 
 impl<'s> Fetch<'s> {
@@ -382,6 +389,18 @@ impl<'s> Fetch<'s> {
             current: None,
             next_part: 0,
             failed: None,
+        }
+    }
+
+    /// A failure of this fetch, located at its chunk when the failed
+    /// request held one range: `chunk` gives range i's (row group, column).
+    pub fn locate(&self, e: JsValue, chunk: impl Fn(usize) -> (usize, usize)) -> JsValue {
+        match self.failed {
+            Some(i) => {
+                let (g, c) = chunk(i);
+                located(e, g, c)
+            }
+            None => e,
         }
     }
 
