@@ -30,11 +30,11 @@ const DEFAULT_LIMIT = 1024 * 1024 * 1024;
 const PROGRESS_EVERY = 100;
 const IGNORED = "the server ignores Range requests, so the whole file was downloaded";
 const CORS = "a server on another origin must allow CORS and expose Content-Range";
-// A browser hides an answer's Content-Range from a page on another origin
-// unless the server names it so.
 // The most requests one slice() may take from a server that sends less
 // than asked: ranges capped at 1 KiB still read 1 MiB.
 const MAX_PIECES = 1024;
+// A browser hides an answer's Content-Range from a page on another origin
+// unless the server names it so.
 const EXPOSE = "a server on another origin must name it in Access-Control-Expose-Headers (Content-Range, Accept-Ranges, ETag), or a browser hides it";
 
 class HttpError extends Error {
