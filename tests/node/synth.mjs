@@ -158,6 +158,14 @@ function concat(parts) {
   return out;
 }
 
+const MAGIC = Uint8Array.of(0x41, 0x42, 0x43, 0x44);
+
+/** A version 1 file's header: the magic, then the version byte. */
+const HEADER = Uint8Array.of(...MAGIC, 1);
+
+/** A file's end after its footer: the footer's length, then the magic (FORMAT.md's trailer). */
+const trailer = (footerLength) => concat([u32(footerLength), MAGIC]);
+
 /** Plain fixed-width bytes of one value (int32 / int64 only: what the tests use). */
 function fixed(type, v) {
   const b = new Uint8Array(type === "int32" ? 4 : 8);
@@ -225,7 +233,7 @@ export function encodedChunk(encoding, stream) {
  *  of `rows` rows, whose chunk is `chunk` (from encodedChunk). */
 export function oneChunkFile(type, rows, chunk) {
   const footer = encodeFooter({ schema: [{ name: "v", type: TYPES[type], nullable: false }], rowGroups: [{ numRows: rows, byteOffset: 5, columns: [chunk.meta] }] });
-  return concat([Uint8Array.of(0x41, 0x42, 0x43, 0x44, 1), chunk.bytes, footer, u32(footer.length), Uint8Array.of(0x41, 0x42, 0x43, 0x44)]);
+  return concat([HEADER, chunk.bytes, footer, trailer(footer.length)]);
 }
 
 /** uint32s, little-endian, back to back. */
@@ -252,12 +260,11 @@ export function footerClaiming(n) {
   putUint(len, head.length + n);
   const footerLength = defs.length + len.length + head.length + n;
   const out = new Uint8Array(5 + footerLength + 8);
-  out.set([0x41, 0x42, 0x43, 0x44, 1]);
+  out.set(HEADER);
   out.set(defs, 5);
   out.set(len, 5 + defs.length);
   out.set(head, 5 + defs.length + len.length);
-  out.set(u32(footerLength), 5 + footerLength);
-  out.set([0x41, 0x42, 0x43, 0x44], 9 + footerLength);
+  out.set(trailer(footerLength), 5 + footerLength);
   return out;
 }
 
@@ -272,7 +279,7 @@ export function footerClaiming(n) {
  * footer's row groups, as encodeFooter takes them }.
  */
 export function buildFile(schema, rowGroups) {
-  const segments = [{ start: 0, bytes: Uint8Array.of(0x41, 0x42, 0x43, 0x44, 1) }];
+  const segments = [{ start: 0, bytes: HEADER.slice() }];
   let end = 5;
   const metas = [];
   const chunks = [];
@@ -293,14 +300,14 @@ export function buildFile(schema, rowGroups) {
     end = at;
   }
   const footer = encodeFooter({ schema: schema.map((s) => ({ name: s.name, type: TYPES[s.type], nullable: s.nullable })), rowGroups: metas });
-  segments.push({ start: end, bytes: concat([footer, u32(footer.length), Uint8Array.of(0x41, 0x42, 0x43, 0x44)]) });
+  segments.push({ start: end, bytes: concat([footer, trailer(footer.length)]) });
   return { size: end + footer.length + 8, segments, footerStart: end, footerLength: footer.length, chunks, rowGroups: metas };
 }
 
 /** `bytes` (a materialized file, its footer at `footerStart`) with the footer `footer` instead. */
 export function withFooter(bytes, footerStart, footer) {
   const enc = encodeFooter(footer);
-  return concat([bytes.subarray(0, footerStart), enc, u32(enc.length), Uint8Array.of(0x41, 0x42, 0x43, 0x44)]);
+  return concat([bytes.subarray(0, footerStart), enc, trailer(enc.length)]);
 }
 
 /** The whole file in memory (only for small files). */
@@ -353,7 +360,7 @@ export function constantDictFile(columns, rowGroups) {
     for (let k = 0; k < width; k++, x >>= 8n) b[k] = Number(x & 0xffn);
     return b;
   });
-  const parts = [Uint8Array.of(0x41, 0x42, 0x43, 0x44, 1)];
+  const parts = [HEADER];
   let at = 5;
   const metas = rowGroups.map((rows) => {
     const byteOffset = at;
@@ -367,6 +374,6 @@ export function constantDictFile(columns, rowGroups) {
     return { numRows: rows, byteOffset, columns: chunks };
   });
   const footer = encodeFooter({ schema: columns.map((c) => ({ name: c.name, type: TYPES[c.type], nullable: false })), rowGroups: metas });
-  parts.push(footer, u32(footer.length), Uint8Array.of(0x41, 0x42, 0x43, 0x44));
+  parts.push(footer, trailer(footer.length));
   return concat(parts);
 }
