@@ -17,7 +17,7 @@ import { cellText, textFormat } from "./exporttext.js";
 import { fmtBytes, fmtInt, plural } from "./format.js";
 import { packMeta } from "./metawire.js";
 import { columnLabels } from "./labels.js";
-import { decodedSize } from "./sizes.js";
+import { decodedSize, exportEstimate, EXPORT_LIMIT } from "./sizes.js";
 import { CHUNK_KINDS } from "./chunkkinds.js";
 import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter, asUtf8 } from "./arrowdata.js";
 
@@ -974,9 +974,13 @@ const ops = {
    * chose) each block is written to it as it is made; otherwise each block
    * becomes a Blob (the browser keeps Blob data outside the JavaScript heap
    * and pages it to disk when large) and the answer is one Blob made of
-   * them, so no more than a block of text is ever held here.
+   * them, so no more than a block of text is ever held here. That Blob is
+   * bounded (EXPORT_LIMIT): an export whose footer says it would take
+   * more is refused before anything is read, and one that passes it as
+   * it is written stops there; `picker` says whether this browser can
+   * save to a chosen file instead, which the refusal then suggests.
    */
-  async export({ format, cols, units = {}, handle = null, block = 65536 }, post, job) {
+  async export({ format, cols, units = {}, handle = null, picker = false, block = 65536 }, post, job) {
     const f = need();
     const check = jobControl(job);
     const t0 = performance.now();
@@ -989,14 +993,24 @@ const ops = {
     // change which rows are written, or their order, halfway.
     const rows = view;
     const total = rows ? rows.length : f.numRows;
+    const what = `the ${format === "arrow" ? "Arrow stream" : format.toUpperCase()} of ${plural(total, "row")} × ${plural(cols.length, "column")}`;
+    const instead = picker
+      ? "Tick “Choose where to save” to write it straight into a file, with no such limit, or export fewer rows (a filter) or columns."
+      : "This browser cannot write straight into a file you choose (it has no save picker): export fewer rows (a filter) or columns.";
+    if (!handle) {
+      const least = exportEstimate(footerGroups, footerSchema, cols, { format, units, labels, rows: total }).bytes;
+      if (least > EXPORT_LIMIT) throw usage("too_large", `${what} would take at least ${fmtBytes(least)}, more than the ${fmtBytes(EXPORT_LIMIT)} a download may take in this tab; nothing was read. ${instead}`);
+    }
     const writer = handle ? await handle.createWritable() : null;
     const parts = [];
     let bytes = 0;
+    let written = 0; // rows
     const enc = new TextEncoder();
     const emit = async (chunk) => {
       const b = typeof chunk === "string" ? enc.encode(chunk) : chunk;
       bytes += b.length;
       if (writer) await writer.write(b);
+      else if (bytes > EXPORT_LIMIT) throw usage("too_large", `${what} passed the ${fmtBytes(EXPORT_LIMIT)} a download may take in this tab after ${plural(written, "row")}; nothing was downloaded. ${instead}`);
       else parts.push(new Blob([b]));
     };
     let mime;
@@ -1051,6 +1065,7 @@ const ops = {
           }
           await emit(text);
         }
+        written = end;
         post({ done: end, total, label: "rows written" });
       }
       await check(); // the last block's chunks were of this file too
