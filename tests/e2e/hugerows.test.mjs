@@ -216,3 +216,22 @@ test("an export to download (no file chosen) that would take more than a downloa
   await page.click("[data-testid=export-toggle]");
   assert.deepEqual(log.errors, []);
 });
+
+test("a sort of a filter's rows is checked as the filter counts them: past the rows a sort may take, the filter stops there, saying so, not after reading every row group", async () => {
+  const { page, log } = ins;
+  await openRows(80, "rows80m.cols");
+  // Every row is 7: the filter keeps 80,000,000 rows, which a view may hold.
+  await page.click("[data-testid=filter-add]");
+  await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-col]", "0");
+  await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-op]", "=");
+  await page.fill("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-value]", "7");
+  await page.click("[data-testid=filter-apply]");
+  await page.waitForFunction(() => /computed in/.test(document.querySelector("[data-testid=data-status]")?.textContent), null, { timeout: 120_000 });
+  assert.equal(await page.getAttribute("[data-testid=data-status]", "data-total"), "80000000");
+  // Sorted, the filter's rows take 21 bytes each (int8 keys, three lists and the filter's list).
+  const { kind, message } = await refused(() => page.click("[data-testid=data-grid-header][data-col='0'] button"), 120_000);
+  assert.equal(kind, "too_large");
+  const most = Math.floor(LIMIT / 21);
+  assert.equal(message, `the filter keeps 77,000,000 rows of the first 77,000,000 (row groups 0 to 76 of 80), more than the ${most.toLocaleString("en-US")} a sort by “v” may take in this tab (1.50 GiB, 21 bytes a row); it stopped there, the sort's column not read. Narrow the filter: another condition, or a value that fewer rows have.`);
+  assert.deepEqual(log.errors, []);
+});

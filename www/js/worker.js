@@ -10,7 +10,7 @@ import { openUrl, WHOLE_LIMIT } from "./urlbuffer.js";
 import { headerPlan, READ_TOGETHER_FROM } from "./chunkheaders.js";
 import { Held, MAX_SPAN, packageStretches, stretches } from "./stretches.js";
 import { shuffle } from "./stats.js";
-import { SortKeys, sortIds, sortBytes } from "./sort.js";
+import { SortKeys, sortIds, sortBytes, DISTINCT_ENTRY } from "./sort.js";
 import { applyCondition, applyAnyText, textColumns, ANY_TEXT } from "./filter.js";
 import { ColumnProfile, TOP_KEPT, hasHistogram } from "./profile.js";
 import { cellText, textFormat } from "./exporttext.js";
@@ -854,9 +854,13 @@ const ops = {
       if (bytes <= VIEW_LIMIT) return;
       const most = Math.floor(VIEW_LIMIT / sortBytes(sortType, 1, filtered));
       const what = filtered ? `the filter's ${plural(rows, "row")}` : plural(rows, "row");
-      throw usage("too_large", `sorting ${what} by “${footerSchema[sort.c].name}” would take ${fmtBytes(bytes)} of memory (${sortBytes(sortType, 1, filtered)} bytes a row), more than the ${fmtBytes(VIEW_LIMIT)} a view may take in this tab${filtered ? " (its column was not read)" : "; nothing was read"}. ${filtered ? "Narrow the filter" : "Filter the rows first"}: a sort of up to ${plural(most, "row")} fits.`);
+      throw usage("too_large", `sorting ${what} by “${footerSchema[sort.c].name}” would take ${fmtBytes(bytes)} of memory (${sortBytes(sortType, 1, filtered)} bytes a row${sortType === "string" || sortType === "bytes" ? ", its distinct values besides" : ""}), more than the ${fmtBytes(VIEW_LIMIT)} a view may take in this tab${filtered ? " (its column was not read)" : "; nothing was read"}. ${filtered ? "Narrow the filter" : "Filter the rows first"}: a sort of up to ${plural(most, "row")} fits.`);
     };
     if (sort && !filters.length) sortFits(f.numRows, false);
+    // A sort of the filter's rows is checked as the filter counts them:
+    // past the rows it may sort, the filter stops there, rather than read
+    // on to the last row group for a sort refused after.
+    const sortRow = sort ? sortBytes(sortType, 1, true) : 0;
     if (filters.length) {
       const parts = [];
       let kept = 0;
@@ -880,6 +884,10 @@ const ops = {
         }
         let k = 0;
         for (let i = 0; i < n; i++) k += keep[i];
+        if (sort && (kept + k) * sortRow > VIEW_LIMIT) {
+          const most = Math.floor(VIEW_LIMIT / sortRow);
+          throw usage("too_large", `the filter keeps ${plural(kept + k, "row")} of the first ${fmtInt(rgStart[g] + n)} (row groups 0 to ${fmtInt(g)} of ${fmtInt(G)}), more than the ${fmtInt(most)} a sort by “${footerSchema[sort.c].name}” may take in this tab (${fmtBytes(VIEW_LIMIT)}, ${sortRow} bytes a row); it stopped there, the sort's column not read. Narrow the filter: another condition, or a value that fewer rows have.`);
+        }
         if ((kept + k) * FILTER_ROW_BYTES > VIEW_LIMIT) {
           const most = Math.floor(VIEW_LIMIT / FILTER_ROW_BYTES);
           throw usage("too_large", `the filter keeps ${plural(kept + k, "row")} of the first ${fmtInt(rgStart[g] + n)} (row groups 0 to ${fmtInt(g)} of ${fmtInt(G)}), more than the ${fmtInt(most)} a view may hold in this tab (${fmtBytes(VIEW_LIMIT)}, ${FILTER_ROW_BYTES} bytes a row). Narrow the filter: another condition, or a value that fewer rows have.`);
@@ -901,9 +909,13 @@ const ops = {
     }
     if (sort) {
       if (ids) sortFits(ids.length, true);
-      const keys = new SortKeys(sortType, f.numRows, ids);
+      const keys = new SortKeys(sortType, f.numRows, ids, VIEW_LIMIT);
       for await (const [g, [col]] of rowGroupsInTurn([sort.c], check)) {
         keys.add(rgStart[g], col);
+        if (keys.over) {
+          const rows = ids ? ids.length : f.numRows;
+          throw usage("too_large", `sorting ${ids ? `the filter's ${plural(rows, "row")}` : plural(rows, "row")} by “${footerSchema[sort.c].name}” would take more than the ${fmtBytes(VIEW_LIMIT)} a view may take in this tab: ${fmtBytes(keys.rowBytes)} for the rows (${sortBytes(sortType, 1, !!ids)} bytes a row), and its distinct values up to row group ${fmtInt(g)} of ${fmtInt(G)} ${fmtBytes(keys.tableBytes)} more (each its bytes and about ${DISTINCT_ENTRY} besides). ${ids ? "Narrow the filter" : "Filter the rows first"}: fewer rows hold fewer distinct values.`);
+        }
         post({ done: g + 1, total: G, label: "reading sort keys of row group" });
       }
       await check();
