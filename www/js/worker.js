@@ -734,17 +734,40 @@ const ops = {
     return { blob: heldAsBlob };
   },
 
-  async loadHeaders() {
+  async loadHeaders(args, post) {
     const f = need();
     const t0 = performance.now();
     const { held } = source;
+    const chunks = footerGroups.flatMap((rg) => rg.columns);
     // Many chunks: headers close together are read in stretches and handed
     // to the package from memory (chunkheaders.js).
-    const { spans } = headerPlan(footerGroups.flatMap((rg) => rg.columns), { http: !source.blob });
+    const { spans } = headerPlan(chunks, { http: !source.blob });
+    // How far it is: the headers within each slice the package has had
+    // (from a File, one request a header where they lie far apart: 20,000
+    // take seconds), said as often as any progress (PROGRESS_MS).
+    const starts = Float64Array.from(chunks.filter((cm) => cm.byteLength > 0), (cm) => cm.byteOffset).sort();
+    const below = (x) => {
+      let lo = 0;
+      let hi = starts.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (starts[mid] < x) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    // (each header once: a chunk read meanwhile, the grid's, covers its header too)
+    const seen = new Uint8Array(starts.length);
+    let done = 0;
+    held.onSlice = (start, end) => {
+      for (let k = below(start), k1 = below(end); k < k1; k++) if (!seen[k]) (seen[k] = 1), done++;
+      post({ done, total: starts.length, text: `${fmtInt(done)} of ${plural(starts.length, "chunk header")}` });
+    };
     try {
       await readAhead(spans, { once: true });
       await f.loadChunkHeaders();
     } finally {
+      held.onSlice = null;
       // (Headers the package did not ask for: read before, by an inspect.)
       held.release(spans);
     }
