@@ -188,3 +188,50 @@ test("Profile every column says how far it is within a column: row group so many
   await page.waitForSelector("[data-testid=profiles-run]");
   assert.deepEqual(log.errors, []);
 });
+
+test("an export to download (no file chosen) that would take more than a download may is refused before anything is read, saying what it would take, the limit and what to do instead", async () => {
+  const { page, log } = ins;
+  const downloads = [];
+  page.on("download", (d) => downloads.push(d.suggestedFilename()));
+  await openRows(750, "rows750m.cols");
+  const picker = await page.evaluate(() => typeof window.showSaveFilePicker === "function");
+  const instead = picker
+    ? "Tick “Choose where to save” to write it straight into a file, with no such limit, or export fewer rows (a filter) or columns."
+    : "This browser cannot write straight into a file you choose (it has no save picker): export fewer rows (a filter) or columns.";
+  await page.click("[data-testid=export-toggle]");
+  // "7\r\n" a row in CSV; {"v":7} and ",\n" in JSON; a byte a row in Arrow (750 MB: it would fit).
+  for (const [format, gib, name] of [["csv", "2.10", "CSV"], ["json", "6.29", "JSON"]]) {
+    const before = await reads();
+    const t0 = Date.now();
+    await page.check(`[data-testid=export-format-${format}]`);
+    await page.click("[data-testid=export-run]");
+    await page.waitForFunction(() => /^Export failed/.test(document.querySelector("[data-testid=export-result]").textContent), null, { timeout: 10_000 });
+    assert.ok(Date.now() - t0 < 10_000);
+    assert.equal(await page.textContent("[data-testid=export-result]"), `Export failed: too_large: the ${name} of 750,000,000 rows × 1 column would take at least ${gib} GiB, more than the 1.50 GiB a download may take in this tab; nothing was read. ${instead}`);
+    await page.waitForFunction(() => !/Exporting/.test(document.getElementById("status-text").textContent));
+    await goTo(format === "csv" ? 600_000 : 700_000);
+    assert.equal(await reads(), before, "no read for the refused export");
+  }
+  assert.deepEqual(downloads, []);
+  await page.click("[data-testid=export-toggle]");
+  assert.deepEqual(log.errors, []);
+});
+
+test("a sort of a filter's rows is checked as the filter counts them: past the rows a sort may take, the filter stops there, saying so, not after reading every row group", async () => {
+  const { page, log } = ins;
+  await openRows(80, "rows80m.cols");
+  // Every row is 7: the filter keeps 80,000,000 rows, which a view may hold.
+  await page.click("[data-testid=filter-add]");
+  await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-col]", "0");
+  await page.selectOption("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-op]", "=");
+  await page.fill("[data-testid=filter-row] >> nth=0 >> [data-testid=filter-value]", "7");
+  await page.click("[data-testid=filter-apply]");
+  await page.waitForFunction(() => /computed in/.test(document.querySelector("[data-testid=data-status]")?.textContent), null, { timeout: 120_000 });
+  assert.equal(await page.getAttribute("[data-testid=data-status]", "data-total"), "80000000");
+  // Sorted, the filter's rows take 21 bytes each (int8 keys, three lists and the filter's list).
+  const { kind, message } = await refused(() => page.click("[data-testid=data-grid-header][data-col='0'] button"), 120_000);
+  assert.equal(kind, "too_large");
+  const most = Math.floor(LIMIT / 21);
+  assert.equal(message, `the filter keeps 77,000,000 rows of the first 77,000,000 (row groups 0 to 76 of 80), more than the ${most.toLocaleString("en-US")} a sort by “v” may take in this tab (1.50 GiB, 21 bytes a row); it stopped there, the sort's column not read. Narrow the filter: another condition, or a value that fewer rows have.`);
+  assert.deepEqual(log.errors, []);
+});

@@ -100,3 +100,70 @@ export function tableEstimate(file, cols = file.schema.map((_, c) => c)) {
   }
   return { bytes, rows, columns: cols.length };
 }
+
+// An export the person did not give a file to (no save picker in this
+// browser, or not asked for) is made as one Blob of its blocks, which the
+// browser holds in its blob store until the download is saved: at most
+// this many bytes, as much as a file held whole (urlbuffer.js WHOLE_LIMIT).
+// The save picker writes straight into the file, with no such limit.
+export const EXPORT_LIMIT = 1536 * 1024 * 1024;
+
+const utf8 = new TextEncoder();
+// The least text a value of a number column takes: a digit; as a date
+// (timefmt.js formatTime), "2001-03-01 12:30:00".
+const DATE_TEXT = 19;
+
+/**
+ * At least how many bytes an export writes, from the footer alone, nothing
+ * read: the rows of row groups `groups` (the footer's), columns `cols`, as
+ * `format` ("csv", "json", "arrow"), `units` the columns written as dates,
+ * `labels` their names. Each value at its least: a digit for a number,
+ * "true" for a bool, the footer's shortest length for text (twice that in
+ * hex for bytes), quoted in JSON; a null nothing in CSV, "null" in JSON;
+ * in Arrow its fixed width, or a 4-byte offset and the shortest length
+ * (a null its slot).
+ * Then the commas, line ends, and JSON's names of every row. `rows`: the
+ * rows of a view that is not every row (a filter's), each counted at the
+ * least a row of any row group takes. Returns { bytes, rows, perRow }
+ * (perRow: the least bytes a row, over the row groups).
+ */
+export function exportEstimate(groups, schema, cols, { format, units = {}, labels = [], rows = null }) {
+  const json = format === "json";
+  const arrow = format === "arrow";
+  const valueBytes = (c, cm) => {
+    const type = schema[c].type;
+    const len = cm.minLen || 0;
+    if (arrow) return type === "string" || type === "bytes" ? 4 + len : type === "bool" ? 1 / 8 : FIXED[type] ?? 0;
+    if (type === "string") return json ? len + 2 : Math.max(1, len);
+    if (type === "bytes") return json ? 2 * len + 2 : len ? 2 * len : 2;
+    if (type === "bool") return 4;
+    if (units[c]) return DATE_TEXT + (json ? 2 : 0);
+    return 1;
+  };
+  // (in Arrow a null keeps its slot: its fixed width, or an offset)
+  const nullBytes = (c, v) => (arrow ? (schema[c].type === "string" || schema[c].type === "bytes" ? 4 : v) : json ? 4 : 0);
+  // Per row beside its values: CSV's commas and CRLF; JSON's braces, names
+  // and colons, commas and the ",\n" between rows.
+  const around = arrow ? 0 : json ? 2 + cols.reduce((a, c, k) => a + utf8.encode(JSON.stringify(labels[k] ?? "")).length + 1, 0) + (cols.length - 1) + 2 : cols.length - 1 + 2;
+  let bytes = 0;
+  let all = 0;
+  let perRow = Infinity;
+  for (const rg of groups) {
+    const n = rg.numRows;
+    all += n;
+    let row = around;
+    bytes += n * around;
+    for (const c of cols) {
+      const cm = rg.columns[c];
+      const nulls = Math.min(n, cm.nullCount || 0);
+      const v = valueBytes(c, cm);
+      const nb = nullBytes(c, v);
+      bytes += (n - nulls) * v + nulls * nb;
+      row += nulls ? Math.min(v, nb) : v;
+    }
+    if (n) perRow = Math.min(perRow, row);
+  }
+  if (perRow === Infinity) perRow = 0;
+  if (rows !== null && rows !== all) return { bytes: Math.ceil(rows * perRow), rows, perRow };
+  return { bytes: Math.ceil(bytes), rows: all, perRow };
+}

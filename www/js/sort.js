@@ -21,20 +21,37 @@ const WIDE = new Set(["int64", "uint64", "float32", "float64"]);
  * The bytes a sort of `rows` rows of a `type` column holds at its peak:
  * the keys (lo, hi if wide, a class byte) and sortIds' three row lists,
  * with `ids` (a filter's rows) 4 more a row. A string column's distinct
- * values come on top (not known before they are read).
+ * values come on top (not known before they are read): SortKeys counts
+ * them as they come (`tableBytes`).
  */
 export function sortBytes(type, rows, ids) {
   return rows * ((WIDE.has(type) ? 9 : 5) + 12 + (ids ? 4 : 0));
 }
 
 /**
+ * What a string column's distinct value is counted to hold beside its own
+ * bytes (a JS string of one char per byte: a byte each): the string's
+ * header, its entry in the Map, and in finish() its place in the list of
+ * keys, in their order and in the ranks (16 + 16 + 8 + 8 + 4, rounded
+ * up). An estimate: V8's sizes vary with the build and the string.
+ */
+export const DISTINCT_ENTRY = 64;
+
+/**
  * Holds the keys of the rows to sort, of one column: every row of the
  * file, or only `ids` (file rows, ascending: a filter's), key p that of
  * ids[p]. `add(base, column)` takes one row group's decoded column (file
- * rows base .. base + column.length).
+ * rows base .. base + column.length). A string column's table of distinct
+ * values is counted as it grows (`tableBytes`, DISTINCT_ENTRY and its
+ * bytes each); once `bytes` (all the sort will hold) passes `limit`, add
+ * stops taking values and `over` is set: the caller gives up.
  */
 export class SortKeys {
-  constructor(type, numRows, ids = null) {
+  constructor(type, numRows, ids = null, limit = Infinity) {
+    this.limit = limit;
+    this.tableBytes = 0;
+    this.over = false;
+    this.rowBytes = sortBytes(type, ids ? ids.length : numRows, ids);
     this.type = type;
     this.numRows = numRows;
     this.ids = ids;
@@ -44,6 +61,11 @@ export class SortKeys {
     this.lo = new Uint32Array(n);
     this.cls = new Uint8Array(n);
     this.strings = type === "string" || type === "bytes" ? new Map() : null; // value (one char per byte) -> id
+  }
+
+  /** The bytes the sort holds at its peak, as far as known: its rows' (sortBytes) and the distinct values' so far. */
+  get bytes() {
+    return this.rowBytes + this.tableBytes;
   }
 
   /** Keys p0 .. p1 (exclusive): the rows of the row group at file row
@@ -69,6 +91,7 @@ export class SortKeys {
   }
 
   add(base, col) {
+    if (this.over) return;
     const { hi, lo, cls } = this;
     const [p0, p1, row] = this.span(base, col.length);
     const v = col.values;
@@ -87,6 +110,11 @@ export class SortKeys {
         const key = byteString(data, offsets[i], offsets[i + 1]);
         let id = map.get(key);
         if (id === undefined) {
+          this.tableBytes += DISTINCT_ENTRY + key.length;
+          if (this.rowBytes + this.tableBytes > this.limit) {
+            this.over = true;
+            return;
+          }
           id = map.size;
           map.set(key, id);
         }

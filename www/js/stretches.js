@@ -84,6 +84,8 @@ export class Held {
   // answered from it or, if it never came, from the source.
   #coming = new Set(); // { start, end, arrived: Promise, arrive() }
   served = { requests: 0, bytes: 0 };
+  /** Called with (start, end) as each slice the package asked for is answered (held or read): how far a read of many slices is. */
+  onSlice = null;
   // The slices lately read from the source, oldest first: RECENT_COUNT
   // slices and RECENT_MAX bytes at most.
   #recent = []; // { start, end, bytes: Uint8Array }
@@ -223,10 +225,12 @@ export class Held {
         const b = this.#answer(start, end);
         return {
           arrayBuffer: async () => {
-            const kept = await b;
-            if (kept) return kept;
-            const bytes = await blob.slice(start, end).arrayBuffer();
-            this.#keep(start, bytes);
+            let bytes = await b;
+            if (!bytes) {
+              bytes = await blob.slice(start, end).arrayBuffer();
+              this.#keep(start, bytes);
+            }
+            this.onSlice?.(start, end);
             return bytes;
           },
         };
@@ -239,10 +243,12 @@ export class Held {
     return {
       byteLength: buffer.byteLength,
       slice: async (start, end) => {
-        const kept = await this.#answer(start, end);
-        if (kept) return kept;
-        const bytes = await buffer.slice(start, end);
-        this.#keep(start, bytes);
+        let bytes = await this.#answer(start, end);
+        if (!bytes) {
+          bytes = await buffer.slice(start, end);
+          this.#keep(start, bytes);
+        }
+        this.onSlice?.(start, end);
         return bytes;
       },
     };

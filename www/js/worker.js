@@ -10,14 +10,14 @@ import { openUrl, WHOLE_LIMIT } from "./urlbuffer.js";
 import { headerPlan, READ_TOGETHER_FROM } from "./chunkheaders.js";
 import { Held, MAX_SPAN, packageStretches, stretches } from "./stretches.js";
 import { shuffle } from "./stats.js";
-import { SortKeys, sortIds, sortBytes } from "./sort.js";
+import { SortKeys, sortIds, sortBytes, DISTINCT_ENTRY } from "./sort.js";
 import { applyCondition, applyAnyText, textColumns, ANY_TEXT } from "./filter.js";
 import { ColumnProfile, TOP_KEPT, hasHistogram } from "./profile.js";
 import { cellText, textFormat } from "./exporttext.js";
 import { fmtBytes, fmtInt, plural } from "./format.js";
 import { packMeta } from "./metawire.js";
 import { columnLabels } from "./labels.js";
-import { decodedSize } from "./sizes.js";
+import { decodedSize, exportEstimate, EXPORT_LIMIT } from "./sizes.js";
 import { CHUNK_KINDS } from "./chunkkinds.js";
 import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter, asUtf8 } from "./arrowdata.js";
 
@@ -734,17 +734,40 @@ const ops = {
     return { blob: heldAsBlob };
   },
 
-  async loadHeaders() {
+  async loadHeaders(args, post) {
     const f = need();
     const t0 = performance.now();
     const { held } = source;
+    const chunks = footerGroups.flatMap((rg) => rg.columns);
     // Many chunks: headers close together are read in stretches and handed
     // to the package from memory (chunkheaders.js).
-    const { spans } = headerPlan(footerGroups.flatMap((rg) => rg.columns), { http: !source.blob });
+    const { spans } = headerPlan(chunks, { http: !source.blob });
+    // How far it is: the headers within each slice the package has had
+    // (from a File, one request a header where they lie far apart: 20,000
+    // take seconds), said as often as any progress (PROGRESS_MS).
+    const starts = Float64Array.from(chunks.filter((cm) => cm.byteLength > 0), (cm) => cm.byteOffset).sort();
+    const below = (x) => {
+      let lo = 0;
+      let hi = starts.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (starts[mid] < x) lo = mid + 1;
+        else hi = mid;
+      }
+      return lo;
+    };
+    // (each header once: a chunk read meanwhile, the grid's, covers its header too)
+    const seen = new Uint8Array(starts.length);
+    let done = 0;
+    held.onSlice = (start, end) => {
+      for (let k = below(start), k1 = below(end); k < k1; k++) if (!seen[k]) (seen[k] = 1), done++;
+      post({ done, total: starts.length, text: `${fmtInt(done)} of ${plural(starts.length, "chunk header")}` });
+    };
     try {
       await readAhead(spans, { once: true });
       await f.loadChunkHeaders();
     } finally {
+      held.onSlice = null;
       // (Headers the package did not ask for: read before, by an inspect.)
       held.release(spans);
     }
@@ -854,9 +877,13 @@ const ops = {
       if (bytes <= VIEW_LIMIT) return;
       const most = Math.floor(VIEW_LIMIT / sortBytes(sortType, 1, filtered));
       const what = filtered ? `the filter's ${plural(rows, "row")}` : plural(rows, "row");
-      throw usage("too_large", `sorting ${what} by “${footerSchema[sort.c].name}” would take ${fmtBytes(bytes)} of memory (${sortBytes(sortType, 1, filtered)} bytes a row), more than the ${fmtBytes(VIEW_LIMIT)} a view may take in this tab${filtered ? " (its column was not read)" : "; nothing was read"}. ${filtered ? "Narrow the filter" : "Filter the rows first"}: a sort of up to ${plural(most, "row")} fits.`);
+      throw usage("too_large", `sorting ${what} by “${footerSchema[sort.c].name}” would take ${fmtBytes(bytes)} of memory (${sortBytes(sortType, 1, filtered)} bytes a row${sortType === "string" || sortType === "bytes" ? ", its distinct values besides" : ""}), more than the ${fmtBytes(VIEW_LIMIT)} a view may take in this tab${filtered ? " (its column was not read)" : "; nothing was read"}. ${filtered ? "Narrow the filter" : "Filter the rows first"}: a sort of up to ${plural(most, "row")} fits.`);
     };
     if (sort && !filters.length) sortFits(f.numRows, false);
+    // A sort of the filter's rows is checked as the filter counts them:
+    // past the rows it may sort, the filter stops there, rather than read
+    // on to the last row group for a sort refused after.
+    const sortRow = sort ? sortBytes(sortType, 1, true) : 0;
     if (filters.length) {
       const parts = [];
       let kept = 0;
@@ -880,6 +907,10 @@ const ops = {
         }
         let k = 0;
         for (let i = 0; i < n; i++) k += keep[i];
+        if (sort && (kept + k) * sortRow > VIEW_LIMIT) {
+          const most = Math.floor(VIEW_LIMIT / sortRow);
+          throw usage("too_large", `the filter keeps ${plural(kept + k, "row")} of the first ${fmtInt(rgStart[g] + n)} (row groups 0 to ${fmtInt(g)} of ${fmtInt(G)}), more than the ${fmtInt(most)} a sort by “${footerSchema[sort.c].name}” may take in this tab (${fmtBytes(VIEW_LIMIT)}, ${sortRow} bytes a row); it stopped there, the sort's column not read. Narrow the filter: another condition, or a value that fewer rows have.`);
+        }
         if ((kept + k) * FILTER_ROW_BYTES > VIEW_LIMIT) {
           const most = Math.floor(VIEW_LIMIT / FILTER_ROW_BYTES);
           throw usage("too_large", `the filter keeps ${plural(kept + k, "row")} of the first ${fmtInt(rgStart[g] + n)} (row groups 0 to ${fmtInt(g)} of ${fmtInt(G)}), more than the ${fmtInt(most)} a view may hold in this tab (${fmtBytes(VIEW_LIMIT)}, ${FILTER_ROW_BYTES} bytes a row). Narrow the filter: another condition, or a value that fewer rows have.`);
@@ -901,9 +932,13 @@ const ops = {
     }
     if (sort) {
       if (ids) sortFits(ids.length, true);
-      const keys = new SortKeys(sortType, f.numRows, ids);
+      const keys = new SortKeys(sortType, f.numRows, ids, VIEW_LIMIT);
       for await (const [g, [col]] of rowGroupsInTurn([sort.c], check)) {
         keys.add(rgStart[g], col);
+        if (keys.over) {
+          const rows = ids ? ids.length : f.numRows;
+          throw usage("too_large", `sorting ${ids ? `the filter's ${plural(rows, "row")}` : plural(rows, "row")} by “${footerSchema[sort.c].name}” would take more than the ${fmtBytes(VIEW_LIMIT)} a view may take in this tab: ${fmtBytes(keys.rowBytes)} for the rows (${sortBytes(sortType, 1, !!ids)} bytes a row), and its distinct values up to row group ${fmtInt(g)} of ${fmtInt(G)} ${fmtBytes(keys.tableBytes)} more (each its bytes and about ${DISTINCT_ENTRY} besides). ${ids ? "Narrow the filter" : "Filter the rows first"}: fewer rows hold fewer distinct values.`);
+        }
         post({ done: g + 1, total: G, label: "reading sort keys of row group" });
       }
       await check();
@@ -974,9 +1009,13 @@ const ops = {
    * chose) each block is written to it as it is made; otherwise each block
    * becomes a Blob (the browser keeps Blob data outside the JavaScript heap
    * and pages it to disk when large) and the answer is one Blob made of
-   * them, so no more than a block of text is ever held here.
+   * them, so no more than a block of text is ever held here. That Blob is
+   * bounded (EXPORT_LIMIT): an export whose footer says it would take
+   * more is refused before anything is read, and one that passes it as
+   * it is written stops there; `picker` says whether this browser can
+   * save to a chosen file instead, which the refusal then suggests.
    */
-  async export({ format, cols, units = {}, handle = null, block = 65536 }, post, job) {
+  async export({ format, cols, units = {}, handle = null, picker = false, block = 65536 }, post, job) {
     const f = need();
     const check = jobControl(job);
     const t0 = performance.now();
@@ -989,14 +1028,24 @@ const ops = {
     // change which rows are written, or their order, halfway.
     const rows = view;
     const total = rows ? rows.length : f.numRows;
+    const what = `the ${format === "arrow" ? "Arrow stream" : format.toUpperCase()} of ${plural(total, "row")} × ${plural(cols.length, "column")}`;
+    const instead = picker
+      ? "Tick “Choose where to save” to write it straight into a file, with no such limit, or export fewer rows (a filter) or columns."
+      : "This browser cannot write straight into a file you choose (it has no save picker): export fewer rows (a filter) or columns.";
+    if (!handle) {
+      const least = exportEstimate(footerGroups, footerSchema, cols, { format, units, labels, rows: total }).bytes;
+      if (least > EXPORT_LIMIT) throw usage("too_large", `${what} would take at least ${fmtBytes(least)}, more than the ${fmtBytes(EXPORT_LIMIT)} a download may take in this tab; nothing was read. ${instead}`);
+    }
     const writer = handle ? await handle.createWritable() : null;
     const parts = [];
     let bytes = 0;
+    let written = 0; // rows
     const enc = new TextEncoder();
     const emit = async (chunk) => {
       const b = typeof chunk === "string" ? enc.encode(chunk) : chunk;
       bytes += b.length;
       if (writer) await writer.write(b);
+      else if (bytes > EXPORT_LIMIT) throw usage("too_large", `${what} passed the ${fmtBytes(EXPORT_LIMIT)} a download may take in this tab after ${plural(written, "row")}; nothing was downloaded. ${instead}`);
       else parts.push(new Blob([b]));
     };
     let mime;
@@ -1051,6 +1100,7 @@ const ops = {
           }
           await emit(text);
         }
+        written = end;
         post({ done: end, total, label: "rows written" });
       }
       await check(); // the last block's chunks were of this file too

@@ -16,6 +16,7 @@ import { showRange, copyKeys } from "./range.js";
 import { createRecord } from "./record.js";
 import { brief, isolated } from "../labels.js";
 import { groupList } from "../chunkstate.js";
+import { EXPORT_LIMIT } from "../sizes.js";
 
 // The most of a value the side panel lays out: its text whole, at 20 MB,
 // held the page for seconds. Copy value copies all of it.
@@ -583,7 +584,7 @@ export function createData(ctx, el) {
             const written = cols; // the columns shown may change before it ends
             exporting = gen;
             try {
-              const res = await ctx.call("export", { format, cols, units, handle }, `Exporting ${format.toUpperCase()}`, { signal: ac.signal, onProgress: (p) => (bar.value = p.total ? p.done / p.total : 0) });
+              const res = await ctx.call("export", { format, cols, units, handle, picker: canPick }, `Exporting ${format.toUpperCase()}`, { signal: ac.signal, onProgress: (p) => (bar.value = p.total ? p.done / p.total : 0) });
               if (res.blob) ctx.download(name, res.blob);
               note.textContent = `${plural(res.rows, "row")} × ${plural(written.length, "column")}, ${fmtBytes(res.bytes)} ${handle ? "written to the file you chose" : "downloaded"} in ${fmtMs(res.ms)}.`;
               if (res.replaced.length) note.textContent += ` Bytes that are not UTF-8 in ${res.replaced.map((l) => brief(l)).join(", ")} are U+FFFD in it (an Arrow Utf8 column must be UTF-8).`;
@@ -602,7 +603,7 @@ export function createData(ctx, el) {
           },
         },
         h("fieldset", { class: "modes" }, h("legend", {}, "Format"), fmtRadio("csv", "CSV", true), fmtRadio("json", "JSON (an array of objects)", false), fmtRadio("arrow", "Arrow IPC stream (.arrows)", false)),
-        h("p", { class: "muted small" }, "The rows of the current view (its filter and order) and the columns shown. Written a block of 65,536 rows at a time in the worker: CSV and JSON keep every digit of int64 values and write bytes that are not UTF-8 as \\xNN; Arrow keeps the types, and writes such bytes as U+FFFD."),
+        h("p", { class: "muted small" }, `The rows of the current view (its filter and order) and the columns shown. Written a block of 65,536 rows at a time in the worker: CSV and JSON keep every digit of int64 values and write bytes that are not UTF-8 as \\xNN; Arrow keeps the types, and writes such bytes as U+FFFD. ${canPick ? "Unless you choose where to save, the" : "The"} download is made in this tab, up to ${fmtBytes(EXPORT_LIMIT)}: a larger one is refused (before anything is read when the footer tells).`),
         (timesLabel = h("label", { class: "check", hidden: !anyTime }, times, " Write time columns as dates (UTC) instead of their numbers (CSV and JSON)")),
         canPick ? h("label", { class: "check" }, pick, " Choose where to save: streams straight into the file") : null,
         h("div", { class: "button-row" }, go, bar, stop),
