@@ -12,20 +12,8 @@ import { scalarText } from "../../www/js/format.js";
 import { mulberry32 } from "../../www/js/stats.js";
 import path from "node:path";
 import { corpusDir, expectedPath, readJson } from "../node/corpus.mjs";
+import { textColumn } from "./textcolumn.mjs";
 
-/** A decoded text column as the package hands it over (null: a null row). */
-function textColumn(values) {
-  const parts = values.map((v) => (v === null ? new Uint8Array(0) : v));
-  const offsets = new Uint32Array(values.length + 1);
-  for (let i = 0; i < parts.length; i++) offsets[i + 1] = offsets[i] + parts[i].length;
-  const data = new Uint8Array(offsets[values.length]);
-  parts.forEach((p, i) => data.set(p, offsets[i]));
-  const validity = new Uint8Array(Math.ceil(values.length / 8));
-  values.forEach((v, i) => {
-    if (v !== null) validity[i >> 3] |= 1 << (i & 7);
-  });
-  return { length: values.length, validity, values: { offsets, data } };
-}
 
 const latin1 = (bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1");
 const bytesOf = (s) => Uint8Array.from(s, (ch) => ch.charCodeAt(0));

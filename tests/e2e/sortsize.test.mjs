@@ -9,22 +9,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { SortKeys, sortIds, sortBytes, DISTINCT_ENTRY } from "../../www/js/sort.js";
-
-const enc = new TextEncoder();
-
-/** A decoded text column as the package hands it over (null: a null row). */
-function textColumn(values) {
-  const parts = values.map((v) => (v === null ? new Uint8Array(0) : enc.encode(v)));
-  const offsets = new Uint32Array(values.length + 1);
-  for (let i = 0; i < parts.length; i++) offsets[i + 1] = offsets[i] + parts[i].length;
-  const data = new Uint8Array(offsets[values.length]);
-  parts.forEach((p, i) => data.set(p, offsets[i]));
-  const validity = new Uint8Array(Math.ceil(values.length / 8));
-  values.forEach((v, i) => {
-    if (v !== null) validity[i >> 3] |= 1 << (i & 7);
-  });
-  return { type: "string", length: values.length, validity, values: { offsets, data } };
-}
+import { textColumn } from "./textcolumn.mjs";
 
 test("a text sort counts its distinct values as they come: each its bytes and DISTINCT_ENTRY, a repeat or a null nothing", async () => {
   const a = textColumn(["pear", "fig", null, "pear", "apple"]);
