@@ -660,10 +660,9 @@ impl Inner {
         match (g, c) {
             (Ok(g), Ok(c)) => Ok((g, c)),
             (g, c) => {
-                // Say where, when "where" is a place at all.
-                let mut e = g.and(c).err().unwrap_or_else(|| Error::new(ErrorKind::OutOfRange, ""));
-                (e.location.row_group, e.location.column) = (whole(row_group), whole(column));
-                Err(js_error(&e))
+                // (Both out of range: the row group's is said.)
+                let e = g.and(c).err().map(|e| e.message).unwrap_or_default();
+                Err(convert::out_of_range(&e, whole(row_group), whole(column)))
             }
         }
     }
@@ -709,10 +708,11 @@ pub(super) fn index(v: &JsValue, what: &str, count: usize, place: &str) -> JsRes
 /// points (its `rowGroup` or `column`: `what` says which), when it is a
 /// place at all, as `readColumn`'s are.
 pub(super) fn located_index(v: &JsValue, what: &str, count: usize, place: &str) -> JsResult<usize> {
-    index(v, what, count, place)?.map_err(|mut e| {
-        let at = if what == "column" { &mut e.location.column } else { &mut e.location.row_group };
-        *at = whole(v);
-        js_error(&e)
+    // (Its message names the index already: no place after it.)
+    index(v, what, count, place)?.map_err(|e| {
+        let at = whole(v);
+        let (g, c) = if what == "column" { (None, at) } else { (at, None) };
+        convert::out_of_range(&e.message, g, c)
     })
 }
 

@@ -331,15 +331,15 @@ test("a callable source (a function with byteLength and slice(), or size and sli
   await rejectsKind(ColumnsFile.fromAsyncBuffer(notCallableSlice), "bad_source", (e) => assert.match(e.message, /slice is the number 5/));
 });
 
-test("an index list's out_of_range says where: rowGroup or column is the index asked for, as readColumn's errors do", async () => {
+test("an index list's out_of_range says where: rowGroup or column is the index asked for, as readColumn's errors do; the message names the index that does not exist, and no place after it (it repeated the index)", async () => {
   const file = ColumnsFile.fromBytes(corpusFile("valid/nulls").bytes);
   const at = (rowGroup, column, re) => (e) => {
     assert.equal(e.rowGroup, rowGroup, "rowGroup");
     assert.equal(e.column, column, "column");
     assert.match(e.message, re);
   };
-  throwsKind(() => file.readColumns([0, 99]), "out_of_range", at(99, null, /^row group 99 \(position 1 of the list\) does not exist; the file has 4 \(row group 99\)$/));
-  throwsKind(() => file.readColumns(null, [0, 7]), "out_of_range", at(null, 7, /^column 7 \(position 1 of the list\) does not exist; the file has 5 \(column 7\)$/));
+  throwsKind(() => file.readColumns([0, 99]), "out_of_range", at(99, null, /^row group 99 \(position 1 of the list\) does not exist; the file has 4$/));
+  throwsKind(() => file.readColumns(null, [0, 7]), "out_of_range", at(null, 7, /^column 7 \(position 1 of the list\) does not exist; the file has 5$/));
   throwsKind(() => file.readColumns([0], [-1]), "out_of_range", at(null, null, /column -1 \(position 0/));
   throwsKind(() => file.readColumns([1.5]), "out_of_range", at(null, null, /row group 1\.5 \(position 0/));
   await rejectsKind(file.readColumnsAsync([4]), "out_of_range", at(4, null, /row group 4/));
@@ -347,8 +347,13 @@ test("an index list's out_of_range says where: rowGroup or column is the index a
   throwsKind(() => file.readRowGroupScoped(1, () => {}, { columns: [0, 6] }), "out_of_range", at(null, 6, /column 6/));
   await rejectsKind(file.rowGroupsAsync({ rowGroups: [0, 9] }).next(), "out_of_range", at(9, null, /row group 9/));
   await rejectsKind(file.rowGroupsAsync({ columns: [8] }).next(), "out_of_range", at(null, 8, /column 8/));
-  // One index, as before: both places.
-  throwsKind(() => file.readColumn(9, 0), "out_of_range", at(9, 0, /row group 9 does not exist/));
+  // One index, as before: both fields, the indexes asked for; the message names the one that does not exist, and no place after it.
+  throwsKind(() => file.readColumn(9, 0), "out_of_range", at(9, 0, /^row group 9 does not exist; the file has 4$/));
+  throwsKind(() => file.readColumn(0, 9), "out_of_range", at(0, 9, /^column 9 does not exist; the file has 5$/));
+  throwsKind(() => file.inspectChunk(9, 9), "out_of_range", at(9, 9, /^row group 9 does not exist; the file has 4$/));
+  throwsKind(() => file.readColumn(-1, 0), "out_of_range", at(null, 0, /^row group -1 does not exist; the file has 4$/));
+  await rejectsKind(file.readColumnAsync(1, 5), "out_of_range", at(1, 5, /^column 5 does not exist; the file has 5$/));
+  throwsKind(() => file.readRowGroupScoped(4, () => {}), "out_of_range", at(4, null, /^row group 4 does not exist; the file has 4$/));
   file.free();
 });
 
