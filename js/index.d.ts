@@ -529,7 +529,8 @@ export class ColumnsFile {
  *  Files opened with a registry see tokenizers registered later. */
 export class TokenizerRegistry {
   constructor();
-  /** Registers a tokenizer.json (its exact bytes); returns its lowercase hex SHA-256 digest. */
+  /** Registers a tokenizer.json (its exact bytes); returns its lowercase hex SHA-256 digest.
+   *  A UTF-8 byte order mark before the JSON is read past, and is part of the digest. */
   register(tokenizerJson: Bytes): string;
   /** Whether a tokenizer with this hex digest is registered. */
   has(digest: string): boolean;
