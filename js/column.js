@@ -250,6 +250,23 @@ export function option(options, key, method) {
   }
 }
 
+/** @internal Refuses a name in an options object that `method` does not
+ *  take (`keys`, separated by ", "): a misspelt one (`{ colums: [0] }`) would
+ *  be ignored, and its default taken in silence. Anything but an object is
+ *  left to the method's own checks. */
+export function known(options, method, keys) {
+  if (options === null || typeof options !== "object") return;
+  let names;
+  try {
+    names = Object.keys(options);
+  } catch (e) {
+    const err = new ColumnsError(`${method}: listing its options threw`, "bad_argument");
+    err.cause = e;
+    throw err;
+  }
+  for (const k of names) if (!keys.split(", ").includes(k)) throw new ColumnsError(`${method} has no option "${k.slice(0, 100)}"; it takes ${keys}`, "bad_argument");
+}
+
 /**
  * @internal Takes back the buffers of `columns` (see `reused`) so a later
  * read can refill them instead of allocating fresh memory, which in

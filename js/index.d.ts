@@ -386,7 +386,10 @@ export interface AbortOptions {
   signal?: AbortSignal | null | undefined;
 }
 
-/** Options of the copying reads (`readColumn`, `readColumns` and their async forms). */
+/** Options of the copying reads (`readColumn`, `readColumns` and their async forms).
+ *  In every options object of the package, a name its method does not take
+ *  (misspelt, or another method's option) is a `bad_argument` naming it and
+ *  the method, not ignored; one left `undefined` or `null` takes its default. */
 export interface ReadOptions extends AbortOptions {
   /** Columns you are done with: the read refills their buffers instead of
    *  allocating new memory, and empties them (their `values` become null). */

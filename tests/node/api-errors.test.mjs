@@ -440,3 +440,49 @@ test("the two sources mixed up (bytes to fromBlob, a Blob to fromAsyncBuffer): b
   // Each still opens what it takes.
   assert.equal((await ColumnsFile.fromBlob(new Blob([bytes]))).numRows, ColumnsFile.fromBytes(bytes).numRows);
 });
+
+test("an option name a method does not take (misspelt, or another method's) is a bad_argument naming it and the call, never ignored; every name it takes passes", async () => {
+  const { bytes } = corpusFile("valid/nulls");
+  const file = ColumnsFile.fromBytes(bytes);
+  const named = (method, key, takes) => (e) => {
+    assert.equal(e.message, `${method} has no option "${key}"; it takes ${takes}`);
+    assert.ok(e instanceof ColumnsError);
+  };
+  const READ = "reuse, boolBits, signal";
+  throwsKind(() => file.readColumn(0, 0, { resue: [] }), "bad_argument", named("readColumn", "resue", READ));
+  throwsKind(() => file.readColumns(null, null, { columns: [0] }), "bad_argument", named("readColumns", "columns", READ));
+  await rejectsKind(file.readColumnAsync(0, 0, { boolbits: true }), "bad_argument", named("readColumnAsync", "boolbits", READ));
+  await rejectsKind(file.readColumnsAsync(null, null, { colums: [0] }), "bad_argument", named("readColumnsAsync", "colums", READ));
+  await rejectsKind(file.inspectChunkAsync(0, 0, { reuse: [] }), "bad_argument", named("inspectChunkAsync", "reuse", "signal"));
+  await rejectsKind(file.loadChunkHeaders({ signl: null }), "bad_argument", named("loadChunkHeaders", "signl", "signal"));
+  throwsKind(() => file.readRowGroupScoped(0, () => {}, { column: [0] }), "bad_argument", named("readRowGroupScoped", "column", "columns"));
+  await rejectsKind(file.readRowGroupScopedAsync(0, () => {}, { columns: [0], scoped: true }), "bad_argument", named("readRowGroupScopedAsync", "scoped", "columns, signal"));
+  const STREAM = "rowGroups, columns, readAhead, boolBits, scoped, reuse, signal";
+  await rejectsKind(file.rowGroupsAsync({ readahead: 1 }).next(), "bad_argument", named("rowGroupsAsync", "readahead", STREAM));
+  await rejectsKind(file.rowGroupsAsync({ scoped: true, rowGroup: [0] }).next(), "bad_argument", named("rowGroupsAsync", "rowGroup", STREAM));
+  await rejectsKind(ColumnsFile.fromBlob(new Blob([bytes]), null, { singal: null }), "bad_argument", named("ColumnsFile.fromBlob", "singal", "signal"));
+  await rejectsKind(ColumnsFile.fromAsyncBuffer({ byteLength: bytes.length, slice: (s, e) => bytes.slice(s, e) }, null, { limit: 5 }), "bad_argument", named("ColumnsFile.fromAsyncBuffer", "limit", "signal"));
+  // Left undefined, the name is still wrong; a key past 100 characters is cut.
+  throwsKind(() => file.readColumns(null, null, { signal: undefined, boolBit: undefined }), "bad_argument", named("readColumns", "boolBit", READ));
+  throwsKind(() => file.readColumns(null, null, { ["k".repeat(500)]: 1 }), "bad_argument", named("readColumns", "k".repeat(100), READ));
+  // Options whose keys cannot be listed: a bad_argument with the cause.
+  const boom = new Error("ownKeys");
+  throwsKind(() => file.readColumns(null, null, new Proxy({}, { ownKeys: () => { throw boom; } })), "bad_argument", (e) => assert.equal(e.cause, boom));
+  // Every name each takes, together, passes.
+  const signal = new AbortController().signal;
+  const all = { reuse: [], boolBits: true, signal };
+  assert.equal(file.readColumn(0, 0, all).length, 1);
+  assert.equal(file.readColumns([0], [0], all).length, 1);
+  assert.equal((await file.readColumnAsync(0, 0, all)).length, 1);
+  assert.equal((await file.readColumnsAsync([0], [0], all)).length, 1);
+  assert.equal((await file.inspectChunkAsync(0, 0, { signal })).rowGroup ?? 0, 0);
+  await file.loadChunkHeaders({ signal });
+  assert.equal(file.readRowGroupScoped(0, ({ numRows }) => numRows, { columns: [0] }), 1);
+  assert.equal(await file.readRowGroupScopedAsync(0, ({ numRows }) => numRows, { columns: [0], signal }), 1);
+  for (const scoped of [false, true]) {
+    const step = await file.rowGroupsAsync({ rowGroups: [0], columns: [0], readAhead: 1 << 20, boolBits: false, scoped, reuse: null, signal }).next();
+    assert.equal(step.value.numRows, 1);
+  }
+  assert.equal((await ColumnsFile.fromBlob(new Blob([bytes]), null, { signal })).numRows, file.numRows);
+  file.free();
+});
