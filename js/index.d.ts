@@ -195,7 +195,8 @@ export interface ColumnOf<T extends ColumnType> {
 
 /** A decoded column chunk: narrow it by `type` to reach typed `values`. */
 export type Column = { [T in ColumnType]: ColumnOf<T> }[ColumnType];
-/** The runtime class of every Column (for `instanceof`); columns come from reads only. */
+/** The runtime class of every Column (for `instanceof`); columns come from reads only
+ *  (`new Column()` is a `bad_argument`, as is a Column method called on anything else). */
 export declare const Column: abstract new (...args: never[]) => Column;
 
 /** A decoded column chunk of type `T` lent by a scoped read
@@ -228,7 +229,8 @@ export interface ScopedColumnOf<T extends ColumnType> {
 
 /** A lent column chunk: narrow it by `type` to reach typed `values`. */
 export type ScopedColumn = { [T in ColumnType]: ScopedColumnOf<T> }[ColumnType];
-/** The runtime class of every ScopedColumn (for `instanceof`). */
+/** The runtime class of every ScopedColumn (for `instanceof`); they are lent by
+ *  scoped reads only (`new ScopedColumn()` is a `bad_argument`, as `new Column()` is). */
 export declare const ScopedColumn: abstract new (...args: never[]) => ScopedColumn;
 
 /** One row group's columns, as a scoped read and `rowGroupsAsync` give them. */

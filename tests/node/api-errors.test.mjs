@@ -486,3 +486,34 @@ test("an option name a method does not take (misspelt, or another method's) is a
   assert.equal((await ColumnsFile.fromBlob(new Blob([bytes]), null, { signal })).numRows, file.numRows);
   file.free();
 });
+
+test("the classes only a read makes (Column, ScopedColumn) refuse `new`, and their methods refuse another `this` (null, a plain object, a Proxy that throws), each a bad_argument, not an empty column or a TypeError", async () => {
+  const { Column, ScopedColumn } = loadApi();
+  const file = ColumnsFile.fromBytes(corpusFile("valid/nulls").bytes);
+  throwsKind(() => new Column(), "bad_argument", (e) => assert.equal(e.message, "Column methods need a Column made by this package, not by new Column()"));
+  throwsKind(() => new Column("int32", 1, 0, new Int32Array(1), null), "bad_argument");
+  throwsKind(() => new ScopedColumn(), "bad_argument", (e) => assert.equal(e.message, "ScopedColumn methods need a ScopedColumn made by this package, not by new ScopedColumn()"));
+  throwsKind(() => new ScopedColumn({ live: true }, ["int32", 1, 0]), "bad_argument");
+  const trap = () => { throw new Error("trap"); };
+  const throwing = new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap });
+  const column = file.readColumn(0, 0);
+  for (const self of [null, undefined, {}, 5, throwing, { values: new Int32Array(1), length: 1, validity: null }]) {
+    for (const method of ["isValid", "toArray", "boolBitmap", "pin"]) {
+      throwsKind(() => Column.prototype[method].call(self, 0), "bad_argument", (e) => assert.match(e.message, /^Column methods need a Column made by this package; this is /, method));
+    }
+    for (const key of ["values", "validity", "released"]) {
+      throwsKind(() => Object.getOwnPropertyDescriptor(ScopedColumn.prototype, key).get.call(self), "bad_argument", (e) => assert.match(e.message, /^ScopedColumn methods need a ScopedColumn made by this package; this is /, key));
+    }
+    throwsKind(() => ScopedColumn.prototype.copy.call(self), "bad_argument");
+  }
+  // A Column is not a ScopedColumn; the methods they share take both.
+  throwsKind(() => ScopedColumn.prototype.copy.call(column), "bad_argument", (e) => assert.match(e.message, /this is a Column$/));
+  assert.equal(Column.prototype.isValid.call(column, 0), column.isValid(0));
+  file.readRowGroupScoped(0, ({ columns: [lent] }) => {
+    assert.deepEqual(Column.prototype.toArray.call(lent), column.toArray());
+    assert.equal(ScopedColumn.prototype.isValid.call(lent, 0), column.isValid(0));
+    assert.equal(lent.released, false);
+  }, { columns: [0] });
+  assert.equal(column.pin(), column);
+  file.free();
+});
