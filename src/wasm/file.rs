@@ -482,8 +482,9 @@ fn assemble(prelude: Prelude, header: &[u8], footer: &[u8]) -> JsResult<FileMeta
 
 /// Opens a file piecewise: head probe and tail together, then the rest of
 /// the header and the footer together. Reads nothing else. A short file is
-/// read whole as its head, footer included (`plan::open_head`).
-async fn open(source: Source, registry: Shared, signal: JsValue) -> JsResult<ColumnsFile> {
+/// read whole as its head, footer included (`plan::open_head`), and kept:
+/// its reads take their chunks from a copy of it (`Kind::Held`).
+async fn open(mut source: Source, registry: Shared, signal: JsValue) -> JsResult<ColumnsFile> {
     let len = source.len;
     let (head, tail) = if len < 8 {
         (Vec::new(), Vec::new()) // read_prelude reports the truncation
@@ -515,6 +516,11 @@ async fn open(source: Source, registry: Shared, signal: JsValue) -> JsResult<Col
         }
     };
     let meta = assemble(prelude, &header, &footer)?;
+    if header.len() as u64 == len {
+        // Read whole: its chunks are here too (at most 8 KiB and 17 bytes),
+        // and the source need not be asked again (nor kept).
+        source.kind = Kind::Held(js_sys::Uint8Array::from(&header[..]).unchecked_into());
+    }
     ColumnsFile::new(meta, source, registry)
 }
 

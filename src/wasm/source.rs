@@ -114,6 +114,10 @@ pub(crate) enum Kind {
     BlobLike(JsValue),
     /// `{ byteLength, slice(start, end) }`.
     Async(JsValue),
+    /// What a Blob or AsyncBuffer became once its open read it whole (a
+    /// short file: `plan::open_head`): a copy of its bytes, of our own, which
+    /// its reads take their chunks from instead of asking the source again.
+    Held(View),
 }
 
 /// A byte source and what has been fetched from it so far.
@@ -227,7 +231,7 @@ impl Source {
             self.bytes_read.set(self.bytes_read.get() + (end - start));
         };
         let value = match &self.kind {
-            Kind::Memory(view) => {
+            Kind::Memory(view) | Kind::Held(view) => {
                 self.memory()?;
                 return Ok(Pending::Ready(view.subarray_f64(start, end)));
             }
