@@ -7,7 +7,7 @@
 // "columns-wasm-glue" is wasm-bindgen's web-target output; tools/package.mjs
 // bundles it in (it is not a runtime dependency).
 import * as glue from "columns-wasm-glue";
-import { Column, ColumnsError, adopt, boolBitsOf, describe, flag, handBack, option, reused, settle } from "./column.js";
+import { Column, ColumnsError, boolBitsOf, describe, flag, handBack, known, option, reused, settle } from "./column.js";
 import { RowGroupStream, Scope, ScopedColumn, scopedColumns } from "./scoped.js";
 
 export { Column, ColumnsError, ScopedColumn };
@@ -39,14 +39,17 @@ function ensureReady(what) {
   }
 }
 
-/** Wraps `fn` so that it first checks `check(this)`; async methods reject
- *  instead of throwing. While it runs, `this` is in `running`. */
-function guarded(fn, check, returnsPromise) {
+/** Wraps `fn` so that it first checks `check(this)` and the names in its
+ *  options (`known`, by `OPTIONS[key]`); async methods reject instead of
+ *  throwing. While it runs, `this` is in `running`. */
+function guarded(fn, check, key, name) {
+  const [at, keys] = OPTIONS[key] ?? [];
   return function (...args) {
     try {
       check(this);
+      if (keys) known(args[at], name, keys);
     } catch (e) {
-      if (returnsPromise) return Promise.reject(e);
+      if (ASYNC.test(key)) return Promise.reject(e);
       throw e;
     }
     // (A static, or a detached call: no object to free.)
@@ -66,7 +69,13 @@ function guarded(fn, check, returnsPromise) {
 const running = new WeakSet();
 
 // Methods that return a promise: their misuse rejects, as their other errors do.
-const ASYNC = /Async$|^loadChunkHeaders$|^fromBlob$/;
+const ASYNC = /Async|^loadChunkHeaders$|^fromBlob$/;
+
+// The options the module's methods take: where their options argument is,
+// and its names (the methods js/ adds check theirs with `optionsOf`).
+const READ = [2, "reuse, boolBits, signal"];
+const ABORT = [2, "signal"];
+const OPTIONS = { readColumn: READ, readColumns: READ, readColumnAsync: READ, readColumnsAsync: READ, inspectChunkAsync: ABORT, loadChunkHeaders: [0, "signal"], fromBlob: ABORT, fromAsyncBuffer: ABORT };
 
 // Files whose scoped read has lent views now, and those whose free() waits
 // for that loan to end (freeing would release the memory the views show).
@@ -103,8 +112,8 @@ function guardInstances(cls, name) {
   for (const key of Reflect.ownKeys(cls.prototype)) {
     if (typeof key !== "string" || skip.has(key)) continue;
     const d = Object.getOwnPropertyDescriptor(cls.prototype, key);
-    if (typeof d.value === "function") d.value = guarded(d.value, alive, ASYNC.test(key));
-    if (d.get) d.get = guarded(d.get, alive, false);
+    if (typeof d.value === "function") d.value = guarded(d.value, alive, key, key);
+    if (d.get) d.get = guarded(d.get, alive);
     Object.defineProperty(cls.prototype, key, d);
   }
   // A second free() is harmless, as closing twice usually is. Inside a
@@ -124,7 +133,7 @@ function guardStatics(cls, name) {
   for (const key of Object.getOwnPropertyNames(cls)) {
     const d = Object.getOwnPropertyDescriptor(cls, key);
     if (typeof d.value !== "function" || key.startsWith("__")) continue;
-    d.value = guarded(d.value, () => ensureReady(`${name}.${key}()`), ASYNC.test(key));
+    d.value = guarded(d.value, () => ensureReady(`${name}.${key}()`), key, `${name}.${key}`);
     Object.defineProperty(cls, key, d);
   }
 }
@@ -179,10 +188,12 @@ const unguardedFree = ColumnsFile.prototype.free;
 let memory = null;
 const wasmMemoryObject = () => (memory ??= glue.wasmMemory());
 
-/** Options checked to be an object (undefined and null: none). */
-function optionsOf(options, method) {
+/** Options checked to be an object (undefined and null: none) that names
+ *  only `keys` (see `known`). */
+function optionsOf(options, method, keys) {
   if (options === undefined || options === null) return {};
   if (typeof options !== "object") throw new ColumnsError(`${method}'s options must be an object; got ${describe(options)}`, "bad_argument");
+  known(options, method, keys);
   return options;
 }
 
@@ -252,7 +263,7 @@ Object.assign(ColumnsFile.prototype, {
    *  columns lent: views of the file's own buffers, valid until it returns. */
   readRowGroupScoped(rowGroup, callback, options) {
     checkCallback(callback, "readRowGroupScoped");
-    const desc = this.__scopedRead(rowGroup, option(optionsOf(options, "readRowGroupScoped"), "columns", "readRowGroupScoped"));
+    const desc = this.__scopedRead(rowGroup, option(optionsOf(options, "readRowGroupScoped", "columns"), "columns", "readRowGroupScoped"));
     return lend(this, rowGroup, desc, callback);
   },
 
@@ -261,7 +272,7 @@ Object.assign(ColumnsFile.prototype, {
   readRowGroupScopedAsync(rowGroup, callback, options) {
     const read = async () => {
       checkCallback(callback, "readRowGroupScopedAsync");
-      const o = optionsOf(options, "readRowGroupScopedAsync");
+      const o = optionsOf(options, "readRowGroupScopedAsync", "columns, signal");
       const columns = option(o, "columns", "readRowGroupScopedAsync");
       // A stream of one row group, in the file's own buffers (mode 2).
       const stream = new RowGroupStream((deliver) => this.__rowGroups(rowGroup, columns, 2, o, deliver), true, wasmMemoryObject());
@@ -300,8 +311,9 @@ guardInstances(ColumnsFile, "ColumnsFile");
 ColumnsFile.prototype.rowGroupsAsync = function (options) {
   let scoped = false;
   let error = null;
+  let o;
   try {
-    const o = optionsOf(options, "rowGroupsAsync");
+    o = optionsOf(options, "rowGroupsAsync", "rowGroups, columns, readAhead, boolBits, scoped, reuse, signal");
     scoped = flag(option(o, "scoped", "rowGroupsAsync"), "scoped");
     // Lent columns take neither (wasm hands the copying reads' to JS), but
     // a wrong type is refused all the same.
@@ -311,7 +323,6 @@ ColumnsFile.prototype.rowGroupsAsync = function (options) {
   }
   const start = (deliver) => {
     if (error) throw error;
-    const o = optionsOf(options, "rowGroupsAsync");
     const [rowGroups, columns] = ["rowGroups", "columns"].map((k) => option(o, k, "rowGroupsAsync"));
     // Through the prototype's guarded method: a `this` that is not a file is a bad_argument.
     return ColumnsFile.prototype.__rowGroups.call(this, rowGroups, columns, scoped ? 1 : 0, o, deliver);
@@ -382,11 +393,12 @@ export const internal = {
   toBytes,
   optionsOf,
   option,
+  known,
   settle,
   abortedError,
   handBack,
   reused,
   boolBitsOf,
   /** A Column around buffers a worker transferred, refillable when handed back. */
-  columnFromParts: (type, length, nullCount, values, validity, boolBits = false) => adopt(new Column(type, length, nullCount, values, validity, boolBits)),
+  columnFromParts: Column.fromParts,
 };

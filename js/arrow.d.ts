@@ -14,7 +14,8 @@ import type { Column, ColumnsFile } from "./columns_wasm.js";
  *  as DuckDB need, which refuse invalid UTF-8 in Utf8). */
 export type StringsAs = "utf8" | "binary" | "auto";
 
-/** Options of `toArrowVector`. */
+/** Options of `toArrowVector`. A name not declared here (misspelt) is a
+ *  `bad_argument` naming it, not ignored; so it is in `ArrowTableOptions`. */
 export interface ArrowVectorOptions {
   /** How string columns become Arrow (default `"utf8"`). */
   strings?: StringsAs | undefined;

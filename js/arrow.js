@@ -120,9 +120,11 @@ function show(x) {
 }
 
 /** `options` (an object, null or undefined) and its `strings`, checked:
- *  "utf8" (default), "binary" or "auto". */
-function stringsOption(options) {
+ *  "utf8" (default), "binary" or "auto". `method` takes the option names
+ *  `keys`, no others: a misspelt one would be ignored, its default taken. */
+function stringsOption(options, method, keys) {
   if (options != null && typeof options !== "object") throw argumentError(`options must be an object; got ${show(options)}`);
+  for (const k of Object.keys(options ?? {})) if (!keys.includes(k)) throw argumentError(`${method} has no option ${show(k.slice(0, 100))}; it takes ${keys.join(", ")}`);
   const s = options?.strings ?? "utf8";
   if (s !== "utf8" && s !== "binary" && s !== "auto") {
     throw argumentError(`strings must be "utf8", "binary" or "auto", not ${show(s)}`);
@@ -238,7 +240,7 @@ function toData(column, type) {
  */
 export function toArrowVector(column, options = undefined) {
   const strings = inspected(() => {
-    const strings = stringsOption(options);
+    const strings = stringsOption(options, "toArrowVector", ["strings"]);
     checkColumn(column);
     return strings;
   });
@@ -284,8 +286,8 @@ function metaOf(file) {
 
 /** Row group and column indices from the options, names resolved against
  *  the unique names (so "s_1" is the second "s"). */
-function plan(meta, options) {
-  const strings = stringsOption(options); // (first: it checks options is an object)
+function plan(meta, options, method) {
+  const strings = stringsOption(options, method, ["rowGroups", "columns", "strings"]); // (first: it checks options is an object)
   const names = uniqueNames(meta.schema.map((c) => c.name));
   const asked = options?.columns ?? names.map((_, i) => i);
   if (!Array.isArray(asked)) throw argumentError("columns must be an array of column indices or names");
@@ -341,7 +343,7 @@ function assemble(meta, { names, strings, columns, rowGroups }, read) {
 export function toArrowTable(file, options = undefined) {
   const [meta, p, readColumns, pooled] = inspected(() => {
     const meta = metaOf(file);
-    return [meta, plan(meta, options), file.readColumns, file.meta !== undefined];
+    return [meta, plan(meta, options, "toArrowTable"), file.readColumns, file.meta !== undefined];
   });
   if (typeof readColumns !== "function") throw argumentError("expected a ColumnsFile");
   // A pool's file (its `meta` the file) reads asynchronously: refused before
@@ -365,7 +367,7 @@ export async function toArrowTableAsync(file, options = undefined) {
   const [meta, p, readColumns] = inspected(() => {
     const meta = metaOf(file);
     const method = [file.readColumnsAsync, file.readColumns].find((f) => typeof f === "function");
-    return [meta, plan(meta, options), method];
+    return [meta, plan(meta, options, "toArrowTableAsync"), method];
   });
   if (!readColumns) throw argumentError("expected a ColumnsFile or a pool's file");
   return assemble(meta, p, await readColumns.call(file, p.rowGroups, p.columns, { boolBits: true }));

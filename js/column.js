@@ -13,8 +13,15 @@ const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 const owned = new WeakSet();
 const RELEASED = "this column was handed back with { reuse }: its buffers belong to a newer read";
 
+// What only the package's own code passes to `new Column`: one made by
+// anyone else would be an empty column, undefined everywhere.
+const MINT = {};
+// Lent columns (scoped.js), which share Column's methods.
+export const lent = new WeakSet();
+
 export class Column {
-  constructor(type, length, nullCount, values, validity, boolBits = false) {
+  constructor(type, length, nullCount, values, validity, boolBits = false, mint) {
+    if (mint !== MINT) throw notMine("Column", ", not by new Column()");
     /** Column type name: "int64", "string", ... */
     this.type = type;
     /** Number of rows. */
@@ -48,7 +55,12 @@ export class Column {
     // Packing replaces the copy (it reads the view once, as a copy does).
     const bits = type === "bool" && !!recycler?.boolBits;
     const v = values.data ? { offsets: copy(values.offsets), data: copy(values.data) } : bits ? recycler.pack(values) : copy(values);
-    return new Column(type, length, nullCount, v, copy(validity), bits);
+    return new Column(type, length, nullCount, v, copy(validity), bits, MINT);
+  }
+
+  /** @internal A Column around buffers a pool worker transferred. */
+  static fromParts(type, length, nullCount, values, validity, boolBits) {
+    return adopt(new Column(type, length, nullCount, values, validity, boolBits, MINT));
   }
 
   /** @internal The read's stage times (`readMs` for the async reads
@@ -70,6 +82,7 @@ export class Column {
    *  column back still empties it, but no later read writes into its
    *  arrays, so views made on them (Arrow vectors, your own) stay valid. */
   pin() {
+    mine(this, isColumn, "Column");
     for (const a of this.arrays()) owned.delete(a.buffer);
     return this;
   }
@@ -146,8 +159,28 @@ export function views(buffer, type, nullCount, [values, count, offsets, offsetsL
 
 const bitOf = (bits, i) => ((bits[i >> 3] >> (i & 7)) & 1) === 1;
 
-/** A handed-back column refuses use (its buffers belong to a newer read). */
+/** @internal The `this` of a method of `name`'s: what `ok` says is one (a
+ *  column from a read), or a bad_argument, where the method's own code
+ *  would throw a TypeError (null) or make something up (a plain object). */
+export function mine(self, ok, name) {
+  let yes = false;
+  try {
+    yes = ok(self);
+  } catch {
+    // (a Proxy whose traps throw: not one)
+  }
+  if (!yes) throw notMine(name, `; this is ${describe(self)}`);
+}
+
+/** @internal The error of a `this` (or a `new`) that is not one of `name`'s. */
+export const notMine = (name, what) => new ColumnsError(`${name} methods need a ${name} made by this package${what}`, "bad_argument");
+
+const isColumn = (x) => x instanceof Column || lent.has(x);
+
+/** A Column method's `this`, which refuses use once handed back (its
+ *  buffers belong to a newer read). */
 function released(col) {
+  mine(col, isColumn, "Column");
   if (col.values === null) throw new ColumnsError(RELEASED, "released");
 }
 
@@ -248,6 +281,23 @@ export function option(options, key, method) {
     err.cause = e;
     throw err;
   }
+}
+
+/** @internal Refuses a name in an options object that `method` does not
+ *  take (`keys`, separated by ", "): a misspelt one (`{ colums: [0] }`) would
+ *  be ignored, and its default taken in silence. Anything but an object is
+ *  left to the method's own checks. */
+export function known(options, method, keys) {
+  if (options === null || typeof options !== "object") return;
+  let names;
+  try {
+    names = Object.keys(options);
+  } catch (e) {
+    const err = new ColumnsError(`${method}: listing its options threw`, "bad_argument");
+    err.cause = e;
+    throw err;
+  }
+  for (const k of names) if (!keys.split(", ").includes(k)) throw new ColumnsError(`${method} has no option "${k.slice(0, 100)}"; it takes ${keys}`, "bad_argument");
 }
 
 /**

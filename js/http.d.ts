@@ -12,7 +12,8 @@ export interface DownloadProgress {
   totalBytes: number | null;
 }
 
-/** Options of `asyncBufferFromUrl`. */
+/** Options of `asyncBufferFromUrl`. A name not declared here (misspelt)
+ *  is a `bad_argument` naming it, not ignored; so it is in `readAll`'s. */
 export interface AsyncBufferFromUrlOptions {
   /** Sent with every request (an Authorization header, an API key). */
   headers?: RequestInit["headers"] | undefined;

@@ -195,7 +195,8 @@ export interface ColumnOf<T extends ColumnType> {
 
 /** A decoded column chunk: narrow it by `type` to reach typed `values`. */
 export type Column = { [T in ColumnType]: ColumnOf<T> }[ColumnType];
-/** The runtime class of every Column (for `instanceof`); columns come from reads only. */
+/** The runtime class of every Column (for `instanceof`); columns come from reads only
+ *  (`new Column()` is a `bad_argument`, as is a Column method called on anything else). */
 export declare const Column: abstract new (...args: never[]) => Column;
 
 /** A decoded column chunk of type `T` lent by a scoped read
@@ -228,7 +229,8 @@ export interface ScopedColumnOf<T extends ColumnType> {
 
 /** A lent column chunk: narrow it by `type` to reach typed `values`. */
 export type ScopedColumn = { [T in ColumnType]: ScopedColumnOf<T> }[ColumnType];
-/** The runtime class of every ScopedColumn (for `instanceof`). */
+/** The runtime class of every ScopedColumn (for `instanceof`); they are lent by
+ *  scoped reads only (`new ScopedColumn()` is a `bad_argument`, as `new Column()` is). */
 export declare const ScopedColumn: abstract new (...args: never[]) => ScopedColumn;
 
 /** One row group's columns, as a scoped read and `rowGroupsAsync` give them. */
@@ -386,7 +388,10 @@ export interface AbortOptions {
   signal?: AbortSignal | null | undefined;
 }
 
-/** Options of the copying reads (`readColumn`, `readColumns` and their async forms). */
+/** Options of the copying reads (`readColumn`, `readColumns` and their async forms).
+ *  In every options object of the package, a name its method does not take
+ *  (misspelt, or another method's option) is a `bad_argument` naming it and
+ *  the method, not ignored; one left `undefined` or `null` takes its default. */
 export interface ReadOptions extends AbortOptions {
   /** Columns you are done with: the read refills their buffers instead of
    *  allocating new memory, and empties them (their `values` become null). */
@@ -529,7 +534,8 @@ export class ColumnsFile {
  *  Files opened with a registry see tokenizers registered later. */
 export class TokenizerRegistry {
   constructor();
-  /** Registers a tokenizer.json (its exact bytes); returns its lowercase hex SHA-256 digest. */
+  /** Registers a tokenizer.json (its exact bytes); returns its lowercase hex SHA-256 digest.
+   *  A UTF-8 byte order mark before the JSON is read past, and is part of the digest. */
   register(tokenizerJson: Bytes): string;
   /** Whether a tokenizer with this hex digest is registered. */
   has(digest: string): boolean;

@@ -14,7 +14,7 @@
 // the package (tools/package.mjs keeps the import as it is).
 import init, { ColumnsError, ColumnsFile, TokenizerRegistry, __internal } from "./columns_wasm.js";
 
-const { abortedError, boolBitsOf, columnFromParts, compiledModule, describe, handBack, option, optionsOf, reused, settle, toBytes } = __internal;
+const { abortedError, boolBitsOf, columnFromParts, compiledModule, describe, handBack, known, option, optionsOf, reused, settle, toBytes } = __internal;
 
 let nextId = 1;
 // Which worker decoded a column, so that a column handed back with
@@ -97,7 +97,7 @@ export class ColumnsPool {
    * The returned file's `meta` is a ColumnsFile on this thread (metadata only).
    */
   async open(source, options) {
-    const tokenizers = option(optionsOf(options, "ColumnsPool.open"), "tokenizers", "ColumnsPool.open") ?? [];
+    const tokenizers = option(optionsOf(options, "ColumnsPool.open", "tokenizers"), "tokenizers", "ColumnsPool.open") ?? [];
     if (!Array.isArray(tokenizers)) throw new ColumnsError("ColumnsPool.open: options.tokenizers must be an array of tokenizer.json bytes", "bad_argument");
     const registry = new TokenizerRegistry();
     for (const t of tokenizers) registry.register(t);
@@ -220,6 +220,7 @@ export class PooledFile {
    *  worker stops before its next batch of chunks. */
   async readColumns(rowGroups, columns, options) {
     // Checked by the file itself, as its readColumnsAsync checks them.
+    known(options, "PooledFile.readColumns", "reuse, boolBits, signal");
     const signal = this.meta.__check(rowGroups, columns, options);
     const all = (n) => [...Array(n).keys()];
     const gs = rowGroups ?? all(this.meta.rowGroups.length);

@@ -13,7 +13,7 @@
 // remade. Memory growth detaches views too, so a column remakes its views
 // when it finds them detached while its scope is still open.
 
-import { Column, ColumnsError, views } from "./column.js";
+import { Column, ColumnsError, lent, mine, notMine, views } from "./column.js";
 
 const RELEASED = "this column was lent by a scoped read whose callback (or loop step) has ended: copy what you keep inside it (column.copy())";
 
@@ -62,6 +62,9 @@ export class ScopedColumn {
   #validity = null;
 
   constructor(scope, desc) {
+    // (Lent by the package's reads only: one made here would lend nothing.)
+    if (!(scope instanceof Scope)) throw notMine("ScopedColumn", ", not by new ScopedColumn()");
+    lent.add(this);
     this.#scope = scope;
     /** Column type name: "int64", "string", ... */
     this.type = desc[0];
@@ -78,32 +81,36 @@ export class ScopedColumn {
 
   /** Whether its scope has ended (every other access then throws). */
   get released() {
+    mine(this, isLent, "ScopedColumn");
     return !this.#scope.live;
   }
 
   /** Typed array, or { offsets, data } for string and bytes: views of the
    *  module's memory, valid until the scope ends. */
   get values() {
-    this.#check();
+    ScopedColumn.#check(this);
     return this.#values;
   }
 
   /** null when there are no nulls; else bit i (LSB first) set = row i valid. */
   get validity() {
-    this.#check();
+    ScopedColumn.#check(this);
     return this.#validity;
   }
 
   /** A Column with copies of the values, in JavaScript memory: it outlives the scope. */
   copy() {
-    this.#check();
+    ScopedColumn.#check(this);
     return Column.fromViews(this.type, this.length, this.nullCount, this.#values, this.#validity, null);
   }
 
-  #check() {
-    if (!this.#scope.live) throw released();
+  // (Static: called on another object, a private method would throw a
+  // TypeError before it could say what is wrong.)
+  static #check(c) {
+    mine(c, isLent, "ScopedColumn");
+    if (!c.#scope.live) throw released();
     // Views are made on first use, and remade when memory growth detached them.
-    if (this.#buffer === null || this.#buffer.byteLength === 0) this.#view();
+    if (c.#buffer === null || c.#buffer.byteLength === 0) c.#view();
   }
 
   #view() {
@@ -112,6 +119,8 @@ export class ScopedColumn {
     this.#buffer = buffer;
   }
 }
+const isLent = (x) => lent.has(x);
+
 // The same methods as a Column (they read the fields through the getters above).
 for (const name of ["isValid", "toArray", "boolBitmap"]) ScopedColumn.prototype[name] = Column.prototype[name];
 

@@ -4,8 +4,9 @@
 //! along in the wasm (serde_json would add about 40 KB); tests/tokenizer.rs
 //! and the `tokenizer_json` fuzz target hold it to serde_json.
 //!
-//! What it refuses, each as `invalid_tokenizer` at a byte offset: text that
-//! is not UTF-8; anything outside the JSON grammar (numbers such as `-`,
+//! A UTF-8 byte order mark before the document is ignored (RFC 8259
+//! section 8.1 allows either). What it refuses, each as `invalid_tokenizer`
+//! at a byte offset: text that is not UTF-8; anything outside the JSON grammar (numbers such as `-`,
 //! `007`, `1.`, `.5`, `+1`, `1-+e`; bad escapes; control characters in
 //! strings; trailing characters); unpaired surrogate escapes in the strings
 //! it reads (skipped strings may hold them, as RFC 8259 section 8.2 allows);
@@ -41,7 +42,10 @@ pub(super) struct Entry {
 
 pub(super) fn read_model(bytes: &[u8]) -> Result<Model<'_>> {
     let text = core::str::from_utf8(bytes).map_err(|e| err_at(e.valid_up_to(), "text is not UTF-8"))?;
-    let mut p = Parser { s: bytes, pos: 0 };
+    // A leading byte order mark is passed over, as RFC 8259 section 8.1
+    // lets a parser do (offsets stay those of the bytes given, and the
+    // digest is of those bytes, mark and all).
+    let mut p = Parser { s: bytes, pos: 3 * bytes.starts_with(b"\xEF\xBB\xBF") as usize };
     let mut vocab: Option<Vec<Entry>> = None;
     let mut model_type: Option<(usize, usize)> = None;
     let mut seen_model = false;

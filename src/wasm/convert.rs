@@ -78,6 +78,14 @@ pub(crate) fn js_error(e: &Error) -> JsValue {
     .into()
 }
 
+/// An index argument's `out_of_range`: `rowGroup` and `column` are the
+/// indexes asked for (when whole numbers); the message is the sentence
+/// alone, which names the index that does not exist (a place after it, as
+/// `js_error` writes one, repeated it: "(row group 9, column 0)").
+pub(crate) fn out_of_range(message: &str, row_group: Option<u32>, column: Option<u32>) -> JsValue {
+    JsError::new_error(message, "out_of_range", opt_num(row_group), opt_num(column), JsValue::NULL).into()
+}
+
 /// An API-usage error (not about a file), with a kind of its own.
 pub(crate) fn usage_error(kind: &str, message: &str) -> JsValue {
     JsError::new_error(message, kind, JsValue::NULL, JsValue::NULL, JsValue::NULL).into()

@@ -482,8 +482,9 @@ fn assemble(prelude: Prelude, header: &[u8], footer: &[u8]) -> JsResult<FileMeta
 
 /// Opens a file piecewise: head probe and tail together, then the rest of
 /// the header and the footer together. Reads nothing else. A short file is
-/// read whole as its head, footer included (`plan::open_head`).
-async fn open(source: Source, registry: Shared, signal: JsValue) -> JsResult<ColumnsFile> {
+/// read whole as its head, footer included (`plan::open_head`), and kept:
+/// its reads take their chunks from a copy of it (`Kind::Held`).
+async fn open(mut source: Source, registry: Shared, signal: JsValue) -> JsResult<ColumnsFile> {
     let len = source.len;
     let (head, tail) = if len < 8 {
         (Vec::new(), Vec::new()) // read_prelude reports the truncation
@@ -515,6 +516,11 @@ async fn open(source: Source, registry: Shared, signal: JsValue) -> JsResult<Col
         }
     };
     let meta = assemble(prelude, &header, &footer)?;
+    if header.len() as u64 == len {
+        // Read whole: its chunks are here too (at most 8 KiB and 17 bytes),
+        // and the source need not be asked again (nor kept).
+        source.kind = Kind::Held(js_sys::Uint8Array::from(&header[..]).unchecked_into());
+    }
     ColumnsFile::new(meta, source, registry)
 }
 
@@ -660,10 +666,9 @@ impl Inner {
         match (g, c) {
             (Ok(g), Ok(c)) => Ok((g, c)),
             (g, c) => {
-                // Say where, when "where" is a place at all.
-                let mut e = g.and(c).err().unwrap_or_else(|| Error::new(ErrorKind::OutOfRange, ""));
-                (e.location.row_group, e.location.column) = (whole(row_group), whole(column));
-                Err(js_error(&e))
+                // (Both out of range: the row group's is said.)
+                let e = g.and(c).err().map(|e| e.message).unwrap_or_default();
+                Err(convert::out_of_range(&e, whole(row_group), whole(column)))
             }
         }
     }
@@ -709,10 +714,11 @@ pub(super) fn index(v: &JsValue, what: &str, count: usize, place: &str) -> JsRes
 /// points (its `rowGroup` or `column`: `what` says which), when it is a
 /// place at all, as `readColumn`'s are.
 pub(super) fn located_index(v: &JsValue, what: &str, count: usize, place: &str) -> JsResult<usize> {
-    index(v, what, count, place)?.map_err(|mut e| {
-        let at = if what == "column" { &mut e.location.column } else { &mut e.location.row_group };
-        *at = whole(v);
-        js_error(&e)
+    // (Its message names the index already: no place after it.)
+    index(v, what, count, place)?.map_err(|e| {
+        let at = whole(v);
+        let (g, c) = if what == "column" { (None, at) } else { (at, None) };
+        convert::out_of_range(&e.message, g, c)
     })
 }
 

@@ -50,11 +50,6 @@ extern "C" {
     fn length_f64(this: &View) -> f64;
     #[wasm_bindgen(method, js_name = subarray)]
     fn subarray_f64(this: &View, begin: f64, end: f64) -> View;
-
-    /// Whatever a Blob's `slice()` gave: a Blob, or anything with `arrayBuffer()`.
-    type BlobPart;
-    #[wasm_bindgen(catch, method, js_name = arrayBuffer)]
-    fn array_buffer(this: &BlobPart) -> Result<JsValue, JsValue>;
 }
 
 /// A `Uint8Array` made here over the bytes of an `ArrayBuffer`,
@@ -119,6 +114,10 @@ pub(crate) enum Kind {
     BlobLike(JsValue),
     /// `{ byteLength, slice(start, end) }`.
     Async(JsValue),
+    /// What a Blob or AsyncBuffer became once its open read it whole (a
+    /// short file: `plan::open_head`): a copy of its bytes, of our own, which
+    /// its reads take their chunks from instead of asking the source again.
+    Held(View),
 }
 
 /// A byte source and what has been fetched from it so far.
@@ -232,7 +231,7 @@ impl Source {
             self.bytes_read.set(self.bytes_read.get() + (end - start));
         };
         let value = match &self.kind {
-            Kind::Memory(view) => {
+            Kind::Memory(view) | Kind::Held(view) => {
                 self.memory()?;
                 return Ok(Pending::Ready(view.subarray_f64(start, end)));
             }
@@ -241,9 +240,9 @@ impl Source {
                 let part = blob
                     .slice_with_f64_and_f64(start, end)
                     .map_err(|e| with_cause("bad_source", "the Blob's slice() threw", e))?;
-                part.unchecked_ref::<BlobPart>()
-                    .array_buffer()
-                    .map_err(|e| with_cause("bad_source", "the Blob's arrayBuffer() threw", e))?
+                // Checked as a Blob-like's is: a subclass's slice() may give
+                // anything, and that is what a failure here names.
+                call(&part, "arrayBuffer", &[])?
             }
             Kind::BlobLike(blob) => {
                 count();

@@ -38,12 +38,10 @@ export const adapter = await import(pathToFileURL(path.join(lib, "arrow.js")).hr
 export const arrow = await import("apache-arrow");
 export const api = loadApi();
 
-/** A Column around arrays made here: the package's public Column class
- *  where it exports one, else the nodejs build's columnFromParts. */
+/** A Column around arrays made here, by the package's internal maker (the
+ *  pool's: `new Column()` is refused, columns come from reads). */
 export function makeColumn(type, length, nullCount, values, validity) {
-  return typeof api.Column === "function"
-    ? new api.Column(type, length, nullCount, values, validity)
-    : api.columnFromParts(type, length, nullCount, values, validity);
+  return api.__internal.columnFromParts(type, length, nullCount, values, validity);
 }
 
 /**

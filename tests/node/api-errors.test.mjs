@@ -184,13 +184,20 @@ test("a lent column refuses every member but `released` once its scope ends", ()
   file.free();
 });
 
-test("a Blob-like source whose slice() gives something without arrayBuffer() is named as such (bad_source)", async () => {
+test("a Blob or Blob-like source whose slice() gives something without arrayBuffer() is named as such (bad_source), not blamed on arrayBuffer()", async () => {
   const { bytes } = corpusFile("valid/nulls");
-  for (const part of [5, null, { arrayBuffer: 3 }]) {
-    await rejectsKind(ColumnsFile.fromBlob({ size: bytes.length, slice: () => part }), "bad_source", (e) => {
-      assert.match(e.message, /the source's slice\(\) result has no arrayBuffer\(\) method/);
-      assert.doesNotMatch(e.message, /Reflect/);
-    });
+  for (const part of [5, null, undefined, {}, { arrayBuffer: 3 }]) {
+    class OddBlob extends Blob {
+      slice() {
+        return part;
+      }
+    }
+    for (const source of [{ size: bytes.length, slice: () => part }, new OddBlob([bytes])]) {
+      await rejectsKind(ColumnsFile.fromBlob(source), "bad_source", (e) => {
+        assert.match(e.message, /^the source's slice\(\) result has no arrayBuffer\(\) method \(arrayBuffer is /);
+        assert.doesNotMatch(e.message, /Reflect|threw/);
+      });
+    }
   }
 });
 
@@ -331,15 +338,15 @@ test("a callable source (a function with byteLength and slice(), or size and sli
   await rejectsKind(ColumnsFile.fromAsyncBuffer(notCallableSlice), "bad_source", (e) => assert.match(e.message, /slice is the number 5/));
 });
 
-test("an index list's out_of_range says where: rowGroup or column is the index asked for, as readColumn's errors do", async () => {
+test("an index list's out_of_range says where: rowGroup or column is the index asked for, as readColumn's errors do; the message names the index that does not exist, and no place after it (it repeated the index)", async () => {
   const file = ColumnsFile.fromBytes(corpusFile("valid/nulls").bytes);
   const at = (rowGroup, column, re) => (e) => {
     assert.equal(e.rowGroup, rowGroup, "rowGroup");
     assert.equal(e.column, column, "column");
     assert.match(e.message, re);
   };
-  throwsKind(() => file.readColumns([0, 99]), "out_of_range", at(99, null, /^row group 99 \(position 1 of the list\) does not exist; the file has 4 \(row group 99\)$/));
-  throwsKind(() => file.readColumns(null, [0, 7]), "out_of_range", at(null, 7, /^column 7 \(position 1 of the list\) does not exist; the file has 5 \(column 7\)$/));
+  throwsKind(() => file.readColumns([0, 99]), "out_of_range", at(99, null, /^row group 99 \(position 1 of the list\) does not exist; the file has 4$/));
+  throwsKind(() => file.readColumns(null, [0, 7]), "out_of_range", at(null, 7, /^column 7 \(position 1 of the list\) does not exist; the file has 5$/));
   throwsKind(() => file.readColumns([0], [-1]), "out_of_range", at(null, null, /column -1 \(position 0/));
   throwsKind(() => file.readColumns([1.5]), "out_of_range", at(null, null, /row group 1\.5 \(position 0/));
   await rejectsKind(file.readColumnsAsync([4]), "out_of_range", at(4, null, /row group 4/));
@@ -347,8 +354,13 @@ test("an index list's out_of_range says where: rowGroup or column is the index a
   throwsKind(() => file.readRowGroupScoped(1, () => {}, { columns: [0, 6] }), "out_of_range", at(null, 6, /column 6/));
   await rejectsKind(file.rowGroupsAsync({ rowGroups: [0, 9] }).next(), "out_of_range", at(9, null, /row group 9/));
   await rejectsKind(file.rowGroupsAsync({ columns: [8] }).next(), "out_of_range", at(null, 8, /column 8/));
-  // One index, as before: both places.
-  throwsKind(() => file.readColumn(9, 0), "out_of_range", at(9, 0, /row group 9 does not exist/));
+  // One index, as before: both fields, the indexes asked for; the message names the one that does not exist, and no place after it.
+  throwsKind(() => file.readColumn(9, 0), "out_of_range", at(9, 0, /^row group 9 does not exist; the file has 4$/));
+  throwsKind(() => file.readColumn(0, 9), "out_of_range", at(0, 9, /^column 9 does not exist; the file has 5$/));
+  throwsKind(() => file.inspectChunk(9, 9), "out_of_range", at(9, 9, /^row group 9 does not exist; the file has 4$/));
+  throwsKind(() => file.readColumn(-1, 0), "out_of_range", at(null, 0, /^row group -1 does not exist; the file has 4$/));
+  await rejectsKind(file.readColumnAsync(1, 5), "out_of_range", at(1, 5, /^column 5 does not exist; the file has 5$/));
+  throwsKind(() => file.readRowGroupScoped(4, () => {}), "out_of_range", at(4, null, /^row group 4 does not exist; the file has 4$/));
   file.free();
 });
 
@@ -427,4 +439,81 @@ test("the two sources mixed up (bytes to fromBlob, a Blob to fromAsyncBuffer): b
   await rejectsKind(ColumnsFile.fromAsyncBuffer(new Blob([bytes])), "bad_source", (e) => assert.match(e.message, /a Blob or File goes to ColumnsFile\.fromBlob/));
   // Each still opens what it takes.
   assert.equal((await ColumnsFile.fromBlob(new Blob([bytes]))).numRows, ColumnsFile.fromBytes(bytes).numRows);
+});
+
+test("an option name a method does not take (misspelt, or another method's) is a bad_argument naming it and the call, never ignored; every name it takes passes", async () => {
+  const { bytes } = corpusFile("valid/nulls");
+  const file = ColumnsFile.fromBytes(bytes);
+  const named = (method, key, takes) => (e) => {
+    assert.equal(e.message, `${method} has no option "${key}"; it takes ${takes}`);
+    assert.ok(e instanceof ColumnsError);
+  };
+  const READ = "reuse, boolBits, signal";
+  throwsKind(() => file.readColumn(0, 0, { resue: [] }), "bad_argument", named("readColumn", "resue", READ));
+  throwsKind(() => file.readColumns(null, null, { columns: [0] }), "bad_argument", named("readColumns", "columns", READ));
+  await rejectsKind(file.readColumnAsync(0, 0, { boolbits: true }), "bad_argument", named("readColumnAsync", "boolbits", READ));
+  await rejectsKind(file.readColumnsAsync(null, null, { colums: [0] }), "bad_argument", named("readColumnsAsync", "colums", READ));
+  await rejectsKind(file.inspectChunkAsync(0, 0, { reuse: [] }), "bad_argument", named("inspectChunkAsync", "reuse", "signal"));
+  await rejectsKind(file.loadChunkHeaders({ signl: null }), "bad_argument", named("loadChunkHeaders", "signl", "signal"));
+  throwsKind(() => file.readRowGroupScoped(0, () => {}, { column: [0] }), "bad_argument", named("readRowGroupScoped", "column", "columns"));
+  await rejectsKind(file.readRowGroupScopedAsync(0, () => {}, { columns: [0], scoped: true }), "bad_argument", named("readRowGroupScopedAsync", "scoped", "columns, signal"));
+  const STREAM = "rowGroups, columns, readAhead, boolBits, scoped, reuse, signal";
+  await rejectsKind(file.rowGroupsAsync({ readahead: 1 }).next(), "bad_argument", named("rowGroupsAsync", "readahead", STREAM));
+  await rejectsKind(file.rowGroupsAsync({ scoped: true, rowGroup: [0] }).next(), "bad_argument", named("rowGroupsAsync", "rowGroup", STREAM));
+  await rejectsKind(ColumnsFile.fromBlob(new Blob([bytes]), null, { singal: null }), "bad_argument", named("ColumnsFile.fromBlob", "singal", "signal"));
+  await rejectsKind(ColumnsFile.fromAsyncBuffer({ byteLength: bytes.length, slice: (s, e) => bytes.slice(s, e) }, null, { limit: 5 }), "bad_argument", named("ColumnsFile.fromAsyncBuffer", "limit", "signal"));
+  // Left undefined, the name is still wrong; a key past 100 characters is cut.
+  throwsKind(() => file.readColumns(null, null, { signal: undefined, boolBit: undefined }), "bad_argument", named("readColumns", "boolBit", READ));
+  throwsKind(() => file.readColumns(null, null, { ["k".repeat(500)]: 1 }), "bad_argument", named("readColumns", "k".repeat(100), READ));
+  // Options whose keys cannot be listed: a bad_argument with the cause.
+  const boom = new Error("ownKeys");
+  throwsKind(() => file.readColumns(null, null, new Proxy({}, { ownKeys: () => { throw boom; } })), "bad_argument", (e) => assert.equal(e.cause, boom));
+  // Every name each takes, together, passes.
+  const signal = new AbortController().signal;
+  const all = { reuse: [], boolBits: true, signal };
+  assert.equal(file.readColumn(0, 0, all).length, 1);
+  assert.equal(file.readColumns([0], [0], all).length, 1);
+  assert.equal((await file.readColumnAsync(0, 0, all)).length, 1);
+  assert.equal((await file.readColumnsAsync([0], [0], all)).length, 1);
+  assert.equal((await file.inspectChunkAsync(0, 0, { signal })).rowGroup ?? 0, 0);
+  await file.loadChunkHeaders({ signal });
+  assert.equal(file.readRowGroupScoped(0, ({ numRows }) => numRows, { columns: [0] }), 1);
+  assert.equal(await file.readRowGroupScopedAsync(0, ({ numRows }) => numRows, { columns: [0], signal }), 1);
+  for (const scoped of [false, true]) {
+    const step = await file.rowGroupsAsync({ rowGroups: [0], columns: [0], readAhead: 1 << 20, boolBits: false, scoped, reuse: null, signal }).next();
+    assert.equal(step.value.numRows, 1);
+  }
+  assert.equal((await ColumnsFile.fromBlob(new Blob([bytes]), null, { signal })).numRows, file.numRows);
+  file.free();
+});
+
+test("the classes only a read makes (Column, ScopedColumn) refuse `new`, and their methods refuse another `this` (null, a plain object, a Proxy that throws), each a bad_argument, not an empty column or a TypeError", async () => {
+  const { Column, ScopedColumn } = loadApi();
+  const file = ColumnsFile.fromBytes(corpusFile("valid/nulls").bytes);
+  throwsKind(() => new Column(), "bad_argument", (e) => assert.equal(e.message, "Column methods need a Column made by this package, not by new Column()"));
+  throwsKind(() => new Column("int32", 1, 0, new Int32Array(1), null), "bad_argument");
+  throwsKind(() => new ScopedColumn(), "bad_argument", (e) => assert.equal(e.message, "ScopedColumn methods need a ScopedColumn made by this package, not by new ScopedColumn()"));
+  throwsKind(() => new ScopedColumn({ live: true }, ["int32", 1, 0]), "bad_argument");
+  const trap = () => { throw new Error("trap"); };
+  const throwing = new Proxy({}, { get: trap, getPrototypeOf: trap, has: trap });
+  const column = file.readColumn(0, 0);
+  for (const self of [null, undefined, {}, 5, throwing, { values: new Int32Array(1), length: 1, validity: null }]) {
+    for (const method of ["isValid", "toArray", "boolBitmap", "pin"]) {
+      throwsKind(() => Column.prototype[method].call(self, 0), "bad_argument", (e) => assert.match(e.message, /^Column methods need a Column made by this package; this is /, method));
+    }
+    for (const key of ["values", "validity", "released"]) {
+      throwsKind(() => Object.getOwnPropertyDescriptor(ScopedColumn.prototype, key).get.call(self), "bad_argument", (e) => assert.match(e.message, /^ScopedColumn methods need a ScopedColumn made by this package; this is /, key));
+    }
+    throwsKind(() => ScopedColumn.prototype.copy.call(self), "bad_argument");
+  }
+  // A Column is not a ScopedColumn; the methods they share take both.
+  throwsKind(() => ScopedColumn.prototype.copy.call(column), "bad_argument", (e) => assert.match(e.message, /this is a Column$/));
+  assert.equal(Column.prototype.isValid.call(column, 0), column.isValid(0));
+  file.readRowGroupScoped(0, ({ columns: [lent] }) => {
+    assert.deepEqual(Column.prototype.toArray.call(lent), column.toArray());
+    assert.equal(ScopedColumn.prototype.isValid.call(lent, 0), column.isValid(0));
+    assert.equal(lent.released, false);
+  }, { columns: [0] });
+  assert.equal(column.pin(), column);
+  file.free();
 });

@@ -1,7 +1,8 @@
 // (e) What an AsyncBuffer / Blob file fetches: only the header, footer and
 // tail at open; exactly one range per column read; chunks in file order
-// merged into one request when they touch or lie at most 8 KiB apart.
-// Every slice() call is logged.
+// merged into one request when they touch or lie at most 8 KiB apart. A
+// short file, read whole at open, is asked for nothing more. Every slice()
+// call is logged.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
@@ -72,15 +73,19 @@ function checkOpenReads(file, log, expected, what) {
   assert.ok(file.bytesRead <= headerEnd + 9 + expected.footer_length + 8, `${what}: read ${file.bytesRead} bytes to open`);
 }
 
+/** Whether a file is short enough to be read whole at open (src/plan.rs, open_head). */
+const isShort = (size) => size <= 9 + MAX_GAP + 8;
+
 const CASES = ["valid/all_types_small", "valid/nulls", "valid/tokenized_two_tokenizers", "real/diamonds.optimized"];
 
 for (const rel of CASES) {
-  test(`${rel}: open reads only the ends, each column read one range`, async () => {
+  test(`${rel}: open reads only the ends, each column read one range (a short file, read whole at open: none)`, async () => {
     const { bytes, expected } = corpusFile(rel);
     const log = [];
     const reg = new TokenizerRegistry();
     const file = await ColumnsFile.fromAsyncBuffer(memoryAsyncBuffer(bytes, log), reg);
     checkOpenReads(file, log, expected, rel);
+    const short = isShort(expected.size);
     const schema = expected.schema;
     for (let g = 0; g < expected.row_groups.length; g++) {
       for (let c = 0; c < schema.length; c++) {
@@ -94,7 +99,7 @@ for (const rel of CASES) {
           assert.equal(typeof col.timings.readMs, "number");
           assert.equal(col.timings.fromMemory, false);
         }
-        assert.deepEqual(log.slice(before), [chunkRange(expected, g, c)], `rg ${g} col ${c}: one request, exactly the chunk`);
+        assert.deepEqual(log.slice(before), short ? [] : [chunkRange(expected, g, c)], `rg ${g} col ${c}: ${short ? "no request: the bytes read at open hold it" : "one request, exactly the chunk"}`);
       }
     }
     assert.equal(file.requests, log.length);
@@ -129,9 +134,11 @@ async function readSelection(bytes, expected, gs, cs) {
   return { requests, want: requestsFor(picks.map(([g, c]) => chunkRange(expected, g, c))) };
 }
 
+// (enc_plain_lzw: 2 row groups of 39 columns, 51,727 bytes: not short, so
+// its chunks are fetched.)
 test("readColumnsAsync merges chunks in file order into requests (selections in file order)", async () => {
-  const { bytes, expected } = corpusFile("valid/all_types_small");
-  for (const [gs, cs] of [[null, null], [[0], null], [[1, 2], null], [[0], [0, 1, 2]], [[0, 2], [3, 5, 6, 25]], [null, [0, 25]], [null, [24, 25]]]) {
+  const { bytes, expected } = corpusFile("valid/enc_plain_lzw");
+  for (const [gs, cs] of [[null, null], [[0], null], [[1], null], [[0], [0, 1, 2]], [[0, 1], [3, 5, 6, 38]], [null, [0, 38]], [null, [37, 38]]]) {
     const { requests, want } = await readSelection(bytes, expected, gs, cs);
     assert.deepEqual(sortRanges(requests), want, `selection ${JSON.stringify([gs, cs])}`);
     if (gs === null && cs === null) assert.equal(want.length, 1, "a whole file's chunks are one request");
@@ -139,8 +146,8 @@ test("readColumnsAsync merges chunks in file order into requests (selections in 
 });
 
 test("readColumnsAsync fetches the chunks of any selection, in any order, each byte once", async () => {
-  const { bytes, expected } = corpusFile("valid/all_types_small");
-  for (const [gs, cs] of [[null, [25, 0]], [[2, 0], [10]], [[0], [25, 24]], [[1, 0], [3, 3, 2]]]) {
+  const { bytes, expected } = corpusFile("valid/enc_plain_lzw");
+  for (const [gs, cs] of [[null, [38, 0]], [[1, 0], [10]], [[0], [38, 37]], [[1, 0], [3, 3, 2]]]) {
     const { requests, want } = await readSelection(bytes, expected, gs, cs);
     // The chunks asked for and the short gaps between them, once each.
     assert.deepEqual(merge(requests), merge(want), `selection ${JSON.stringify([gs, cs])}`);
@@ -161,10 +168,10 @@ test("a column's chunks further apart than 8 KiB are separate requests; nearer o
 });
 
 // Chunks are fetched in file order, so neighbours merge whatever order the
-// selection names them in (columns [25, 0] across row groups, or [25, 24]).
+// selection names them in (columns [38, 0] across row groups, or [38, 37]).
 test("readColumnsAsync merges neighbouring chunks whatever the selection order", async () => {
-  const { bytes, expected } = corpusFile("valid/all_types_small");
-  for (const [gs, cs] of [[null, [25, 0]], [[0], [25, 24]]]) {
+  const { bytes, expected } = corpusFile("valid/enc_plain_lzw");
+  for (const [gs, cs] of [[null, [38, 0]], [[0], [38, 37]]]) {
     const { requests, want } = await readSelection(bytes, expected, gs, cs);
     assert.deepEqual(sortRanges(requests), want, `selection ${JSON.stringify([gs, cs])}`);
   }
@@ -220,7 +227,7 @@ test("inspectChunkAsync fetches one range; synchronous reads refuse an AsyncBuff
 });
 
 test("fromBlob reads only the ends at open and one slice per column", async () => {
-  const { bytes, expected } = corpusFile("valid/enc_affix_zlib");
+  const { bytes, expected } = corpusFile("valid/enc_affix_lzw");
   const blob = new Blob([bytes]);
   const log = [];
   // A Blob stand-in that logs each slice and delegates to the real Blob.
@@ -293,5 +300,37 @@ test("a source that fails a request holding one chunk: every kind of read says w
       return true;
     });
     file.free();
+  }
+});
+
+test("a short file (8 KiB and 17 bytes or less), read whole at open, is asked for nothing more: every read takes its chunks from those bytes", async () => {
+  for (const rel of ["valid/all_types_small", "valid/enc_affix_zlib"]) {
+    const { bytes, expected } = corpusFile(rel);
+    assert.ok(isShort(bytes.length), rel);
+    for (const how of ["async", "blob"]) {
+      const log = [];
+      let failing = false;
+      const slice = (s, e) => (log.push([s, e]), failing ? Promise.reject(new Error("asked again")) : bytes.slice(s, e));
+      const blob = new Blob([bytes]);
+      const file = how === "async" ? await ColumnsFile.fromAsyncBuffer({ byteLength: bytes.length, slice }) : await ColumnsFile.fromBlob({ size: bytes.length, slice: (s, e) => (log.push([s, e]), failing ? null : blob.slice(s, e)) });
+      assert.deepEqual(log, [[0, bytes.length]], `${rel} ${how}: one request at open`);
+      failing = true; // the source fails from now on: nothing may ask it
+      const all = await file.readColumnsAsync();
+      const cols = expected.schema.length;
+      all.forEach((col, i) => assert.deepEqual(columnJson(col, expected.schema[i % cols].type), expected.row_groups[Math.floor(i / cols)].values[i % cols], `${rel} ${how}: chunk ${i}`));
+      assert.deepEqual(columnJson(await file.readColumnAsync(1, 0), expected.schema[0].type), expected.row_groups[1].values[0]);
+      assert.equal((await file.inspectChunkAsync(1, 1)).rawLength, expected.row_groups[1].columns[1].raw_length);
+      await file.loadChunkHeaders();
+      assert.equal(await file.readRowGroupScopedAsync(0, ({ numRows }) => numRows), expected.row_groups[0].num_rows);
+      for await (const { rowGroup, columns } of file.rowGroupsAsync({ columns: [0] })) assert.deepEqual(columnJson(columns[0], expected.schema[0].type), expected.row_groups[rowGroup].values[0]);
+      assert.deepEqual(log, [[0, bytes.length]], `${rel} ${how}: nothing asked after the open`);
+      assert.equal(file.requests, 1);
+      assert.equal(file.bytesRead, bytes.length);
+      // Still a file of the source's kind: the synchronous reads refuse it, and its reads are not from memory.
+      assert.equal(file.inMemory, false);
+      assert.throws(() => file.readColumn(0, 0), (e) => isApiError(e) && e.kind === "not_in_memory");
+      assert.equal(all[0].timings.fromMemory, false);
+      file.free();
+    }
   }
 });

@@ -237,6 +237,8 @@ test("over the limit: too_large before the body when the size is known, as the b
   const ranged = await asyncBufferFromUrl(`${base}/ranges/x.cols`, { limit: 1000 });
   await assert.rejects(ranged.readAll(), isColumnsError("too_large", /limit on a file read whole/));
   assert.deepEqual(await (await asyncBufferFromUrl(`${base}/ranges/x.cols`)).readAll(), new Uint8Array(BODY));
+  // readAll's one option, by name: another is refused, not ignored.
+  await assert.rejects((await asyncBufferFromUrl(`${base}/ranges/x.cols`)).readAll({ onprogress: () => {} }), isColumnsError("bad_argument", /^readAll has no option "onprogress"; it takes onProgress$/));
 });
 
 test("abort: before opening, during a whole download (its connection closed), and a later read", async () => {
@@ -293,6 +295,9 @@ test("bad arguments are bad_argument ColumnsErrors (rejections, never throws)", 
     [[url, { fetch: "no" }], /options\.fetch must be a function, not a string$/],
     [[url, { fetch: null }], /options\.fetch must be a function, not null$/],
     [[url, { headers: [["bad header", "x"]] }], /headers/],
+    // A misspelt name, never ignored: named, with the names it takes.
+    [[url, { header: {} }], /^asyncBufferFromUrl has no option "header"; it takes headers, fetch, signal, limit, onProgress, requestInit, checkVersion$/],
+    [[url, { onprogress: undefined }], /has no option "onprogress"/],
   ]) {
     const p = asyncBufferFromUrl(...args);
     assert.ok(p instanceof Promise);

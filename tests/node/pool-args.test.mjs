@@ -67,13 +67,24 @@ test("PooledFile.readColumns refuses what ColumnsFile.readColumnsAsync refuses, 
     "a reuse getter that throws": [null, null, { get reuse() { return trap(); } }],
     "a boolBits getter that throws": [null, null, { get boolBits() { return trap(); } }],
     "a signal getter that throws": [null, null, { get signal() { return trap(); } }],
+    "a misspelt option": [null, null, { boolbits: true }],
+    "an option of another method": [null, null, { columns: [0] }],
+    "an unknown option left undefined": [null, null, { signal: undefined, resue: undefined }],
+    "every option it takes": [null, null, { reuse: [], boolBits: false, signal: null }],
   };
   for (const [what, args] of Object.entries(cases)) {
     const want = await outcome(() => meta.readColumnsAsync(...args));
-    if (/getter/.test(what)) assert.equal(want.kind, "bad_argument", what);
+    if (/getter|option of|unknown option|misspelt/.test(what)) assert.equal(want.kind, "bad_argument", what);
     const got = await outcome(() => file.readColumns(...args));
     assert.deepEqual(got, want, what);
   }
+});
+
+test("an option name PooledFile.readColumns or ColumnsPool.open does not take is named, with the call", async () => {
+  const { file } = pooled();
+  await assert.rejects(file.readColumns(null, null, { boolbits: true }), { kind: "bad_argument", message: 'PooledFile.readColumns has no option "boolbits"; it takes reuse, boolBits, signal' });
+  const pool = Object.create(ColumnsPool.prototype);
+  await assert.rejects(pool.open(corpusFile("valid/nulls").bytes, { tokenizer: [] }), { kind: "bad_argument", message: 'ColumnsPool.open has no option "tokenizer"; it takes tokenizers' });
 });
 
 test("PooledFile.readColumns asks its pool for the row groups and columns as given, every one for a list left out", async () => {
@@ -106,11 +117,11 @@ test("PooledFile.readColumns with a signal rejects with aborted (cause: the reas
   assert.deepEqual(await other.readColumns([0], [0], { signal: new AbortController().signal }), ["a column"]);
 });
 
-test("ColumnsPool.prototype.open refuses options that are not an object, and tokenizers that are not a list, with bad_argument", async () => {
+test("ColumnsPool.prototype.open refuses options that are not an object, an option it does not take, and tokenizers that are not a list, with bad_argument", async () => {
   const bytes = corpusFile("valid/nulls").bytes;
   // open() is reached without workers: a pool of none (its argument checks come first).
   const pool = Object.create(ColumnsPool.prototype);
-  for (const options of [5, "x", true, { tokenizers: 5 }, { tokenizers: "abc" }, { tokenizers: {} }]) {
+  for (const options of [5, "x", true, { tokenizers: 5 }, { tokenizers: "abc" }, { tokenizers: {} }, { tokenizer: [] }, { signal: null }]) {
     const got = await outcome(() => pool.open(bytes, options));
     assert.deepEqual(got, { kind: "bad_argument", rowGroup: null, column: null, columnsError: true }, JSON.stringify(options));
   }

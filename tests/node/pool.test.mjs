@@ -174,24 +174,34 @@ test("a read pending when the pool is terminated rejects as freed, as calls afte
   await assert.rejects(file.readColumns(), (e) => e instanceof api.ColumnsError && e.kind === "freed");
 });
 
-test("a file opened by its path and then rewritten in place (same size) is refused as bad_source, never read as the file opened", async (t) => {
+test("a file opened by its path and then rewritten in place (same size) is refused as bad_source, never read as the file opened; a short one, read whole at open, reads those bytes", async (t) => {
   const one = (values) => materialize(buildFile([{ name: "x", type: "int32", nullable: false }], [{ columns: [values] }]));
-  const [a, b] = [one([1, 2, 3]), one([7, 8, 9])];
+  // 3,000 values: 12 KB, more than an open reads whole (8 KiB and 17 bytes).
+  const [a, b] = [one(Array.from({ length: 3000 }, (_, i) => i)), one(Array.from({ length: 3000 }, (_, i) => 7 * i))];
   assert.equal(a.length, b.length);
+  assert.ok(a.length > 8 * 1024 + 17);
   const dir = fs.mkdtempSync(`${fs.realpathSync("/tmp")}/pool-changed-`);
   t.after(() => fs.rmSync(dir, { recursive: true, force: true }));
   const path = `${dir}/x.cols`;
   fs.writeFileSync(path, a);
   const p = await pool(1);
   const file = await p.open(path);
-  assert.deepEqual((await file.readColumns())[0].toArray(), [1, 2, 3]);
+  assert.deepEqual((await file.readColumns())[0].toArray().slice(0, 3), [0, 1, 2]);
   fs.writeFileSync(path, b);
   // (a rewrite within the file system's time step would keep its time: set one apart)
   fs.utimesSync(path, new Date(), new Date(Date.now() + 5_000));
   await assert.rejects(file.readColumns(), (e) => e instanceof api.ColumnsError && e.kind === "bad_source" && /changed after it was opened/.test(e.message));
   // Opened again, the new bytes read as they are; the pool reads on.
   const again = await p.open(path);
-  assert.deepEqual((await again.readColumns())[0].toArray(), [7, 8, 9]);
+  assert.deepEqual((await again.readColumns())[0].toArray().slice(0, 3), [0, 7, 14]);
+  // A short file is read whole by each worker's open, and its reads take their
+  // chunks from those bytes: the file opened, whatever is on disk since.
+  const short = `${dir}/short.cols`;
+  fs.writeFileSync(short, one([1, 2, 3]));
+  const small = await p.open(short);
+  fs.writeFileSync(short, one([7, 8, 9]));
+  fs.utimesSync(short, new Date(), new Date(Date.now() + 5_000));
+  assert.deepEqual((await small.readColumns())[0].toArray(), [1, 2, 3]);
   p.terminate();
 });
 

@@ -84,6 +84,24 @@ test("invalid tokenizer JSON is refused with invalid_tokenizer and registers not
   reg.free();
 });
 
+test("a tokenizer.json that starts with a UTF-8 byte order mark is read past it (RFC 8259 lets a parser ignore one); its digest is of the bytes as given, mark and all", () => {
+  const reg = new TokenizerRegistry();
+  const bom = Uint8Array.of(0xef, 0xbb, 0xbf);
+  const marked = new Uint8Array([...bom, ...small]);
+  const digest = reg.register(marked);
+  assert.equal(digest, sha256(marked));
+  assert.notEqual(digest, SMALL, "not the unmarked file's");
+  assert.deepEqual(reg.digests(), [digest]);
+  // Offsets stay those of the bytes given; one mark only, and only first.
+  const refused = (bytes, re) => assert.throws(() => reg.register(bytes), (e) => isApiError(e) && e.kind === "invalid_tokenizer" && re.test(e.message), new TextDecoder().decode(bytes.subarray(0, 12)));
+  refused(new Uint8Array([...bom, ...new TextEncoder().encode("[]")]), /the document is not an object \(byte offset 3\)$/);
+  refused(new Uint8Array([...bom, ...bom, ...small]), /the document is not an object \(byte offset 3\)$/);
+  refused(new Uint8Array([0x20, ...bom, ...small]), /byte offset 1\)$/);
+  refused(bom, /byte offset 3\)$/);
+  assert.equal(reg.size, 1);
+  reg.free();
+});
+
 test("tokenized corpus files conform with both tokenizers, and without them refuse exactly the tokenized chunks", async () => {
   for (const rel of ["valid/tokenized_two_tokenizers", "valid/tokenized_special_tokens", "valid/tokenized_optimized", "valid/tokenized_bits_deltas", "valid/tokenized_remap_offsets"]) {
     const f = corpusFile(rel);

@@ -151,6 +151,9 @@ pub fn nesting_depth(doc: &[u8]) -> usize {
 /// What our reader must make of `doc`: the model, or why it is refused.
 pub fn expected(doc: &[u8]) -> Result<Model, String> {
     let text = std::str::from_utf8(doc).map_err(|e| format!("not UTF-8: {e}"))?;
+    // One leading byte order mark is ignored, as RFC 8259 section 8.1 allows
+    // (serde_json itself refuses it).
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let Doc(m) = serde_json::from_str::<Doc>(text).map_err(|e| format!("serde_json: {e}"))?;
     if nesting_depth(doc) > MAX_DEPTH {
         return Err(format!("nests deeper than {MAX_DEPTH}"));

@@ -554,7 +554,7 @@ async function registerTokenizer(name, bytes, against = ctx.file) {
     if (!again) ctx.registered.push({ name, size: bytes.length, digest: res.digest, bytes });
     const digest = `SHA-256 ${res.digest.slice(0, 16)}…`;
     if (again) toast(`${name} is registered already (${digest})`);
-    else if (against && !usesTokenizer(against, res.digest)) toast(`Registered tokenizer ${name} (${digest}), but ${unusedBy(against)}`, "warn");
+    else if (against && !usesTokenizer(against, res.digest)) toast(`Registered tokenizer ${name} (${digest}), but ${unusedBy(against)}${hasMark(bytes) ? MARKED : ""}`, "warn");
     else toast(`Registered tokenizer ${name} (${digest})`);
     return res.digest;
   } catch (e) {
@@ -568,16 +568,19 @@ async function registerTokenizer(name, bytes, against = ctx.file) {
 const usesTokenizer = (f, digest) => f.tokenizers.some((t) => t.digest === digest);
 const unusedBy = (f) => `${ctx.name} ${f.tokenizers.length ? "does not use it: its tokenizer table names the SHA-256 each of its columns needs" : "has no tokenized columns"}.`;
 
+/** Whether a tokenizer.json starts with a UTF-8 byte order mark (EF BB BF):
+ *  the package reads past it, but its SHA-256 is of the bytes with it. */
+const hasMark = (bytes) => bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+const MARKED = " This one starts with a UTF-8 byte order mark (EF BB BF), which its SHA-256 covers: saved without the mark, it may be the one the file names.";
+
 /** What is wrong at the start of a tokenizer.json the package refused, in
  *  words (it says "the document is not an object (byte offset 0)" of an
- *  empty file, a byte order mark and text that is not JSON alike); null
- *  where the start is a JSON document's and the package's words say more. */
+ *  empty file and text that is not JSON alike); null where the start is a
+ *  JSON document's and the package's words say more. A byte order mark
+ *  first is passed over, as the package passes over it. */
 function tokenizerTrouble(bytes) {
   if (bytes.length === 0) return "the file is empty";
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-    return "the file starts with a UTF-8 byte order mark (EF BB BF), which the tokenizer.json a file names has not: its SHA-256 is of exact bytes, so save it without the mark";
-  }
-  let i = 0;
+  let i = hasMark(bytes) ? 3 : 0;
   while (i < bytes.length && (bytes[i] === 0x20 || bytes[i] === 0x09 || bytes[i] === 0x0a || bytes[i] === 0x0d)) i++;
   if (i === bytes.length) return "the file holds only white space";
   if (bytes[i] !== 0x7b) {
