@@ -41,10 +41,13 @@ for (const [name, isAsync] of [["readColumns", true], ["close", false]]) {
       };
 }
 
+// The lock the threads take turns with V8's flags under (pool-node-worker.cjs).
+const flagLock = new Int32Array(new SharedArrayBuffer(4));
+
 /** A worker thread with the surface of a Web Worker that the pool uses. */
 class ThreadWorker {
   constructor() {
-    this.thread = new Thread(new URL("./pool-node-worker.cjs", import.meta.url));
+    this.thread = new Thread(new URL("./pool-node-worker.cjs", import.meta.url), { workerData: flagLock });
     this.thread.on("message", (data) => {
       // Idle, a pool does not keep the process alive (as a page's workers do not).
       if (--this.busy === 0) this.thread.unref();

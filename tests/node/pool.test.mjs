@@ -322,3 +322,63 @@ for (const size of [1, 2]) {
     file.close();
   });
 }
+
+test("files opened from bytes and from a Blob and closed do not stay in the threads' memory (an idle thread collects after a close)", () => {
+  // A thread that only answers messages allocates next to nothing, so V8
+  // never collected it on its own: each closed file's bytes (the
+  // SharedArrayBuffer the threads read, or the Blob) stayed until
+  // terminate(), 20 MB a cycle here. In a process of its own: its memory
+  // is what is measured, and it runs without --expose-gc (the pool's
+  // threads expose V8's collector themselves) and with it (they have it).
+  // The main thread collects its own garbage through the same flag, set
+  // before any thread starts. A fixed mmap threshold: glibc's moving one
+  // keeps freed 20 MB blocks in its heap (RSS then plateaus at some
+  // hundreds of MB without a leak), which would hide what is measured.
+  const script = `
+    import v8 from "node:v8";
+    import vm from "node:vm";
+    v8.setFlagsFromString("--expose-gc");
+    const gc = vm.runInNewContext("gc");
+    v8.setFlagsFromString("--no-expose-gc");
+    const { ColumnsPool } = await import(${JSON.stringify(new URL("pool-node.mjs", pkg).href)});
+    const { buildFile, materialize } = await import(${JSON.stringify(new URL("synth.mjs", import.meta.url).href)});
+    const MB = 2 ** 20;
+        const bytes = materialize(buildFile([{ name: "b", type: "bytes", nullable: false }], [{ columns: [Array.from({ length: 20 * 1024 }, (_, i) => new Uint8Array(1024).fill(i))] }]));
+    const pool = await ColumnsPool.create(2);
+    // A thread collects once it is idle after a close: given up to 2 s
+    // (a busy machine), until no more than the test's own bytes are held.
+    const settle = async () => {
+      for (let i = 0; i < 40; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        gc();
+        if (process.memoryUsage().arrayBuffers < 2 * 21 * MB) break;
+      }
+      return process.memoryUsage();
+    };
+    const out = {};
+    for (const kind of ["bytes", "blob"]) {
+      const seen = [];
+      for (let i = 0; i < 12; i++) {
+        const file = await pool.open(kind === "blob" ? new Blob([bytes]) : bytes);
+        const [col] = await file.readColumns([0], [0]);
+        if (col.values.data.length !== 20 * MB || col.values.data[5 * 1024] !== 5) throw new Error("read wrong");
+        file.close();
+        if (i === 1 || i === 11) seen.push(await settle());
+      }
+      out[kind] = { rss: (seen[1].rss - seen[0].rss) / MB, arrayBuffers: seen[1].arrayBuffers / MB };
+    }
+    pool.terminate();
+    console.log(JSON.stringify(out));
+  `;
+  for (const flags of [[], ["--expose-gc"]]) {
+    const env = { ...process.env, MALLOC_MMAP_THRESHOLD_: String(1 << 20) };
+    const out = execFileSync(process.execPath, [...flags, "--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000, env });
+    const { bytes, blob } = JSON.parse(out);
+    const say = `${flags.join(" ") || "no flags"}: ${out.trim()} (MB)`;
+    // Kept, 10 cycles would be 200 MB; bounded, at most one file's bytes
+    // (the test's own) and what the allocators keep.
+    assert.ok(bytes.arrayBuffers < 2 * 21, `array buffers held after 12 files opened from bytes and closed: ${say}`);
+    assert.ok(bytes.rss < 60, `RSS grew by 10 files opened from bytes and closed: ${say}`);
+    assert.ok(blob.rss < 60, `RSS grew by 10 files opened from a Blob and closed: ${say}`);
+  }
+});
