@@ -17,8 +17,14 @@
 // Every column wrapped is pinned (`Column.pin()`), so a later read with
 // `{ reuse }` never rewrites data an Arrow vector still shows.
 //
-// apache-arrow is a peer dependency: this module uses the copy the
-// application imports, so its Tables work with that copy's functions.
+// apache-arrow is a peer dependency, and two modules: an ES module build
+// and a CommonJS build, whose classes are not each other's. This module is
+// built twice too (tools/package.mjs): as an ES module, which imports the
+// ES module build, and for require() (arrow.cjs), which requires the
+// CommonJS build. So its Tables are made with the copy the application has
+// when the application loads apache-arrow and this module the same way
+// (both imported, or both required); mixed, they are two copies, and
+// apache-arrow's functions refuse the other's Tables.
 // It needs nothing else from the package at run time.
 
 import {
