@@ -365,14 +365,24 @@ export function toArrowTable(file, options = undefined) {
  * Like `toArrowTable`, for any file: one opened from a Blob or an
  * AsyncBuffer (only the chunks selected are fetched, neighbours merged
  * into one request), or a file opened on a `ColumnsPool`.
+ * options.signal: an AbortSignal, given to the read (which checks it): an
+ *   abort rejects with an `aborted` ColumnsError (the reason as its
+ *   `cause`); one aborted already, before anything is read.
  */
 export async function toArrowTableAsync(file, options = undefined) {
   // A ColumnsFile reads with readColumnsAsync, a pool's file with readColumns.
-  const [meta, p, readColumns] = inspected(() => {
+  const [meta, p, readColumns, signal, aborted] = inspected(() => {
     const meta = metaOf(file);
     const method = [file.readColumnsAsync, file.readColumns].find((f) => typeof f === "function");
-    return [meta, plan(meta, options), method];
+    const signal = options?.signal ?? undefined;
+    return [meta, plan(meta, options), method, signal, signal?.aborted === true];
   });
   if (!readColumns) throw argumentError("expected a ColumnsFile or a pool's file");
-  return assemble(meta, p, await readColumns.call(file, p.rowGroups, p.columns, { boolBits: true }));
+  if (aborted) {
+    const err = argumentError("the read was aborted", "aborted");
+    err.cause = signal.reason;
+    throw err;
+  }
+  const read = await readColumns.call(file, p.rowGroups, p.columns, signal === undefined ? { boolBits: true } : { boolBits: true, signal });
+  return assemble(meta, p, read);
 }
