@@ -141,6 +141,11 @@ function stringsOption(options) {
 /** Refuses what is not a live Column of this package. */
 function checkColumn(column) {
   if (column === null || typeof column !== "object" || typeof column.pin !== "function") {
+    // A scoped read's column (a ScopedColumn) is lent for its callback only:
+    // Arrow data over it would outlive the loan.
+    if (typeof column?.copy === "function") {
+      throw argumentError("this is a scoped read's column, lent only until its callback returns: pass column.copy(), a Column of its own");
+    }
     throw argumentError("expected a Column from columns-wasm");
   }
   if (column.values === null) {

@@ -316,3 +316,11 @@ test("toArrowTableAsync takes a signal: one aborted already rejects as aborted b
   assert.equal(given.signal, live.signal);
   assert.deepEqual([...table.getChild("v")], Array.from({ length: 20 }, (_, g) => [g, g ? -g : 0]).flat());
 });
+
+test("toArrowVector of a scoped read's lent column is refused with the way out: column.copy()", () => {
+  const file = api.ColumnsFile.fromBytes(corpusFile("valid/nulls").bytes);
+  file.readRowGroupScoped(0, ({ columns }) => {
+    assert.throws(() => toArrowVector(columns[0]), { kind: "bad_argument", message: /scoped read's column.*column\.copy\(\)/ });
+    assert.equal(toArrowVector(columns[0].copy()).length, columns[0].length);
+  });
+});

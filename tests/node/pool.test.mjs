@@ -382,3 +382,18 @@ test("files opened from bytes and from a Blob and closed do not stay in the thre
     assert.ok(blob.rss < 60, `RSS grew by 10 files opened from a Blob and closed: ${say}`);
   }
 });
+
+test("Node's pool.open names every source it takes when it refuses one; a closed PooledFile's read says it was closed, not freed", async () => {
+  const p = await pool(1);
+  const names = /ColumnsPool\.open needs a file's path or file: URL, a Blob, or bytes/;
+  for (const bad of [null, 5, {}]) {
+    await assert.rejects(p.open(bad), (e) => e instanceof api.ColumnsError && e.kind === "bad_argument" && names.test(e.message), String(bad));
+  }
+  // What throws when inspected: the same words, and what it threw as the cause.
+  const { proxy, revoke } = Proxy.revocable({}, {});
+  revoke();
+  await assert.rejects(p.open(proxy), (e) => e.kind === "bad_argument" && names.test(e.message) && /threw when inspected/.test(e.message) && e.cause instanceof TypeError);
+  const file = await p.open(PATH);
+  file.close();
+  await assert.rejects(file.readColumns(), (e) => e instanceof api.ColumnsError && e.kind === "freed" && /this PooledFile was closed/.test(e.message));
+});
