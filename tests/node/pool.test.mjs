@@ -323,7 +323,7 @@ for (const size of [1, 2]) {
   });
 }
 
-test("files opened from bytes and from a Blob and closed do not stay in the threads' memory (an idle thread collects after a close)", () => {
+test("files opened from bytes and from a Blob and closed do not stay in the threads' memory (an idle thread collects after a close)", (t) => {
   // A thread that only answers messages allocates next to nothing, so V8
   // never collected it on its own: each closed file's bytes (the
   // SharedArrayBuffer the threads read, or the Blob) stayed until
@@ -343,15 +343,24 @@ test("files opened from bytes and from a Blob and closed do not stay in the thre
     const { ColumnsPool } = await import(${JSON.stringify(new URL("pool-node.mjs", pkg).href)});
     const { buildFile, materialize } = await import(${JSON.stringify(new URL("synth.mjs", import.meta.url).href)});
     const MB = 2 ** 20;
-        const bytes = materialize(buildFile([{ name: "b", type: "bytes", nullable: false }], [{ columns: [Array.from({ length: 20 * 1024 }, (_, i) => new Uint8Array(1024).fill(i))] }]));
+    // 20 MB of bytes and a small int32 column, which is what is read: the
+    // threads then allocate next to nothing, as when a large file's small
+    // column is read (decoding 20 MB a cycle, they collected now and then).
+    const rows = 20 * 1024;
+    const bytes = materialize(buildFile(
+      [{ name: "b", type: "bytes", nullable: false }, { name: "n", type: "int32", nullable: false }],
+      [{ columns: [Array.from({ length: rows }, (_, i) => new Uint8Array(1024).fill(i)), Array.from({ length: rows }, (_, i) => i)] }],
+    ));
     const pool = await ColumnsPool.create(2);
-    // A thread collects once it is idle after a close: given up to 2 s
-    // (a busy machine), until no more than the test's own bytes are held.
+    // A thread collects once it is idle after a close: given up to 1 s (a
+    // busy machine), until no more than the test's own bytes are held. Not
+    // much more: left idle for seconds, an old thread may be collected by
+    // V8's memory reducer now and then, which would hide what is measured.
     const settle = async () => {
-      for (let i = 0; i < 40; i++) {
+      for (let i = 0; i < 20; i++) {
         await new Promise((r) => setTimeout(r, 50));
         gc();
-        if (process.memoryUsage().arrayBuffers < 2 * 21 * MB) break;
+        if (process.memoryUsage().arrayBuffers < 1.5 * 21 * MB) break;
       }
       return process.memoryUsage();
     };
@@ -360,8 +369,8 @@ test("files opened from bytes and from a Blob and closed do not stay in the thre
       const seen = [];
       for (let i = 0; i < 12; i++) {
         const file = await pool.open(kind === "blob" ? new Blob([bytes]) : bytes);
-        const [col] = await file.readColumns([0], [0]);
-        if (col.values.data.length !== 20 * MB || col.values.data[5 * 1024] !== 5) throw new Error("read wrong");
+        const [col] = await file.readColumns([0], [1]);
+        if (col.length !== rows || col.values[rows - 1] !== rows - 1) throw new Error("read wrong");
         file.close();
         if (i === 1 || i === 11) seen.push(await settle());
       }
@@ -375,11 +384,19 @@ test("files opened from bytes and from a Blob and closed do not stay in the thre
     const out = execFileSync(process.execPath, [...flags, "--input-type=module", "-e", script], { encoding: "utf8", timeout: 60_000, env });
     const { bytes, blob } = JSON.parse(out);
     const say = `${flags.join(" ") || "no flags"}: ${out.trim()} (MB)`;
-    // Kept, 10 cycles would be 200 MB; bounded, at most one file's bytes
-    // (the test's own) and what the allocators keep.
-    assert.ok(bytes.arrayBuffers < 2 * 21, `array buffers held after 12 files opened from bytes and closed: ${say}`);
-    assert.ok(bytes.rss < 60, `RSS grew by 10 files opened from bytes and closed: ${say}`);
-    assert.ok(blob.rss < 60, `RSS grew by 10 files opened from a Blob and closed: ${say}`);
+    t.diagnostic(say);
+    // Kept, 10 cycles are 200 MB (measured: 189-205 MB of RSS, 262 MB of
+    // array buffers); bounded, the array buffers are the test's own bytes,
+    // and RSS moves by what the heaps and allocators keep (within 15 MB
+    // either way, alone or beside the other test files; bounded at 100 for
+    // a busier machine).
+    assert.ok(bytes.arrayBuffers < 1.5 * 21, `array buffers held after 12 files opened from bytes and closed: ${say}`);
+    assert.ok(bytes.rss < 100, `RSS grew by 10 files opened from bytes and closed: ${say}`);
+    assert.ok(blob.rss < 100, `RSS grew by 10 files opened from a Blob and closed: ${say}`);
+    // Node counts a Blob's bytes with array buffers, and keeps the last
+    // Blob's a while without any pool (five Blobs of 20 MB made and dropped:
+    // 20 MB held after collecting): the test's bytes and one Blob's.
+    assert.ok(blob.arrayBuffers < 2.5 * 21, `array buffers held after 12 files opened from a Blob and closed: ${say}`);
   }
 });
 
