@@ -23,8 +23,13 @@ globalThis.self = globalThis;
 // another's set and its look-up.
 let gc = globalThis.gc;
 if (typeof gc !== "function") {
-  const lock = workerData instanceof Int32Array ? workerData : null;
-  while (lock && Atomics.compareExchange(lock, 0, 0, 1) !== 0) Atomics.wait(lock, 0, 1);
+  // (A thread stopped while it held the lock would hold it for ever: after
+  // a second, this one goes on without it.)
+  let lock = workerData instanceof Int32Array ? workerData : null;
+  for (let tries = 0; lock && Atomics.compareExchange(lock, 0, 0, 1) !== 0; tries++) {
+    if (tries === 50) lock = null;
+    else Atomics.wait(lock, 0, 1, 20);
+  }
   try {
     const v8 = require("node:v8");
     v8.setFlagsFromString("--expose-gc");
