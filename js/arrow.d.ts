@@ -45,14 +45,22 @@ export function uniqueNames(names: readonly string[]): string[];
  *  file opened on a ColumnsPool (its `meta` holds the schema). */
 export interface AsyncReadable {
   meta?: Pick<ColumnsFile, "schema" | "rowGroups">;
-  readColumns?(rowGroups: readonly number[] | null, columns: readonly number[] | null, options?: { boolBits?: boolean }): Promise<Column[]> | Column[];
-  readColumnsAsync?(rowGroups: readonly number[] | null, columns: readonly number[] | null, options?: { boolBits?: boolean }): Promise<Column[]>;
+  readColumns?(rowGroups: readonly number[] | null, columns: readonly number[] | null, options?: { boolBits?: boolean; signal?: AbortSignal }): Promise<Column[]> | Column[];
+  readColumnsAsync?(rowGroups: readonly number[] | null, columns: readonly number[] | null, options?: { boolBits?: boolean; signal?: AbortSignal }): Promise<Column[]>;
 }
 
 /** Row groups of an in-memory file (`ColumnsFile.fromBytes`) as one Table,
  *  one RecordBatch per row group, sharing the buffers of the read. */
 export function toArrowTable(file: ColumnsFile, options?: ArrowTableOptions): Table<TypeMap>;
 
+/** Options of `toArrowTableAsync`. */
+export interface ArrowTableAsyncOptions extends ArrowTableOptions {
+  /** Aborts the read: the promise rejects with an `aborted` ColumnsError
+   *  (the signal's reason as its `cause`); a signal aborted already rejects
+   *  before anything is read. Given to the file's read, which checks it. */
+  signal?: AbortSignal | undefined;
+}
+
 /** Like `toArrowTable` for any file (Blob, AsyncBuffer, pool): only the
  *  selected chunks are fetched. */
-export function toArrowTableAsync(file: ColumnsFile | AsyncReadable, options?: ArrowTableOptions): Promise<Table<TypeMap>>;
+export function toArrowTableAsync(file: ColumnsFile | AsyncReadable, options?: ArrowTableAsyncOptions): Promise<Table<TypeMap>>;

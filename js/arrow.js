@@ -9,7 +9,9 @@
 //   - offsets: the package's Uint32Array is viewed as the Int32Array Arrow
 //     wants (same memory) while the last offset is below 2^31; beyond that
 //     the column becomes LargeUtf8 / LargeBinary with 64-bit offsets (a copy
-//     of the offsets only, Arrow's only layout for it).
+//     of the offsets only, Arrow's only layout for it). A read in wasm never
+//     gives such offsets (a chunk's string data is one allocation, at most
+//     2^31 - 1 bytes there): only a column-like object made in JavaScript.
 //   - strings: Arrow's Utf8 must hold valid UTF-8; the format's strings
 //     are bytes that usually are. Utf8 by default (getters decode as
 //     Column.toArray() does, U+FFFD for invalid bytes), Binary on request,
@@ -17,8 +19,14 @@
 // Every column wrapped is pinned (`Column.pin()`), so a later read with
 // `{ reuse }` never rewrites data an Arrow vector still shows.
 //
-// apache-arrow is a peer dependency: this module uses the copy the
-// application imports, so its Tables work with that copy's functions.
+// apache-arrow is a peer dependency, and two modules: an ES module build
+// and a CommonJS build, whose classes are not each other's. This module is
+// built twice too (tools/package.mjs): as an ES module, which imports the
+// ES module build, and for require() (arrow.cjs), which requires the
+// CommonJS build. So its Tables are made with the copy the application has
+// when the application loads apache-arrow and this module the same way
+// (both imported, or both required); mixed, they are two copies, and
+// apache-arrow's functions refuse the other's Tables.
 // It needs nothing else from the package at run time.
 
 import {
@@ -135,6 +143,11 @@ function stringsOption(options, method, keys) {
 /** Refuses what is not a live Column of this package. */
 function checkColumn(column) {
   if (column === null || typeof column !== "object" || typeof column.pin !== "function") {
+    // A scoped read's column (a ScopedColumn) is lent for its callback only:
+    // Arrow data over it would outlive the loan.
+    if (typeof column?.copy === "function") {
+      throw argumentError("this is a scoped read's column, lent only until its callback returns: pass column.copy(), a Column of its own");
+    }
     throw argumentError("expected a Column from columns-wasm");
   }
   if (column.values === null) {
@@ -286,8 +299,8 @@ function metaOf(file) {
 
 /** Row group and column indices from the options, names resolved against
  *  the unique names (so "s_1" is the second "s"). */
-function plan(meta, options, method) {
-  const strings = stringsOption(options, method, ["rowGroups", "columns", "strings"]); // (first: it checks options is an object)
+function plan(meta, options, method, keys = ["rowGroups", "columns", "strings"]) {
+  const strings = stringsOption(options, method, keys); // (first: it checks options is an object)
   const names = uniqueNames(meta.schema.map((c) => c.name));
   const asked = options?.columns ?? names.map((_, i) => i);
   if (!Array.isArray(asked)) throw argumentError("columns must be an array of column indices or names");
@@ -361,14 +374,25 @@ export function toArrowTable(file, options = undefined) {
  * Like `toArrowTable`, for any file: one opened from a Blob or an
  * AsyncBuffer (only the chunks selected are fetched, neighbours merged
  * into one request), or a file opened on a `ColumnsPool`.
+ * options.signal: an AbortSignal, given to the read (which checks it): an
+ *   abort rejects with an `aborted` ColumnsError (the reason as its
+ *   `cause`); one aborted already, before anything is read.
  */
 export async function toArrowTableAsync(file, options = undefined) {
   // A ColumnsFile reads with readColumnsAsync, a pool's file with readColumns.
-  const [meta, p, readColumns] = inspected(() => {
+  const [meta, p, readColumns, signal, aborted] = inspected(() => {
     const meta = metaOf(file);
     const method = [file.readColumnsAsync, file.readColumns].find((f) => typeof f === "function");
-    return [meta, plan(meta, options, "toArrowTableAsync"), method];
+    const p = plan(meta, options, "toArrowTableAsync", ["rowGroups", "columns", "strings", "signal"]);
+    const signal = options?.signal ?? undefined;
+    return [meta, p, method, signal, signal?.aborted === true];
   });
   if (!readColumns) throw argumentError("expected a ColumnsFile or a pool's file");
-  return assemble(meta, p, await readColumns.call(file, p.rowGroups, p.columns, { boolBits: true }));
+  if (aborted) {
+    const err = argumentError("the read was aborted", "aborted");
+    err.cause = signal.reason;
+    throw err;
+  }
+  const read = await readColumns.call(file, p.rowGroups, p.columns, signal === undefined ? { boolBits: true } : { boolBits: true, signal });
+  return assemble(meta, p, read);
 }

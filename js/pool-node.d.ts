@@ -36,6 +36,8 @@ export class PooledFile {
    *  `options.signal`: rejects at once with an `aborted` ColumnsError when it aborts; each thread
    *  stops before its next batch of chunks (from memory: whole row groups, 64 chunks or more, a call). */
   readColumns(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: Pick<ReadOptions, "reuse" | "boolBits" | "signal">): Promise<Column[]>;
-  /** Closes the file in every thread (and a file opened by its path, once no read of it runs). */
+  /** Closes the file in every thread (and a file opened by its path, once no read of it runs);
+   *  a read after it rejects with `freed` ("this PooledFile was closed"). A thread lets go of the
+   *  file's bytes or Blob once it is idle (it runs V8's collector then). */
   close(): void;
 }

@@ -41,10 +41,13 @@ for (const [name, isAsync] of [["readColumns", true], ["close", false]]) {
       };
 }
 
+// The lock the threads take turns with V8's flags under (pool-node-worker.cjs).
+const flagLock = new Int32Array(new SharedArrayBuffer(4));
+
 /** A worker thread with the surface of a Web Worker that the pool uses. */
 class ThreadWorker {
   constructor() {
-    this.thread = new Thread(new URL("./pool-node-worker.cjs", import.meta.url));
+    this.thread = new Thread(new URL("./pool-node-worker.cjs", import.meta.url), { workerData: flagLock });
     this.thread.on("message", (data) => {
       // Idle, a pool does not keep the process alive (as a page's workers do not).
       if (--this.busy === 0) this.thread.unref();
@@ -85,6 +88,18 @@ class ThreadWorker {
   }
 }
 
+/** `source` as bytes; refused as toBytes refuses it, its message naming
+ *  every source Node's pool takes (toBytes names the kinds of bytes only). */
+function bytesOrPath(source) {
+  try {
+    return toBytes(source, "ColumnsPool.open");
+  } catch (e) {
+    const message = e.message.replace(/needs (an ArrayBuffer, a Uint8Array or another ArrayBufferView|bytes)/, "needs a file's path or file: URL, a Blob, or bytes (an ArrayBuffer or any ArrayBufferView)");
+    if (message === e.message) throw e;
+    throw Object.assign(new ColumnsError(message, e.kind), e.cause === undefined ? null : { cause: e.cause });
+  }
+}
+
 export class ColumnsPool extends WebPool {
   /** Starts `size` workers (default: the machine's available parallelism). */
   static create(size = Math.min(256, os.availableParallelism?.() ?? os.cpus().length)) {
@@ -112,7 +127,7 @@ export class ColumnsPool extends WebPool {
       // Bytes go to the threads in one SharedArrayBuffer (Node always has
       // them): one copy in all, where a page without cross-origin
       // isolation makes one per worker.
-      const view = blob ? null : toBytes(source, "ColumnsPool.open");
+      const view = blob ? null : bytesOrPath(source);
       if (view && !(view.buffer instanceof SharedArrayBuffer)) {
         const shared = new Uint8Array(new SharedArrayBuffer(view.length));
         shared.set(view);

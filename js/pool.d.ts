@@ -34,6 +34,6 @@ export class PooledFile {
    *  `options.signal`: rejects at once with an `aborted` ColumnsError when it aborts; each worker
    *  stops before its next batch of chunks (from memory: whole row groups, 64 chunks or more, a call). */
   readColumns(rowGroups?: readonly number[] | null, columns?: readonly number[] | null, options?: Pick<ReadOptions, "reuse" | "boolBits" | "signal">): Promise<Column[]>;
-  /** Closes the file in every worker. */
+  /** Closes the file in every worker; a read after it rejects with `freed` ("this PooledFile was closed"). */
   close(): void;
 }

@@ -219,6 +219,8 @@ export class PooledFile {
    *  `options.signal`: rejects with `aborted` as soon as it aborts; each
    *  worker stops before its next batch of chunks. */
   async readColumns(rowGroups, columns, options) {
+    // (Its meta, freed by close(), would say "free() was called".)
+    if (this.#closed) throw new ColumnsError("this PooledFile was closed", "freed");
     // Checked by the file itself, as its readColumnsAsync checks them.
     known(options, "PooledFile.readColumns", "reuse, boolBits, signal");
     const signal = this.meta.__check(rowGroups, columns, options);
@@ -233,7 +235,10 @@ export class PooledFile {
     });
   }
 
+  #closed;
+
   close() {
+    this.#closed = true;
     this.pool.close(this.id);
     this.meta.free();
   }

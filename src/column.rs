@@ -5,7 +5,7 @@
 
 use core::mem::MaybeUninit;
 
-use crate::error::{try_vec, Error, ErrorKind, Result};
+use crate::error::{try_room, try_vec, Error, ErrorKind, Result};
 use crate::types::ColumnType;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -607,8 +607,7 @@ fn spread_offsets(o: &mut [u32], n: usize, rows: usize, nulls: &[u8]) {
 
 /// Resizes to `len` with defaults, reporting failure instead of aborting.
 fn grow<T: Copy + Default>(v: &mut Vec<T>, len: usize) -> Result<()> {
-    v.try_reserve_exact(len.saturating_sub(v.len()))
-        .map_err(|_| Error::new(ErrorKind::TooLarge, format!("cannot allocate {len} values")))?;
+    try_room(v, len.saturating_sub(v.len()), "values")?;
     v.resize(len, T::default());
     Ok(())
 }

@@ -155,10 +155,19 @@ pub(crate) fn try_vec<T>(n: usize, what: &str) -> Result<Vec<T>> {
 /// Makes room for `n` elements beyond the `Vec`'s length (allocating only
 /// when it has less), or reports `too_large` as [`try_vec`] does.
 pub(crate) fn try_room<T>(v: &mut Vec<T>, n: usize, what: &str) -> Result<()> {
-    v.try_reserve_exact(n).map_err(|_| {
-        Error::new(
-            ErrorKind::TooLarge,
-            format!("cannot allocate {n} elements of {} bytes for {what}", core::mem::size_of::<T>()),
-        )
-    })
+    v.try_reserve_exact(n).map_err(|_| no_room(v.len(), n, core::mem::size_of::<T>(), what))
+}
+
+/// [`try_room`]'s error: `n` more elements of `size` bytes after `len`.
+/// One allocation holds at most isize::MAX bytes: in wasm32, 2 GiB - 1,
+/// reached before its memory's 4 GiB (a chunk's values are one allocation).
+#[cold]
+#[inline(never)]
+fn no_room(len: usize, n: usize, size: usize, what: &str) -> Error {
+    let why = if len.saturating_add(n).saturating_mul(size) > isize::MAX as usize {
+        "more than one allocation may hold (2 GiB in wasm)"
+    } else {
+        "out of memory"
+    };
+    Error::new(ErrorKind::TooLarge, format!("cannot allocate {n} elements of {size} bytes for {what}: {why}"))
 }

@@ -12,6 +12,7 @@
 //   pool-node-worker.cjs   a Node pool thread's script (runs pool-worker.js)
 //   pool-node-file.cjs     a file on disk as a Blob both of those read
 //   arrow.js               columns-wasm/arrow, when js/arrow.js exists
+//   arrow.cjs              the same for require(), over apache-arrow's CommonJS build
 //   http.js                columns-wasm/http: a URL as an AsyncBuffer (range requests)
 //   *.d.ts, *.d.cts        the hand-written types (js/index.d.ts)
 //   README.md, LICENSE     npm/README.md (with js/arrow.md) and the repository's LICENSE
@@ -130,6 +131,17 @@ await bundle("node.js", "node.cjs", { format: "cjs", platform: "node", target: "
 const arrow = fs.existsSync(path.join(js, "arrow.js"));
 if (arrow) {
   await bundle("arrow.js", "arrow.js", { ...web, platform: "neutral", keepNames: true, external: ["apache-arrow", "columns-wasm", "./columns_wasm.js"] });
+  // And for require() (the "require" condition of its export): apache-arrow
+  // is two modules, an ES module build and a CommonJS one, and the adapter
+  // must make its Tables with the copy the application has. A CommonJS
+  // application's require("apache-arrow") is the CommonJS build; were the
+  // adapter an ES module there, it would import the other, and apache-arrow's
+  // functions would refuse its Tables (tableToIPC: "AsyncQueue is closed").
+  // Not minified, as node.cjs is not. The adapter takes nothing from the
+  // package at run time (it needs no entry of its own).
+  await bundle("arrow.js", "arrow.cjs", { format: "cjs", platform: "neutral", keepNames: true, external: ["apache-arrow"], banner: { js: '"use strict";' } });
+  const required = fs.readFileSync(path.join(outDir, "arrow.cjs"), "utf8").match(/\brequire\(["'][^"']*["']\)/g) ?? [];
+  if (required.some((r) => r !== 'require("apache-arrow")')) throw new Error(`arrow.cjs requires ${required.join(", ")}: only apache-arrow expected`);
 }
 // columns-wasm/http imports nothing; like the Arrow adapter it is outside
 // what tools/size.mjs measures (the entry, the pool and what they load).
@@ -163,7 +175,14 @@ if (webPool.length !== nodePool.length || apart.length !== 1 || !apart[0].includ
   throw new Error(`js/pool.d.ts and js/pool-node.d.ts declare different things:\n${apart.join("\n")}`);
 }
 fs.copyFileSync(path.join(js, "pool-node.d.ts"), path.join(outDir, "pool-node.d.ts"));
-if (arrow) fs.copyFileSync(path.join(js, "arrow.d.ts"), path.join(outDir, "arrow.d.ts"));
+if (arrow) {
+  fs.copyFileSync(path.join(js, "arrow.d.ts"), path.join(outDir, "arrow.d.ts"));
+  // For require(): the package's classes as CommonJS code has them (columns_wasm.d.cts).
+  const dts = fs.readFileSync(path.join(js, "arrow.d.ts"), "utf8");
+  const cts = dts.replace('from "./columns_wasm.js";', 'from "./columns_wasm.cjs";');
+  if (cts === dts) throw new Error('js/arrow.d.ts no longer imports from "./columns_wasm.js": update tools/package.mjs');
+  fs.writeFileSync(path.join(outDir, "arrow.d.cts"), cts);
+}
 fs.copyFileSync(path.join(js, "http.d.ts"), path.join(outDir, "http.d.ts"));
 // The README, with the Arrow section (js/arrow.md, the adapter's own
 // document, tested with it) where npm/README.md marks its place.
@@ -197,7 +216,9 @@ const pkg = {
       default: "./columns_wasm.js",
     },
     "./pool": { node: { types: "./pool-node.d.ts", default: "./pool-node.mjs" }, types: "./pool.d.ts", default: "./pool.js" },
-    ...(arrow ? { "./arrow": { types: "./arrow.d.ts", default: "./arrow.js" } } : {}),
+    ...(arrow
+      ? { "./arrow": { require: { types: "./arrow.d.cts", default: "./arrow.cjs" }, types: "./arrow.d.ts", default: "./arrow.js" } }
+      : {}),
     "./http": { types: "./http.d.ts", default: "./http.js" },
     "./columns_wasm_bg.wasm": "./columns_wasm_bg.wasm",
     "./package.json": "./package.json",

@@ -28,9 +28,17 @@ fs.mkdirSync(lib, { recursive: true });
 const tmp = path.join(lib, `arrow.${process.pid}.tmp`);
 fs.copyFileSync(adapterSource, tmp);
 fs.renameSync(tmp, path.join(lib, "arrow.js"));
+// Its build for require(), where the package has one (scripts/build makes it).
+const shippedCjs = path.join(projectRoot, "pkg", "arrow.cjs");
+if (fs.existsSync(shippedCjs)) {
+  fs.copyFileSync(shippedCjs, tmp);
+  fs.renameSync(tmp, path.join(lib, "arrow.cjs"));
+}
 
 /** What `import "columns-wasm"` gives in Node: pkg/node.mjs. */
 export const packageEntry = path.join(projectRoot, "pkg", "node.mjs");
+/** What `require("columns-wasm")` gives in Node: pkg/node.cjs. */
+export const packageRequireEntry = path.join(projectRoot, "pkg", "node.cjs");
 /** The package's declarations, which js/arrow.d.ts imports as ./columns_wasm.js. */
 export const packageTypes = path.join(projectRoot, "pkg", "columns_wasm.d.ts");
 

@@ -5,6 +5,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { adapter, api, corpusFile, duplicateNamesFile } from "./support.mjs";
+import { buildFile, sparseAsyncBuffer } from "../node/synth.mjs";
 
 const { toArrowTable, toArrowTableAsync, toArrowVector, uniqueNames } = adapter;
 const { ColumnsError } = api;
@@ -267,4 +268,63 @@ test("a file, column or options that throw when read (a Proxy whose traps throw,
   assert.throws(() => toArrowTable(hiding), isThrown);
   await assert.rejects(toArrowTableAsync(hiding), isThrown);
   assert.equal(toArrowTable(file).numRows, file.numRows, "the file still reads");
+});
+
+test("toArrowTableAsync takes a signal: one aborted already rejects as aborted before anything is read; an abort during the read stops its fetches", async () => {
+  // 20 row groups 100 KB apart (too far to share a request), each fetched
+  // in 5 ms: one request a row group, at most 8 in flight.
+  const sparse = buildFile(
+    [{ name: "v", type: "int32", nullable: false }],
+    Array.from({ length: 20 }, (_, g) => ({ offset: 5 + g * 100_000, columns: [[g, -g]] })),
+  );
+  const log = [];
+  const inner = sparseAsyncBuffer(sparse, log);
+  let onSlice = () => {};
+  const slow = {
+    byteLength: inner.byteLength,
+    slice: (start, end) => {
+      onSlice();
+      return new Promise((r) => setTimeout(r, 5)).then(() => inner.slice(start, end));
+    },
+  };
+  const file = await api.ColumnsFile.fromAsyncBuffer(slow);
+  const aborted = (reason) => (e) => e instanceof ColumnsError && e.kind === "aborted" && e.cause === reason;
+
+  const early = new AbortController();
+  const reason = new Error("not wanted");
+  early.abort(reason);
+  let before = log.length;
+  await assert.rejects(toArrowTableAsync(file, { signal: early.signal }), aborted(reason));
+  assert.equal(log.length, before, "nothing was fetched");
+  // A pool's file too: its read is not even started.
+  let calls = 0;
+  const pooled = { meta: file, readColumns: async () => (calls++, []) };
+  await assert.rejects(toArrowTableAsync(pooled, { signal: early.signal }), aborted(reason));
+  assert.equal(calls, 0);
+
+  // Aborted as the first fetch starts: the read rejects, and no fetch after the first window is made.
+  const mid = new AbortController();
+  const stop = new Error("stop");
+  onSlice = () => mid.abort(stop);
+  before = log.length;
+  await assert.rejects(toArrowTableAsync(file, { signal: mid.signal }), aborted(stop));
+  await new Promise((r) => setTimeout(r, 50));
+  const made = log.length - before;
+  assert.ok(made >= 1 && made <= 8, `${made} of 20 fetches made after the abort`);
+  onSlice = () => {};
+
+  // The signal reaches a pool's read (PooledFile.readColumns takes { signal }), and a read that is not aborted is whole.
+  const live = new AbortController();
+  let given;
+  const table = await toArrowTableAsync({ meta: file, readColumnsAsync: (g, c, o) => ((given = o), file.readColumnsAsync(g, c, o)) }, { signal: live.signal });
+  assert.equal(given.signal, live.signal);
+  assert.deepEqual([...table.getChild("v")], Array.from({ length: 20 }, (_, g) => [g, g ? -g : 0]).flat());
+});
+
+test("toArrowVector of a scoped read's lent column is refused with the way out: column.copy()", () => {
+  const file = api.ColumnsFile.fromBytes(corpusFile("valid/nulls").bytes);
+  file.readRowGroupScoped(0, ({ columns }) => {
+    assert.throws(() => toArrowVector(columns[0]), { kind: "bad_argument", message: /scoped read's column.*column\.copy\(\)/ });
+    assert.equal(toArrowVector(columns[0].copy()).length, columns[0].length);
+  });
 });

@@ -163,6 +163,11 @@ const consumers = {
           const out = (await node("node-cjs", [...flags, "check.cjs", ...corpusArgs], n.exe)).trim();
           return out === "ok" ? [] : out.split("\n");
         });
+        await c(`columns-wasm/arrow through require() beside the app's require("apache-arrow"): one copy of apache-arrow, a tableToIPC round trip of every value${how}${n.label}`, async () => {
+          if (n.missing) return missingNode(n);
+          const out = (await node("node-cjs", [...flags, "arrow.cjs", corpusDir, "valid/all_types_small"], n.exe)).trim();
+          return out === "ok" ? [] : out.split("\n");
+        });
       }
     }
   },

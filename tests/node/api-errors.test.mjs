@@ -6,6 +6,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { corpusFile, loadApi } from "./corpus.mjs";
+import { constantDictFile } from "./synth.mjs";
 
 const { ColumnsFile, ColumnsError, TokenizerRegistry } = loadApi();
 
@@ -516,4 +517,22 @@ test("the classes only a read makes (Column, ScopedColumn) refuse `new`, and the
   }, { columns: [0] });
   assert.equal(column.pin(), column);
   file.free();
+});
+
+test("a chunk whose decoded values pass 2 GiB is too_large, and says why: one allocation's limit in wasm, not a machine out of memory", () => {
+  // In wasm32 one allocation holds at most isize::MAX (2^31 - 1) bytes, and
+  // a chunk's values are one: 300,000,000 int64s (2.4 GB), or 2,100 strings
+  // of 1 MiB (2.2 GB of string data). Refused before any memory is taken.
+  const limit = /: more than one allocation may hold \(2 GiB in wasm\)/;
+  const ints = ColumnsFile.fromBytes(constantDictFile([{ name: "v", type: "int64", value: 7 }], [300_000_000]));
+  throwsKind(() => ints.readColumn(0, 0), "too_large", (e) => {
+    assert.match(e.message, /cannot allocate 300000000 elements of 8 bytes for column values/);
+    assert.match(e.message, limit);
+  });
+  const value = "x".repeat(1 << 20);
+  const strings = ColumnsFile.fromBytes(constantDictFile([{ name: "s", type: "string", value }], [2100]));
+  throwsKind(() => strings.readColumn(0, 0), "too_large", (e) => {
+    assert.match(e.message, /cannot allocate 22020096\d\d elements of 1 bytes for string data/); // (and a decoder's slack)
+    assert.match(e.message, limit);
+  });
 });
