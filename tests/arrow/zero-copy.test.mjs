@@ -153,7 +153,7 @@ test("options and files the adapter cannot show or use are still errors with a k
   assert.throws(() => toArrowTable(file, { strings: circular }), { kind: "bad_argument", message: /not an object$/ });
   // A name it does not take (misspelt, or a Table's given to a Vector) is refused, not ignored.
   assert.throws(() => toArrowTable(file, { string: "binary" }), { kind: "bad_argument", message: 'columns-wasm/arrow: toArrowTable has no option "string"; it takes rowGroups, columns, strings' });
-  await assert.rejects(toArrowTableAsync(file, { colums: [0] }), { kind: "bad_argument", message: 'columns-wasm/arrow: toArrowTableAsync has no option "colums"; it takes rowGroups, columns, strings' });
+  await assert.rejects(toArrowTableAsync(file, { colums: [0] }), { kind: "bad_argument", message: 'columns-wasm/arrow: toArrowTableAsync has no option "colums"; it takes rowGroups, columns, strings, signal' });
   assert.throws(() => toArrowVector(file.readColumn(0, 0), { columns: [0] }), { kind: "bad_argument", message: 'columns-wasm/arrow: toArrowVector has no option "columns"; it takes strings' });
   assert.throws(() => toArrowTable(file, { columns: [2n] }), { kind: "out_of_range", message: /column 2 does not exist/ });
   // A file-like object whose read gives the wrong number of columns, or columns of the wrong length.
