@@ -74,3 +74,70 @@ test("DuckDB's module missing (404): the SQL tab says it is not part of this sit
     await context.close();
   }
 });
+
+// ---------------------------------------------------------------- scripts that never run
+
+const NOTICE = "[data-testid=boot-notice]";
+const noticeShown = (page) => page.waitForSelector(NOTICE, { state: "visible", timeout: 15_000 }).then(() => page.textContent(NOTICE));
+
+test("a working page never shows the notice for scripts that did not load, not even while its scripts are still on their way", async () => {
+  const base = await hostWith();
+  browser ??= await launch();
+  const { page, context } = await newPage(browser, new URL(base).origin);
+  try {
+    // app.js held back 2 s: the page is drawn meanwhile, the notice out of sight.
+    let release;
+    const held = new Promise((r) => (release = r));
+    await page.route("**/js/app.js", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(base, { waitUntil: "commit" });
+    await page.waitForSelector(".topbar");
+    assert.equal(await page.isVisible(NOTICE), false, "hidden while app.js is on its way");
+    await page.waitForTimeout(1500);
+    assert.equal(await page.isVisible(NOTICE), false);
+    release();
+    await page.waitForSelector("body[data-ready='1']");
+    assert.equal(await page.$(NOTICE), null, "app.js removed it");
+  } finally {
+    await context.close();
+  }
+});
+
+test(".js served as text/plain: after a few seconds the page says its scripts did not load, and why that may be", async () => {
+  const { page, context } = await open(await hostWith({ ".js": "text/plain" }));
+  try {
+    const text = await noticeShown(page);
+    assert.match(text, /scripts have not started/);
+    assert.match(text, /text\/javascript/);
+    assert.match(text, /application\/wasm/);
+    assert.match(text, /file:\/\//);
+    assert.match(text, /does not end in "\/"/);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the page served at its address without the trailing slash (style.css and app.js missed): the notice shows, unstyled", async () => {
+  const server = createStaticServer({ mounts: { [SUBPATH.slice(0, -1)]: path.join(site, "index.html") } });
+  servers.push(server);
+  const base = `http://127.0.0.1:${await listen(server)}${SUBPATH.slice(0, -1)}`;
+  const { page, context } = await open(base);
+  try {
+    assert.match(await noticeShown(page), /does not end in "\/"/);
+  } finally {
+    await context.close();
+  }
+});
+
+test("the page opened from a file (file://): the notice shows", async () => {
+  browser ??= await launch();
+  const { page, context } = await newPage(browser, "file://");
+  try {
+    await page.goto(`file://${path.join(site, "index.html")}`);
+    assert.match(await noticeShown(page), /file:\/\//);
+  } finally {
+    await context.close();
+  }
+});

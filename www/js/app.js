@@ -17,6 +17,9 @@ import { createData } from "./views/data.js";
 import { createSql } from "./views/sql.js";
 import { createTiming } from "./views/timing.js";
 
+// The scripts run: index.html's notice for a page whose scripts did not load goes.
+document.getElementById("boot-notice")?.remove();
+
 const TABS = ["schema", "chunks", "layout", "detail", "data", "sql", "timing"];
 
 const ctx = {
