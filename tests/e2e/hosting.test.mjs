@@ -48,14 +48,14 @@ async function sqlFailure(base) {
 
 test("a .wasm served as application/octet-stream: the SQL tab fails naming application/wasm, instead of compiling for ever", async () => {
   const text = await sqlFailure(await hostWith({ ".wasm": "application/octet-stream" }));
-  assert.match(text, /duckdb-eh\.wasm as "application\/octet-stream"/);
+  assert.match(text, /duckdb-eh(\.[0-9a-f]{10})?\.wasm as "application\/octet-stream"/);
   assert.match(text, /must serve \.wasm files as application\/wasm/);
 });
 
 test("a .mjs served as application/octet-stream: the SQL tab says so, not that DuckDB is missing from the site", async () => {
   const text = await sqlFailure(await hostWith({ ".mjs": "application/octet-stream" }));
   assert.doesNotMatch(text, /not part of this site/);
-  assert.match(text, /duckdb-browser\.mjs as "application\/octet-stream"/);
+  assert.match(text, /duckdb-browser(\.[0-9a-f]{10})?\.mjs as "application\/octet-stream"/);
   assert.match(text, /must serve \.mjs files as text\/javascript/);
 });
 
@@ -63,7 +63,7 @@ test("DuckDB's module missing (404): the SQL tab says it is not part of this sit
   const base = await hostWith();
   const { page, context } = await open(base);
   try {
-    await page.route("**/vendor/duckdb/duckdb-browser.mjs", (route) => route.fulfill({ status: 404, contentType: "text/plain", body: "not found" }));
+    await page.route(/\/vendor\/duckdb\/duckdb-browser(\.[0-9a-f]{10})?\.mjs$/, (route) => route.fulfill({ status: 404, contentType: "text/plain", body: "not found" }));
     await dropFile(page, path.join(site, "samples/all_types_small.cols"));
     await tab(page, "sql");
     await page.waitForSelector("[data-testid=panel-sql][data-sql-state=error]", { timeout: 45_000 });
@@ -139,5 +139,31 @@ test("the page opened from a file (file://): the notice shows", async () => {
     assert.match(await noticeShown(page), /file:\/\//);
   } finally {
     await context.close();
+  }
+});
+
+// ---------------------------------------------------------------- versioned files
+
+test("what the page loads of the package and the vendored libraries (a file opened, SQL run) carries a content hash, and every request is answered", async () => {
+  const base = await hostWith();
+  browser ??= await launch();
+  const { page, context } = await newPage(browser, new URL(base).origin);
+  const answers = [];
+  context.on("response", (r) => answers.push({ url: r.url(), status: r.status() }));
+  try {
+    await page.goto(base);
+    await dropFile(page, path.join(site, "samples/all_types_small.cols"));
+    await tab(page, "sql");
+    await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 120_000 });
+  } finally {
+    await context.close();
+  }
+  const ours = answers.filter((a) => /\/(pkg|vendor)\//.test(a.url));
+  for (const want of [/pkg\/columns_wasm\.[0-9a-f]{10}\.js$/, /pkg\/columns_wasm_bg\.[0-9a-f]{10}\.wasm$/, /vendor\/duckdb\/duckdb-eh\.[0-9a-f]{10}\.wasm$/, /vendor\/arrow\/arrow\.[0-9a-f]{10}\.mjs$/]) {
+    assert.ok(ours.some((a) => want.test(a.url)), `${want} was loaded: ${ours.map((a) => a.url).join(", ")}`);
+  }
+  for (const a of ours) {
+    assert.match(a.url, /\.[0-9a-f]{10}\.(js|mjs|wasm)$/, "named by its content");
+    assert.equal(a.status, 200, a.url);
   }
 });
