@@ -167,3 +167,27 @@ test("what the page loads of the package and the vendored libraries (a file open
     assert.equal(a.status, 200, a.url);
   }
 });
+
+// ---------------------------------------------------------------- a strict Content-Security-Policy
+
+const CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self'; style-src 'self'; img-src 'self'";
+
+test("under the smallest policy www/README.md gives, the page opens a file and runs SQL with nothing refused but its own tries of new Function", async () => {
+  const base = await hostWith({}, { "Content-Security-Policy": CSP });
+  browser ??= await launch();
+  const { page, context } = await newPage(browser, new URL(base).origin);
+  const messages = [];
+  page.on("console", (m) => messages.push(m.text()));
+  context.on("weberror", (e) => messages.push(String(e.error())));
+  try {
+    await page.goto(base);
+    await dropFile(page, path.join(site, "samples/all_types_small.cols"));
+    await tab(page, "sql");
+    await page.waitForSelector("[data-testid=panel-sql][data-sql-state=ready]", { timeout: 120_000 });
+    await page.waitForTimeout(300);
+  } finally {
+    await context.close();
+  }
+  const refused = messages.filter((t) => /Content Security Policy/i.test(t) && !/Evaluating a string as JavaScript|unsafe-eval/.test(t));
+  assert.deepEqual(refused, []);
+});

@@ -80,3 +80,39 @@ test("every reference in the site's own modules and the package's resolves to a 
   // build.json names the files as they are.
   for (const p of [build.arrow.module, ...Object.values(build.pkg ?? {}), ...(build.duckdb ? [build.duckdb.module, build.duckdb.worker, build.duckdb.wasm] : [])]) assert.ok(fs.existsSync(path.join(site, p)), `build.json names ${p}`);
 });
+
+test("nothing is shipped that nothing asks for: no README of the sources, no source map comment naming a file not there", () => {
+  assert.ok(!fs.existsSync(path.join(site, "README.md")), "www/README.md is not copied");
+  const all = [];
+  (function walk(rel) {
+    for (const ent of fs.readdirSync(path.join(site, rel), { withFileTypes: true })) {
+      const r = path.posix.join(rel, ent.name);
+      if (ent.isDirectory()) walk(r);
+      else all.push(r);
+    }
+  })("");
+  for (const f of all.filter((f) => /\.(js|mjs|css)$/.test(f))) {
+    for (const m of read(f).matchAll(/[#@] sourceMappingURL=(\S+)/g)) {
+      assert.ok(fs.existsSync(path.join(site, path.posix.dirname(f), m[1])), `${f} names its source map ${m[1]}, which is not in the site`);
+    }
+  }
+});
+
+test("each vendored library's license text is shipped and named in its NOTICE.txt", () => {
+  assert.ok(fs.existsSync(path.join(site, "vendor/arrow/LICENSE.txt")));
+  if (!build.duckdb) return;
+  const license = read("vendor/duckdb/LICENSE");
+  assert.match(license, /Permission is hereby granted, free of charge/, "the MIT license's text");
+  assert.match(read("vendor/duckdb/NOTICE.txt"), /\bLICENSE\b/);
+});
+
+test("www/README.md's size figures are build.json's", () => {
+  const readme = fs.readFileSync(path.join(site, "../www/README.md"), "utf8").replace(/\s+/g, " ");
+  const { total, parts, largest } = build.sizes;
+  const mb = (n) => (n / 1e6).toFixed(1);
+  const m = /Size \(`sizes` in `site\/build\.json`.*?\): ([\d.]+) MB, ([\d.]+) MB gzip, of which DuckDB-Wasm is ([\d.]+) MB \(([\d.]+) MB gzip\).*?the largest file, is ([\d.]+) MB \(([\d.]+) MB gzip\)\. Without it .*?: ([\d.]+) MB, ([\d.]+) MB gzip \(samples ([\d.]+) MB of that\)/.exec(readme);
+  assert.ok(m, "the README's size sentence");
+  if (!build.duckdb) return;
+  const duck = parts["vendor/duckdb"];
+  assert.deepEqual(m.slice(1).map(Number), [total.bytes, total.gzipBytes, duck.bytes, duck.gzipBytes, largest.bytes, largest.gzipBytes, total.bytes - duck.bytes, total.gzipBytes - duck.gzipBytes, parts.samples.bytes].map((n) => Number(mb(n))));
+});
