@@ -191,3 +191,16 @@ test("under the smallest policy www/README.md gives, the page opens a file and r
   const refused = messages.filter((t) => /Content Security Policy/i.test(t) && !/Evaluating a string as JavaScript|unsafe-eval/.test(t));
   assert.deepEqual(refused, []);
 });
+
+test("a policy with Trusted Types, which the page does not support: it says it could not start, and why, instead of looking ready", async () => {
+  const base = await hostWith({}, { "Content-Security-Policy": `${CSP}; require-trusted-types-for 'script'` });
+  const { page, context } = await open(base);
+  try {
+    await page.waitForSelector("[data-testid=welcome] [data-testid=error-box]", { timeout: 15_000 });
+    const text = await page.textContent("[data-testid=welcome] [data-testid=error-box]");
+    assert.match(text, /could not start/);
+    assert.match(text, /does not support Trusted Types/);
+  } finally {
+    await context.close();
+  }
+});
