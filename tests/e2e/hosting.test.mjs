@@ -204,3 +204,21 @@ test("a policy with Trusted Types, which the page does not support: it says it c
     await context.close();
   }
 });
+
+test("a .mjs served as application/octet-stream: the Arrow export says so, not that apache-arrow is missing", async () => {
+  const { page, context } = await open(await hostWith({ ".mjs": "application/octet-stream" }));
+  try {
+    await dropFile(page, path.join(site, "samples/all_types_small.cols"));
+    await tab(page, "data");
+    await page.click("[data-testid=export-toggle]");
+    await page.check("[data-testid=export-format-arrow]");
+    await page.click("[data-testid=export-run]");
+    await page.waitForFunction(() => /Export failed/.test(document.querySelector("[data-testid=export-result]")?.textContent || ""), null, { timeout: 30_000 });
+    const text = await page.textContent("[data-testid=export-result]");
+    assert.match(text, /arrow(\.[0-9a-f]{10})?\.mjs as "application\/octet-stream"/);
+    assert.match(text, /must serve \.mjs files as text\/javascript/);
+    assert.doesNotMatch(text, /is this the built site|not part of this site/);
+  } finally {
+    await context.close();
+  }
+});
