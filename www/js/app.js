@@ -17,6 +17,9 @@ import { createData } from "./views/data.js";
 import { createSql } from "./views/sql.js";
 import { createTiming } from "./views/timing.js";
 
+// The scripts run: index.html's notice for a page whose scripts did not load goes.
+document.getElementById("boot-notice")?.remove();
+
 const TABS = ["schema", "chunks", "layout", "detail", "data", "sql", "timing"];
 
 const ctx = {
@@ -827,4 +830,13 @@ async function main() {
   }
 }
 
-main();
+main().catch((e) => {
+  // A page that cannot start at all (its worker refused: a policy with
+  // Trusted Types, say) says so rather than looking ready.
+  const message = String(e?.message ?? e);
+  const tt = /Trusted ?Type|TrustedScriptURL/i.test(message);
+  fill(
+    $("#welcome"),
+    errorBox({ kind: "internal", message: tt ? `${message} This page does not support Trusted Types: the site's Content-Security-Policy must not have require-trusted-types-for 'script'.` : message }, { title: "The page could not start" }),
+  );
+});

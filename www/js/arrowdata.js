@@ -5,7 +5,9 @@
 // the column layout is Arrow's already (validity bitmap LSB first, 32-bit
 // offsets for strings and bytes), except bools, which Arrow packs to bits.
 
-const ARROW_URL = new URL("../vendor/arrow/arrow.mjs", import.meta.url);
+import { moduleTrouble } from "./served.js";
+
+export const ARROW_URL = new URL("../vendor/arrow/arrow.mjs", import.meta.url);
 let arrowModule = null;
 
 /** apache-arrow, loaded on first use. */
@@ -14,8 +16,14 @@ export async function loadArrow() {
     try {
       arrowModule = await import(ARROW_URL.href);
     } catch (e) {
-      const err = new Error(`apache-arrow could not be loaded from ${ARROW_URL.pathname} (is this the built site? scripts/build-site): ${e.message}`);
-      err.kind = "internal";
+      // Missing, or there but served so that the browser refuses to run it.
+      const trouble = await moduleTrouble(ARROW_URL.href);
+      const err = new Error(
+        trouble && !trouble.missing
+          ? `apache-arrow did not load: ${trouble.message}. (${e.message})`
+          : `apache-arrow is not part of this site (${trouble ? trouble.message : e.message}; is this the built site? scripts/build-site)`,
+      );
+      err.kind = trouble && !trouble.missing ? "load_failed" : "internal";
       throw err;
     }
   }

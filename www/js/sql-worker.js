@@ -8,13 +8,14 @@
 
 import { init, ColumnsFile, TokenizerRegistry } from "./columns.js";
 import { openUrl } from "./urlbuffer.js";
-import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter, asUtf8 } from "./arrowdata.js";
+import { loadArrow, arrowSchema, recordBatch, ipcStreamWriter, asUtf8, ARROW_URL } from "./arrowdata.js";
 import { brief, columnLabels, quoteName as quote } from "./labels.js";
 import { CHUNK_KINDS } from "./chunkkinds.js";
 import { formatTime } from "./timefmt.js";
 import { textFormat } from "./exporttext.js";
 import { hex, scalarText } from "./format.js";
 import { installs, statementSpans } from "./sqltext.js";
+import { firstModuleTrouble, moduleTrouble, wasmTrouble } from "./served.js";
 
 // A result's rows written to a CSV or JSON file in pieces of this many.
 const ROWS_A_PIECE = 10_000;
@@ -117,16 +118,49 @@ function sqlMessage(msg) {
 async function startDuckDB(post) {
   if (duck) return duck;
   post({ label: "loading DuckDB-Wasm (eh bundle)" });
+  const moduleUrl = new URL("duckdb-browser.mjs", DUCKDB_DIR).href;
+  const workerUrl = new URL("duckdb-browser-eh.worker.js", DUCKDB_DIR).href;
+  const wasmUrl = new URL("duckdb-eh.wasm", DUCKDB_DIR).href;
+  // Asked beside the module's load: DuckDB's worker, given a .wasm it
+  // cannot compile (served as application/octet-stream, say), never answers.
+  const wasmChecked = wasmTrouble(wasmUrl);
   let mod;
   try {
-    mod = await import(new URL("duckdb-browser.mjs", DUCKDB_DIR).href);
+    mod = await import(moduleUrl);
   } catch (e) {
-    throw usage("not_built", `DuckDB-Wasm is not part of this site (${e.message}); scripts/build-site without --no-duckdb adds it`);
+    // Missing (a site built with --no-duckdb, or not copied whole), or
+    // there but served so that the browser refuses to run it.
+    const trouble = await firstModuleTrouble([moduleUrl, ARROW_URL.href]);
+    if (!trouble || trouble.missing) {
+      throw usage("not_built", `DuckDB-Wasm is not part of this site (${trouble ? trouble.message : e.message}); scripts/build-site without --no-duckdb adds it`);
+    }
+    throw usage("load_failed", `DuckDB-Wasm did not load: ${trouble.message}. (${e.message})`);
   }
-  const worker = new Worker(new URL("duckdb-browser-eh.worker.js", DUCKDB_DIR).href);
+  const trouble = await wasmChecked;
+  if (trouble) throw usage("load_failed", `DuckDB-Wasm's WebAssembly cannot be compiled: ${trouble.message}.`);
+  const worker = new Worker(workerUrl);
+  // DuckDB-Wasm does not listen for its worker's failures: a worker that
+  // does not load or dies would leave instantiate() waiting for ever.
+  let failed;
+  const workerFailed = new Promise((_, reject) => {
+    failed = (ev) => reject(ev);
+    worker.addEventListener("error", failed);
+  });
+  workerFailed.catch(() => {});
   const db = new mod.AsyncDuckDB(new mod.VoidLogger(), worker);
   post({ label: "compiling DuckDB's WebAssembly" });
-  await db.instantiate(new URL("duckdb-eh.wasm", DUCKDB_DIR).href);
+  try {
+    await Promise.race([db.instantiate(wasmUrl), workerFailed]);
+  } catch (e) {
+    worker.terminate();
+    if (e instanceof Event) {
+      const why = (await moduleTrouble(workerUrl)) || (await wasmTrouble(wasmUrl));
+      throw usage("load_failed", `DuckDB-Wasm's worker failed${e.message ? ` (${e.message})` : ""}${why ? `: ${why.message}` : ""}.`);
+    }
+    const why = await wasmTrouble(wasmUrl);
+    throw usage("load_failed", `DuckDB-Wasm's WebAssembly did not start: ${why ? why.message : e?.message ?? e}.`);
+  }
+  worker.removeEventListener("error", failed);
   const conn = await db.connect();
   // Nothing is fetched from outside the site: DuckDB would otherwise install
   // and load an extension from its own server the first time a statement
