@@ -219,8 +219,12 @@ test("a file of 2,000 row groups: the page's worker builds the footer's row grou
   const { page, log } = ins;
   await page.route("**/js/columns.js", async (route) => {
     const res = await route.fetch();
+    const text = await res.text();
+    // The package's file as columns.js names it (content-hashed by build-site).
+    const entry = text.match(/from "(\.\.\/pkg\/columns_wasm\.[0-9a-f]+\.js)"/)?.[1];
+    assert.ok(entry, "columns.js imports the package's hashed entry");
     const counting = `
-import { ColumnsFile as Counted } from "../pkg/columns_wasm.js";
+import { ColumnsFile as Counted } from "${entry}";
 {
   let proto = Counted.prototype;
   let d;
@@ -228,7 +232,7 @@ import { ColumnsFile as Counted } from "../pkg/columns_wasm.js";
   Object.defineProperty(proto, "rowGroups", { ...d, get() { globalThis.rowGroupsBuilt = (globalThis.rowGroupsBuilt ?? 0) + 1; return d.get.call(this); } });
 }
 `;
-    await route.fulfill({ response: res, body: (await res.text()) + counting });
+    await route.fulfill({ response: res, body: text + counting });
   });
   try {
     await page.reload();
