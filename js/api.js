@@ -7,7 +7,7 @@
 // "columns-wasm-glue" is wasm-bindgen's web-target output; tools/package.mjs
 // bundles it in (it is not a runtime dependency).
 import * as glue from "columns-wasm-glue";
-import { Column, ColumnsError, boolBitsOf, describe, flag, handBack, known, option, reused, settle } from "./column.js";
+import { Column, ColumnsError, boolBitsOf, columnFromParts, describe, flag, handBack, known, option, reused, settle } from "./column.js";
 import { RowGroupStream, Scope, ScopedColumn, scopedColumns } from "./scoped.js";
 
 export { Column, ColumnsError, ScopedColumn };
@@ -400,5 +400,5 @@ export const internal = {
   reused,
   boolBitsOf,
   /** A Column around buffers a worker transferred, refillable when handed back. */
-  columnFromParts: Column.fromParts,
+  columnFromParts,
 };

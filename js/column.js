@@ -18,10 +18,13 @@ const RELEASED = "this column was handed back with { reuse }: its buffers belong
 const MINT = {};
 // Lent columns (scoped.js), which share Column's methods.
 export const lent = new WeakSet();
+// Columns the package made: `instanceof` would take Object.create(Column.prototype).
+const made = new WeakSet();
 
 export class Column {
   constructor(type, length, nullCount, values, validity, boolBits = false, mint) {
     if (mint !== MINT) throw notMine("Column", ", not by new Column()");
+    made.add(this);
     /** Column type name: "int64", "string", ... */
     this.type = type;
     /** Number of rows. */
@@ -45,22 +48,7 @@ export class Column {
    *  buffers from `recycler` when one is given. */
   static fromWasm(type, length, nullCount, memory, values, count, offsets, offsetsLength, validity, validityLength, recycler) {
     const [v, bits] = views(memory.buffer, type, nullCount, [values, count, offsets, offsetsLength, validity, validityLength]);
-    return Column.fromViews(type, length, nullCount, v, bits, recycler);
-  }
-
-  /** @internal Copies `values` (a typed array or { offsets, data }) and
-   *  `validity`, views of wasm memory, into JS-owned arrays. */
-  static fromViews(type, length, nullCount, values, validity, recycler) {
-    const copy = (view) => (view === null ? null : recycler ? recycler.copy(view) : own(fresh(view)));
-    // Packing replaces the copy (it reads the view once, as a copy does).
-    const bits = type === "bool" && !!recycler?.boolBits;
-    const v = values.data ? { offsets: copy(values.offsets), data: copy(values.data) } : bits ? recycler.pack(values) : copy(values);
-    return new Column(type, length, nullCount, v, copy(validity), bits, MINT);
-  }
-
-  /** @internal A Column around buffers a pool worker transferred. */
-  static fromParts(type, length, nullCount, values, validity, boolBits) {
-    return adopt(new Column(type, length, nullCount, values, validity, boolBits, MINT));
+    return columnFromViews(type, length, nullCount, v, bits, recycler);
   }
 
   /** @internal The read's stage times (`readMs` for the async reads
@@ -172,10 +160,27 @@ export function mine(self, ok, name) {
   if (!yes) throw notMine(name, `; this is ${describe(self)}`);
 }
 
+/** @internal Copies `values` (a typed array or { offsets, data }) and
+ *  `validity`, views of wasm memory, into JS-owned arrays. (Not a static of
+ *  Column: only the package makes columns.) */
+export function columnFromViews(type, length, nullCount, values, validity, recycler) {
+  const copy = (view) => (view === null ? null : recycler ? recycler.copy(view) : own(fresh(view)));
+  // Packing replaces the copy (it reads the view once, as a copy does).
+  const bits = type === "bool" && !!recycler?.boolBits;
+  const v = values.data ? { offsets: copy(values.offsets), data: copy(values.data) } : bits ? recycler.pack(values) : copy(values);
+  return new Column(type, length, nullCount, v, copy(validity), bits, MINT);
+}
+
+/** @internal A Column around buffers a pool worker transferred (they become
+ *  the package's, refilled by a later `{ reuse }`: never a caller's). */
+export function columnFromParts(type, length, nullCount, values, validity, boolBits) {
+  return adopt(new Column(type, length, nullCount, values, validity, boolBits, MINT));
+}
+
 /** @internal The error of a `this` (or a `new`) that is not one of `name`'s. */
 export const notMine = (name, what) => new ColumnsError(`${name} methods need a ${name} made by this package${what}`, "bad_argument");
 
-const isColumn = (x) => x instanceof Column || lent.has(x);
+const isColumn = (x) => made.has(x) || lent.has(x);
 
 /** A Column method's `this`, which refuses use once handed back (its
  *  buffers belong to a newer read). */
@@ -235,7 +240,7 @@ export function adopt(column) {
 export function reused(options) {
   const reuse = option(options, "reuse");
   const list = reuse == null ? [] : Array.isArray(reuse) ? reuse : [reuse];
-  for (const col of list) if (!(col instanceof Column)) throw new ColumnsError(`options.reuse must be a Column or an array of Columns; got type ${typeof col}`, "bad_argument");
+  for (const col of list) if (!made.has(col)) throw new ColumnsError(`options.reuse must be a Column or an array of Columns; got type ${typeof col}`, "bad_argument");
   return list;
 }
 

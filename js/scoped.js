@@ -13,7 +13,7 @@
 // remade. Memory growth detaches views too, so a column remakes its views
 // when it finds them detached while its scope is still open.
 
-import { Column, ColumnsError, lent, mine, notMine, views } from "./column.js";
+import { Column, ColumnsError, columnFromViews, lent, mine, notMine, views } from "./column.js";
 
 const RELEASED = "this column was lent by a scoped read whose callback (or loop step) has ended: copy what you keep inside it (column.copy())";
 
@@ -101,7 +101,7 @@ export class ScopedColumn {
   /** A Column with copies of the values, in JavaScript memory: it outlives the scope. */
   copy() {
     ScopedColumn.#check(this);
-    return Column.fromViews(this.type, this.length, this.nullCount, this.#values, this.#validity, null);
+    return columnFromViews(this.type, this.length, this.nullCount, this.#values, this.#validity, null);
   }
 
   // (Static: called on another object, a private method would throw a

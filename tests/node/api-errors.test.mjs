@@ -519,6 +519,21 @@ test("the classes only a read makes (Column, ScopedColumn) refuse `new`, and the
   file.free();
 });
 
+test("a column only looking like one (Object.create(Column.prototype), a plain object given Column's prototype) is no Column: its methods and a read's reuse refuse it, and Column has no static that makes one from the caller's buffers", () => {
+  const { Column } = loadApi();
+  const file = ColumnsFile.fromBytes(corpusFile("valid/nulls").bytes);
+  const real = file.readColumn(0, 0);
+  const mine = new Int32Array(real.length).fill(-1);
+  const fakes = [Object.create(Column.prototype), Object.setPrototypeOf({ type: real.type, length: real.length, nullCount: 0, values: mine, validity: null, boolBits: false }, Column.prototype)];
+  for (const fake of fakes) {
+    for (const method of ["isValid", "toArray", "pin"]) throwsKind(() => fake[method](0), "bad_argument", (e) => assert.match(e.message, /^Column methods need a Column made by this package/, method));
+    throwsKind(() => file.readColumn(0, 0, { reuse: fake }), "bad_argument", (e) => assert.match(e.message, /reuse must be a Column/));
+  }
+  assert.ok(mine.every((v) => v === -1), "the caller's array untouched");
+  for (const name of ["fromParts", "fromViews"]) assert.equal(Column[name], undefined, name);
+  file.free();
+});
+
 test("a chunk whose decoded values pass 2 GiB is too_large, and says why: one allocation's limit in wasm, not a machine out of memory", () => {
   // In wasm32 one allocation holds at most isize::MAX (2^31 - 1) bytes, and
   // a chunk's values are one: 300,000,000 int64s (2.4 GB), or 2,100 strings
