@@ -58,7 +58,7 @@ export interface ArrowTableAsyncOptions extends ArrowTableOptions {
   /** Aborts the read: the promise rejects with an `aborted` ColumnsError
    *  (the signal's reason as its `cause`); a signal aborted already rejects
    *  before anything is read. Given to the file's read, which checks it. */
-  signal?: AbortSignal | undefined;
+  signal?: AbortSignal | null | undefined;
 }
 
 /** Like `toArrowTable` for any file (Blob, AsyncBuffer, pool): only the

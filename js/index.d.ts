@@ -423,6 +423,10 @@ export interface RowGroupsOptions extends AbortOptions {
   readAhead?: number | undefined;
   /** Bool columns bit-packed (copied columns only). */
   boolBits?: boolean | undefined;
+  /** Columns you are done with (copied columns only), as a read's `reuse`:
+   *  the stream refills their buffers instead of allocating new memory, and
+   *  empties them. */
+  reuse?: Column | readonly Column[] | null | undefined;
   /** `true`: lend each row group's columns (ScopedColumn, valid until the
    *  next step of the loop) instead of copying them. */
   scoped?: boolean | undefined;

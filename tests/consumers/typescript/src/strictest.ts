@@ -11,7 +11,7 @@ export async function forward(file: ColumnsFile, reuse?: Column, signal?: AbortS
   await file.readColumnsAsync(undefined, columns, { signal, reuse, boolBits });
   file.readRowGroupScoped(0, ({ numRows }) => numRows, { columns });
   await file.readRowGroupScopedAsync(0, ({ numRows }) => numRows, { columns, signal });
-  for await (const batch of file.rowGroupsAsync({ columns, rowGroups: undefined, readAhead: undefined, boolBits, scoped: undefined, signal })) void batch;
+  for await (const batch of file.rowGroupsAsync({ columns, rowGroups: undefined, readAhead: undefined, boolBits, reuse, scoped: undefined, signal })) void batch;
   const pool = await ColumnsPool.create();
   const pooled = await pool.open(new Uint8Array(0), { tokenizers: undefined });
   await pooled.readColumns(null, null, { reuse, boolBits, signal });
