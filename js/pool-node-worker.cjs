@@ -20,7 +20,11 @@ globalThis.self = globalThis;
 // where neither works, nothing is collected here, as before). The flag is
 // the process's: the pool's threads take turns with it under a lock
 // (workerData, pool-node.js), or one thread's reset could come between
-// another's set and its look-up.
+// another's set and its look-up. Code elsewhere in the process that makes
+// a vm context in that moment (microseconds as each thread starts) sees
+// gc too, and code that sets the flag itself then can see it reset; a
+// process started with --expose-gc, or that set it before the pool, has
+// no such moment (its threads start with gc).
 let gc = globalThis.gc;
 if (typeof gc !== "function") {
   // (A thread stopped while it held the lock would hold it for ever: after

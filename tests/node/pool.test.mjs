@@ -410,6 +410,25 @@ test("files opened from bytes and from a Blob and closed do not stay in the thre
   }
 });
 
+test("a process whose code turned V8's --expose-gc on at run time, before making a pool, keeps it on: the threads start with gc and leave the flag alone", () => {
+  // The idiom of modules that want gc() without a command-line flag.
+  const script = `
+    const v8 = await import("node:v8");
+    const vm = await import("node:vm");
+    v8.setFlagsFromString("--expose-gc");
+    const { ColumnsPool } = await import(${JSON.stringify(new URL("pool-node.mjs", pkg).href)});
+    const pool = await ColumnsPool.create(2);
+    const file = await pool.open(${JSON.stringify(PATH)});
+    await file.readColumns([0], [0]);
+    file.close();
+    await new Promise((r) => setTimeout(r, 50));
+    console.log(vm.runInNewContext("typeof gc"));
+    pool.terminate();
+  `;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], { encoding: "utf8", timeout: 30_000 });
+  assert.equal(out.trim(), "function");
+});
+
 test("Node's pool.open names every source it takes when it refuses one; a closed PooledFile's read says it was closed, not freed", async () => {
   const p = await pool(1);
   const names = /ColumnsPool\.open needs a file's path or file: URL, a Blob, or bytes/;
