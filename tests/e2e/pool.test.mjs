@@ -86,6 +86,20 @@ async function poolRead(files, { sizes, blob = false }) {
 
 const FILES = ["valid/all_types_small", "valid/nulls", "valid/tokenized_two_tokenizers", "valid/blocks_lzw", "real/diamonds.default"];
 
+test("the browser pool's classes keep their names (ColumnsPool, PooledFile), as a console or a stack shows them, though pool.js is minified", async () => {
+  const names = await page.evaluate(async () => {
+    const { ColumnsPool, get } = window.kit;
+    const pool = await ColumnsPool.create(1);
+    try {
+      const file = await pool.open(await get("/corpus/valid/nulls.cols"));
+      return [ColumnsPool.name, pool.constructor.name, file.constructor.name];
+    } finally {
+      pool.terminate();
+    }
+  });
+  assert.deepEqual(names, ["ColumnsPool", "ColumnsPool", "PooledFile"]);
+});
+
 test("a pool of 1 and of 2 workers reads every value exactly, from bytes", async () => {
   const report = await poolRead(FILES, { sizes: [1, 2] });
   assert.equal(report.length, FILES.length * 2);
