@@ -18,7 +18,7 @@
 //! moves; the block is then copied out of it once.
 
 use super::copy_chunk;
-use crate::error::{corrupt_chunk, Error, ErrorKind, Result};
+use crate::error::{corrupt_chunk, try_room, Error, ErrorKind, Result};
 
 const CLEAR: usize = 256;
 const END: usize = 257;
@@ -58,8 +58,7 @@ impl LzwState {
         }
         let buf = &mut self.buf;
         if buf.len() < size {
-            buf.try_reserve_exact(size - buf.len())
-                .map_err(|_| Error::new(ErrorKind::TooLarge, format!("cannot allocate {size} bytes for LZW")))?;
+            try_room(buf, size - buf.len(), "LZW")?;
             // Literal c is the one byte at c (no later write reaches below BASE).
             buf.extend((buf.len()..BASE).map(|i| i as u8));
             buf.resize(size, 0);
