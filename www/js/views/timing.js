@@ -72,8 +72,16 @@ function storedOf(f, c, rgs) {
   return rgs.reduce((a, g) => a + f.rowGroups[g].columns[c].byteLength, 0);
 }
 
+/**
+ * Why the page holds a URL's file whole (a server that ignores Range
+ * requests, or sends it compressed), or "": then a run "from the file"
+ * took its bytes from that copy in memory, fetching nothing.
+ */
+const heldWhole = (opts, res) => (opts.mode !== "memory" && res.note) || "";
+
 function analyse(ctx, res, opts) {
   const f = ctx.file;
+  const held = !!heldWhole(opts, res);
   return res.columns.map(({ c, runs }) => {
     const st = summarize(runs.map((r) => r.wallMs));
     const stored = storedOf(f, c, opts.rgs);
@@ -90,10 +98,12 @@ function analyse(ctx, res, opts) {
       stored,
       decoded,
       ...st,
-      mbStored: opts.mode === "memory" ? null : rate(stored, st.median, res.resolution),
+      mbStored: opts.mode === "memory" || held ? null : rate(stored, st.median, res.resolution),
       mbDecoded: rate(decoded, st.median, res.resolution),
       split,
-      fromMemory: runs.every((r) => r.fromMemory),
+      // (the package's flag says an AsyncBuffer was read, not that the
+      // buffer answered from the copy it held)
+      fromMemory: held || runs.every((r) => r.fromMemory),
       runs,
     };
   });
@@ -288,7 +298,9 @@ export function createTiming(ctx, el) {
     const reuse = h("input", { type: "checkbox", "data-testid": "timing-reuse" });
     const poolDefault = Math.max(1, Math.min(16, navigator.hardwareConcurrency || 2));
     const poolSize = h("input", { type: "number", min: 1, max: 16, value: poolDefault, "data-testid": "timing-pool-size", id: "timing-pool-size", "aria-label": "workers in the pool" }); // inside the radio's label, which names the radio only
-    const via = ctx.source.url ? "over HTTP (range requests)" : "from the File (Blob.slice)";
+    // A server that ignores Range requests sent the file whole when it
+    // opened: a run "from the file" takes its bytes from that copy.
+    const via = !ctx.source.url ? "from the File (Blob.slice)" : ctx.ioNote ? "from the copy held in memory (the server ignores Range requests: nothing is fetched again)" : "over HTTP (range requests)";
     const runBtn = h("button", { type: "submit", class: "primary", "data-testid": "timing-run" }, "Run timing");
     const stopBtn = h("button", { type: "button", class: "danger", hidden: !running, "data-testid": "timing-stop", onclick: () => ac?.abort() }, "Stop");
     runBtn.disabled = running;
@@ -377,7 +389,9 @@ export function createTiming(ctx, el) {
     const parts =
       mode === "memory"
         ? [`The chosen ${chunks} hold `, exact(per), `; from memory the whole file (`, exact(f.byteLength), `) is loaded once, then ${plural(n, "run")} (warm-ups included) only decompress and decode.`]
-        : [`The chosen ${chunks} hold `, exact(per), `, read again by each of ${plural(n, "run")} (warm-ups included): `, exact(per * n), ` in all.`];
+        : ctx.source.url && ctx.ioNote
+          ? [`The chosen ${chunks} hold `, exact(per), `, taken again by each of ${plural(n, "run")} (warm-ups included) from the copy of the file held in memory: nothing is fetched.`]
+          : [`The chosen ${chunks} hold `, exact(per), `, read again by each of ${plural(n, "run")} (warm-ups included): `, exact(per * n), ` in all.`];
     estimateText = mode === "memory" ? `loads ${fmtBytes(f.byteLength)} once` : `reads ${fmtBytes(per * n)} in all`;
     const bounded =
       boundedFrom && rgs.length < boundedFrom
@@ -430,11 +444,15 @@ export function createTiming(ctx, el) {
     const entry = { id: nextId++, opts, res, file: ctx.name, when: new Date().toISOString() };
     // (A run whose columns were all skipped made no pool: the size asked for.)
     entry.label = `#${entry.id} ${SCOPES[opts.scope]}${opts.scope === "pool" ? ` of ${res.poolSize ?? opts.poolSize}` : ""} · ${opts.mode === "memory" ? "memory" : "file"}${opts.reuse ? " · reuse" : ""}`;
+    entry.held = heldWhole(opts, res);
+    // The package's runs say fromMemory false where its AsyncBuffer answered
+    // from the copy held: every run of such a file came from memory.
+    if (entry.held) for (const col of res.columns) for (const r of col.runs) r.fromMemory = true;
     entry.rows = analyse(ctx, res, opts);
     if (res.whole) {
       const st = summarize(res.whole.runs.map((r) => r.wallMs));
       const stored = res.whole.cols.reduce((a, c) => a + storedOf(f, c, opts.rgs), 0);
-      entry.whole = { ...st, name: `whole read (${plural(res.whole.cols.length, "column")})`, runs: res.whole.runs, stored, decoded: res.whole.decodedBytes, mbDecoded: rate(res.whole.decodedBytes, st.median, res.resolution), mbStored: opts.mode === "memory" ? null : rate(stored, st.median, res.resolution) };
+      entry.whole = { ...st, name: `whole read (${plural(res.whole.cols.length, "column")})`, runs: res.whole.runs, stored, decoded: res.whole.decodedBytes, mbDecoded: rate(res.whole.decodedBytes, st.median, res.resolution), mbStored: opts.mode === "memory" || entry.held ? null : rate(stored, st.median, res.resolution) };
     }
     history.push(entry);
     showResults(entry);
@@ -452,7 +470,9 @@ export function createTiming(ctx, el) {
     const via = ctx.source.url ? "over HTTP with range requests" : "from the File with Blob.slice";
     const modeText = mem
       ? `${opts.poolFromUrl ? "The worker pool reads a Blob or bytes, not a URL, so the file was read whole over HTTP once, not each run. " : ""}The whole file was loaded into memory once (fromBytes); each run only decompressed and decoded.`
-      : `Each run fetched the chunks' bytes again ${via}, then decompressed and decoded them; the read time is part of each run.`;
+      : entry.held
+        ? `The server ignores Range requests, so the page holds the whole file in memory, downloaded once when it opened (${entry.held}): each run took the chunks' bytes from that copy, fetching nothing, then decompressed and decoded them. No run read from the server, so there is no Stored MB/s.`
+        : `Each run fetched the chunks' bytes again ${via}, then decompressed and decoded them; the read time is part of each run.`;
     const head = ["Column", "Stored", "Decoded", "Median", "Min – max", "95% CI of median", "Decoded MB/s", "Stored MB/s", "Split of the median", "Bytes from"];
     const titles = { Stored: sizeTitle("stored"), Decoded: sizeTitle("decoded"), "Decoded MB/s": "decoded bytes ÷ median time: the rate values reach JavaScript", "Stored MB/s": "stored bytes ÷ median time, only where each run read them from the source; — where they came from memory or the time is within 20 timer ticks", "Split of the median": "the parts of the median run (an even number of runs: the mean of the two middle runs), which add up to the median" };
     const table = rows.length
@@ -483,7 +503,7 @@ export function createTiming(ctx, el) {
                     const top = PARTS.filter((p) => r.split[p.key] > 0).sort((a, b) => r.split[b.key] - r.split[a.key])[0];
                     return top ? `${top.label} ${Math.round((100 * r.split[top.key]) / (r.median || 1))}%` : "";
                   })())),
-                  h("td", { class: "nowrap", "data-field": "source" }, r.fromMemory ? "memory" : "file, re-read"),
+                  h("td", { class: "nowrap", "data-field": "source" }, entry.held ? "memory (file held whole)" : r.fromMemory ? "memory" : "file, re-read"),
                 ),
               ),
             ),
@@ -520,7 +540,7 @@ export function createTiming(ctx, el) {
     fill(
       results,
       h("h3", { "data-testid": "timing-run-label" }, `Run ${entry.label}`),
-      h("p", { class: "mode-line", "data-testid": "timing-mode-text" }, h("b", {}, mem ? "Mode: from memory. " : "Mode: re-read from the file. "), modeText, opts.reuse ? " Output buffers were reused: each run refilled the previous run's typed arrays." : " Each run allocated new output arrays."),
+      h("p", { class: "mode-line", "data-testid": "timing-mode-text" }, h("b", {}, mem ? "Mode: from memory. " : entry.held ? "Mode: re-read from the file, which is held in memory. " : "Mode: re-read from the file. "), modeText, opts.reuse ? " Output buffers were reused: each run refilled the previous run's typed arrays." : " Each run allocated new output arrays."),
       skippedNote(res),
       h("p", { class: "muted small" }, `${plural(opts.runs, "run")} ${whole ? "" : "per column "}in randomized order after ${plural(opts.warmups, "warm-up")} (excluded), over ${plural(opts.rgs.length, "row group")}. Timer resolution in the worker ≈ ${fmtMs(res.resolution)}${res.resolution > 0.05 ? " (coarse: this page is not cross-origin isolated, so browsers round performance.now())" : ""}; the interval is a percentile bootstrap (2000 resamples) of the median.`),
       wholeTable,
@@ -680,6 +700,8 @@ export function createTiming(ctx, el) {
       scope: opts.scope,
       poolSize: res.poolSize ?? null,
       mode: opts.mode,
+      // why a run "from the file" took its bytes from the copy held in memory (a server that ignores Range requests), else null
+      heldWhole: e.held || null,
       reuseBuffers: opts.reuse,
       runs: opts.runs,
       warmups: opts.warmups,
@@ -716,7 +738,7 @@ export function createTiming(ctx, el) {
     }
     if (e.whole) {
       const w = e.whole;
-      lines.push(["", "whole read", "", e.opts.scope, e.opts.mode, e.opts.runs, e.opts.warmups, e.opts.rgs.join(" "), w.stored, w.decoded, w.min, w.median, w.max, w.ciLo, w.ciHi, w.mbDecoded, w.mbStored, "", "", "", "", "", e.opts.mode === "memory"].map(field).join(","));
+      lines.push(["", "whole read", "", e.opts.scope, e.opts.mode, e.opts.runs, e.opts.warmups, e.opts.rgs.join(" "), w.stored, w.decoded, w.min, w.median, w.max, w.ciLo, w.ciHi, w.mbDecoded, w.mbStored, "", "", "", "", "", e.opts.mode === "memory" || !!e.held].map(field).join(","));
     }
     ctx.download(`${baseName(e)}.csv`, new Blob([`${lines.join("\n")}\n`], { type: "text/csv" }));
   }
@@ -724,7 +746,7 @@ export function createTiming(ctx, el) {
   function exportRunsCsv(e) {
     const lines = ["column,name,order,wall_ms,read_ms,decompress_ms,decode_ms,copy_ms,total_ms,from_memory"];
     for (const r of e.rows) for (const x of r.runs) lines.push([r.c, r.name, x.seq, x.wallMs, x.hasRead ? x.readMs : "", x.decompressMs, x.decodeMs, x.copyMs, x.totalMs, x.fromMemory].map(field).join(","));
-    if (e.whole) for (const x of e.whole.runs) lines.push(["", "whole read", x.seq, x.wallMs, "", "", "", "", "", e.opts.mode === "memory"].map(field).join(","));
+    if (e.whole) for (const x of e.whole.runs) lines.push(["", "whole read", x.seq, x.wallMs, "", "", "", "", "", e.opts.mode === "memory" || !!e.held].map(field).join(","));
     ctx.download(`${baseName(e)}-runs.csv`, new Blob([`${lines.join("\n")}\n`], { type: "text/csv" }));
   }
 
