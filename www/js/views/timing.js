@@ -1,8 +1,8 @@
 // Timing column reads in the worker, as bench/run does: every readable
 // column by default (unreadable ones are skipped and named), per column or
 // as one whole read of every chosen column (on the worker's thread, or on
-// a pool of workers: pkg/pool.js), runs in shuffled order after untimed
-// warm-ups, medians with a bootstrap interval. Every run stays on the page
+// a pool of workers: pkg/pool.js), runs (per column: in shuffled order;
+// a whole read's back to back) after untimed warm-ups, medians with a bootstrap interval. Every run stays on the page
 // for side-by-side comparison until removed; each run's header there says
 // which columns and row groups it covered, and a time over other data than
 // its row's others says its own (those are not comparable).
@@ -542,7 +542,9 @@ export function createTiming(ctx, el) {
       h("h3", { "data-testid": "timing-run-label" }, `Run ${entry.label}`),
       h("p", { class: "mode-line", "data-testid": "timing-mode-text" }, h("b", {}, mem ? "Mode: from memory. " : entry.held ? "Mode: re-read from the file, which is held in memory. " : "Mode: re-read from the file. "), modeText, opts.reuse ? " Output buffers were reused: each run refilled the previous run's typed arrays." : " Each run allocated new output arrays."),
       skippedNote(res),
-      h("p", { class: "muted small" }, `${plural(opts.runs, "run")} ${whole ? "" : "per column "}in randomized order after ${plural(opts.warmups, "warm-up")} (excluded), over ${plural(opts.rgs.length, "row group")}. Timer resolution in the worker ≈ ${fmtMs(res.resolution)}${res.resolution > 0.05 ? " (coarse: this page is not cross-origin isolated, so browsers round performance.now())" : ""}; the interval is a percentile bootstrap (2000 resamples) of the median.`),
+      // A whole read has one thing to time: its runs go back to back. Per
+      // column, every column's runs are shuffled together.
+      h("p", { class: "muted small", "data-testid": "timing-runs-text" }, `${whole ? plural(opts.runs, "consecutive run") : `${plural(opts.runs, "run")} per column in randomized order`} after ${plural(opts.warmups, "warm-up")} (excluded), over ${plural(opts.rgs.length, "row group")}. Timer resolution in the worker ≈ ${fmtMs(res.resolution)}${res.resolution > 0.05 ? " (coarse: this page is not cross-origin isolated, so browsers round performance.now())" : ""}; the interval is a percentile bootstrap (2000 resamples) of the median.`),
       wholeTable,
       table,
       rows.length ? h("div", { class: "legend" }, PARTS.map((p) => h("span", { class: "legend-item" }, h("span", { class: ["swatch", p.cls] }), p.label))) : null,
