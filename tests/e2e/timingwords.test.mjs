@@ -43,3 +43,25 @@ test("a whole read's runs are said to be consecutive, per column runs randomized
   assert.match(await runsText(), /^3 runs per column in randomized order after 1 warm-up \(excluded\)/);
   assert.deepEqual(log.errors, []);
 });
+
+test("a11y: the progress bar has a name, a finished run is announced politely, the estimate is no live region", async () => {
+  const name = await page.$eval("[data-testid=timing-progress]", (e) => (e.getAttribute("aria-label") || "").trim() || (e.getAttribute("aria-labelledby") ? document.getElementById(e.getAttribute("aria-labelledby"))?.textContent.trim() : "") || [...e.labels].map((l) => l.textContent.trim()).join(" "));
+  assert.ok(name, "the <progress> has no accessible name");
+  // The estimate changes with every key typed in Runs: not read out each time.
+  const live = await page.$eval("[data-testid=timing-estimate]", (e) => {
+    for (let n = e; n; n = n.parentElement) {
+      const role = n.getAttribute("role");
+      const al = n.getAttribute("aria-live");
+      if (["status", "alert", "log"].includes(role) || (al && al !== "off")) return `${n.tagName} role=${role} aria-live=${al}`;
+    }
+    return null;
+  });
+  assert.equal(live, null, "the estimate is inside a live region");
+  await runOnce({ scope: "whole" });
+  const said = await page.$$eval("[data-testid=panel-timing] [role=status], [data-testid=panel-timing] [aria-live=polite]", (els) => els.map((e) => e.textContent));
+  assert.ok(said.some((t) => /^Timing done.*median \d/.test(t)), `live regions: ${JSON.stringify(said)}`);
+  await runOnce({ scope: "column" });
+  const said2 = await page.$$eval("[data-testid=panel-timing] [role=status]", (els) => els.map((e) => e.textContent));
+  assert.ok(said2.some((t) => /^Timing done.*7 columns, medians \S+ ms to \S+ ms/.test(t)), `live regions: ${JSON.stringify(said2)}`);
+  assert.deepEqual(log.errors, []);
+});

@@ -250,15 +250,20 @@ export function createTiming(ctx, el) {
   let cols = [];
   let rgs = [];
   let boundedFrom = 0; // the row groups in the file when the default choice was bounded, else 0
-  // Says what a run will read and all runs in all, kept up to date by the form.
-  const estimate = h("p", { class: "small", role: "status", "data-testid": "timing-estimate" });
+  // Says what a run will read and all runs in all, kept up to date by the
+  // form. Not a live region: it changes with every key typed in Runs or
+  // Warm-ups, and a screen reader read it out each time.
+  const estimate = h("p", { class: "small", "data-testid": "timing-estimate" });
   let estimateText = "";
   let shownBad = new Map(); // the columns the form last left out (unreadableNow)
   let history = []; // every run: { id, label, opts, res, rows, whole, file, when }
   let nextId = 1;
   const results = h("div", { class: "timing-results" });
   const compareHost = h("div", { class: "timing-compare" });
-  const progress = h("progress", { max: 1, value: 0, hidden: true, "data-testid": "timing-progress" });
+  const progress = h("progress", { max: 1, value: 0, hidden: true, "aria-label": "timing progress", "data-testid": "timing-progress" });
+  // A run's end said to a screen reader ("Timing done: median 4.20 ms"),
+  // politely: the results appear below the form, out of its sight.
+  const announce = h("p", { class: "visually-hidden", role: "status", "data-testid": "timing-announce" });
   const progressText = h("span", { class: "muted small" });
   // Said by the Run button, not in the results: the run on show stays, and
   // can still be exported.
@@ -407,6 +412,7 @@ export function createTiming(ctx, el) {
     const gen = ctx.gen;
     progress.hidden = false;
     progress.value = 0;
+    announce.textContent = "";
     progressText.textContent = `starting… (${estimateText})`;
     ac = new AbortController();
     let res;
@@ -456,7 +462,17 @@ export function createTiming(ctx, el) {
     }
     history.push(entry);
     showResults(entry);
+    announce.textContent = doneText(entry);
     showCompare();
+  }
+
+  /** What a finished run is announced as: its median (per column: the medians' span). */
+  function doneText({ label, rows, whole }) {
+    if (whole) return `Timing done, run ${label}: median ${fmtMs(whole.median)}.`;
+    if (!rows.length) return `Timing done, run ${label}: no column could be read.`;
+    if (rows.length === 1) return `Timing done, run ${label}: median ${fmtMs(rows[0].median)}.`;
+    const m = rows.map((r) => r.median);
+    return `Timing done, run ${label}: ${plural(rows.length, "column")}, medians ${fmtMs(Math.min(...m))} to ${fmtMs(Math.max(...m))}.`;
   }
 
   function skippedNote(res) {
@@ -766,6 +782,7 @@ export function createTiming(ctx, el) {
       // A run of the last file may still be under way: its progress goes with it.
       progress.hidden = true;
       progressText.textContent = "";
+      announce.textContent = "";
       chooseNote.hidden = true;
       if (!f.rowGroups.length) {
         fill(el, h("p", { class: "notice" }, "This file has no row groups: nothing to time."));
@@ -773,7 +790,7 @@ export function createTiming(ctx, el) {
       }
       fill(results);
       fill(compareHost);
-      fill(el, form(), results, compareHost, sizeLegend());
+      fill(el, form(), announce, results, compareHost, sizeLegend());
     },
     activate() {},
     /** After a tokenizer arrives: columns it makes readable join the choice; runs are kept. */
