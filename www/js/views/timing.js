@@ -164,6 +164,9 @@ function fitTicks(svg, W) {
  * width; narrower than 560 px, each row's label goes on a line of its own
  * above the row and the plot takes the whole width.
  */
+/** The most columns a run's chart draws (a row each, 30 px). */
+const CHART_MOST = 60;
+
 function chart(rows, width) {
   const W = Math.max(240, Math.round(width));
   const stacked = W < 560;
@@ -222,9 +225,15 @@ function chart(rows, width) {
  * (a narrower window, the tab shown after it was drawn hidden), with its
  * axis title as text below it that wraps. `stop()` ends the watching.
  */
-function chartBox(rows) {
+function chartBox(rows, leftOut = 0) {
   const host = h("div", { class: "chart-host" });
-  const box = h("div", { class: "chart-box" }, host, h("p", { class: "chart-caption" }, "milliseconds per run, logarithmic axis — dots: runs · bar: median · band: 95% interval of the median"));
+  const box = h(
+    "div",
+    { class: "chart-box" },
+    host,
+    h("p", { class: "chart-caption" }, "milliseconds per run, logarithmic axis — dots: runs · bar: median · band: 95% interval of the median"),
+    leftOut ? h("p", { class: "chart-caption", "data-testid": "timing-chart-left-out" }, `Charted: the ${plural(rows.length, "slowest column")} by median, in file order; ${plural(leftOut, "faster one")} left out (every column is in the table above).`) : null,
+  );
   let drawn = -1;
   let frame = 0;
   const draw = () => {
@@ -552,7 +561,11 @@ export function createTiming(ctx, el) {
       : null;
     shown?.stop();
     // Every chosen column skipped (none reads): no run to chart.
-    shown = whole || rows.length ? chartBox(whole ? [whole] : rows) : null;
+    // At most CHART_MOST columns charted, the slowest (3,000 drew a chart
+    // 90,000 px tall): the table has them all.
+    const slowest = new Set([...rows].sort((a, b) => b.median - a.median).slice(0, CHART_MOST));
+    const charted = rows.filter((r) => slowest.has(r));
+    shown = whole || rows.length ? chartBox(whole ? [whole] : charted, whole ? 0 : rows.length - charted.length) : null;
     fill(
       results,
       h("h3", { "data-testid": "timing-run-label" }, `Run ${entry.label}`),
