@@ -118,12 +118,16 @@ function checkOptions(url, options) {
 
 const OPTIONS = ["headers", "fetch", "signal", "limit", "onProgress", "requestInit", "checkVersion"];
 
+/** A misspelt option would be ignored and its default taken in silence. */
+function refuseUnknown(options, method, names) {
+  for (const k of Object.keys(options ?? {})) if (!names.includes(k)) throw new HttpError(`${method} has no option ${JSON.stringify(k.slice(0, 100))}; it takes ${names.join(", ")}`, "bad_argument");
+}
+
 function readOptions(url, options) {
   const bad = (what) => new HttpError(`asyncBufferFromUrl: ${what}`, "bad_argument");
   if (typeof url !== "string" && !(typeof URL === "function" && url instanceof URL)) throw bad("the URL must be a string or a URL");
   if (options !== undefined && options !== null && typeof options !== "object") throw bad("options must be an object");
-  // A misspelt name would be ignored, its default taken in silence.
-  for (const k of Object.keys(options ?? {})) if (!OPTIONS.includes(k)) throw new HttpError(`asyncBufferFromUrl has no option ${JSON.stringify(k.slice(0, 100))}; it takes ${OPTIONS.join(", ")}`, "bad_argument");
+  refuseUnknown(options, "asyncBufferFromUrl", OPTIONS);
   const { headers, fetch = globalThis.fetch, signal, limit = DEFAULT_LIMIT, onProgress, requestInit, checkVersion = true } = options ?? {};
   if (typeof fetch !== "function") throw bad(options?.fetch !== undefined ? `options.fetch must be a function, not ${options.fetch === null ? "null" : `a ${typeof options.fetch}`}` : "there is no global fetch here: pass options.fetch");
   // The global fetch takes absolute URLs (in a page or worker, relative to
@@ -457,7 +461,7 @@ export async function asyncBufferFromUrl(url, options) {
       if (options != null && typeof options !== "object") throw bad("options must be an object");
       let progress;
       try {
-        for (const k of Object.keys(options ?? {})) if (k !== "onProgress") throw new HttpError(`readAll has no option ${JSON.stringify(k.slice(0, 100))}; it takes onProgress`, "bad_argument");
+        refuseUnknown(options, "readAll", ["onProgress"]);
         progress = options?.onProgress ?? null;
       } catch (e) {
         if (e instanceof HttpError) throw e;

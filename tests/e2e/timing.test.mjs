@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { dropFile, openInspector, corpus, tab, shot } from "./harness.mjs";
+import { timingSettings, runTiming } from "./timingrun.mjs";
 
 let inspector, page, log;
 
@@ -32,21 +33,9 @@ async function choose(cols, rgs) {
   for (const g of rgs) await page.check(`[data-testid=timing-rowgroups-col][value="${g}"]`);
 }
 
-async function settings({ runs = "1", warmups = "0", scope = "column", mode = "memory" } = {}) {
-  await page.fill("[data-testid=timing-runs]", runs);
-  await page.fill("[data-testid=timing-warmups]", warmups);
-  await page.check(`[data-testid=timing-scope-${scope}]`);
-  await page.check(`[data-testid=timing-mode-${mode}]`);
-}
+const settings = (opts) => timingSettings(page, opts);
 
-/** Clicks Run timing (or presses `key` where the focus is) and waits until the run is on show and the button back. */
-async function runOnce(key) {
-  const before = (await page.$eval("[data-testid=timing-run-label]", (e) => e.textContent).catch(() => "")) || "";
-  if (key) await page.keyboard.press(key);
-  else await page.click("[data-testid=timing-run]");
-  await page.waitForFunction((b) => (document.querySelector("[data-testid=timing-run-label]")?.textContent || "") !== b, before, { timeout: 60_000 });
-  await page.waitForSelector("[data-testid=timing-run]:not([disabled])");
-}
+const runOnce = (key) => runTiming(page, key);
 
 const focused = () => page.evaluate(() => {
   const e = document.activeElement;

@@ -4,6 +4,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { openInspector, waitState, tab } from "./harness.mjs";
+import { timingSettings } from "./timingrun.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 
 const C = 300;
@@ -24,10 +25,7 @@ after(async () => {
 
 test("a run over 300 columns charts the 60 slowest and says 240 are left out; the table keeps all 300", async () => {
   const { page, log } = ins;
-  await page.fill("[data-testid=timing-runs]", "1");
-  await page.fill("[data-testid=timing-warmups]", "0");
-  await page.check("[data-testid=timing-scope-column]");
-  await page.check("[data-testid=timing-mode-memory]");
+  await timingSettings(page, { runs: "1", warmups: "0", scope: "column", mode: "memory" });
   await page.click("[data-testid=timing-run]");
   await page.waitForSelector("[data-testid=timing-chart]", { timeout: 60_000 });
   await page.waitForSelector("[data-testid=timing-run]:not([disabled])");

@@ -9,6 +9,7 @@ import fs from "node:fs";
 import http from "node:http";
 import path from "node:path";
 import { openInspector, corpus, tab, waitState } from "./harness.mjs";
+import { timingSettings, runTiming } from "./timingrun.mjs";
 
 const FILE = path.join(corpus, "real/movielens.optimized.cols");
 const size = fs.statSync(FILE).size;
@@ -33,14 +34,8 @@ after(async () => {
 });
 
 async function runOnce(page, scope) {
-  await page.fill("[data-testid=timing-runs]", "3");
-  await page.fill("[data-testid=timing-warmups]", "0");
-  await page.check(`[data-testid=timing-scope-${scope}]`);
-  await page.check("[data-testid=timing-mode-file]");
-  const before = (await page.$eval("[data-testid=timing-run-label]", (e) => e.textContent).catch(() => "")) || "";
-  await page.click("[data-testid=timing-run]");
-  await page.waitForFunction((b) => (document.querySelector("[data-testid=timing-run-label]")?.textContent || "") !== b, before, { timeout: 60_000 });
-  await page.waitForSelector("[data-testid=timing-run]:not([disabled])");
+  await timingSettings(page, { runs: "3", warmups: "0", scope, mode: "file" });
+  await runTiming(page);
 }
 
 test("a server that ignores ranges: Re-read from the file says the bytes came from the copy in memory, with no Stored MB/s", async () => {

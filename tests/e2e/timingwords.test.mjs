@@ -5,6 +5,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import path from "node:path";
 import { dropFile, openInspector, corpus, tab } from "./harness.mjs";
+import { timingSettings, runTiming } from "./timingrun.mjs";
 
 let inspector, page, log;
 
@@ -21,15 +22,9 @@ after(async () => {
 
 /** Runs one timing with these settings and waits until it is on show. */
 async function runOnce({ runs = "3", warmups = "1", scope = "column", mode = "memory" } = {}) {
-  await page.fill("[data-testid=timing-runs]", runs);
-  await page.fill("[data-testid=timing-warmups]", warmups);
-  await page.check(`[data-testid=timing-scope-${scope}]`);
-  await page.check(`[data-testid=timing-mode-${mode}]`);
+  await timingSettings(page, { runs, warmups, scope, mode });
   if (scope === "pool") await page.fill("[data-testid=timing-pool-size]", "1");
-  const before = (await page.$eval("[data-testid=timing-run-label]", (e) => e.textContent).catch(() => "")) || "";
-  await page.click("[data-testid=timing-run]");
-  await page.waitForFunction((b) => (document.querySelector("[data-testid=timing-run-label]")?.textContent || "") !== b, before, { timeout: 60_000 });
-  await page.waitForSelector("[data-testid=timing-run]:not([disabled])");
+  await runTiming(page);
 }
 
 const runsText = () => page.textContent(".timing-results p.muted.small");
