@@ -11,7 +11,8 @@
 //     the column becomes LargeUtf8 / LargeBinary with 64-bit offsets (a copy
 //     of the offsets only, Arrow's only layout for it). A read in wasm never
 //     gives such offsets (a chunk's string data is one allocation, at most
-//     2^31 - 1 bytes there): only a column-like object made in JavaScript.
+//     2^31 - 1 bytes there): a guard, reached only by a column made through
+//     the package's internals (tests/arrow/large-offsets.test.mjs).
 //   - strings: Arrow's Utf8 must hold valid UTF-8; the format's strings
 //     are bytes that usually are. Utf8 by default (getters decode as
 //     Column.toArray() does, U+FFFD for invalid bytes), Binary on request,

@@ -27,7 +27,7 @@ export default function init(input) {
 }
 
 /** init() without waiting, for a Worker that was sent the compiled module
- *  (or bytes: compiling them synchronously is only allowed off the main thread). */
+ *  (or bytes: Chromium compiles them synchronously on a main thread only below 8 MB). */
 export function initSync(input) {
   if (isReady()) return;
   let m = input !== null && typeof input === "object" && Object.getPrototypeOf(input) === Object.prototype ? input.module : input;

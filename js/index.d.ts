@@ -33,8 +33,9 @@ export type InitInput = string | URL | Request | Response | ArrayBuffer | ArrayB
  */
 export default function init(input?: { module_or_path?: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>): Promise<void>;
 
-/** init() for a Worker that was given the compiled module or its bytes
- *  (synchronous compilation is only allowed off the main thread); bytes that
+/** init() without waiting, for a Worker that was given the compiled module
+ *  or its bytes (a page's main thread too: Chromium compiles bytes
+ *  synchronously there only below 8 MB, this module is far under); bytes that
  *  do not compile throw `load_failed`. Node: does nothing. */
 export function initSync(input: { module: ArrayBuffer | ArrayBufferView | WebAssembly.Module } | ArrayBuffer | ArrayBufferView | WebAssembly.Module): void;
 
@@ -42,6 +43,11 @@ export function initSync(input: { module: ArrayBuffer | ArrayBufferView | WebAss
  *  growing across repeated reads). `buffer` is spelled out for projects
  *  without lib.dom, where WebAssembly.Memory is only the empty name above. */
 export function wasmMemory(): WebAssembly.Memory & { readonly buffer: ArrayBuffer };
+
+/** Not API: what the package's own modules (its pools, columns-wasm/arrow)
+ *  share with this one. Unguarded (it can make a Column around any buffer),
+ *  untyped on purpose, and it may change in any release. */
+export const __internal: unknown;
 
 /** Every `kind` a ColumnsError can have. */
 export type ErrorKind =
@@ -71,8 +77,8 @@ export type ErrorKind =
   | "internal";
 
 /** Thrown (or rejected with) by every call that fails. `instanceof
- *  ColumnsError` is true of any Error named "ColumnsError" (the pool's errors
- *  come from the package's other build in Node). */
+ *  ColumnsError` is true of any Error named "ColumnsError" (a second copy of
+ *  the package in one bundle makes its own). */
 export class ColumnsError extends Error {
   constructor(message: string, kind: ErrorKind, rowGroup?: number | null, column?: number | null, offset?: number | null);
   readonly name: "ColumnsError";
