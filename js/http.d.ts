@@ -37,7 +37,9 @@ export interface AsyncBufferFromUrlOptions {
   /** Every answer must be of the file the first was of: the same ETag
    *  (W/ aside), else, when no answer showed one, the same Last-Modified;
    *  otherwise a `bad_source` ("the file changed on the server while it
-   *  was read"). `false` turns it off. Default `true`. */
+   *  was read"), as a size other than the first found always is; once a
+   *  change is seen, every later slice() and readAll() fails the same way.
+   *  `false` turns the version check off. Default `true`. */
   checkVersion?: boolean | undefined;
 }
 

@@ -17,7 +17,7 @@
 //     ranges are of the compressed bytes) is downloaded whole, decoded;
 //   - a file replaced on the server while it is read (another ETag, or
 //     Last-Modified date, or size than the first answer's) is refused, so
-//     bytes of two files never mix;
+//     bytes of two files never mix, and so is every read after that;
 //   - an AbortSignal stops every request and a download under way;
 //   - `stats` counts what came over the network.
 // Errors are ColumnsErrors (by name, as columns-wasm/arrow's): bad_source
@@ -159,6 +159,9 @@ function readOptions(url, options) {
 export async function asyncBufferFromUrl(url, options) {
   const { href, base, fetch, signal, limit, onProgress, requestInit, checkVersion } = checkOptions(url, options);
   let size = null;
+  // The size the source gave as its byteLength, once opened (while it
+  // opens, a whole body's length may still decide the size).
+  let opened = false;
   let ranges = false;
   let whole = null; // the whole file, once a server sent it all: later and concurrent reads wait for it
   let note = "";
@@ -173,19 +176,27 @@ export async function asyncBufferFromUrl(url, options) {
   // dataset deployed again while it is read). An ETag seen decides; the
   // Last-Modified dates only while no answer has shown an ETag.
   const first = { etag: null, modified: null };
+  // The error that found the file changed (another version or size), once
+  // one did: every later slice() and readAll() fails with it, so no read
+  // after that serves bytes of either file as if they were one.
+  let changedError = null;
+  const changed = (message) => (changedError = new HttpError(message, "bad_source"));
+  const checkUnchanged = () => {
+    if (changedError) throw new HttpError(changedError.message, "bad_source");
+  };
   const sameVersion = (r) => {
     if (!checkVersion || !r.ok) return;
     const { etag, modified } = versionOf(r);
-    const changed = (what, was, now) => {
+    const other = (what, was, now) => {
       r.body?.cancel().catch(() => {});
-      return new HttpError(`the file changed on the server while it was read (its ${what} was ${was}, now ${now}): ${href}`, "bad_source");
+      return changed(`the file changed on the server while it was read (its ${what} was ${was}, now ${now}): ${href}`);
     };
     if (etag) {
       first.etag ??= etag;
-      if (etag !== first.etag) throw changed("ETag", first.etag, etag);
+      if (etag !== first.etag) throw other("ETag", first.etag, etag);
     } else if (modified && !first.etag) {
       first.modified ??= modified;
-      if (modified !== first.modified) throw changed("Last-Modified", first.modified, modified);
+      if (modified !== first.modified) throw other("Last-Modified", first.modified, modified);
     }
   };
   const statusError = (r, what) => {
@@ -289,11 +300,24 @@ export async function asyncBufferFromUrl(url, options) {
     stats.bytes += all.length;
     return all;
   };
+  /** A whole body said to be of another size than the file's (once opened): refused before it is read. */
+  const sizedAsFile = (r) => {
+    const declared = declaredLength(r);
+    if (!opened || declared === null || declared === size) return;
+    r.body?.cancel().catch(() => {});
+    throw sizeChanged(declared);
+  };
   const keepWhole = (r, why = IGNORED) => {
     if (whole) return whole;
+    // Only a body of the file's size is kept: one of another (the file
+    // replaced by a server that now ignores Range) is refused, counted as
+    // what came, and never served.
+    sizedAsFile(r);
     const p = download(r, true, onProgress).then((all) => {
+      counted(all);
+      if (opened && all.length !== size) throw sizeChanged(all.length);
       note = why;
-      return counted(all);
+      return all;
     });
     // A download that failed (a connection reset) is not kept: the next
     // read asks again, or one bad moment would spoil the source for good.
@@ -315,11 +339,10 @@ export async function asyncBufferFromUrl(url, options) {
   // its GETs send (another representation, a CDN's stale copy).
   let headSizeOnly = false;
   const sizeChanged = (total) =>
-    new HttpError(
+    changed(
       headSizeOnly
         ? `the file changed size on the server while it was read (${size} -> ${total} bytes), or the server's HEAD, which gave ${size} bytes, does not describe what its GETs send (${href})`
         : `the file changed size on the server while it was read (${size} -> ${total} bytes, ${href})`,
-      "bad_source",
     );
   /**
    * The bytes from `at` (up to `end`) a 206 answer holds, checked against
@@ -404,6 +427,7 @@ export async function asyncBufferFromUrl(url, options) {
     } else throw statusError(r, "cannot open");
   }
 
+  opened = true;
   return {
     byteLength: size,
     url: href,
@@ -417,6 +441,7 @@ export async function asyncBufferFromUrl(url, options) {
         const shown = (x) => (typeof x === "number" ? x : typeof x);
         throw new HttpError(`slice(start, end) takes byte positions, whole numbers from 0 to the file's ${size}; got ${shown(start)} and ${shown(end)} (${href})`, "bad_argument");
       }
+      checkUnchanged();
       if (!(end > start)) return new Uint8Array(0);
       if (whole) return (await whole).subarray(start, end);
       // A server may send less than asked (ranges capped at some size): the
@@ -429,9 +454,7 @@ export async function asyncBufferFromUrl(url, options) {
           // The range was ignored: keep this body and serve every read from it
           // (a read that raced this one drops its own copy).
           if (whole) r.body?.cancel().catch(() => {});
-          const all = await keepWhole(r);
-          if (all.length !== size) throw sizeChanged(all.length);
-          return all.subarray(start, end);
+          return (await keepWhole(r)).subarray(start, end);
         }
         if (r.status === 416) {
           const total = rangeTotal(r);
@@ -468,11 +491,13 @@ export async function asyncBufferFromUrl(url, options) {
         throw bad("its options threw when read", e);
       }
       if (progress !== null && typeof progress !== "function") throw bad("options.onProgress must be a function");
+      checkUnchanged();
       if (whole) return whole;
       checkAborted();
       const r = await request("GET");
       if (!r.ok) throw statusError(r, "downloading");
       sameVersion(r);
+      sizedAsFile(r);
       const all = counted(await download(r, false, progress ?? null));
       if (all.length !== size) throw sizeChanged(all.length);
       return all;

@@ -558,6 +558,49 @@ test("a 200 to a Range request mid-read, after 206s: the body is kept and every 
   assert.deepEqual(source.stats, { requests: 3, bytes: 20 + size });
 });
 
+test("a file replaced mid-read by one of another size, by a server that then ignores Range (200, the whole body): refused, that body never kept nor served, and every later slice() and readAll() refused the same way", async () => {
+  const url = `${base}/custom/x.cols`;
+  const other = Buffer.concat([BODY, Buffer.alloc(1000, 7)]); // file B: another size, no validators
+  for (const sized of [true, false]) {
+    custom = host((req, res) => ranged(req, res));
+    const source = await asyncBufferFromUrl(url);
+    const file = await ColumnsFile.fromAsyncBuffer(source);
+    try {
+      assert.deepEqual(await source.slice(0, 4), new Uint8Array(BODY.subarray(0, 4)));
+      const before = source.stats.bytes;
+      // From now on: file B, every request answered 200 with its whole body (sized, or chunked).
+      custom = (req, res) => {
+        if (req.method === "HEAD") return res.writeHead(200, { "Content-Length": other.length }).end();
+        res.writeHead(200, sized ? { "Content-Length": other.length } : {}).end(other);
+      };
+      const changedSize = isColumnsError("bad_source", new RegExp(`the file changed size on the server while it was read \\(${size} -> ${other.length} bytes.*custom/x\\.cols`));
+      await assert.rejects(source.slice(100, 200), changedSize);
+      if (sized) assert.equal(source.stats.bytes, before, "a body said to be of another size is not downloaded");
+      // Later reads: refused as the first, never B's bytes (before, B's body was kept and served).
+      await assert.rejects(source.slice(0, 16), changedSize);
+      await assert.rejects(source.readAll(), changedSize);
+      await assert.rejects(file.readColumnsAsync(), (e) => e.kind === "bad_source" && changedSize(e.cause));
+      await assert.rejects(file.readColumnsAsync(), (e) => e.kind === "bad_source" && changedSize(e.cause));
+      assert.equal(source.note, "", "nothing was kept as the whole file");
+      // Even once the server serves file A again: the change was seen, and the source stays refused.
+      custom = host((req, res) => ranged(req, res));
+      await assert.rejects(source.slice(0, 4), changedSize);
+    } finally {
+      file.free();
+    }
+  }
+  // A version change is as final: the same ETag again later does not make the source readable.
+  version = { head: { ETag: '"v1"' }, get: { ETag: '"v1"' } };
+  const source = await asyncBufferFromUrl(`${base}/versioned/x.cols`);
+  version = { head: { ETag: '"v2"' }, get: { ETag: '"v2"' } };
+  const changedTag = isColumnsError("bad_source", /the file changed on the server while it was read \(its ETag was "v1", now "v2"\)/);
+  await assert.rejects(source.slice(0, 4), changedTag);
+  version = { head: { ETag: '"v1"' }, get: { ETag: '"v1"' } };
+  await assert.rejects(source.slice(0, 4), changedTag);
+  await assert.rejects(source.readAll(), changedTag);
+  version = { head: {}, get: {} };
+});
+
 test("redirects: every request follows them, and the final URL's answers are what is read and checked", async () => {
   const url = `${base}/custom/x.cols`;
   for (const to of ["ranges", "nohead", "ignore"]) {
