@@ -22,11 +22,13 @@ export interface AsyncBufferFromUrlOptions {
    *  a fetch of your own is handed the name as given. */
   fetch?: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
   /** Stops every request of this source, and a download under way:
-   *  what waits on one rejects with an `aborted` ColumnsError. */
+   *  what waits on one rejects with an `aborted` ColumnsError (a read of
+   *  the package's too, with that error as its `cause`). */
   signal?: AbortSignal | null | undefined;
   /** The most bytes a whole download may have (1 GiB by default): a
    *  server that ignores Range requests, or `readAll()`. Over it is a
-   *  `too_large` error, before the body is read when its size is known. */
+   *  `too_large` error, before the body is read when its size is known
+   *  (a read of the package's too, with that error as its `cause`). */
   limit?: number | undefined;
   /** Called as a whole download comes in, at most every 100 ms, and once
    *  when all of it has come. */

@@ -377,7 +377,9 @@ export interface ChunkReport {
 /** Any random-access byte source: an HTTP resource, a file handle, ... */
 export interface AsyncBuffer {
   byteLength: number;
-  /** Exactly the bytes `start` to `end` (an ArrayBuffer or any view), or a promise of them. */
+  /** Exactly the bytes `start` to `end` (an ArrayBuffer or any view), or a promise of them.
+   *  A failure is the package's `bad_source` with it as `cause`, or, when it is a
+   *  ColumnsError of kind `aborted` or `too_large`, the package's error of that kind. */
   slice(start: number, end: number): Promise<Bytes> | Bytes;
 }
 

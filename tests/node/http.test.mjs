@@ -263,6 +263,48 @@ test("abort: before opening, during a whole download (its connection closed), an
   await assert.rejects(source.slice(0, 10), isColumnsError("aborted"));
 });
 
+test("the source's signal fired, or its limit passed, inside the package's reads: the package's error has that kind (aborted, too_large), not bad_source, with the read's place and this error as cause; a long URL is named whole", async () => {
+  const url = `${base}/custom/x.cols?${"k=v&".repeat(150)}end`; // 600 characters and more of query
+  // Opened over ranges; then every request stalls (headers and body never sent) until the source's signal fires.
+  const stalled = [];
+  custom = host((req, res) => ranged(req, res));
+  const stop = new AbortController();
+  const source = await asyncBufferFromUrl(url, { signal: stop.signal });
+  const file = await ColumnsFile.fromAsyncBuffer(source);
+  try {
+    custom = (req, res) => stalled.push(res);
+    const reading = file.readColumnsAsync();
+    await until(() => stalled.length > 0, "a read's request");
+    stop.abort(new Error("took too long"));
+    await assert.rejects(reading, (e) => {
+      assert.ok(e instanceof ColumnsError);
+      assert.equal(e.kind, "aborted", e.message);
+      assert.equal(typeof e.offset, "number", "the read's place");
+      assert.ok(e.message.includes(url), `the whole URL in: ${e.message}`);
+      isColumnsError("aborted", /stopped reading .*the request was aborted/)(e.cause);
+      assert.equal(e.cause.cause?.message, "took too long");
+      return true;
+    });
+  } finally {
+    file.free();
+    for (const res of stalled) res.destroy();
+  }
+  // So at opening: the signal fires while fromAsyncBuffer reads the footer.
+  custom = (req, res) => (req.method === "HEAD" ? res.writeHead(200, { "Content-Length": size, "Accept-Ranges": "bytes" }).end() : stalled.push(res));
+  const late = new AbortController();
+  const opening = ColumnsFile.fromAsyncBuffer(await asyncBufferFromUrl(url, { signal: late.signal }));
+  await until(() => stalled.length > 0, "the open's request");
+  late.abort(new Error("later"));
+  await assert.rejects(opening, (e) => e.kind === "aborted" && e.cause?.kind === "aborted" && e.message.includes(url));
+  for (const res of stalled) res.destroy();
+  // A server that says it serves ranges, then sends the whole file (over `limit`) to the open's first range.
+  await assert.rejects(ColumnsFile.fromAsyncBuffer(await asyncBufferFromUrl(`${base}/ignoreclaims/x.cols`, { limit: 1000 })), (e) => {
+    assert.equal(e.kind, "too_large", e.message);
+    isColumnsError("too_large", /over the .* limit on a file downloaded whole/)(e.cause);
+    return true;
+  });
+});
+
 test("headers go with every request (HEAD, probe, reads); requestInit and an injected fetch are used", async () => {
   await assert.rejects(asyncBufferFromUrl(`${base}/auth/x.cols`), isColumnsError("bad_source", /HTTP 401/));
   seen.length = 0;
