@@ -60,8 +60,11 @@ export interface UrlAsyncBuffer extends AsyncBuffer {
    *  ranges. */
   readonly note: string;
   /** Bytes `start` to `end` (exclusive) of the file: whole numbers from 0
-   *  to `byteLength`, else a `bad_argument`; empty when `end <= start`. */
-  slice(start: number, end: number): Promise<Uint8Array>;
+   *  to `byteLength`, else a `bad_argument`; empty when `end <= start`.
+   *  `options.signal` (the package passes a read's) stops this slice's
+   *  requests as the source's signal does; it then rejects with an
+   *  `aborted` ColumnsError whose `cause` is the signal's reason. */
+  slice(start: number, end: number, options?: { signal?: AbortSignal | null | undefined }): Promise<Uint8Array>;
   /** The whole file in memory, within `limit`: the copy a server that
    *  ignores Range requests already sent, else one more GET. */
   readAll(options?: { onProgress?: ((progress: DownloadProgress) => void) | null | undefined }): Promise<Uint8Array>;

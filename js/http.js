@@ -18,7 +18,9 @@
 //   - a file replaced on the server while it is read (another ETag, or
 //     Last-Modified date, or size than the first answer's) is refused, so
 //     bytes of two files never mix, and so is every read after that;
-//   - an AbortSignal stops every request and a download under way;
+//   - an AbortSignal stops every request and a download under way, and a
+//     read's (slice(start, end, { signal }), as the package passes it)
+//     stops that read's;
 //   - `stats` counts what came over the network.
 // Errors are ColumnsErrors (by name, as columns-wasm/arrow's): bad_source
 // with the status and the URL, too_large, aborted, bad_argument.
@@ -102,6 +104,30 @@ function encodingOf(r) {
 /** The body's length when the body will hold to it (not compressed on the way). */
 function declaredLength(r) {
   return r.headers.get("content-encoding") ? null : headerNumber(r.headers.get("content-length"));
+}
+
+/**
+ * A signal that fires when either of two does (either alone when the other
+ * is null), and a function that stops listening to them: a read's signal
+ * and the source's, which lives as long as the source (so no listener may
+ * stay on it after the read).
+ */
+function eitherSignal(a, b) {
+  if (!a || !b) return [a ?? b, () => {}];
+  const both = new AbortController();
+  const onA = () => both.abort(a.reason);
+  const onB = () => both.abort(b.reason);
+  if (a.aborted) onA();
+  else if (b.aborted) onB();
+  a.addEventListener("abort", onA);
+  b.addEventListener("abort", onB);
+  return [
+    both.signal,
+    () => {
+      a.removeEventListener("abort", onA);
+      b.removeEventListener("abort", onB);
+    },
+  ];
 }
 
 /** The options, checked: a wrong one is a bad_argument, never ignored. */
@@ -203,11 +229,12 @@ export async function asyncBufferFromUrl(url, options) {
     r.body?.cancel().catch(() => {}); // an error page's body: dropped, not downloaded for nothing
     return new HttpError(`${what}: HTTP ${r.status} ${r.statusText || ""}`.trimEnd() + ` for ${href}`, "bad_source");
   };
-  const request = async (method, range) => {
+  // (`stop`: the source's signal, or it and a read's, by eitherSignal.)
+  const request = async (method, range, stop = signal) => {
     const headers = new Headers(base);
     if (range) headers.set("Range", range);
     try {
-      return await fetch(href, { ...requestInit, method, headers, ...(signal ? { signal } : {}) });
+      return await fetch(href, { ...requestInit, method, headers, ...(stop ? { signal: stop } : {}) });
     } catch (e) {
       checkAborted();
       // CORS is no answer for the page's own server (down, or the network),
@@ -307,7 +334,8 @@ export async function asyncBufferFromUrl(url, options) {
     r.body?.cancel().catch(() => {});
     throw sizeChanged(declared);
   };
-  const keepWhole = (r, why = IGNORED) => {
+  // (`readSignal`: the signal of the read whose request this body answers.)
+  const keepWhole = (r, why = IGNORED, readSignal = null) => {
     if (whole) return whole;
     // Only a body of the file's size is kept: one of another (the file
     // replaced by a server that now ignores Range) is refused, counted as
@@ -324,8 +352,22 @@ export async function asyncBufferFromUrl(url, options) {
     p.catch(() => {
       if (whole === p) whole = null;
     });
+    // Stopped by the read that asked for it, not by the source's signal:
+    // reads that were waiting for it ask again.
+    p.stopped = () => readSignal?.aborted && !signal?.aborted;
     whole = p;
     return p;
+  };
+  /** The whole file when a server sent it all (waiting for it while it comes), else null. */
+  const wholeKept = async () => {
+    for (let w; (w = whole); ) {
+      try {
+        return await w;
+      } catch (e) {
+        if (!w.stopped()) throw e;
+      }
+    }
+    return null;
   };
 
   // One range asked, several parts sent: HTTP forbids it, and their framing is no part of the file.
@@ -427,6 +469,49 @@ export async function asyncBufferFromUrl(url, options) {
     } else throw statusError(r, "cannot open");
   }
 
+  /** Bytes `start` to `end` of the file, asked with `stop` (the source's
+   *  signal, or it and a read's: `readSignal`). */
+  const readRange = async (start, end, stop, readSignal) => {
+    const kept = await wholeKept();
+    if (kept) return kept.subarray(start, end);
+    // A server may send less than asked (ranges capped at some size): the
+    // rest is asked for from where its answer stopped, until all is here.
+    let out = null;
+    for (let at = start; at < end; ) {
+      const r = await request("GET", `bytes=${at}-${end - 1}`, stop);
+      sameVersion(r);
+      if (r.status === 200) {
+        // The range was ignored: keep this body and serve every read from
+        // it (a read that raced this one drops its own copy, and waits for
+        // that one; asks again if that one's read stopped it).
+        if (!whole) return (await keepWhole(r, IGNORED, readSignal)).subarray(start, end);
+        r.body?.cancel().catch(() => {});
+        const all = await wholeKept();
+        if (all) return all.subarray(start, end);
+        continue;
+      }
+      if (r.status === 416) {
+        const total = rangeTotal(r);
+        if (total !== null && total !== size) throw sizeChanged(total);
+      }
+      // (The package's message around this one names the bytes.)
+      if (r.status !== 206) throw statusError(r, "range request");
+      const part = await rangeAnswer(r, at, end);
+      stats.requests++;
+      stats.bytes += part.received;
+      if (at === start && part.bytes.length === end - start) return part.bytes;
+      // Answers this short would take too many requests for the rest.
+      const left = end - at - part.bytes.length;
+      if (left > MAX_PIECES * part.bytes.length) {
+        throw new HttpError(`the server sent ${part.bytes.length} bytes of the ${end - at} asked for from ${at}: at that size, the other ${left} would take more than ${MAX_PIECES} requests (${href})`, "bad_source");
+      }
+      out ??= new Uint8Array(end - start);
+      out.set(part.bytes, at - start);
+      at += part.bytes.length;
+    }
+    return out;
+  };
+
   opened = true;
   return {
     byteLength: size,
@@ -435,47 +520,36 @@ export async function asyncBufferFromUrl(url, options) {
     get note() {
       return note;
     },
-    async slice(start, end) {
+    async slice(start, end, options) {
       // The package asks for whole bytes of the file; so must anyone else.
       if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end > size) {
         const shown = (x) => (typeof x === "number" ? x : typeof x);
         throw new HttpError(`slice(start, end) takes byte positions, whole numbers from 0 to the file's ${size}; got ${shown(start)} and ${shown(end)} (${href})`, "bad_argument");
       }
+      // A read's own signal (the package passes it): it stops this slice's
+      // requests too, as the source's signal does.
+      let readSignal;
+      try {
+        readSignal = options?.signal ?? null;
+      } catch (e) {
+        throw new HttpError(`slice(start, end, options): its options threw when read (${href})`, "bad_argument", e);
+      }
+      if (readSignal !== null && (typeof readSignal !== "object" || typeof readSignal.aborted !== "boolean" || typeof readSignal.addEventListener !== "function")) {
+        throw new HttpError(`slice(start, end, { signal }): signal must be an AbortSignal (${href})`, "bad_argument");
+      }
       checkUnchanged();
       if (!(end > start)) return new Uint8Array(0);
-      if (whole) return (await whole).subarray(start, end);
-      // A server may send less than asked (ranges capped at some size): the
-      // rest is asked for from where its answer stopped, until all is here.
-      let out = null;
-      for (let at = start; at < end; ) {
-        const r = await request("GET", `bytes=${at}-${end - 1}`);
-        sameVersion(r);
-        if (r.status === 200) {
-          // The range was ignored: keep this body and serve every read from it
-          // (a read that raced this one drops its own copy).
-          if (whole) r.body?.cancel().catch(() => {});
-          return (await keepWhole(r)).subarray(start, end);
-        }
-        if (r.status === 416) {
-          const total = rangeTotal(r);
-          if (total !== null && total !== size) throw sizeChanged(total);
-        }
-        // (The package's message around this one names the bytes.)
-        if (r.status !== 206) throw statusError(r, "range request");
-        const part = await rangeAnswer(r, at, end);
-        stats.requests++;
-        stats.bytes += part.received;
-        if (at === start && part.bytes.length === end - start) return part.bytes;
-        // Answers this short would take too many requests for the rest.
-        const left = end - at - part.bytes.length;
-        if (left > MAX_PIECES * part.bytes.length) {
-          throw new HttpError(`the server sent ${part.bytes.length} bytes of the ${end - at} asked for from ${at}: at that size, the other ${left} would take more than ${MAX_PIECES} requests (${href})`, "bad_source");
-        }
-        out ??= new Uint8Array(end - start);
-        out.set(part.bytes, at - start);
-        at += part.bytes.length;
+      const readAborted = () => new HttpError(`stopped reading ${href}: the read was aborted`, "aborted", readSignal.reason);
+      if (readSignal?.aborted) throw readAborted();
+      const [stop, release] = eitherSignal(signal, readSignal);
+      try {
+        return await readRange(start, end, stop, readSignal);
+      } catch (e) {
+        if (readSignal?.aborted && !signal?.aborted) throw readAborted();
+        throw e;
+      } finally {
+        release();
       }
-      return out;
     },
     /** The whole file in one Uint8Array, within the limit: the download the
      *  server already sent whole, else one GET not kept for slice(). */
@@ -492,7 +566,8 @@ export async function asyncBufferFromUrl(url, options) {
       }
       if (progress !== null && typeof progress !== "function") throw bad("options.onProgress must be a function");
       checkUnchanged();
-      if (whole) return whole;
+      const kept = await wholeKept();
+      if (kept) return kept;
       checkAborted();
       const r = await request("GET");
       if (!r.ok) throw statusError(r, "downloading");

@@ -378,9 +378,11 @@ export interface ChunkReport {
 export interface AsyncBuffer {
   byteLength: number;
   /** Exactly the bytes `start` to `end` (an ArrayBuffer or any view), or a promise of them.
+   *  `options.signal` is the AbortSignal of the open or read that asks (absent when it
+   *  has none): a source may stop what it started for it (a fetch), or ignore it.
    *  A failure is the package's `bad_source` with it as `cause`, or, when it is a
    *  ColumnsError of kind `aborted` or `too_large`, the package's error of that kind. */
-  slice(start: number, end: number): Promise<Bytes> | Bytes;
+  slice(start: number, end: number, options?: { signal?: AbortSignal | undefined }): Promise<Bytes> | Bytes;
 }
 
 /** Options of every async method. */

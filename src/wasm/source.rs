@@ -150,6 +150,7 @@ fn call(target: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, JsV
     })?;
     match args {
         [a, b] => f.call2(target, a, b),
+        [a, b, c] => f.call3(target, a, b, c),
         _ => f.call0(target),
     }
     .map_err(|e| with_cause(&failed_kind(&e), &format!("the source's {method}() threw"), e))
@@ -256,7 +257,14 @@ impl Source {
             }
             Kind::Async(src) => {
                 count();
-                call(src, "slice", &[start.into(), end.into()])?
+                // The read's signal goes along, as slice(start, end, { signal })
+                // ({} without one): a source that takes it (columns-wasm/http)
+                // can stop what it started for the read; others ignore it.
+                let options = js_sys::Object::new();
+                if !signal.is_undefined() {
+                    let _ = Reflect::set(&options, &"signal".into(), signal);
+                }
+                call(src, "slice", &[start.into(), end.into(), options.into()])?
             }
         };
         Ok(Pending::Waiting(JsFuture::from(settle(&value, signal)), range))

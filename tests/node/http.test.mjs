@@ -305,6 +305,68 @@ test("the source's signal fired, or its limit passed, inside the package's reads
   });
 });
 
+test("a read's own signal (the package passes it as slice(start, end, { signal })) stops that read's requests: their connections closed, a reader waiting for a whole download it did not start asks again, and no listener stays on the source's signal", async () => {
+  const url = `${base}/custom/x.cols`;
+  // Opened over ranges; then every range stalls after its first bytes.
+  custom = host((req, res) => ranged(req, res));
+  const listening = new Set(); // the source's signal's abort listeners (fetch adds its own to a signal it is given alone)
+  const sourceStop = new AbortController();
+  const add = sourceStop.signal.addEventListener.bind(sourceStop.signal);
+  const remove = sourceStop.signal.removeEventListener.bind(sourceStop.signal);
+  sourceStop.signal.addEventListener = (type, f, o) => (listening.add(f), add(type, f, o));
+  sourceStop.signal.removeEventListener = (type, f, o) => (listening.delete(f), remove(type, f, o));
+  const source = await asyncBufferFromUrl(url, { signal: sourceStop.signal });
+  const file = await ColumnsFile.fromAsyncBuffer(source);
+  const stalled = [];
+  custom = host((req, res, s, e) => {
+    const d = { closed: false };
+    stalled.push(d);
+    res.on("close", () => (d.closed = true));
+    res.writeHead(206, { "Content-Range": `bytes ${s}-${e}/${size}`, "Content-Length": e - s + 1 }).write(BODY.subarray(s, s + 1));
+  });
+  const fetchers = listening.size;
+  try {
+    const stop = new AbortController();
+    const reading = file.readColumnsAsync(null, null, { signal: stop.signal });
+    await until(() => stalled.length > 0, "a read's request");
+    const reason = new Error("read timeout");
+    stop.abort(reason);
+    await assert.rejects(reading, (e) => e.kind === "aborted" && e.cause === reason);
+    await until(() => stalled.every((d) => d.closed), "the read's requests to be closed");
+    // slice() itself: an aborted ColumnsError, the signal's reason as cause.
+    stalled.length = 0;
+    const one = new AbortController();
+    const slicing = source.slice(0, 1000, { signal: one.signal });
+    await until(() => stalled.length === 1, "the slice's request");
+    one.abort(reason);
+    await assert.rejects(slicing, (e) => isColumnsError("aborted", /stopped reading .*custom\/x\.cols: the read was aborted/)(e) && e.cause === reason);
+    await until(() => stalled[0].closed, "the slice's request to be closed");
+    await assert.rejects(source.slice(0, 10, { signal: one.signal }), isColumnsError("aborted"));
+    assert.equal(listening.size, fetchers, "no listener left on the source's signal");
+    await assert.rejects(source.slice(0, 10, { signal: "stop" }), isColumnsError("bad_argument", /signal must be an AbortSignal/));
+  } finally {
+    file.free();
+  }
+  // A server that now ignores Range, slowly: the whole body a stopped read started is not kept, and a
+  // read that was waiting for it asks again and gets its bytes.
+  custom = (req, res) => {
+    res.writeHead(200, { "Content-Length": size });
+    trickle(res, "custom", size, 16384, 15);
+  };
+  bodies.length = 0;
+  const first = new AbortController();
+  const started = source.slice(0, 10, { signal: first.signal });
+  await until(() => bodies.length === 1 && bodies[0].sent > 65536, "the whole download to be under way");
+  const waiting = source.slice(100, 200);
+  first.abort(new Error("enough"));
+  await assert.rejects(started, isColumnsError("aborted"));
+  assert.deepEqual(await waiting, new Uint8Array(BODY.subarray(100, 200)));
+  assert.ok(bodies[0].closedEarly, "the stopped download's connection was closed");
+  assert.equal(bodies.length, 2, "the waiting read asked again");
+  assert.deepEqual(await source.slice(0, 10), new Uint8Array(BODY.subarray(0, 10)), "served from the second download");
+  assert.equal(bodies.length, 2);
+});
+
 test("headers go with every request (HEAD, probe, reads); requestInit and an injected fetch are used", async () => {
   await assert.rejects(asyncBufferFromUrl(`${base}/auth/x.cols`), isColumnsError("bad_source", /HTTP 401/));
   seen.length = 0;
