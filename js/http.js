@@ -166,6 +166,9 @@ function readOptions(url, options) {
   if (typeof limit !== "number" || !(limit >= 0)) throw bad("limit must be a number of bytes, 0 or more");
   if (onProgress != null && typeof onProgress !== "function") throw bad("onProgress must be a function");
   if (requestInit != null && typeof requestInit !== "object") throw bad("requestInit must be an object");
+  // What the module sets itself would be dropped in silence.
+  const own = { method: "every request is this module's GET or HEAD", body: "every request is this module's GET or HEAD, which has none", headers: "pass options.headers", signal: "pass options.signal" };
+  for (const k in own) if (requestInit?.[k] !== undefined) throw bad(`requestInit.${k} is not taken: ${own[k]}`);
   if (typeof checkVersion !== "boolean") throw bad("checkVersion must be true or false");
   let base;
   try {
@@ -247,7 +250,14 @@ export async function asyncBufferFromUrl(url, options) {
         }
       })();
       const why = [e?.message ?? e, e?.cause?.message].filter((m) => typeof m === "string" && m).join(": ");
-      throw new HttpError(`cannot fetch ${href}: ${why}${noCors ? " (the server did not answer, or the connection broke)" : ` (${CORS})`}`, "bad_source", e);
+      // Node's fetch says why in a cause: a system or socket error (its
+      // code: ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET, ...) is the network's;
+      // one without a code is fetch refusing the request itself (a file:
+      // URL, a redirect that requestInit refuses, a port it blocks), where a
+      // hint about the server or CORS would mislead.
+      const refused = e?.cause !== null && typeof e?.cause === "object" && typeof e.cause.code !== "string";
+      const hint = refused ? "" : noCors ? " (the server did not answer, or the connection broke)" : ` (${CORS})`;
+      throw new HttpError(`cannot fetch ${href}: ${why}${hint}`, "bad_source", e);
     }
   };
 
@@ -512,6 +522,11 @@ export async function asyncBufferFromUrl(url, options) {
     return out;
   };
 
+  // Past 2^53 - 1, a size (and the byte positions in it) cannot be a
+  // number exactly: it would be rounded, and the file read at guesses.
+  if (size > Number.MAX_SAFE_INTEGER) {
+    throw new HttpError(`the server gives the file's size as more than ${grouped.format(Number.MAX_SAFE_INTEGER)} bytes (2^53 - 1), the most a byte position can be exactly here (${href})`, "bad_source");
+  }
   opened = true;
   return {
     byteLength: size,

@@ -223,6 +223,40 @@ test("a server that cannot be reached: bad_source saying why (Node's fetch puts 
   });
 });
 
+test("what fetch itself refuses (a scheme it does not implement, a redirect that requestInit refuses, a port it blocks) says why without a hint about the server; requestInit's method, body, headers or signal are a bad_argument, not dropped in silence", async () => {
+  const noHint = (re) => (e) => {
+    isColumnsError("bad_source", re)(e);
+    assert.doesNotMatch(e.message, /did not answer|CORS/);
+    return true;
+  };
+  await assert.rejects(asyncBufferFromUrl("file:///x.cols"), noHint(/^cannot fetch file:\/\/\/x\.cols: fetch failed: .+$/));
+  await assert.rejects(asyncBufferFromUrl("http://127.0.0.1:1/x.cols"), noHint(/^cannot fetch http:\/\/127\.0\.0\.1:1\/x\.cols: fetch failed: bad port$/));
+  custom = (req, res) => res.writeHead(302, { Location: "/ranges/x.cols" }).end();
+  await assert.rejects(asyncBufferFromUrl(`${base}/custom/x.cols`, { requestInit: { redirect: "error" } }), noHint(/fetch failed: .*redirect/));
+  for (const [key, value, re] of [
+    ["method", "POST", /requestInit\.method is not taken: every request is this module's GET or HEAD$/],
+    ["body", "x", /requestInit\.body is not taken: every request is this module's GET or HEAD, which has none$/],
+    ["headers", { Authorization: "x" }, /requestInit\.headers is not taken: pass options\.headers$/],
+    ["signal", new AbortController().signal, /requestInit\.signal is not taken: pass options\.signal$/],
+  ]) {
+    await assert.rejects(asyncBufferFromUrl(`${base}/ranges/x.cols`, { requestInit: { [key]: value } }), isColumnsError("bad_argument", re));
+  }
+  // Left undefined, they are not there.
+  assert.equal((await asyncBufferFromUrl(`${base}/ranges/x.cols`, { requestInit: { method: undefined, cache: "no-store" } })).byteLength, size);
+});
+
+test("a size past 2^53 - 1 (Content-Length, or a Content-Range total) is refused at opening, naming the URL: it cannot be a number exactly", async () => {
+  const huge = "9007199254740993"; // 2^53 + 1: as a number, 2^53
+  custom = (req, res) => res.writeHead(200, { "Content-Length": huge, "Accept-Ranges": "bytes" }).end();
+  const tooBig = isColumnsError("bad_source", /the server gives the file's size as more than 9,007,199,254,740,991 bytes \(2\^53 - 1\).*custom\/x\.cols/);
+  await assert.rejects(asyncBufferFromUrl(`${base}/custom/x.cols`), tooBig);
+  custom = (req, res) => (req.method === "HEAD" ? res.writeHead(405).end() : res.writeHead(206, { "Content-Range": `bytes 0-0/${huge}`, "Content-Length": 1 }).end("x"));
+  await assert.rejects(asyncBufferFromUrl(`${base}/custom/x.cols`), tooBig);
+  // 2^53 - 1 itself is a size (if not a file anyone serves).
+  custom = (req, res) => res.writeHead(200, { "Content-Length": String(Number.MAX_SAFE_INTEGER), "Accept-Ranges": "bytes" }).end();
+  assert.equal((await asyncBufferFromUrl(`${base}/custom/x.cols`)).byteLength, Number.MAX_SAFE_INTEGER);
+});
+
 test("over the limit: too_large before the body when the size is known, as the bytes pass it when not", async () => {
   bodies.length = 0;
   await assert.rejects(asyncBufferFromUrl(`${base}/ignore/x.cols`, { limit: 1000 }), isColumnsError("too_large", /over the 1000 B \(1,000 bytes\) limit.*ignores Range requests.*none of it was downloaded/));
