@@ -12,6 +12,13 @@ export interface DownloadProgress {
   totalBytes: number | null;
 }
 
+/** fetch's RequestInit less what the module sets, with `cache` as the
+ *  fetch standard has it: Node's own RequestInit type (@types/node,
+ *  without the DOM lib) lacks it, though its fetch takes it. */
+export type HttpRequestInit = Omit<RequestInit, "method" | "body" | "headers" | "signal"> & {
+  cache?: "default" | "force-cache" | "no-cache" | "no-store" | "only-if-cached" | "reload" | undefined;
+};
+
 /** Options of `asyncBufferFromUrl`. A name not declared here (misspelt)
  *  is a `bad_argument` naming it, not ignored; so it is in `readAll`'s. */
 export interface AsyncBufferFromUrlOptions {
@@ -34,8 +41,9 @@ export interface AsyncBufferFromUrlOptions {
    *  when all of it has come. */
   onProgress?: ((progress: DownloadProgress) => void) | null | undefined;
   /** Other fetch options for every request (`cache`, `credentials`,
-   *  `mode`, ...); method, headers and signal are this module's. */
-  requestInit?: Omit<RequestInit, "method" | "headers" | "signal"> | null | undefined;
+   *  `mode`, ...); method, body, headers and signal are this module's (a
+   *  `bad_argument` here: `headers` and `signal` are options above). */
+  requestInit?: HttpRequestInit | null | undefined;
   /** Every answer must be of the file the first was of: the same ETag
    *  (W/ aside), else, when no answer showed one, the same Last-Modified;
    *  otherwise a `bad_source` ("the file changed on the server while it
