@@ -377,6 +377,16 @@ export function settle(value, signal) {
   });
 }
 
+/** @internal A source's failure keeps its kind when it is a ColumnsError
+ *  saying the source was aborted or is over its limit; else bad_source. */
+export function failedKind(e) {
+  try {
+    const kind = e instanceof ColumnsError && e.kind;
+    if (kind === "aborted" || kind === "too_large") return kind;
+  } catch {}
+  return "bad_source";
+}
+
 /** Every failure the package reports: `kind` names the error class (see
  *  the README), `rowGroup`, `column` and `offset` say where, when known. */
 export class ColumnsError extends Error {

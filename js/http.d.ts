@@ -12,6 +12,13 @@ export interface DownloadProgress {
   totalBytes: number | null;
 }
 
+/** fetch's RequestInit less what the module sets, with `cache` as the
+ *  fetch standard has it: Node's own RequestInit type (@types/node,
+ *  without the DOM lib) lacks it, though its fetch takes it. */
+export type HttpRequestInit = Omit<RequestInit, "method" | "body" | "headers" | "signal"> & {
+  cache?: "default" | "force-cache" | "no-cache" | "no-store" | "only-if-cached" | "reload" | undefined;
+};
+
 /** Options of `asyncBufferFromUrl`. A name not declared here (misspelt)
  *  is a `bad_argument` naming it, not ignored; so it is in `readAll`'s. */
 export interface AsyncBufferFromUrlOptions {
@@ -22,22 +29,27 @@ export interface AsyncBufferFromUrlOptions {
    *  a fetch of your own is handed the name as given. */
   fetch?: ((url: string, init: RequestInit) => Promise<Response>) | undefined;
   /** Stops every request of this source, and a download under way:
-   *  what waits on one rejects with an `aborted` ColumnsError. */
+   *  what waits on one rejects with an `aborted` ColumnsError (a read of
+   *  the package's too, with that error as its `cause`). */
   signal?: AbortSignal | null | undefined;
   /** The most bytes a whole download may have (1 GiB by default): a
    *  server that ignores Range requests, or `readAll()`. Over it is a
-   *  `too_large` error, before the body is read when its size is known. */
+   *  `too_large` error, before the body is read when its size is known
+   *  (a read of the package's too, with that error as its `cause`). */
   limit?: number | undefined;
   /** Called as a whole download comes in, at most every 100 ms, and once
    *  when all of it has come. */
   onProgress?: ((progress: DownloadProgress) => void) | null | undefined;
   /** Other fetch options for every request (`cache`, `credentials`,
-   *  `mode`, ...); method, headers and signal are this module's. */
-  requestInit?: Omit<RequestInit, "method" | "headers" | "signal"> | null | undefined;
+   *  `mode`, ...); method, body, headers and signal are this module's (a
+   *  `bad_argument` here: `headers` and `signal` are options above). */
+  requestInit?: HttpRequestInit | null | undefined;
   /** Every answer must be of the file the first was of: the same ETag
    *  (W/ aside), else, when no answer showed one, the same Last-Modified;
    *  otherwise a `bad_source` ("the file changed on the server while it
-   *  was read"). `false` turns it off. Default `true`. */
+   *  was read"), as a size other than the first found always is; once a
+   *  change is seen, every later slice() and readAll() fails the same way.
+   *  `false` turns the version check off. Default `true`. */
   checkVersion?: boolean | undefined;
 }
 
@@ -56,8 +68,11 @@ export interface UrlAsyncBuffer extends AsyncBuffer {
    *  ranges. */
   readonly note: string;
   /** Bytes `start` to `end` (exclusive) of the file: whole numbers from 0
-   *  to `byteLength`, else a `bad_argument`; empty when `end <= start`. */
-  slice(start: number, end: number): Promise<Uint8Array>;
+   *  to `byteLength`, else a `bad_argument`; empty when `end <= start`.
+   *  `options.signal` (the package passes a read's) stops this slice's
+   *  requests as the source's signal does; it then rejects with an
+   *  `aborted` ColumnsError whose `cause` is the signal's reason. */
+  slice(start: number, end: number, options?: { signal?: AbortSignal | null | undefined }): Promise<Uint8Array>;
   /** The whole file in memory, within `limit`: the copy a server that
    *  ignores Range requests already sent, else one more GET. */
   readAll(options?: { onProgress?: ((progress: DownloadProgress) => void) | null | undefined }): Promise<Uint8Array>;

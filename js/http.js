@@ -17,8 +17,10 @@
 //     ranges are of the compressed bytes) is downloaded whole, decoded;
 //   - a file replaced on the server while it is read (another ETag, or
 //     Last-Modified date, or size than the first answer's) is refused, so
-//     bytes of two files never mix;
-//   - an AbortSignal stops every request and a download under way;
+//     bytes of two files never mix, and so is every read after that;
+//   - an AbortSignal stops every request and a download under way, and a
+//     read's (slice(start, end, { signal }), as the package passes it)
+//     stops that read's;
 //   - `stats` counts what came over the network.
 // Errors are ColumnsErrors (by name, as columns-wasm/arrow's): bad_source
 // with the status and the URL, too_large, aborted, bad_argument.
@@ -104,6 +106,30 @@ function declaredLength(r) {
   return r.headers.get("content-encoding") ? null : headerNumber(r.headers.get("content-length"));
 }
 
+/**
+ * A signal that fires when either of two does (either alone when the other
+ * is null), and a function that stops listening to them: a read's signal
+ * and the source's, which lives as long as the source (so no listener may
+ * stay on it after the read).
+ */
+function eitherSignal(a, b) {
+  if (!a || !b) return [a ?? b, () => {}];
+  const both = new AbortController();
+  const onA = () => both.abort(a.reason);
+  const onB = () => both.abort(b.reason);
+  if (a.aborted) onA();
+  else if (b.aborted) onB();
+  a.addEventListener("abort", onA);
+  b.addEventListener("abort", onB);
+  return [
+    both.signal,
+    () => {
+      a.removeEventListener("abort", onA);
+      b.removeEventListener("abort", onB);
+    },
+  ];
+}
+
 /** The options, checked: a wrong one is a bad_argument, never ignored. */
 function checkOptions(url, options) {
   try {
@@ -140,6 +166,9 @@ function readOptions(url, options) {
   if (typeof limit !== "number" || !(limit >= 0)) throw bad("limit must be a number of bytes, 0 or more");
   if (onProgress != null && typeof onProgress !== "function") throw bad("onProgress must be a function");
   if (requestInit != null && typeof requestInit !== "object") throw bad("requestInit must be an object");
+  // What the module sets itself would be dropped in silence.
+  const own = { method: "every request is this module's GET or HEAD", body: "every request is this module's GET or HEAD, which has none", headers: "pass options.headers", signal: "pass options.signal" };
+  for (const k in own) if (requestInit?.[k] !== undefined) throw bad(`requestInit.${k} is not taken: ${own[k]}`);
   if (typeof checkVersion !== "boolean") throw bad("checkVersion must be true or false");
   let base;
   try {
@@ -159,6 +188,9 @@ function readOptions(url, options) {
 export async function asyncBufferFromUrl(url, options) {
   const { href, base, fetch, signal, limit, onProgress, requestInit, checkVersion } = checkOptions(url, options);
   let size = null;
+  // The size the source gave as its byteLength, once opened (while it
+  // opens, a whole body's length may still decide the size).
+  let opened = false;
   let ranges = false;
   let whole = null; // the whole file, once a server sent it all: later and concurrent reads wait for it
   let note = "";
@@ -173,30 +205,39 @@ export async function asyncBufferFromUrl(url, options) {
   // dataset deployed again while it is read). An ETag seen decides; the
   // Last-Modified dates only while no answer has shown an ETag.
   const first = { etag: null, modified: null };
+  // The error that found the file changed (another version or size), once
+  // one did: every later slice() and readAll() fails with it, so no read
+  // after that serves bytes of either file as if they were one.
+  let changedError = null;
+  const changed = (message) => (changedError = new HttpError(message, "bad_source"));
+  const checkUnchanged = () => {
+    if (changedError) throw new HttpError(changedError.message, "bad_source");
+  };
   const sameVersion = (r) => {
     if (!checkVersion || !r.ok) return;
     const { etag, modified } = versionOf(r);
-    const changed = (what, was, now) => {
+    const other = (what, was, now) => {
       r.body?.cancel().catch(() => {});
-      return new HttpError(`the file changed on the server while it was read (its ${what} was ${was}, now ${now}): ${href}`, "bad_source");
+      return changed(`the file changed on the server while it was read (its ${what} was ${was}, now ${now}): ${href}`);
     };
     if (etag) {
       first.etag ??= etag;
-      if (etag !== first.etag) throw changed("ETag", first.etag, etag);
+      if (etag !== first.etag) throw other("ETag", first.etag, etag);
     } else if (modified && !first.etag) {
       first.modified ??= modified;
-      if (modified !== first.modified) throw changed("Last-Modified", first.modified, modified);
+      if (modified !== first.modified) throw other("Last-Modified", first.modified, modified);
     }
   };
   const statusError = (r, what) => {
     r.body?.cancel().catch(() => {}); // an error page's body: dropped, not downloaded for nothing
     return new HttpError(`${what}: HTTP ${r.status} ${r.statusText || ""}`.trimEnd() + ` for ${href}`, "bad_source");
   };
-  const request = async (method, range) => {
+  // (`stop`: the source's signal, or it and a read's, by eitherSignal.)
+  const request = async (method, range, stop = signal) => {
     const headers = new Headers(base);
     if (range) headers.set("Range", range);
     try {
-      return await fetch(href, { ...requestInit, method, headers, ...(signal ? { signal } : {}) });
+      return await fetch(href, { ...requestInit, method, headers, ...(stop ? { signal: stop } : {}) });
     } catch (e) {
       checkAborted();
       // CORS is no answer for the page's own server (down, or the network),
@@ -209,7 +250,14 @@ export async function asyncBufferFromUrl(url, options) {
         }
       })();
       const why = [e?.message ?? e, e?.cause?.message].filter((m) => typeof m === "string" && m).join(": ");
-      throw new HttpError(`cannot fetch ${href}: ${why}${noCors ? " (the server did not answer, or the connection broke)" : ` (${CORS})`}`, "bad_source", e);
+      // Node's fetch says why in a cause: a system or socket error (its
+      // code: ECONNREFUSED, ENOTFOUND, UND_ERR_SOCKET, ...) is the network's;
+      // one without a code is fetch refusing the request itself (a file:
+      // URL, a redirect that requestInit refuses, a port it blocks), where a
+      // hint about the server or CORS would mislead.
+      const refused = e?.cause !== null && typeof e?.cause === "object" && typeof e.cause.code !== "string";
+      const hint = refused ? "" : noCors ? " (the server did not answer, or the connection broke)" : ` (${CORS})`;
+      throw new HttpError(`cannot fetch ${href}: ${why}${hint}`, "bad_source", e);
     }
   };
 
@@ -289,19 +337,47 @@ export async function asyncBufferFromUrl(url, options) {
     stats.bytes += all.length;
     return all;
   };
-  const keepWhole = (r, why = IGNORED) => {
+  /** A whole body said to be of another size than the file's (once opened): refused before it is read. */
+  const sizedAsFile = (r) => {
+    const declared = declaredLength(r);
+    if (!opened || declared === null || declared === size) return;
+    r.body?.cancel().catch(() => {});
+    throw sizeChanged(declared);
+  };
+  // (`readSignal`: the signal of the read whose request this body answers.)
+  const keepWhole = (r, why = IGNORED, readSignal = null) => {
     if (whole) return whole;
+    // Only a body of the file's size is kept: one of another (the file
+    // replaced by a server that now ignores Range) is refused, counted as
+    // what came, and never served.
+    sizedAsFile(r);
     const p = download(r, true, onProgress).then((all) => {
+      counted(all);
+      if (opened && all.length !== size) throw sizeChanged(all.length);
       note = why;
-      return counted(all);
+      return all;
     });
     // A download that failed (a connection reset) is not kept: the next
     // read asks again, or one bad moment would spoil the source for good.
     p.catch(() => {
       if (whole === p) whole = null;
     });
+    // Stopped by the read that asked for it, not by the source's signal:
+    // reads that were waiting for it ask again.
+    p.stopped = () => readSignal?.aborted && !signal?.aborted;
     whole = p;
     return p;
+  };
+  /** The whole file when a server sent it all (waiting for it while it comes), else null. */
+  const wholeKept = async () => {
+    for (let w; (w = whole); ) {
+      try {
+        return await w;
+      } catch (e) {
+        if (!w.stopped()) throw e;
+      }
+    }
+    return null;
   };
 
   // One range asked, several parts sent: HTTP forbids it, and their framing is no part of the file.
@@ -315,11 +391,10 @@ export async function asyncBufferFromUrl(url, options) {
   // its GETs send (another representation, a CDN's stale copy).
   let headSizeOnly = false;
   const sizeChanged = (total) =>
-    new HttpError(
+    changed(
       headSizeOnly
         ? `the file changed size on the server while it was read (${size} -> ${total} bytes), or the server's HEAD, which gave ${size} bytes, does not describe what its GETs send (${href})`
         : `the file changed size on the server while it was read (${size} -> ${total} bytes, ${href})`,
-      "bad_source",
     );
   /**
    * The bytes from `at` (up to `end`) a 206 answer holds, checked against
@@ -404,6 +479,55 @@ export async function asyncBufferFromUrl(url, options) {
     } else throw statusError(r, "cannot open");
   }
 
+  /** Bytes `start` to `end` of the file, asked with `stop` (the source's
+   *  signal, or it and a read's: `readSignal`). */
+  const readRange = async (start, end, stop, readSignal) => {
+    const kept = await wholeKept();
+    if (kept) return kept.subarray(start, end);
+    // A server may send less than asked (ranges capped at some size): the
+    // rest is asked for from where its answer stopped, until all is here.
+    let out = null;
+    for (let at = start; at < end; ) {
+      const r = await request("GET", `bytes=${at}-${end - 1}`, stop);
+      sameVersion(r);
+      if (r.status === 200) {
+        // The range was ignored: keep this body and serve every read from
+        // it (a read that raced this one drops its own copy, and waits for
+        // that one; asks again if that one's read stopped it).
+        if (!whole) return (await keepWhole(r, IGNORED, readSignal)).subarray(start, end);
+        r.body?.cancel().catch(() => {});
+        const all = await wholeKept();
+        if (all) return all.subarray(start, end);
+        continue;
+      }
+      if (r.status === 416) {
+        const total = rangeTotal(r);
+        if (total !== null && total !== size) throw sizeChanged(total);
+      }
+      // (The package's message around this one names the bytes.)
+      if (r.status !== 206) throw statusError(r, "range request");
+      const part = await rangeAnswer(r, at, end);
+      stats.requests++;
+      stats.bytes += part.received;
+      if (at === start && part.bytes.length === end - start) return part.bytes;
+      // Answers this short would take too many requests for the rest.
+      const left = end - at - part.bytes.length;
+      if (left > MAX_PIECES * part.bytes.length) {
+        throw new HttpError(`the server sent ${part.bytes.length} bytes of the ${end - at} asked for from ${at}: at that size, the other ${left} would take more than ${MAX_PIECES} requests (${href})`, "bad_source");
+      }
+      out ??= new Uint8Array(end - start);
+      out.set(part.bytes, at - start);
+      at += part.bytes.length;
+    }
+    return out;
+  };
+
+  // Past 2^53 - 1, a size (and the byte positions in it) cannot be a
+  // number exactly: it would be rounded, and the file read at guesses.
+  if (size > Number.MAX_SAFE_INTEGER) {
+    throw new HttpError(`the server gives the file's size as more than ${grouped.format(Number.MAX_SAFE_INTEGER)} bytes (2^53 - 1), the most a byte position can be exactly here (${href})`, "bad_source");
+  }
+  opened = true;
   return {
     byteLength: size,
     url: href,
@@ -411,48 +535,36 @@ export async function asyncBufferFromUrl(url, options) {
     get note() {
       return note;
     },
-    async slice(start, end) {
+    async slice(start, end, options) {
       // The package asks for whole bytes of the file; so must anyone else.
       if (!Number.isSafeInteger(start) || !Number.isSafeInteger(end) || start < 0 || end > size) {
         const shown = (x) => (typeof x === "number" ? x : typeof x);
         throw new HttpError(`slice(start, end) takes byte positions, whole numbers from 0 to the file's ${size}; got ${shown(start)} and ${shown(end)} (${href})`, "bad_argument");
       }
-      if (!(end > start)) return new Uint8Array(0);
-      if (whole) return (await whole).subarray(start, end);
-      // A server may send less than asked (ranges capped at some size): the
-      // rest is asked for from where its answer stopped, until all is here.
-      let out = null;
-      for (let at = start; at < end; ) {
-        const r = await request("GET", `bytes=${at}-${end - 1}`);
-        sameVersion(r);
-        if (r.status === 200) {
-          // The range was ignored: keep this body and serve every read from it
-          // (a read that raced this one drops its own copy).
-          if (whole) r.body?.cancel().catch(() => {});
-          const all = await keepWhole(r);
-          if (all.length !== size) throw sizeChanged(all.length);
-          return all.subarray(start, end);
-        }
-        if (r.status === 416) {
-          const total = rangeTotal(r);
-          if (total !== null && total !== size) throw sizeChanged(total);
-        }
-        // (The package's message around this one names the bytes.)
-        if (r.status !== 206) throw statusError(r, "range request");
-        const part = await rangeAnswer(r, at, end);
-        stats.requests++;
-        stats.bytes += part.received;
-        if (at === start && part.bytes.length === end - start) return part.bytes;
-        // Answers this short would take too many requests for the rest.
-        const left = end - at - part.bytes.length;
-        if (left > MAX_PIECES * part.bytes.length) {
-          throw new HttpError(`the server sent ${part.bytes.length} bytes of the ${end - at} asked for from ${at}: at that size, the other ${left} would take more than ${MAX_PIECES} requests (${href})`, "bad_source");
-        }
-        out ??= new Uint8Array(end - start);
-        out.set(part.bytes, at - start);
-        at += part.bytes.length;
+      // A read's own signal (the package passes it): it stops this slice's
+      // requests too, as the source's signal does.
+      let readSignal;
+      try {
+        readSignal = options?.signal ?? null;
+      } catch (e) {
+        throw new HttpError(`slice(start, end, options): its options threw when read (${href})`, "bad_argument", e);
       }
-      return out;
+      if (readSignal !== null && (typeof readSignal !== "object" || typeof readSignal.aborted !== "boolean" || typeof readSignal.addEventListener !== "function")) {
+        throw new HttpError(`slice(start, end, { signal }): signal must be an AbortSignal (${href})`, "bad_argument");
+      }
+      checkUnchanged();
+      if (!(end > start)) return new Uint8Array(0);
+      const readAborted = () => new HttpError(`stopped reading ${href}: the read was aborted`, "aborted", readSignal.reason);
+      if (readSignal?.aborted) throw readAborted();
+      const [stop, release] = eitherSignal(signal, readSignal);
+      try {
+        return await readRange(start, end, stop, readSignal);
+      } catch (e) {
+        if (readSignal?.aborted && !signal?.aborted) throw readAborted();
+        throw e;
+      } finally {
+        release();
+      }
     },
     /** The whole file in one Uint8Array, within the limit: the download the
      *  server already sent whole, else one GET not kept for slice(). */
@@ -468,11 +580,14 @@ export async function asyncBufferFromUrl(url, options) {
         throw bad("its options threw when read", e);
       }
       if (progress !== null && typeof progress !== "function") throw bad("options.onProgress must be a function");
-      if (whole) return whole;
+      checkUnchanged();
+      const kept = await wholeKept();
+      if (kept) return kept;
       checkAborted();
       const r = await request("GET");
       if (!r.ok) throw statusError(r, "downloading");
       sameVersion(r);
+      sizedAsFile(r);
       const all = counted(await download(r, false, progress ?? null));
       if (all.length !== size) throw sizeChanged(all.length);
       return all;

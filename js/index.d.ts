@@ -383,8 +383,12 @@ export interface ChunkReport {
 /** Any random-access byte source: an HTTP resource, a file handle, ... */
 export interface AsyncBuffer {
   byteLength: number;
-  /** Exactly the bytes `start` to `end` (an ArrayBuffer or any view), or a promise of them. */
-  slice(start: number, end: number): Promise<Bytes> | Bytes;
+  /** Exactly the bytes `start` to `end` (an ArrayBuffer or any view), or a promise of them.
+   *  `options.signal` is the AbortSignal of the open or read that asks (absent when it
+   *  has none): a source may stop what it started for it (a fetch), or ignore it.
+   *  A failure is the package's `bad_source` with it as `cause`, or, when it is a
+   *  ColumnsError of kind `aborted` or `too_large`, the package's error of that kind. */
+  slice(start: number, end: number, options?: { signal?: AbortSignal | undefined }): Promise<Bytes> | Bytes;
 }
 
 /** Options of every async method. */

@@ -100,10 +100,12 @@ pub(crate) fn with_cause(kind: &str, message: &str, cause: JsValue) -> JsValue {
     err
 }
 
-/// The first 200 characters of a JS string: what JS hands back is never
-/// copied whole into wasm memory.
+/// A JS string, whole up to 1,500 characters (a message naming a long
+/// URL keeps it), else its first 1,500 and "…": what JS hands back is
+/// never copied whole into wasm memory, and a message stays under 2,000.
 fn text(v: &JsValue) -> Option<String> {
-    v.dyn_ref::<js_sys::JsString>().map(|s| String::from(s.slice(0, 200)))
+    let s = v.dyn_ref::<js_sys::JsString>()?;
+    Some(s.slice(0, 1500).concat(&JsValue::from_str(if s.length() > 1500 { "…" } else { "" })).into())
 }
 
 /// A number as JavaScript writes it (no float formatting code in the wasm).

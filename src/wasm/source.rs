@@ -31,6 +31,12 @@ extern "C" {
     /// A genuine promise for whatever a source returned, rejecting as soon
     /// as `signal` (an AbortSignal, or undefined) aborts. Never throws.
     fn settle(value: &JsValue, signal: &JsValue) -> Promise;
+    /// The kind of a source's failure: `bad_source`, unless the source
+    /// failed with a ColumnsError saying it was aborted (its own signal) or
+    /// is over its limit (`aborted`, `too_large`: columns-wasm/http's),
+    /// which is kept. Never throws.
+    #[wasm_bindgen(js_name = failedKind)]
+    fn failed_kind(e: &JsValue) -> String;
 }
 
 #[wasm_bindgen]
@@ -144,15 +150,16 @@ fn call(target: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, JsV
     })?;
     match args {
         [a, b] => f.call2(target, a, b),
+        [a, b, c] => f.call3(target, a, b, c),
         _ => f.call0(target),
     }
-    .map_err(|e| with_cause("bad_source", &format!("the source's {method}() threw"), e))
+    .map_err(|e| with_cause(&failed_kind(&e), &format!("the source's {method}() threw"), e))
 }
 
-/// A read the source failed, as a `bad_source` error whose `cause` is what
-/// the source threw or rejected with.
+/// A read the source failed, as a `bad_source` error (or its own kind, by
+/// `failed_kind`) whose `cause` is what the source threw or rejected with.
 fn source_failed(range: &Range<u64>, e: JsValue) -> JsValue {
-    with_cause("bad_source", &format!("reading bytes {}..{} from the source failed", range.start, range.end), e)
+    with_cause(&failed_kind(&e), &format!("reading bytes {}..{} from the source failed", range.start, range.end), e)
 }
 
 /// A source's failure located at the first byte it was asked for (its
@@ -250,7 +257,14 @@ impl Source {
             }
             Kind::Async(src) => {
                 count();
-                call(src, "slice", &[start.into(), end.into()])?
+                // The read's signal goes along, as slice(start, end, { signal })
+                // ({} without one): a source that takes it (columns-wasm/http)
+                // can stop what it started for the read; others ignore it.
+                let options = js_sys::Object::new();
+                if !signal.is_undefined() {
+                    let _ = Reflect::set(&options, &"signal".into(), signal);
+                }
+                call(src, "slice", &[start.into(), end.into(), options.into()])?
             }
         };
         Ok(Pending::Waiting(JsFuture::from(settle(&value, signal)), range))

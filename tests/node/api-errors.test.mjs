@@ -78,6 +78,33 @@ test("a source whose slice() rejects or throws gives bad_source with the cause",
   await rejectsKind(ColumnsFile.fromAsyncBuffer({ byteLength: bytes.length, slice: () => new Uint8Array(3) }), "truncated");
 });
 
+test("a source failing with a ColumnsError of kind aborted or too_large (its own signal, its limit) keeps that kind, with the cause; anything else is bad_source; a long message is kept whole up to 1,500 characters, else cut with an ellipsis", async () => {
+  const { bytes } = corpusFile("valid/nulls");
+  const failing = (fail) => ({ byteLength: bytes.length, slice: () => fail() });
+  for (const kind of ["aborted", "too_large"]) {
+    const err = new ColumnsError(`the source's own ${kind}`, kind);
+    await rejectsKind(ColumnsFile.fromAsyncBuffer(failing(() => Promise.reject(err))), kind, (e) => {
+      assert.equal(e.cause, err);
+      assert.match(e.message, /^reading bytes \d+\.\.\d+ from the source failed: the source's own/);
+      assert.equal(typeof e.offset, "number");
+    });
+    await rejectsKind(ColumnsFile.fromAsyncBuffer(failing(() => { throw err; })), kind, (e) => assert.equal(e.cause, err));
+  }
+  // Not a ColumnsError, another kind, or a kind that throws when read: bad_source.
+  const lookalike = Object.assign(new Error("x"), { kind: "aborted" });
+  const otherKind = new ColumnsError("y", "truncated");
+  const trap = Object.defineProperty(new ColumnsError("z", "aborted"), "kind", { get() { throw new Error("trap"); } });
+  for (const err of [lookalike, otherKind, trap, "aborted"]) {
+    await rejectsKind(ColumnsFile.fromAsyncBuffer(failing(() => Promise.reject(err))), "bad_source", (e) => assert.equal(e.cause, err));
+  }
+  const url = `https://example.com/${"a".repeat(1400)}`;
+  await rejectsKind(ColumnsFile.fromAsyncBuffer(failing(() => Promise.reject(new Error(`cannot fetch ${url}`)))), "bad_source", (e) => assert.ok(e.message.endsWith(`cannot fetch ${url}`), e.message));
+  await rejectsKind(ColumnsFile.fromAsyncBuffer(failing(() => Promise.reject(new Error("b".repeat(5000))))), "bad_source", (e) => {
+    assert.ok(e.message.endsWith(`: ${"b".repeat(1500)}…`), e.message.slice(-20));
+    assert.ok(e.message.length < 2000);
+  });
+});
+
 test("a registry argument that is not a live TokenizerRegistry is a bad_argument", () => {
   const { bytes } = corpusFile("valid/nulls");
   throwsKind(() => ColumnsFile.fromBytes(bytes, { __handle: 123456 }), "bad_argument");

@@ -223,6 +223,40 @@ test("a server that cannot be reached: bad_source saying why (Node's fetch puts 
   });
 });
 
+test("what fetch itself refuses (a scheme it does not implement, a redirect that requestInit refuses, a port it blocks) says why without a hint about the server; requestInit's method, body, headers or signal are a bad_argument, not dropped in silence", async () => {
+  const noHint = (re) => (e) => {
+    isColumnsError("bad_source", re)(e);
+    assert.doesNotMatch(e.message, /did not answer|CORS/);
+    return true;
+  };
+  await assert.rejects(asyncBufferFromUrl("file:///x.cols"), noHint(/^cannot fetch file:\/\/\/x\.cols: fetch failed: .+$/));
+  await assert.rejects(asyncBufferFromUrl("http://127.0.0.1:1/x.cols"), noHint(/^cannot fetch http:\/\/127\.0\.0\.1:1\/x\.cols: fetch failed: bad port$/));
+  custom = (req, res) => res.writeHead(302, { Location: "/ranges/x.cols" }).end();
+  await assert.rejects(asyncBufferFromUrl(`${base}/custom/x.cols`, { requestInit: { redirect: "error" } }), noHint(/fetch failed: .*redirect/));
+  for (const [key, value, re] of [
+    ["method", "POST", /requestInit\.method is not taken: every request is this module's GET or HEAD$/],
+    ["body", "x", /requestInit\.body is not taken: every request is this module's GET or HEAD, which has none$/],
+    ["headers", { Authorization: "x" }, /requestInit\.headers is not taken: pass options\.headers$/],
+    ["signal", new AbortController().signal, /requestInit\.signal is not taken: pass options\.signal$/],
+  ]) {
+    await assert.rejects(asyncBufferFromUrl(`${base}/ranges/x.cols`, { requestInit: { [key]: value } }), isColumnsError("bad_argument", re));
+  }
+  // Left undefined, they are not there.
+  assert.equal((await asyncBufferFromUrl(`${base}/ranges/x.cols`, { requestInit: { method: undefined, cache: "no-store" } })).byteLength, size);
+});
+
+test("a size past 2^53 - 1 (Content-Length, or a Content-Range total) is refused at opening, naming the URL: it cannot be a number exactly", async () => {
+  const huge = "9007199254740993"; // 2^53 + 1: as a number, 2^53
+  custom = (req, res) => res.writeHead(200, { "Content-Length": huge, "Accept-Ranges": "bytes" }).end();
+  const tooBig = isColumnsError("bad_source", /the server gives the file's size as more than 9,007,199,254,740,991 bytes \(2\^53 - 1\).*custom\/x\.cols/);
+  await assert.rejects(asyncBufferFromUrl(`${base}/custom/x.cols`), tooBig);
+  custom = (req, res) => (req.method === "HEAD" ? res.writeHead(405).end() : res.writeHead(206, { "Content-Range": `bytes 0-0/${huge}`, "Content-Length": 1 }).end("x"));
+  await assert.rejects(asyncBufferFromUrl(`${base}/custom/x.cols`), tooBig);
+  // 2^53 - 1 itself is a size (if not a file anyone serves).
+  custom = (req, res) => res.writeHead(200, { "Content-Length": String(Number.MAX_SAFE_INTEGER), "Accept-Ranges": "bytes" }).end();
+  assert.equal((await asyncBufferFromUrl(`${base}/custom/x.cols`)).byteLength, Number.MAX_SAFE_INTEGER);
+});
+
 test("over the limit: too_large before the body when the size is known, as the bytes pass it when not", async () => {
   bodies.length = 0;
   await assert.rejects(asyncBufferFromUrl(`${base}/ignore/x.cols`, { limit: 1000 }), isColumnsError("too_large", /over the 1000 B \(1,000 bytes\) limit.*ignores Range requests.*none of it was downloaded/));
@@ -261,6 +295,110 @@ test("abort: before opening, during a whole download (its connection closed), an
   const source = await asyncBufferFromUrl(`${base}/ranges/x.cols`, { signal: later.signal });
   later.abort();
   await assert.rejects(source.slice(0, 10), isColumnsError("aborted"));
+});
+
+test("the source's signal fired, or its limit passed, inside the package's reads: the package's error has that kind (aborted, too_large), not bad_source, with the read's place and this error as cause; a long URL is named whole", async () => {
+  const url = `${base}/custom/x.cols?${"k=v&".repeat(150)}end`; // 600 characters and more of query
+  // Opened over ranges; then every request stalls (headers and body never sent) until the source's signal fires.
+  const stalled = [];
+  custom = host((req, res) => ranged(req, res));
+  const stop = new AbortController();
+  const source = await asyncBufferFromUrl(url, { signal: stop.signal });
+  const file = await ColumnsFile.fromAsyncBuffer(source);
+  try {
+    custom = (req, res) => stalled.push(res);
+    const reading = file.readColumnsAsync();
+    await until(() => stalled.length > 0, "a read's request");
+    stop.abort(new Error("took too long"));
+    await assert.rejects(reading, (e) => {
+      assert.ok(e instanceof ColumnsError);
+      assert.equal(e.kind, "aborted", e.message);
+      assert.equal(typeof e.offset, "number", "the read's place");
+      assert.ok(e.message.includes(url), `the whole URL in: ${e.message}`);
+      isColumnsError("aborted", /stopped reading .*the request was aborted/)(e.cause);
+      assert.equal(e.cause.cause?.message, "took too long");
+      return true;
+    });
+  } finally {
+    file.free();
+    for (const res of stalled) res.destroy();
+  }
+  // So at opening: the signal fires while fromAsyncBuffer reads the footer.
+  custom = (req, res) => (req.method === "HEAD" ? res.writeHead(200, { "Content-Length": size, "Accept-Ranges": "bytes" }).end() : stalled.push(res));
+  const late = new AbortController();
+  const opening = ColumnsFile.fromAsyncBuffer(await asyncBufferFromUrl(url, { signal: late.signal }));
+  await until(() => stalled.length > 0, "the open's request");
+  late.abort(new Error("later"));
+  await assert.rejects(opening, (e) => e.kind === "aborted" && e.cause?.kind === "aborted" && e.message.includes(url));
+  for (const res of stalled) res.destroy();
+  // A server that says it serves ranges, then sends the whole file (over `limit`) to the open's first range.
+  await assert.rejects(ColumnsFile.fromAsyncBuffer(await asyncBufferFromUrl(`${base}/ignoreclaims/x.cols`, { limit: 1000 })), (e) => {
+    assert.equal(e.kind, "too_large", e.message);
+    isColumnsError("too_large", /over the .* limit on a file downloaded whole/)(e.cause);
+    return true;
+  });
+});
+
+test("a read's own signal (the package passes it as slice(start, end, { signal })) stops that read's requests: their connections closed, a reader waiting for a whole download it did not start asks again, and no listener stays on the source's signal", async () => {
+  const url = `${base}/custom/x.cols`;
+  // Opened over ranges; then every range stalls after its first bytes.
+  custom = host((req, res) => ranged(req, res));
+  const listening = new Set(); // the source's signal's abort listeners (fetch adds its own to a signal it is given alone)
+  const sourceStop = new AbortController();
+  const add = sourceStop.signal.addEventListener.bind(sourceStop.signal);
+  const remove = sourceStop.signal.removeEventListener.bind(sourceStop.signal);
+  sourceStop.signal.addEventListener = (type, f, o) => (listening.add(f), add(type, f, o));
+  sourceStop.signal.removeEventListener = (type, f, o) => (listening.delete(f), remove(type, f, o));
+  const source = await asyncBufferFromUrl(url, { signal: sourceStop.signal });
+  const file = await ColumnsFile.fromAsyncBuffer(source);
+  const stalled = [];
+  custom = host((req, res, s, e) => {
+    const d = { closed: false };
+    stalled.push(d);
+    res.on("close", () => (d.closed = true));
+    res.writeHead(206, { "Content-Range": `bytes ${s}-${e}/${size}`, "Content-Length": e - s + 1 }).write(BODY.subarray(s, s + 1));
+  });
+  const fetchers = listening.size;
+  try {
+    const stop = new AbortController();
+    const reading = file.readColumnsAsync(null, null, { signal: stop.signal });
+    await until(() => stalled.length > 0, "a read's request");
+    const reason = new Error("read timeout");
+    stop.abort(reason);
+    await assert.rejects(reading, (e) => e.kind === "aborted" && e.cause === reason);
+    await until(() => stalled.every((d) => d.closed), "the read's requests to be closed");
+    // slice() itself: an aborted ColumnsError, the signal's reason as cause.
+    stalled.length = 0;
+    const one = new AbortController();
+    const slicing = source.slice(0, 1000, { signal: one.signal });
+    await until(() => stalled.length === 1, "the slice's request");
+    one.abort(reason);
+    await assert.rejects(slicing, (e) => isColumnsError("aborted", /stopped reading .*custom\/x\.cols: the read was aborted/)(e) && e.cause === reason);
+    await until(() => stalled[0].closed, "the slice's request to be closed");
+    await assert.rejects(source.slice(0, 10, { signal: one.signal }), isColumnsError("aborted"));
+    assert.equal(listening.size, fetchers, "no listener left on the source's signal");
+    await assert.rejects(source.slice(0, 10, { signal: "stop" }), isColumnsError("bad_argument", /signal must be an AbortSignal/));
+  } finally {
+    file.free();
+  }
+  // A server that now ignores Range, slowly: the whole body a stopped read started is not kept, and a
+  // read that was waiting for it asks again and gets its bytes.
+  custom = (req, res) => {
+    res.writeHead(200, { "Content-Length": size });
+    trickle(res, "custom", size, 16384, 15);
+  };
+  bodies.length = 0;
+  const first = new AbortController();
+  const started = source.slice(0, 10, { signal: first.signal });
+  await until(() => bodies.length === 1 && bodies[0].sent > 65536, "the whole download to be under way");
+  const waiting = source.slice(100, 200);
+  first.abort(new Error("enough"));
+  await assert.rejects(started, isColumnsError("aborted"));
+  assert.deepEqual(await waiting, new Uint8Array(BODY.subarray(100, 200)));
+  assert.ok(bodies[0].closedEarly, "the stopped download's connection was closed");
+  assert.equal(bodies.length, 2, "the waiting read asked again");
+  assert.deepEqual(await source.slice(0, 10), new Uint8Array(BODY.subarray(0, 10)), "served from the second download");
+  assert.equal(bodies.length, 2);
 });
 
 test("headers go with every request (HEAD, probe, reads); requestInit and an injected fetch are used", async () => {
@@ -556,6 +694,49 @@ test("a 200 to a Range request mid-read, after 206s: the body is kept and every 
   await checkValues(source);
   assert.equal(seen.filter((r) => r.method === "GET").length, 3, "no request after the whole body came");
   assert.deepEqual(source.stats, { requests: 3, bytes: 20 + size });
+});
+
+test("a file replaced mid-read by one of another size, by a server that then ignores Range (200, the whole body): refused, that body never kept nor served, and every later slice() and readAll() refused the same way", async () => {
+  const url = `${base}/custom/x.cols`;
+  const other = Buffer.concat([BODY, Buffer.alloc(1000, 7)]); // file B: another size, no validators
+  for (const sized of [true, false]) {
+    custom = host((req, res) => ranged(req, res));
+    const source = await asyncBufferFromUrl(url);
+    const file = await ColumnsFile.fromAsyncBuffer(source);
+    try {
+      assert.deepEqual(await source.slice(0, 4), new Uint8Array(BODY.subarray(0, 4)));
+      const before = source.stats.bytes;
+      // From now on: file B, every request answered 200 with its whole body (sized, or chunked).
+      custom = (req, res) => {
+        if (req.method === "HEAD") return res.writeHead(200, { "Content-Length": other.length }).end();
+        res.writeHead(200, sized ? { "Content-Length": other.length } : {}).end(other);
+      };
+      const changedSize = isColumnsError("bad_source", new RegExp(`the file changed size on the server while it was read \\(${size} -> ${other.length} bytes.*custom/x\\.cols`));
+      await assert.rejects(source.slice(100, 200), changedSize);
+      if (sized) assert.equal(source.stats.bytes, before, "a body said to be of another size is not downloaded");
+      // Later reads: refused as the first, never B's bytes (before, B's body was kept and served).
+      await assert.rejects(source.slice(0, 16), changedSize);
+      await assert.rejects(source.readAll(), changedSize);
+      await assert.rejects(file.readColumnsAsync(), (e) => e.kind === "bad_source" && changedSize(e.cause));
+      await assert.rejects(file.readColumnsAsync(), (e) => e.kind === "bad_source" && changedSize(e.cause));
+      assert.equal(source.note, "", "nothing was kept as the whole file");
+      // Even once the server serves file A again: the change was seen, and the source stays refused.
+      custom = host((req, res) => ranged(req, res));
+      await assert.rejects(source.slice(0, 4), changedSize);
+    } finally {
+      file.free();
+    }
+  }
+  // A version change is as final: the same ETag again later does not make the source readable.
+  version = { head: { ETag: '"v1"' }, get: { ETag: '"v1"' } };
+  const source = await asyncBufferFromUrl(`${base}/versioned/x.cols`);
+  version = { head: { ETag: '"v2"' }, get: { ETag: '"v2"' } };
+  const changedTag = isColumnsError("bad_source", /the file changed on the server while it was read \(its ETag was "v1", now "v2"\)/);
+  await assert.rejects(source.slice(0, 4), changedTag);
+  version = { head: { ETag: '"v1"' }, get: { ETag: '"v1"' } };
+  await assert.rejects(source.slice(0, 4), changedTag);
+  await assert.rejects(source.readAll(), changedTag);
+  version = { head: {}, get: {} };
 });
 
 test("redirects: every request follows them, and the final URL's answers are what is read and checked", async () => {

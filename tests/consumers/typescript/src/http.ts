@@ -14,7 +14,7 @@ export async function allowed(token: string, signal: AbortSignal): Promise<numbe
     signal,
     limit: 64 << 20,
     onProgress: (p: DownloadProgress) => console.log(p.bytes, p.totalBytes ?? "?"),
-    requestInit: { credentials: "include", redirect: "error" }, // (Node's RequestInit has no cache)
+    requestInit: { cache: "no-store", credentials: "include", redirect: "error" }, // (cache: Node's own RequestInit type has none)
   };
   const other = await asyncBufferFromUrl(new URL("https://example.invalid/x.cols"), options);
   // Options forwarded as undefined (exactOptionalPropertyTypes), the global fetch as it is.
@@ -39,6 +39,10 @@ export async function refused(): Promise<void> {
   await asyncBufferFromUrl("x.cols", { limit: "1 GiB" });
   // @ts-expect-error the method is the module's, not an option
   await asyncBufferFromUrl("x.cols", { requestInit: { method: "POST" } });
+  // @ts-expect-error so is the body (none: GET and HEAD)
+  await asyncBufferFromUrl("x.cols", { requestInit: { body: "x" } });
+  // @ts-expect-error cache is one of fetch's modes
+  await asyncBufferFromUrl("x.cols", { requestInit: { cache: "sometimes" } });
   // @ts-expect-error progress gives bytes, not a label
   await asyncBufferFromUrl("x.cols", { onProgress: (p: { label: string }) => p.label });
   const source = await asyncBufferFromUrl("x.cols");
