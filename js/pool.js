@@ -181,11 +181,11 @@ export class ColumnsPool {
       const msg = { op: "read", id, rowGroups: gs, columns: cs, buffers: spare[w], boolBits };
       const reply = await this.#call(this.workers[w], msg, spare[w], signal);
       reply.columns.forEach((p, k) => {
-        const col = columnFromParts(p.type, p.length, p.nullCount, p.values, p.validity, p.boolBits);
-        col.timings = p.timings;
-        maker.set(col, w);
         const g = Math.floor(k / cs.length);
         const c = k % cs.length;
+        const col = columnFromParts(p.type, p.length, p.nullCount, p.values, p.validity, p.boolBits, [gs[g], cs[c]]);
+        col.timings = p.timings;
+        maker.set(col, w);
         out[(byGroup ? batch[g] : g) * columns.length + (byGroup ? c : batch[c])] = col;
       });
     }));
