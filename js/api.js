@@ -228,7 +228,7 @@ function lend(file, rowGroup, desc, callback) {
   lending.add(file);
   let result;
   try {
-    result = callback({ rowGroup, numRows: desc[0], columns: scopedColumns(scope, desc) });
+    result = callback({ rowGroup, numRows: desc[0], columns: scopedColumns(scope, desc, rowGroup) });
   } finally {
     scope.end();
     if (!freeing.has(file)) file.__endScope();

@@ -20,6 +20,9 @@ const MINT = {};
 export const lent = new WeakSet();
 // Columns the package made: `instanceof` would take Object.create(Column.prototype).
 const made = new WeakSet();
+// Where each column was read, [row group, column]: what its toArray()'s error names.
+export const placeOf = new WeakMap();
+const placed = (col, at) => (placeOf.set(col, at), col);
 
 export class Column {
   constructor(type, length, nullCount, values, validity, boolBits = false, mint) {
@@ -46,9 +49,9 @@ export class Column {
   /** @internal Copies a decoded column out of wasm `memory`, where Rust
    *  says its buffers lie (see `views`), into JS-owned arrays, taking
    *  buffers from `recycler` when one is given. */
-  static fromWasm(type, length, nullCount, memory, values, count, offsets, offsetsLength, validity, validityLength, recycler) {
+  static fromWasm(type, length, nullCount, memory, values, count, offsets, offsetsLength, validity, validityLength, recycler, g, c) {
     const [v, bits] = views(memory.buffer, type, nullCount, [values, count, offsets, offsetsLength, validity, validityLength]);
-    return columnFromViews(type, length, nullCount, v, bits, recycler);
+    return columnFromViews(type, length, nullCount, v, bits, recycler, [g, c]);
   }
 
   /** @internal The read's stage times (`readMs` for the async reads
@@ -102,10 +105,17 @@ export class Column {
     if (this.type === "string" || this.type === "bytes") {
       const { offsets, data } = v;
       const text = this.type === "string";
-      for (let i = 0; i < n; i++) {
-        if (valid && !valid(i)) { out[i] = null; continue; }
-        const s = data.subarray(offsets[i], offsets[i + 1]);
-        out[i] = text ? utf8.decode(s) : s.slice();
+      let i = 0;
+      try {
+        for (; i < n; i++) {
+          if (valid && !valid(i)) { out[i] = null; continue; }
+          const s = data.subarray(offsets[i], offsets[i + 1]);
+          out[i] = text ? utf8.decode(s) : s.slice();
+        }
+      } catch {
+        // A value longer than a string can be (V8: 2^29 - 24), or no memory for its copy.
+        const [g, c] = placeOf.get(this) ?? [];
+        throw new ColumnsError(`toArray(): row ${i}'s value, ${offsets[i + 1] - offsets[i]} bytes, is too large for JavaScript (row group ${g}, column ${c})`, "too_large", g, c);
       }
     } else if (this.type === "bool" && this.boolBits) {
       for (let i = 0; i < n; i++) out[i] = valid && !valid(i) ? null : ((v[i >> 3] >> (i & 7)) & 1) === 1;
@@ -163,18 +173,18 @@ export function mine(self, ok, name) {
 /** @internal Copies `values` (a typed array or { offsets, data }) and
  *  `validity`, views of wasm memory, into JS-owned arrays. (Not a static of
  *  Column: only the package makes columns.) */
-export function columnFromViews(type, length, nullCount, values, validity, recycler) {
+export function columnFromViews(type, length, nullCount, values, validity, recycler, at) {
   const copy = (view) => (view === null ? null : recycler ? recycler.copy(view) : own(fresh(view)));
   // Packing replaces the copy (it reads the view once, as a copy does).
   const bits = type === "bool" && !!recycler?.boolBits;
   const v = values.data ? { offsets: copy(values.offsets), data: copy(values.data) } : bits ? recycler.pack(values) : copy(values);
-  return new Column(type, length, nullCount, v, copy(validity), bits, MINT);
+  return placed(new Column(type, length, nullCount, v, copy(validity), bits, MINT), at);
 }
 
 /** @internal A Column around buffers a pool worker transferred (they become
  *  the package's, refilled by a later `{ reuse }`: never a caller's). */
-export function columnFromParts(type, length, nullCount, values, validity, boolBits) {
-  return adopt(new Column(type, length, nullCount, values, validity, boolBits, MINT));
+export function columnFromParts(type, length, nullCount, values, validity, boolBits, at) {
+  return placed(adopt(new Column(type, length, nullCount, values, validity, boolBits, MINT)), at);
 }
 
 /** @internal The error of a `this` (or a `new`) that is not one of `name`'s. */

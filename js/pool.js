@@ -170,8 +170,10 @@ export class ColumnsPool {
       spare[w < spare.length ? w : 0].push(...handBack([col]));
     }
     const out = [];
-    // (A worker given nothing answers with nothing.)
-    await Promise.all(batches.map(async (batch, w) => {
+    // (A worker given nothing answers with nothing.) Every worker's part
+    // settles first: the error is the first failing chunk's in read order,
+    // as the other reads say, not the first worker's to fail.
+    const parts = await Promise.allSettled(batches.map(async (batch, w) => {
       // In the order asked: the order its spare buffers come in (see pool-worker.js).
       batch.sort((a, b) => a - b);
       const gs = byGroup ? batch.map((i) => rowGroups[i]) : rowGroups;
@@ -179,14 +181,18 @@ export class ColumnsPool {
       const msg = { op: "read", id, rowGroups: gs, columns: cs, buffers: spare[w], boolBits };
       const reply = await this.#call(this.workers[w], msg, spare[w], signal);
       reply.columns.forEach((p, k) => {
-        const col = columnFromParts(p.type, p.length, p.nullCount, p.values, p.validity, p.boolBits);
-        col.timings = p.timings;
-        maker.set(col, w);
         const g = Math.floor(k / cs.length);
         const c = k % cs.length;
+        const col = columnFromParts(p.type, p.length, p.nullCount, p.values, p.validity, p.boolBits, [gs[g], cs[c]]);
+        col.timings = p.timings;
+        maker.set(col, w);
         out[(byGroup ? batch[g] : g) * columns.length + (byGroup ? c : batch[c])] = col;
       });
     }));
+    // (An error without a place, such as `freed`, comes after those with one.)
+    const rank = (e) => (e.rowGroup == null ? Infinity : rowGroups.indexOf(e.rowGroup) * columns.length + columns.indexOf(e.column));
+    const failed = parts.filter((p) => p.status === "rejected").map((p) => p.reason);
+    if (failed.length) throw failed.reduce((a, b) => (rank(b) < rank(a) ? b : a));
     return out;
   }
 

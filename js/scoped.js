@@ -13,7 +13,7 @@
 // remade. Memory growth detaches views too, so a column remakes its views
 // when it finds them detached while its scope is still open.
 
-import { Column, ColumnsError, columnFromViews, lent, mine, notMine, views } from "./column.js";
+import { Column, ColumnsError, columnFromViews, lent, mine, notMine, placeOf, views } from "./column.js";
 
 const RELEASED = "this column was lent by a scoped read whose callback (or loop step) has ended: copy what you keep inside it (column.copy())";
 
@@ -42,13 +42,13 @@ export class Scope {
 
 /** Entries per column in a description from Rust (src/wasm/scoped.rs):
  *  type, length, nullCount, then pointer and length of values, offsets and
- *  validity. The description starts with the row count. */
-const FIELDS = 9;
+ *  validity, then its index. The description starts with the row count. */
+const FIELDS = 10;
 
-/** The lent columns a description names, in the order asked for. */
-export function scopedColumns(scope, desc) {
+/** The lent columns a description of row group `g` names, in the order asked for. */
+export function scopedColumns(scope, desc, g) {
   const out = [];
-  for (let k = 1; k + FIELDS <= desc.length; k += FIELDS) out.push(new ScopedColumn(scope, desc.slice(k, k + FIELDS)));
+  for (let k = 1; k + FIELDS <= desc.length; k += FIELDS) out.push(new ScopedColumn(scope, desc.slice(k, k + FIELDS), g));
   return out;
 }
 
@@ -61,7 +61,7 @@ export class ScopedColumn {
   #values = null;
   #validity = null;
 
-  constructor(scope, desc) {
+  constructor(scope, desc, g) {
     // (Lent by the package's reads only: one made here would lend nothing.)
     if (!(scope instanceof Scope)) throw notMine("ScopedColumn", ", not by new ScopedColumn()");
     lent.add(this);
@@ -72,7 +72,8 @@ export class ScopedColumn {
     this.length = desc[1];
     /** Number of null rows. */
     this.nullCount = desc[2];
-    this.#at = desc.slice(3);
+    this.#at = desc.slice(3, 9);
+    placeOf.set(this, [g, desc[9]]);
     /** Bools are one byte per row in a lent column. */
     this.boolBits = false;
     this.timings = null;
@@ -101,7 +102,7 @@ export class ScopedColumn {
   /** A Column with copies of the values, in JavaScript memory: it outlives the scope. */
   copy() {
     ScopedColumn.#check(this);
-    return columnFromViews(this.type, this.length, this.nullCount, this.#values, this.#validity, null);
+    return columnFromViews(this.type, this.length, this.nullCount, this.#values, this.#validity, null, placeOf.get(this));
   }
 
   // (Static: called on another object, a private method would throw a
@@ -237,7 +238,7 @@ export class RowGroupStream {
 
   #deliver(rowGroup, numRows, columns) {
     const held = this.#held;
-    if (this.#scoped) columns = scopedColumns((held.scope = new Scope(this.#memory)), columns);
+    if (this.#scoped) columns = scopedColumns((held.scope = new Scope(this.#memory)), columns, rowGroup);
     held.stream = null;
     const p = this.#pending;
     this.#pending = null;

@@ -311,6 +311,11 @@ impl<'a> TokenizedLayout<'a> {
     }
 }
 
+/// How far the output's first reservation may pass one byte a token (see
+/// `decode`): 32 MiB, over 9 million tokens of text at 4 bytes a token,
+/// more than the real files' chunks hold.
+const GUESS_OVER: usize = 32 << 20;
+
 // Out of line, and kept so by wasm-opt (Cargo.toml): V8 optimizes it on
 // its own, sooner than the whole decoder.
 #[inline(never)]
@@ -356,8 +361,13 @@ pub(super) fn decode(
     }
     let (offsets, mut data) = string_storage(kept);
     let mut offsets = offsets_in(offsets, n, rows)?;
-    // Never past u32::MAX bytes, so no token's end passes it either.
-    let guess = ids.len().saturating_mul(4).saturating_add(SLACK).min(u32::MAX as usize);
+    // Never past u32::MAX bytes, so no token's end passes it either. Every
+    // token is at least one byte, so the guess is at most GUESS_OVER bytes
+    // more than one a token: 4 bytes a token reserved up to 3 GB more than
+    // the 1-byte tokens a 33 KB file can declare (0-bit ids); real text
+    // that passes it grows once, to its exact size.
+    let t = ids.len();
+    let guess = t.saturating_mul(4).min(t.saturating_add(GUESS_OVER)).saturating_add(SLACK).min(u32::MAX as usize);
     refill(&mut data, guess, "string data")?;
     let mut odd = Odd { esc: layout.escape_bytes.iter(), short: false };
     let (mut k, mut w) = (0usize, 0usize);
@@ -1255,6 +1265,22 @@ mod tests {
         let e = decode(1, 1, &write(0, 0, &[vec![0u16; 430_000]], &[], false), &tok, None, &mut Work::default())
             .unwrap_err();
         assert_eq!(e.kind, ErrorKind::TooLarge, "{e}");
+    }
+
+    /// Many 1-byte tokens (0-bit Bits ids: a small file can declare
+    /// millions) reserve at most GUESS_OVER bytes more than their output,
+    /// not 4 bytes a token: QA's 33 KB file of 500 million reserved 2 GB.
+    #[test]
+    fn one_byte_tokens_reserve_at_most_guess_over_more() {
+        let tok = Tokenizer::from_json(br#"{"model":{"type":"BPE","vocab":{"a":0,"b":1}}}"#).unwrap();
+        let t = 20_000_000;
+        let stream = write(2, 0, &[vec![0u16; t]], &[], false);
+        assert!(stream.len() < 100, "{} bytes: 0-bit ids", stream.len());
+        let got = decode(1, 1, &stream, &tok, None, &mut Work::default()).unwrap();
+        let Values::Bytes { ref offsets, ref data } = got else { panic!("not bytes") };
+        assert_eq!((data.len(), &offsets[..]), (t, &[0, t as u32][..]));
+        assert!(data.iter().all(|&b| b == b'a'));
+        assert!(data.capacity() <= t + GUESS_OVER + SLACK, "{} bytes reserved for {t}", data.capacity());
     }
 
     /// A Remap index one past the table is refused on the eight-byte path

@@ -94,12 +94,17 @@ enum WireType {
 struct Decoder<'a> {
     buf: &'a [u8],
     pos: usize,
+    /// The footer byte of `buf[0]`.
+    base: usize,
+    /// Where the value being read starts (the last integer's, or the
+    /// last `value`'s, first byte): what an error points at.
+    at: usize,
 }
 
 impl<'a> Decoder<'a> {
     #[inline(never)]
     fn err(&self, what: &str) -> crate::error::Error {
-        corrupt_footer(format!("gob: {what} at footer byte {}", self.pos))
+        corrupt_footer(format!("gob: {what} at footer byte {}", self.base + self.at))
     }
 
     fn byte(&mut self) -> Result<u8> {
@@ -111,6 +116,7 @@ impl<'a> Decoder<'a> {
     // Read at every field, count and length of the footer: one copy, not one per site.
     #[inline(never)]
     fn uint(&mut self) -> Result<u64> {
+        self.at = self.pos;
         let b = self.byte()?;
         if b < 0x80 {
             return Ok(b as u64);
@@ -202,16 +208,22 @@ impl<'a> Decoder<'a> {
     fn wire_type(&mut self) -> Result<WireType> {
         let mut found = None;
         self.each_field(|d, f| {
+            // (Before the kind is read: the error points at its field number.)
+            if found.is_some() {
+                return Err(d.err("wireType defines more than one kind"));
+            }
             let t = match f {
                 0 => {
                     let (mut elem, mut len) = (0, 0);
                     d.each_field(|d, f| match f {
                         0 => d.common_type(),
                         1 => d.int().map(|v| elem = v),
-                        2 => d.int().map(|v| len = v),
+                        2 => d
+                            .int()
+                            .and_then(|v| u64::try_from(v).map_err(|_| d.err("negative array length")))
+                            .map(|v| len = v),
                         _ => Err(d.err("unknown ArrayType field")),
                     })?;
-                    let len = u64::try_from(len).map_err(|_| d.err("negative array length"))?;
                     WireType::Array { elem, len }
                 }
                 1 => {
@@ -263,9 +275,7 @@ impl<'a> Decoder<'a> {
                 }
                 _ => return Err(d.err(&format!("unknown wireType field {f}"))),
             };
-            if found.replace(t).is_some() {
-                return Err(d.err("wireType defines more than one kind"));
-            }
+            found = Some(t);
             Ok(())
         })?;
         found.ok_or_else(|| self.err("empty wireType"))
@@ -291,6 +301,7 @@ impl<'a> Decoder<'a> {
     }
 
     fn value(&mut self, types: &Types, id: i64, depth: usize) -> Result<Value> {
+        self.at = self.pos;
         if depth > MAX_DEPTH {
             return Err(self.err("values nested too deeply"));
         }
@@ -355,7 +366,7 @@ impl<'a> Decoder<'a> {
 /// Decodes a gob stream holding type definitions and then exactly one
 /// value, and returns that value. The whole stream must be consumed.
 pub(crate) fn decode_single_value(stream: &[u8]) -> Result<Value> {
-    let mut outer = Decoder { buf: stream, pos: 0 };
+    let mut outer = Decoder { buf: stream, pos: 0, base: 0, at: 0 };
     let mut types = Types::default();
     // Definitions may refer forward, so values are decoded only once every
     // definition before them has been read; the footer is the last message.
@@ -364,31 +375,31 @@ pub(crate) fn decode_single_value(stream: &[u8]) -> Result<Value> {
         let len = usize::try_from(len).map_err(|_| outer.err("message length overflows"))?;
         let start = outer.pos;
         let body = outer.take(len)?;
-        let mut msg = Decoder { buf: body, pos: 0 };
-        let fail_at = |e: crate::error::Error| {
-            // Re-express positions relative to the whole footer.
-            let crate::error::Error { kind, message, location } = e;
-            crate::error::Error { kind, message: format!("{message} (message at footer byte {start})"), location }
-        };
-        let id = msg.int().map_err(fail_at)?;
+        // Its positions are the footer's: an error says the footer byte.
+        let mut msg = Decoder { buf: body, pos: 0, base: start, at: 0 };
+        let id = msg.int()?;
         if id < 0 {
-            let t = msg.wire_type().map_err(fail_at)?;
+            let t = msg.wire_type()?;
             types.insert(-id, t);
         } else {
             if id == 0 {
-                return Err(outer.err("value message with type id 0"));
+                return Err(msg.err("value message with type id 0"));
             }
-            let value = msg.value(&types, id, 0).map_err(fail_at)?;
+            let value = msg.value(&types, id, 0)?;
+            // Bytes left over: the first of them is pointed at.
+            msg.at = msg.pos;
             if msg.pos != body.len() {
-                return Err(outer.err("value message not consumed exactly"));
+                return Err(msg.err("value message not consumed exactly"));
             }
+            outer.at = outer.pos;
             if outer.pos != stream.len() {
                 return Err(outer.err("bytes after the footer value"));
             }
             return Ok(value);
         }
+        msg.at = msg.pos;
         if msg.pos != body.len() {
-            return Err(outer.err("type definition not consumed exactly"));
+            return Err(msg.err("type definition not consumed exactly"));
         }
     }
     Err(corrupt_footer("gob: stream has no value message"))
@@ -399,7 +410,7 @@ mod tests {
     use super::*;
 
     fn dec(bytes: &[u8]) -> Decoder<'_> {
-        Decoder { buf: bytes, pos: 0 }
+        Decoder { buf: bytes, pos: 0, base: 0, at: 0 }
     }
 
     #[test]
@@ -426,6 +437,27 @@ mod tests {
     fn counts_larger_than_the_input_are_refused() {
         assert!(dec(&[0xfc, 0x7f, 0xff, 0xff, 0xff]).count().is_err());
         assert!(dec(&[0x05, 1, 2, 3]).bytes().is_err());
+    }
+
+    /// An error gives the footer byte where the faulty value starts (its
+    /// count, length or marker byte), not the byte after it relative to
+    /// its message; a stream's extra bytes, the first of them.
+    #[test]
+    fn errors_give_the_footer_byte_of_the_faulty_value() {
+        for (stream, want) in [
+            // A value message (type id 1, bool) holding 256: at byte 2.
+            (&[0x04, 0x02, 0xfe, 0x01, 0x00][..], "bool value 256 at footer byte 2"),
+            // A type definition (a slice), then the same value at byte 7.
+            (&[0x04, 0x03, 0x02, 0x00, 0x00, 0x04, 0x02, 0xfe, 0x01, 0x00], "bool value 256 at footer byte 7"),
+            (&[0x02, 0x00, 0x01], "value message with type id 0 at footer byte 1"),
+            (&[0x03, 0x02, 0xfe, 0x01], "length 2 exceeds the 1 bytes left at footer byte 2"),
+            (&[0x05, 0x02], "length 5 exceeds the 1 bytes left at footer byte 0"),
+            (&[0x03, 0x02, 0x01, 0x07], "value message not consumed exactly at footer byte 3"),
+            (&[0x02, 0x02, 0x01, 0x01], "bytes after the footer value at footer byte 3"),
+        ] {
+            let e = decode_single_value(stream).unwrap_err();
+            assert_eq!(e.message, format!("gob: {want}"), "{stream:02x?}");
+        }
     }
 
     #[test]

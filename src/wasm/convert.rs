@@ -31,6 +31,8 @@ extern "C" {
         validity: f64,
         validity_len: f64,
         recycler: &JsValue,
+        row_group: f64,
+        column: f64,
     ) -> Result<JsColumn, JsValue>;
     /// Buffers to refill, from a read's `{ reuse }` option (null if none).
     /// `catch`: it walks what the caller handed over.
@@ -135,8 +137,9 @@ pub(crate) fn places(col: &Column) -> [f64; 6] {
 }
 
 /// Moves a decoded column into JS: one copy per buffer, made by JS from
-/// views of wasm memory into fresh or recycled arrays.
-pub(crate) fn column(col: Column, recycler: &JsValue) -> Result<JsColumn, JsValue> {
+/// views of wasm memory into fresh or recycled arrays. `g`, `c`: where it
+/// was read (for the errors of its `toArray()`).
+pub(crate) fn column(col: Column, recycler: &JsValue, g: usize, c: usize) -> Result<JsColumn, JsValue> {
     // `fromWasm` copies every buffer before it returns, and calls nothing
     // in wasm meanwhile; `col` holds them until then.
     let [values, count, offsets, offsets_len, validity, validity_len] = places(&col);
@@ -152,6 +155,8 @@ pub(crate) fn column(col: Column, recycler: &JsValue) -> Result<JsColumn, JsValu
         validity,
         validity_len,
         recycler,
+        g as f64,
+        c as f64,
     )
     .map_err(|e| with_cause("too_large", "the column could not be copied into JavaScript memory", e))
 }

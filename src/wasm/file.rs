@@ -644,7 +644,7 @@ impl Inner {
         let t1 = now();
         let col = p.decode(stream).map_err(|e| js_error(&e))?;
         let t2 = now();
-        let js = convert::column(col, recycler)?;
+        let js = convert::column(col, recycler, g, c)?;
         let t3 = now();
         js.set_timings(read_ms, t1 - t0, t2 - t1, t3 - t2, t3 - t0 + read_ms.unwrap_or(0.0), self.source.is_memory());
         Ok(js)

@@ -97,12 +97,13 @@ impl RowGroupBuffers {
     /// Where the picked columns' buffers are, for `js/scoped.js`: the row
     /// count, then per column its type, length, null count, and (pointer,
     /// length) of its values (elements; the data bytes for strings), its
-    /// offsets (0, 0 for fixed width) and its validity (0, 0 without nulls).
+    /// offsets (0, 0 for fixed width) and its validity (0, 0 without nulls),
+    /// and its index.
     fn describe(&self, rows: u32) -> JsResult<Array> {
         let out = Array::of1(&JsValue::from_f64(rows as f64));
         for &c in &self.picks {
             let col = self.columns[c].column().ok_or_else(|| usage_error("internal", "a column was not decoded"))?;
-            for v in parts(col) {
+            for v in parts(col, c) {
                 out.push(&v);
             }
         }
@@ -111,8 +112,8 @@ impl RowGroupBuffers {
 }
 
 /// A column's entry of [`RowGroupBuffers::describe`]: its type, length,
-/// null count and [`places`].
-fn parts(col: &Column) -> [JsValue; 9] {
+/// null count, [`places`] and its index `c`.
+fn parts(col: &Column, c: usize) -> [JsValue; 10] {
     let n = |x: f64| JsValue::from_f64(x);
     let [values, count, offsets, offsets_len, validity, validity_len] = places(col);
     [
@@ -125,6 +126,7 @@ fn parts(col: &Column) -> [JsValue; 9] {
         n(offsets_len),
         n(validity),
         n(validity_len),
+        n(c as f64),
     ]
 }
 

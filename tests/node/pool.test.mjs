@@ -106,6 +106,34 @@ test("Node pool errors have a kind: a missing path, a Blob Node cannot send to a
   file.close();
 });
 
+test("a pool's read that fails in several chunks rejects with the first failing one in read order, as the other reads do, not the first worker's to answer", async () => {
+  // One row group of three int64 columns, split by column over 2 workers
+  // by raw size: column 2's header claims 2 GiB (corrupt_chunk at once),
+  // so it is one worker's alone; the other decodes column 0 (8 MB) and
+  // then fails at column 1 (its codec byte 0xa0: unsupported_codec).
+  const file = buildFile(
+    ["a", "b", "c"].map((name) => ({ name, type: "int64", nullable: false })),
+    [{ columns: [Array.from({ length: 1_000_000 }, (_, i) => i), [1], [2]] }],
+  );
+  const bytes = materialize(file);
+  bytes[file.chunks[0][1].start + 1] = 0xa0;
+  new DataView(bytes.buffer).setUint32(file.chunks[0][2].start + 6, 0x7fffffff, true);
+  const where = (e) => [e.kind, e.rowGroup, e.column];
+  let want;
+  try {
+    api.ColumnsFile.fromBytes(bytes).readColumns();
+  } catch (e) {
+    want = where(e);
+  }
+  assert.deepEqual(want, ["unsupported_codec", 0, 1]);
+  const p = await pool(2);
+  const pf = await p.open(bytes);
+  for (let k = 0; k < 3; k++) {
+    await assert.rejects(pf.readColumns(), (e) => (assert.deepEqual(where(e), want, e.message), true));
+  }
+  pf.close();
+});
+
 test("a worker thread that stops on its own: what waits on it and what is asked later fails as internal, never waits for ever", async () => {
   const p = await pool(2);
   const file = await p.open(PATH);
