@@ -44,6 +44,12 @@ export function createData(ctx, el) {
   // from the first (a double click sorts descending).
   let asked = null;
   const wanted = () => asked ?? applied;
+  // The view last asked for when it failed for want of a tokenizer ({
+  // filters, sort }), or null; and whether the view shown left out a
+  // searched column for want of one: either is computed again when a
+  // tokenizer comes (tokenizersChanged).
+  let refused = null;
+  let leftOutForTokenizer = false;
 
   const status = h("p", { class: "data-status", "data-testid": "data-status", "aria-live": "polite" });
   const progress = h("div", { class: "data-progress", hidden: true }, h("progress", { max: 1, value: 0, "data-testid": "data-progress" }), h("span", { class: "muted small" }), h("button", { type: "button", class: "small danger", "data-testid": "data-cancel", onclick: () => busy?.abort() }, "Stop"));
@@ -262,6 +268,7 @@ export function createData(ctx, el) {
     busy = ac;
     const my = ++token;
     asked = { filters: nextFilters, sort: nextSort };
+    refused = null;
     const gen = ctx.gen;
     progress.hidden = false;
     const bar = progress.querySelector("progress");
@@ -290,6 +297,7 @@ export function createData(ctx, el) {
         ctx.toast("Stopped; the rows shown are the previous view.");
         return;
       }
+      if (e.kind === "unknown_tokenizer") refused = { filters: nextFilters, sort: nextSort };
       fill(status, errorBox(e, { title: "The view could not be computed", schema: ctx.file.schema, testid: "data-error" }));
       return;
     }
@@ -310,6 +318,7 @@ export function createData(ctx, el) {
       where: nextFilters.length ? JSON.stringify(nextFilters.map((x) => [x.c, x.op, linkText(x)])) : null,
     });
     total = res.total;
+    leftOutForTokenizer = !!res.leftOut?.some(({ error }) => error.kind === "unknown_tokenizer");
     status.textContent = `${describe()} · computed in ${fmtMs(res.ms)} in the worker`;
     // Searched text columns whose chunks do not read: the rows found are
     // those of the others, and that is said.
@@ -624,6 +633,8 @@ export function createData(ctx, el) {
       filters = [];
       applied = { filters: [], sort: null };
       total = f.numRows;
+      refused = null;
+      leftOutForTokenizer = false;
       lastCell = null;
       record.reset();
       widthsSet.clear();
@@ -671,11 +682,20 @@ export function createData(ctx, el) {
      * A tokenizer came for the open file: chunks that needed it read now.
      * The view stays (its rows are the file's, whichever columns read), so
      * the sort, filter and columns shown stay too; the grid asks again.
+     * A view refused for want of a tokenizer (a sort or condition on its
+     * column), or one whose search left its column out, is computed again,
+     * as is one being computed (it may have met the column unread).
      */
     tokenizersChanged() {
-      if (!ctx.file?.numRows) return;
+      if (!ctx.file?.numRows || !ctx.file.schema.length) return;
       colErrors.clear();
       fill(errorsHost);
+      const again = asked ?? refused ?? (leftOutForTokenizer ? applied : null);
+      if (again) {
+        compute(again.filters, again.sort);
+        exportMenu();
+        return;
+      }
       grid.setSource(source(), { keepScroll: true });
       exportMenu();
       reselect();
