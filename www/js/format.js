@@ -190,6 +190,14 @@ export function textNode(bytes, maxChars = Infinity) {
   return frag;
 }
 
+const utf8 = new TextEncoder();
+
+/** Text from a file that is a string already (a condition's value, a
+ *  name): shown as textNode shows a value, its control, invisible and
+ *  direction characters as escapes, in a <bdi> so that right-to-left text
+ *  in it does not reorder the page's words around it. */
+export const fileText = (text, maxChars = Infinity) => h("bdi", { class: "file-text" }, textNode(utf8.encode(text), maxChars));
+
 /** Text form of a byte string for exports (invalid bytes as \xNN). */
 export function textString(bytes) {
   return utf8Pieces(bytes)

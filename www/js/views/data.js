@@ -6,7 +6,7 @@
 // requests and draws what is in sight.
 
 import { h, fill } from "../dom.js";
-import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, valueNode, scalarText, plural, equalsText, MAX_CONDITION_TEXT } from "../format.js";
+import { fmtInt, fmtMs, fmtBytes, textNode, fileText, utf8Pieces, valueNode, scalarText, plural, equalsText, MAX_CONDITION_TEXT } from "../format.js";
 import { errorBox, timeUnitField, columnPicker } from "../common.js";
 import { opsOf, parseValue, describeCondition, textMatches, ANY_TEXT, textColumns } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
@@ -251,15 +251,17 @@ export function createData(ctx, el) {
 
   // ------------------------------------------------------------ view
 
+  /** The view in words, for the status line: its pieces (a condition's
+   *  value as the grid shows a value). */
   function describe() {
     const f = ctx.file;
     const parts = [];
     const shown = total === f.numRows ? plural(f.numRows, "row") : `${fmtInt(total)} of ${plural(f.numRows, "row")}`;
     parts.push(shown);
-    if (applied.filters.length) parts.push(`where ${applied.filters.map((x) => describeCondition(x, conditionColumn(x.c), x.text)).join(" and ")}`);
+    if (applied.filters.length) parts.push(["where ", applied.filters.map((x, i) => [i ? " and " : "", describeCondition(x, conditionColumn(x.c), fileText(x.text))])]);
     if (applied.sort) parts.push(`sorted by ${brief(ctx.labels[applied.sort.c])} ${applied.sort.desc ? "descending" : "ascending"} (nulls last)`);
     else parts.push("in file order");
-    return parts.join(", ");
+    return parts.map((p, i) => [i ? ", " : "", p]);
   }
 
   async function compute(nextFilters, nextSort) {
@@ -319,7 +321,7 @@ export function createData(ctx, el) {
     });
     total = res.total;
     leftOutForTokenizer = !!res.leftOut?.some(({ error }) => error.kind === "unknown_tokenizer");
-    status.textContent = `${describe()} · computed in ${fmtMs(res.ms)} in the worker`;
+    fill(status, describe(), ` · computed in ${fmtMs(res.ms)} in the worker`);
     // Searched text columns whose chunks do not read: the rows found are
     // those of the others, and that is said.
     if (res.leftOut?.length) status.append(h("span", { class: "error-inline", "data-testid": "data-left-out" }, ` · not searched, as they do not read: ${res.leftOut.map(({ c, error }) => `${brief(ctx.labels[c])} (${error.kind})`).join(", ")}`));
@@ -674,7 +676,7 @@ export function createData(ctx, el) {
         h("div", { class: "data-main" }, grid.el, side),
         h("p", { class: "muted small" }, "Click a column's name to sort by it over the whole file (again: the other way; a third time: file order). Arrow keys, Page Up/Down and Ctrl+Home/End move in the grid; S sorts by the selected cell's column; < and > narrow and widen it (or drag a column's right edge; double-click the edge to fit); Ctrl+C copies the selected value; a drag, or Shift with a click or an arrow key, selects a range (Ctrl+A: every cell; Shift+Space: the row; Ctrl+Space: the column), which Ctrl+C copies as TSV. After a search of the text, N and Shift+N go to the next and previous cell it found."),
       );
-      status.textContent = describe();
+      fill(status, describe());
       status.dataset.total = String(total);
       grid.setSource(source());
     },
