@@ -198,6 +198,9 @@ const utf8 = new TextEncoder();
  *  in it does not reorder the page's words around it. */
 export const fileText = (text, maxChars = Infinity) => h("bdi", { class: "file-text" }, textNode(utf8.encode(text), maxChars));
 
+/** The same escapes as a plain string, where no element can go (the window title). */
+export const fileTextString = (text) => textNode(utf8.encode(text)).textContent;
+
 /** Text form of a byte string for exports (invalid bytes as \xNN). */
 export function textString(bytes) {
   return utf8Pieces(bytes)
