@@ -512,11 +512,15 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       if (sel.row < first || sel.row >= first + vis) {
         scrollToFirst(sel.row < first ? sel.row : sel.row - vis + 1);
       }
-      // Horizontally: bring the cell out from under the row-number column.
-      const x = rowNoWidth + lefts[sel.col];
-      const w = widths[sel.col];
-      if (x - rowNoWidth < scroller.scrollLeft) scroller.scrollLeft = x - rowNoWidth;
-      else if (x + w > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = x + w - scroller.clientWidth;
+      // Horizontally: bring the cell out from under the row-number column:
+      // its start right of it (at scrollLeft `start` or less), its end in
+      // sight too (`end` or more) where it fits; a cell wider than the
+      // room shows its start (its end brought in put its start under the
+      // row numbers).
+      const start = lefts[sel.col];
+      const end = rowNoWidth + lefts[sel.col] + widths[sel.col] - scroller.clientWidth;
+      if (scroller.scrollLeft > start) scroller.scrollLeft = start;
+      else if (scroller.scrollLeft < end) scroller.scrollLeft = Math.min(start, end);
     }
     findNote.hidden = true;
     schedule();
