@@ -116,6 +116,11 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   let generation = 0;
   const blocks = new Map(); // block index -> { data } | { pending: Promise }
   let sel = { row: 0, col: 0 };
+  // Whether sel is a cell selected (a click, a key, a link's row), shown
+  // so; not after new rows (setSource), where it is only where the keys
+  // start from: a cell highlighted there looked selected, and the side
+  // panel and Ctrl+C knew of none.
+  let chosen = false;
   // The range's other corner (Shift with an arrow key or a click), or null:
   // the selected cell alone.
   let anchor = null;
@@ -375,6 +380,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       pendingScroll = null;
       layout();
       sel = { row: Math.max(0, Math.min(source.total - 1, row)), col: Math.max(0, Math.min(source.columns.length - 1, col)) };
+      chosen = true;
       scrollToFirst(sel.row - 2);
       notify();
     }
@@ -412,13 +418,14 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         const cell = r.cells[k - k0];
         cell.style.width = `${widths[k]}px`;
         const inRange = box !== null && i >= box.r0 && i <= box.r1 && k >= box.c0 && k <= box.c1;
-        cell.className = `grid-cell${NUMERIC.has(c.type) || c.numeric ? " num" : ""}${sel.row === i && sel.col === k ? " selected" : ""}${inRange ? " in-range" : ""}`;
+        const on = chosen && sel.row === i && sel.col === k;
+        cell.className = `grid-cell${NUMERIC.has(c.type) || c.numeric ? " num" : ""}${on ? " selected" : ""}${inRange ? " in-range" : ""}`;
         if (inRange) cell.setAttribute("aria-selected", "true");
         else cell.removeAttribute("aria-selected");
         cell.dataset.col = String(c.key);
         cell.dataset.row = String(i);
         cell.setAttribute("aria-colindex", String(k + 2));
-        cell.id = sel.row === i && sel.col === k ? `${testid}-active` : "";
+        cell.id = on ? `${testid}-active` : "";
         if (at.error) {
           cell.textContent = "!";
           cell.title = `${at.error.message || String(at.error)} (moving in the grid asks again)`;
@@ -507,6 +514,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     if (noCells()) return;
     anchor = extend ? (anchor ?? { ...sel }) : null;
     sel = { row: Math.max(0, Math.min(source.total - 1, row)), col: Math.max(0, Math.min(source.columns.length - 1, col)) };
+    chosen = true;
     if (scroll) {
       const vis = visibleRows();
       if (sel.row < first || sel.row >= first + vis) {
@@ -797,6 +805,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         scroller.scrollTop = 0;
         sel = { row: 0, col: Math.min(sel.col, Math.max(0, src.columns.length - 1)) };
         anchor = null;
+        chosen = false;
       }
       layout();
       schedule();
