@@ -218,6 +218,26 @@ export function scalarText(type, v) {
 }
 
 /**
+ * A profile's mean (or spread), a double, as text that does not pass for
+ * more exact than it is. `digits`: significant digits (the Profiles
+ * table's 6), or all the double's. Rounded to `digits`, a large one keeps
+ * its exponent ("-1.09951e+12", not "-1099510000000", which reads as an
+ * exact integer). Of a 64-bit integer column, one past 2^53 (where a
+ * double no longer holds every integer) is "≈" and an exponent, not
+ * digits ending in zeros ("≈ 1.152921504606847e+18", not
+ * "1152921504606847000").
+ */
+export function fmtMean(type, x, digits = Infinity) {
+  if (!Number.isFinite(x)) return String(x);
+  const wide = (type === "int64" || type === "uint64") && Math.abs(x) >= 2 ** 53;
+  if (digits !== Infinity) {
+    const t = x.toPrecision(digits);
+    return `${wide ? "≈ " : ""}${t.includes("e") ? t : String(Number(t))}`;
+  }
+  return wide ? `≈ ${x.toExponential()}` : scalarText("float64", x);
+}
+
+/**
  * A DOM node for one value: null / empty / text / hex / number, each with a
  * data-kind so it can be told apart (and styled) at a glance.
  */
