@@ -67,3 +67,20 @@ test("a search that left an unreadable text column out is searched again once it
   assert.equal(await page.$("[data-testid=data-left-out]"), null);
   assert.deepEqual(log.errors, []);
 });
+
+test("an export that meets a column whose tokenizer is not supplied names the column and offers its tokenizer", async () => {
+  await openMovielens();
+  await page.click("[data-testid=export-toggle]");
+  await page.check("[data-testid=export-format-csv]");
+  await page.click("[data-testid=export-run]");
+  await page.waitForSelector("[data-testid=export-result] [data-testid=export-error]", { timeout: 60_000 });
+  const said = await page.textContent("[data-testid=export-error]");
+  assert.match(said, /column “title” needs its tokenizer/, said);
+  assert.match(said, /hide it \(Columns\)/, said);
+  assert.ok(await page.$("[data-testid=export-error] [data-testid=choose-tokenizer]"));
+  // Through its button, the tokenizer comes and the export form is fresh.
+  const [chooser] = await Promise.all([page.waitForEvent("filechooser"), page.click("[data-testid=export-error] [data-testid=choose-tokenizer]")]);
+  await chooser.setFiles(gpt2);
+  await page.waitForFunction(() => !document.querySelector("[data-testid=export-error]"), null, { timeout: 60_000 });
+  assert.deepEqual(log.errors, []);
+});

@@ -545,6 +545,23 @@ export function createData(ctx, el) {
 
   // ------------------------------------------------------------ export
 
+  /** Whether a chunk of column c names a tokenizer not supplied. */
+  const lacksTokenizer = (c) =>
+    ctx.file.rowGroups.some((rg) => {
+      const t = rg.columns[c].tokenizer;
+      return t && !ctx.file.tokenizers[t - 1]?.resolved;
+    });
+
+  /** An export refused for want of a tokenizer: the columns that need one,
+   *  by name, and what to do (the box offers the tokenizer's file). */
+  function tokenizerNeeded(e, needing) {
+    const names = needing.slice(0, 3).map((c, i) => [i ? ", " : "", "“", fileText(brief(ctx.labels[c])), "”"]);
+    const more = needing.length > 3 ? ` and ${plural(needing.length - 3, "more")}` : "";
+    const one = needing.length === 1;
+    const title = ["Export failed: ", one ? "column " : "columns ", names, more, one ? " needs its tokenizer, which is not supplied: supply it, or hide it (Columns) to export the other columns." : " need their tokenizers, which are not supplied: supply them, or hide them (Columns) to export the other columns."];
+    return errorBox(e, { title, schema: ctx.file.schema, testid: "export-error" });
+  }
+
   let exporting = null; // ctx.gen of the file an export under way reads
   let timesLabel = null; // the export's "time columns as dates" option
 
@@ -562,7 +579,7 @@ export function createData(ctx, el) {
     const times = h("input", { type: "checkbox", "data-testid": "export-times" });
     const pick = h("input", { type: "checkbox", "data-testid": "export-pick" });
     const canPick = typeof window.showSaveFilePicker === "function";
-    const note = h("p", { class: "muted small", "data-testid": "export-result" });
+    const note = h("div", { class: "muted small", "data-testid": "export-result" });
     const bar = h("progress", { max: 1, value: 0, hidden: true, "data-testid": "export-progress" });
     let ac = null;
     const stop = h("button", { type: "button", class: "small danger", hidden: true, onclick: () => ac?.abort() }, "Stop");
@@ -607,7 +624,9 @@ export function createData(ctx, el) {
               if (res.replaced.length) note.textContent += ` Bytes that are not UTF-8 in ${res.replaced.map((l) => brief(l)).join(", ")} are U+FFFD in it (an Arrow Utf8 column must be UTF-8).`;
               note.dataset.bytes = String(res.bytes);
             } catch (e) {
-              note.textContent = e.kind === "cancelled" ? "Export stopped." : `Export failed: ${e.kind}: ${e.message}`;
+              const needing = e.kind === "unknown_tokenizer" ? written.filter(lacksTokenizer) : [];
+              if (needing.length) fill(note, tokenizerNeeded(e, needing));
+              else note.textContent = e.kind === "cancelled" ? "Export stopped." : `Export failed: ${e.kind}: ${e.message}`;
               // Another file opening stops it (the worker drops this one), and
               // this menu goes with this file's views: said where it stays in sight.
               if (gen !== ctx.gen) ctx.toast(`Export of ${file} stopped: ${e.kind === "cancelled" ? e.message : `${e.kind}: ${e.message}`}.`, "error");
