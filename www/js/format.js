@@ -3,6 +3,7 @@
 // shown byte by byte as \xNN, never silently replaced.
 
 import { h } from "./dom.js";
+import { brief } from "./labels.js";
 
 // ignoreBOM: a value that starts with U+FEFF keeps it (the default drops it).
 const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -200,6 +201,18 @@ export const fileText = (text, maxChars = Infinity) => h("bdi", { class: "file-t
 
 /** The same escapes as a plain string, where no element can go (the window title). */
 export const fileTextString = (text) => textNode(utf8.encode(text)).textContent;
+
+/** A column's name (its label) as the page shows it: as textNode shows a
+ *  value (a NUL, line break, tab or direction control as its escape), cut
+ *  as brief() cuts it, and an empty name as "" (a blank header said
+ *  nothing). Put inside an element that isolates it (class colname). */
+export function nameNode(label, max = 200) {
+  if (label === "") return h("span", { class: "v-empty", title: "the column's name is empty" }, '""');
+  return textNode(utf8.encode(brief(label, max)));
+}
+
+/** The same as a plain string, where no element can go (a menu's option, a title). */
+export const nameString = (label, max = 200) => (label === "" ? '""' : fileTextString(brief(label, max)));
 
 /** Text form of a byte string for exports (invalid bytes as \xNN). */
 export function textString(bytes) {

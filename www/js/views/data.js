@@ -6,7 +6,7 @@
 // requests and draws what is in sight.
 
 import { h, fill } from "../dom.js";
-import { fmtInt, fmtMs, fmtBytes, textNode, fileText, utf8Pieces, valueNode, scalarText, plural, equalsText, MAX_CONDITION_TEXT } from "../format.js";
+import { fmtInt, fmtMs, fmtBytes, textNode, fileText, nameNode, nameString, utf8Pieces, valueNode, scalarText, plural, equalsText, MAX_CONDITION_TEXT } from "../format.js";
 import { errorBox, timeUnitField, columnPicker } from "../common.js";
 import { opsOf, parseValue, describeCondition, textMatches, ANY_TEXT, textColumns } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
@@ -180,7 +180,7 @@ export function createData(ctx, el) {
   const record = createRecord(grid);
 
   /** A condition's column as the status line and messages name it. */
-  const conditionColumn = (c) => (c === ANY_TEXT ? ANY_LABEL : brief(ctx.labels[c]));
+  const conditionColumn = (c) => (c === ANY_TEXT ? ANY_LABEL : h("bdi", {}, nameNode(ctx.labels[c])));
 
   /** Rows where conditions `conds` ([{ c, op, text }]) hold, added to the
    *  form's (`add`) or alone, and applied; the sort stays. */
@@ -259,7 +259,7 @@ export function createData(ctx, el) {
     const shown = total === f.numRows ? plural(f.numRows, "row") : `${fmtInt(total)} of ${plural(f.numRows, "row")}`;
     parts.push(shown);
     if (applied.filters.length) parts.push(["where ", applied.filters.map((x, i) => [i ? " and " : "", describeCondition(x, conditionColumn(x.c), fileText(x.text))])]);
-    if (applied.sort) parts.push(`sorted by ${brief(ctx.labels[applied.sort.c])} ${applied.sort.desc ? "descending" : "ascending"} (nulls last)`);
+    if (applied.sort) parts.push(["sorted by ", h("bdi", {}, nameNode(ctx.labels[applied.sort.c])), ` ${applied.sort.desc ? "descending" : "ascending"} (nulls last)`]);
     else parts.push("in file order");
     return parts.map((p, i) => [i ? ", " : "", p]);
   }
@@ -383,7 +383,7 @@ export function createData(ctx, el) {
     return h(
       "div",
       { class: "filter-row", "data-testid": "filter-row" },
-      h("select", { "aria-label": "column", "data-testid": "filter-col", onchange: (ev) => { fl.c = Number(ev.target.value); drawFilters(); } }, textColumns(f.schema).length ? h("option", { value: String(ANY_TEXT), selected: any }, ANY_LABEL) : null, f.schema.map((col, c) => h("option", { value: String(c), selected: c === fl.c }, isolated(brief(ctx.labels[c]))))),
+      h("select", { "aria-label": "column", "data-testid": "filter-col", onchange: (ev) => { fl.c = Number(ev.target.value); drawFilters(); } }, textColumns(f.schema).length ? h("option", { value: String(ANY_TEXT), selected: any }, ANY_LABEL) : null, f.schema.map((col, c) => h("option", { value: String(c), selected: c === fl.c }, isolated(nameString(ctx.labels[c]))))),
       h("select", { "aria-label": "comparison", "data-testid": "filter-op", onchange: (ev) => { fl.op = ev.target.value; drawFilters(); } }, ops.map((o) => h("option", { value: o.op, selected: o.op === fl.op }, o.label))),
       input,
       h("button", { type: "button", class: "small", "aria-label": "remove this condition", onclick: () => { filters.splice(i, 1); drawFilters(); } }, "×"),
@@ -480,7 +480,7 @@ export function createData(ctx, el) {
       if (!any && (c < 0 || c >= n)) return { error: `a condition names column ${c}, and the file has ${n}` };
       if (typeof op !== "string") return { error: "a condition has no comparison (its second item)" };
       const o = opsOf(ctx.file.schema, c).find((x) => x.op === op);
-      if (!o) return { error: `“${op.slice(0, 20)}” is not a comparison for ${conditionColumn(c)}` };
+      if (!o) return { error: `“${op.slice(0, 20)}” is not a comparison for ${c === ANY_TEXT ? ANY_LABEL : nameString(ctx.labels[c])}` };
       // ("is null" and "is not null" need no value: the page writes "" for it)
       if (text === undefined && o.noValue) {
         out.push({ c, op, text: "" });

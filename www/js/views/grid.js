@@ -26,9 +26,8 @@
 //           matches?: (column, value) => bool (a cell a search found: marked) }
 
 import { h, fill } from "../dom.js";
-import { fmtInt, valueNode, scalarText } from "../format.js";
+import { fmtInt, valueNode, scalarText, nameNode, nameString } from "../format.js";
 import { formatTime } from "../timefmt.js";
-import { brief } from "../labels.js";
 
 const ROW_H = 26;
 const HEAD_H = 34;
@@ -182,11 +181,11 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       source.columns.map((c, k) => {
         const active = sort && sort.key === c.key;
         const mark = active ? (sort.desc ? " ▼" : " ▲") : "";
-        const content = [h("span", { class: "colname" }, brief(c.label)), h("span", { class: "type-tag" }, c.unit ? `${c.type} · time` : c.tag || c.type), h("span", { class: "sort-mark", "aria-hidden": "true" }, mark)];
+        const content = [h("span", { class: "colname" }, nameNode(c.label)), h("span", { class: "type-tag" }, c.unit ? `${c.type} · time` : c.tag || c.type), h("span", { class: "sort-mark", "aria-hidden": "true" }, mark)];
         return h(
           "div",
           { class: ["grid-cell", "grid-th", (NUMERIC.has(c.type) || c.numeric) && "num"], role: "columnheader", style: { width: `${widths[k]}px` }, "aria-sort": active ? (sort.desc ? "descending" : "ascending") : "none", "data-col": c.key, "data-testid": `${testid}-header` },
-          source.sortable && onSort ? h("button", { type: "button", class: "grid-sort", tabindex: "-1", title: `sort by ${brief(c.label)} (again: the other way, a third time: file order)`, onclick: () => onSort(c.key) }, content) : content,
+          source.sortable && onSort ? h("button", { type: "button", class: "grid-sort", tabindex: "-1", title: `sort by ${nameString(c.label)} (again: the other way, a third time: file order)`, onclick: () => onSort(c.key) }, content) : content,
           // The keyboard's way is < and > on a selected cell.
           h("span", { class: "col-resize", "aria-hidden": "true", title: "drag to resize; double-click to fit the values in sight", "data-testid": `${testid}-resize`, onpointerdown: (ev) => dragWidth(ev, k), ondblclick: () => fitWidth(k) }),
         );
