@@ -112,3 +112,21 @@ test("a cell of a column wider than the grid's room, selected (arrow key, click)
   assert.ok(byClick.cellLeft >= byClick.rownoRight - 1, `by click: ${JSON.stringify(byClick)}`);
   assert.deepEqual(log.errors, []);
 });
+
+test("Columns → None: the grid says no column is shown and where to choose some, and Go to file row says why it does not go", async () => {
+  await page.click("[data-testid=data-columns-toggle]");
+  await page.click("[data-testid=data-columns-none]");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("[data-testid=data-grid-empty]:not([hidden])", { timeout: 5000 });
+  assert.equal(await page.textContent("[data-testid=data-grid-empty]"), "No columns shown: choose some in Columns.");
+  await page.fill("[data-testid=data-goto]", "50");
+  await page.press("[data-testid=data-goto]", "Enter");
+  await page.waitForSelector("[data-testid=data-goto-error]:not([hidden])", { timeout: 5000 });
+  assert.match(await page.textContent("[data-testid=data-goto-error]"), /^No columns shown: choose some in Columns/);
+  // Columns back: the message goes.
+  await page.click("[data-testid=data-columns-toggle]");
+  await page.click("[data-testid=data-columns-all]");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("[data-testid=data-grid-empty][hidden]", { state: "attached" });
+  assert.deepEqual(log.errors, []);
+});

@@ -28,6 +28,9 @@ const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its
 /** The side panel with no cell selected. */
 const hint = () => h("p", { class: "muted small" }, SELECT_HINT);
 
+// Said in the grid, and by Go to file row, when Columns shows none.
+const NO_COLUMNS = "No columns shown: choose some in Columns.";
+
 // The filter's column that stands for every text column (filter.js's ANY_TEXT).
 const ANY_LABEL = "any text column";
 
@@ -162,7 +165,7 @@ export function createData(ctx, el) {
       sortable: true,
       // Over HTTP, a hidden Data tab fetches nothing (a row group is a request).
       prefetch: !ctx.source?.url,
-      emptyText: chosen.length === 0 ? "No columns are chosen (Columns menu)." : applied.filters.length ? "No row matches these conditions." : "This file has no rows.",
+      emptyText: chosen.length === 0 ? NO_COLUMNS : applied.filters.length ? "No row matches these conditions." : "This file has no rows.",
       columns: chosen.map(meta),
       matches: searchMatcher(),
       fetch: async (start, count) => {
@@ -530,6 +533,10 @@ export function createData(ctx, el) {
     }
     if (row >= n) {
       sayGoto(n ? `Row ${fmtInt(row)} is past the last row, ${fmtInt(n - 1)}.` : "The file has no rows.");
+      return;
+    }
+    if (!cols.length) {
+      sayGoto(`${NO_COLUMNS.slice(0, -1)}, then go to row ${fmtInt(row)}.`);
       return;
     }
     sayGoto(null);

@@ -169,8 +169,10 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     body.style.height = `${Math.max(0, Math.min(bodyPx, viewH()))}px`;
     spacer.style.height = `${Math.max(0, bodyPx - Math.min(bodyPx, viewH()))}px`;
     el.setAttribute("aria-rowcount", String(source.total + 1));
-    empty.hidden = source.total > 0;
-    empty.textContent = source.total > 0 ? "" : source.emptyText || "No rows.";
+    // (No column shown says so too: the rows' numbers alone said nothing.)
+    const none = source.total === 0 || source.columns.length === 0;
+    empty.hidden = !none;
+    empty.textContent = none ? source.emptyText || "No rows." : "";
     const sortKeys = source.sortable && onSort;
     el.setAttribute("aria-keyshortcuts", sortKeys ? "S < >" : "< >");
     el.setAttribute("aria-colcount", String(source.columns.length + 1));
