@@ -329,18 +329,13 @@ export function createData(ctx, el) {
     // those of the others, and that is said.
     if (res.leftOut?.length) status.append(h("span", { class: "error-inline", "data-testid": "data-left-out" }, ` · not searched, as they do not read: ${res.leftOut.map(({ c, error }) => `${brief(ctx.labels[c])} (${error.kind})`).join(", ")}`));
     status.dataset.total = String(total);
-    // The selected cell was a place in the old view: forgotten with it.
-    // A sort from the keyboard (S in the grid, which keeps the focus)
-    // selects its column's cell in the new first row, as the SQL tab's
-    // does; else no cell is selected (nor highlighted) until one is chosen.
-    const keyed = document.activeElement === grid.el && !!lastCell;
-    const col = grid.selection.col;
+    // The selected cell was a place in the old view: forgotten with it,
+    // and no cell is highlighted (grid.js) until one is chosen.
     lastCell = null;
     fill(side, hint());
     ctx.setUrlState({ row: null });
     el.dataset.view = String(token);
     grid.setSource(source());
-    if (keyed && total > 0) grid.select(0, col, { scroll: false });
   }
 
   // ------------------------------------------------------------ controls
