@@ -66,15 +66,32 @@ test("a value's leading byte order mark is kept: in the CSV export and the copie
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), VALUES[4]);
 });
 
-test("menus naming a column hold its name apart: an override in it ends with the name, not the option's text", async () => {
+test("menus naming a column hold its name apart, an override in it shown as its escape (as the grid shows one), not obeyed", async () => {
   const { page } = insp;
   await tab(page, "detail");
   const detail = await page.$$eval("[data-testid=detail-col] option", (os) => os.map((o) => o.textContent));
-  assert.equal(detail[1], `1: \u2068evil${RLO}name\u2069 (string)`);
+  assert.equal(detail[1], "1: \u2068evil\\u202ename\u2069 (string)");
   await tab(page, "data");
   await page.click("[data-testid=filter-add]");
   const filter = await page.$$eval("[data-testid=filter-col] option", (os) => os.map((o) => o.textContent));
   // (first, "any text column": the file has a string column)
   assert.deepEqual(filter.slice(0, 2), ["any text column", "\u2068id\u2069"]);
-  assert.equal(filter[2], `\u2068evil${RLO}name\u2069`);
+  assert.equal(filter[2], "\u2068evil\\u202ename\u2069");
+});
+
+test("the status line shows a condition's value as the grid shows it: a direction or control character as its escape, not obeyed", async () => {
+  const { page } = insp;
+  await tab(page, "data");
+  await page.click("[data-testid=filter-clear]"); // (the condition the test before added)
+  for (const [row, shown] of [[0, "\\u202egnp.exe"], [2, "\\u0085next line"]]) {
+    await page.click(`[data-testid=data-grid] .grid-cell[data-col='1'][data-row='${row}']`);
+    await page.click("[data-testid=filter-to-value]");
+    await page.waitForFunction(() => /^1 of 5 rows/.test(document.querySelector("[data-testid=data-status]").textContent));
+    const { text, marks } = await page.$eval("[data-testid=data-status]", (s) => ({ text: s.textContent, marks: [...s.querySelectorAll(".ctl")].map((m) => m.title) }));
+    assert.ok(text.includes(` = ${shown}, in file order`), text);
+    assert.doesNotMatch(text, /[\u202e\u0085]gnp|[\u0085]next/);
+    assert.ok(marks.some((m) => /U\+(202E|0085)/.test(m)), JSON.stringify(marks));
+    await page.click("[data-testid=filter-clear]");
+    await page.waitForFunction(() => /^5 rows/.test(document.querySelector("[data-testid=data-status]").textContent));
+  }
 });

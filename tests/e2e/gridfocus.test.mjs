@@ -83,3 +83,50 @@ test("Data grid with no column shown: every key and a press on a row do nothing 
   assert.deepEqual(cell, { row: "1", col: "1" });
   assert.deepEqual(log.errors, []);
 });
+
+test("a cell of a column wider than the grid's room, selected (arrow key, click), starts right of the row numbers, not under them", async () => {
+  await page.click("[data-testid=data-grid] .grid-cell[data-row='0'][data-col='3']");
+  for (let i = 0; i < 25; i++) await page.keyboard.press(">");
+  await gridDrawn(page);
+  const geo = (r) =>
+    page.$eval(`[data-testid=data-grid] .grid-cell[data-row='${r}'][data-col='3']`, (cell) => {
+      const g = cell.closest("[data-testid=data-grid]");
+      const no = g.querySelector(".grid-row:not([hidden]) .grid-rowno").getBoundingClientRect();
+      const c = cell.getBoundingClientRect();
+      return { cellLeft: Math.round(c.left), cellWidth: Math.round(c.width), rownoRight: Math.round(no.right), gridWidth: Math.round(g.getBoundingClientRect().width) };
+    });
+  const wide = await geo(0);
+  assert.ok(wide.cellWidth > wide.gridWidth, JSON.stringify(wide));
+  await page.keyboard.press("ArrowLeft");
+  await page.keyboard.press("ArrowRight");
+  await gridDrawn(page);
+  const byKey = await geo(0);
+  assert.ok(byKey.cellLeft >= byKey.rownoRight - 1, `by key: ${JSON.stringify(byKey)}`);
+  await page.keyboard.press("ArrowLeft");
+  await gridDrawn(page);
+  const cell = await page.$("[data-testid=data-grid] .grid-cell[data-row='1'][data-col='3']");
+  const box = await cell.boundingBox();
+  await page.mouse.click(Math.min(box.x + box.width, 380) - 20, box.y + box.height / 2);
+  await gridDrawn(page);
+  const byClick = await geo(1);
+  assert.ok(byClick.cellLeft >= byClick.rownoRight - 1, `by click: ${JSON.stringify(byClick)}`);
+  assert.deepEqual(log.errors, []);
+});
+
+test("Columns → None: the grid says no column is shown and where to choose some, and Go to file row says why it does not go", async () => {
+  await page.click("[data-testid=data-columns-toggle]");
+  await page.click("[data-testid=data-columns-none]");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("[data-testid=data-grid-empty]:not([hidden])", { timeout: 5000 });
+  assert.equal(await page.textContent("[data-testid=data-grid-empty]"), "No columns shown: choose some in Columns.");
+  await page.fill("[data-testid=data-goto]", "50");
+  await page.press("[data-testid=data-goto]", "Enter");
+  await page.waitForSelector("[data-testid=data-goto-error]:not([hidden])", { timeout: 5000 });
+  assert.match(await page.textContent("[data-testid=data-goto-error]"), /^No columns shown: choose some in Columns/);
+  // Columns back: the message goes.
+  await page.click("[data-testid=data-columns-toggle]");
+  await page.click("[data-testid=data-columns-all]");
+  await page.keyboard.press("Escape");
+  await page.waitForSelector("[data-testid=data-grid-empty][hidden]", { state: "attached" });
+  assert.deepEqual(log.errors, []);
+});

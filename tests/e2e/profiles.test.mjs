@@ -253,3 +253,27 @@ test("a column whose chunk does not read says why, in the table and in Column de
   assert.match(await page.textContent("[data-testid=profile-error] [data-testid=error-location]"), /row group 0, column 0/);
   assert.deepEqual(log.errors, []);
 });
+
+test("a 64-bit integer column's mean does not pass for exact: rounded in the table it keeps its exponent, and past 2^53 it says ≈, in Column detail too", async () => {
+  const { page, log } = ins;
+  const schema = [
+    { name: "tera", type: "int64", nullable: false },
+    { name: "huge", type: "int64", nullable: false },
+  ];
+  const tera = [-1099511627776n, -1099511627775n, -1099511627777n, -1099511627770n];
+  const huge = [2n ** 60n, 2n ** 60n + 1n, 2n ** 60n + 3n, 2n ** 60n + 7n];
+  const file = buildFile(schema, [{ offset: 5, columns: [tera, huge] }]);
+  await dropFile(page, { name: "means.cols", bytes: materialize(file) });
+  await tab(page, "schema");
+  await runAll(page);
+  const means = await page.$$eval("[data-testid=profiles-mean]", (els) => els.map((e) => e.textContent));
+  assert.deepEqual(means, ["-1.09951e+12", "≈ 1.15292e+18"]);
+  await page.click("[data-testid=profiles-row][data-col='1']");
+  await page.waitForSelector("[data-testid=panel-detail]:not([hidden]) [data-testid=profile][data-state=done][data-col='1']");
+  assert.equal(await page.textContent("[data-testid=profile-mean]"), "≈ 1.152921504606847e+18");
+  await tab(page, "schema");
+  await page.click("[data-testid=profiles-row][data-col='0']");
+  await page.waitForSelector("[data-testid=panel-detail]:not([hidden]) [data-testid=profile][data-state=done][data-col='0']");
+  assert.equal(await page.textContent("[data-testid=profile-mean]"), "-1099511627774.5", "below 2^53: the double's digits, the exact mean here");
+  assert.deepEqual(log.errors, []);
+});

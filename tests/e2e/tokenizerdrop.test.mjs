@@ -130,3 +130,20 @@ test("several files at once (chosen or dropped): the one named .cols opens, and 
   assert.equal(await said(), "Opened data.bin; one file at a time: image.png left out.");
   assert.deepEqual(log.errors, []);
 });
+
+test("a file name with a right-to-left override: the tokenizer's toast holds it apart and shows the override as the grid does (the digest after it reads forwards); so does the window title", async () => {
+  await page.reload();
+  await dropFile(page, { name: "movies\u202Eslx.cols", bytes: fs.readFileSync(path.join(corpus, "real/movielens.tokenized.cols")) });
+  assert.equal(await page.title(), "movies\\u202eslx.cols — columns inspector");
+  const used = await dropTokenizer("<b>tok</b>\u202Enosj.json", gpt2);
+  assert.match(used.text, /^Registered tokenizer <b>tok<\/b>\\u202enosj\.json \(SHA-256 [0-9a-f]{16}…\)$/);
+  const name = await page.$eval("#toasts .toast bdi", (b) => ({ text: b.textContent, marks: [...b.querySelectorAll(".ctl")].map((m) => m.title) }));
+  assert.equal(name.text, "<b>tok</b>\\u202enosj.json");
+  assert.match(name.marks[0], /U\+202E/);
+  assert.equal(await page.$("#toasts .toast b"), null);
+  const again = await dropTokenizer("copy\u202E.json", gpt2);
+  assert.match(again.text, /^copy\\u202e\.json is registered already \(SHA-256 [0-9a-f]{16}…\)$/);
+  const bad = await dropTokenizer("bad\u202E.json", new Uint8Array(0));
+  assert.equal(bad.text, "bad\\u202e.json: invalid_tokenizer: the file is empty");
+  assert.deepEqual(log.errors, []);
+});

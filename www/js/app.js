@@ -2,7 +2,7 @@
 
 import { h, fill, $, $$ } from "./dom.js";
 import { Engine } from "./engine.js";
-import { fmtBytes } from "./format.js";
+import { fmtBytes, fileText, fileTextString } from "./format.js";
 import { errorBox } from "./common.js";
 import { columnLabels } from "./labels.js";
 import { guessTimeUnit } from "./timefmt.js";
@@ -436,7 +436,7 @@ async function openSource(src, name, restore = null, address = {}, step = true) 
       h("button", { type: "button", onclick: toSamples }, "Show the samples"),
     );
     panel.hidden = false;
-    document.title = `${name} could not be opened — columns inspector`;
+    document.title = `${fileTextString(name)} could not be opened — columns inspector`;
     renderTokenizersAnywhere();
     document.body.dataset.state = "error";
     return;
@@ -470,7 +470,7 @@ async function openSource(src, name, restore = null, address = {}, step = true) 
   $("#welcome").hidden = true;
   $("#error-panel").hidden = true;
   $("#file-view").hidden = false;
-  document.title = `${name} — columns inspector`;
+  document.title = `${fileTextString(name)} — columns inspector`;
   renderFileViews();
   if (want.sql) sql.linked(want.sql, { run: want.sqlRun });
   // Opened from something now hidden (a sample card): focus moves to the
@@ -542,7 +542,7 @@ const TOKENIZER_MAX = 128 * 1024 * 1024;
 /** Registers a tokenizer.json File, its size checked before it is read whole. */
 async function registerTokenizerFile(f, against = ctx.file) {
   if (f.size > TOKENIZER_MAX) {
-    toast(`${f.name}: too_large: a tokenizer.json of ${f.size} bytes exceeds the ${TOKENIZER_MAX} bytes this reader accepts`, "error");
+    toast([fileText(f.name), `: too_large: a tokenizer.json of ${f.size} bytes exceeds the ${TOKENIZER_MAX} bytes this reader accepts`], "error");
     return null;
   }
   return registerTokenizer(f.name, new Uint8Array(await f.arrayBuffer()), against);
@@ -551,17 +551,20 @@ async function registerTokenizerFile(f, against = ctx.file) {
 /** Registers a tokenizer.json; its digest, or null (refused, said why).
  *  `against`: the file it is meant for (the open one; null: judged later). */
 async function registerTokenizer(name, bytes, against = ctx.file) {
+  // (The name in the toasts held apart, its direction controls shown as
+  // escapes: an override in it reversed the digest after it.)
+  const shown = () => fileText(name);
   try {
     const res = await ctx.call("register", { bytes, name }, `Registering ${name}`);
     const again = ctx.registered.some((r) => r.digest === res.digest);
     if (!again) ctx.registered.push({ name, size: bytes.length, digest: res.digest, bytes });
     const digest = `SHA-256 ${res.digest.slice(0, 16)}…`;
-    if (again) toast(`${name} is registered already (${digest})`);
-    else if (against && !usesTokenizer(against, res.digest)) toast(`Registered tokenizer ${name} (${digest}), but ${unusedBy(against)}${hasMark(bytes) ? MARKED : ""}`, "warn");
-    else toast(`Registered tokenizer ${name} (${digest})`);
+    if (again) toast([shown(), ` is registered already (${digest})`]);
+    else if (against && !usesTokenizer(against, res.digest)) toast(["Registered tokenizer ", shown(), ` (${digest}), but `, unusedBy(against), hasMark(bytes) ? MARKED : ""], "warn");
+    else toast(["Registered tokenizer ", shown(), ` (${digest})`]);
     return res.digest;
   } catch (e) {
-    if (e.kind !== "cancelled") toast(`${name}: ${e.kind}: ${tokenizerTrouble(bytes) ?? e.message}`, "error");
+    if (e.kind !== "cancelled") toast([shown(), `: ${e.kind}: ${tokenizerTrouble(bytes) ?? e.message}`], "error");
     return null;
   }
 }
@@ -569,7 +572,7 @@ async function registerTokenizer(name, bytes, against = ctx.file) {
 // Said when the file does not use a tokenizer registered for it: its
 // tokenizer table would still say "missing", with no word of why.
 const usesTokenizer = (f, digest) => f.tokenizers.some((t) => t.digest === digest);
-const unusedBy = (f) => `${ctx.name} ${f.tokenizers.length ? "does not use it: its tokenizer table names the SHA-256 each of its columns needs" : "has no tokenized columns"}.`;
+const unusedBy = (f) => [fileText(ctx.name), ` ${f.tokenizers.length ? "does not use it: its tokenizer table names the SHA-256 each of its columns needs" : "has no tokenized columns"}.`];
 
 /** Whether a tokenizer.json starts with a UTF-8 byte order mark (EF BB BF):
  *  the package reads past it, but its SHA-256 is of the bytes with it. */
@@ -643,7 +646,7 @@ async function handleFiles(files) {
     // A local file has no address: it forgets any ?url= and the URL field.
     await openSource({ blob: file }, file.name, null, { url: null, ...NO_VIEW });
     // (only if it opened: a failed or cancelled open leaves another file, or none, on show)
-    if (ctx.source?.blob === file) for (const [name, digest] of registered) if (!usesTokenizer(ctx.file, digest)) toast(`${name}: ${unusedBy(ctx.file)}`, "warn");
+    if (ctx.source?.blob === file) for (const [name, digest] of registered) if (!usesTokenizer(ctx.file, digest)) toast([fileText(name), ": ", unusedBy(ctx.file)], "warn");
   }
 }
 

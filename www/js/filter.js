@@ -261,5 +261,5 @@ export function textMatches(cond, bytes) {
 /** A short text of a condition for the status line. */
 export function describeCondition(cond, name, shown) {
   const o = OPS.find((x) => x.op === cond.op);
-  return o.noValue ? `${name} ${o.label}` : `${name} ${o.label} ${shown}`;
+  return o.noValue ? [name, ` ${o.label}`] : [name, ` ${o.label} `, shown];
 }

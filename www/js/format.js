@@ -3,6 +3,7 @@
 // shown byte by byte as \xNN, never silently replaced.
 
 import { h } from "./dom.js";
+import { brief } from "./labels.js";
 
 // ignoreBOM: a value that starts with U+FEFF keeps it (the default drops it).
 const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
@@ -190,6 +191,29 @@ export function textNode(bytes, maxChars = Infinity) {
   return frag;
 }
 
+const utf8 = new TextEncoder();
+
+/** Text from a file that is a string already (a condition's value, a
+ *  name): shown as textNode shows a value, its control, invisible and
+ *  direction characters as escapes, in a <bdi> so that right-to-left text
+ *  in it does not reorder the page's words around it. */
+export const fileText = (text, maxChars = Infinity) => h("bdi", { class: "file-text" }, textNode(utf8.encode(text), maxChars));
+
+/** The same escapes as a plain string, where no element can go (the window title). */
+export const fileTextString = (text) => textNode(utf8.encode(text)).textContent;
+
+/** A column's name (its label) as the page shows it: as textNode shows a
+ *  value (a NUL, line break, tab or direction control as its escape), cut
+ *  as brief() cuts it, and an empty name as "" (a blank header said
+ *  nothing). Put inside an element that isolates it (class colname). */
+export function nameNode(label, max = 200) {
+  if (label === "") return h("span", { class: "v-empty", title: "the column's name is empty" }, '""');
+  return textNode(utf8.encode(brief(label, max)));
+}
+
+/** The same as a plain string, where no element can go (a menu's option, a title). */
+export const nameString = (label, max = 200) => (label === "" ? '""' : fileTextString(brief(label, max)));
+
 /** Text form of a byte string for exports (invalid bytes as \xNN). */
 export function textString(bytes) {
   return utf8Pieces(bytes)
@@ -204,6 +228,26 @@ export function scalarText(type, v) {
   if (type === "float32") return fmtF32(Number(v));
   if (type === "float64") return fmtF64(Number(v));
   return String(v);
+}
+
+/**
+ * A profile's mean (or spread), a double, as text that does not pass for
+ * more exact than it is. `digits`: significant digits (the Profiles
+ * table's 6), or all the double's. Rounded to `digits`, a large one keeps
+ * its exponent ("-1.09951e+12", not "-1099510000000", which reads as an
+ * exact integer). Of a 64-bit integer column, one past 2^53 (where a
+ * double no longer holds every integer) is "≈" and an exponent, not
+ * digits ending in zeros ("≈ 1.152921504606847e+18", not
+ * "1152921504606847000").
+ */
+export function fmtMean(type, x, digits = Infinity) {
+  if (!Number.isFinite(x)) return String(x);
+  const wide = (type === "int64" || type === "uint64") && Math.abs(x) >= 2 ** 53;
+  if (digits !== Infinity) {
+    const t = x.toPrecision(digits);
+    return `${wide ? "≈ " : ""}${t.includes("e") ? t : String(Number(t))}`;
+  }
+  return wide ? `≈ ${x.toExponential()}` : scalarText("float64", x);
 }
 
 /**

@@ -6,7 +6,7 @@
 // requests and draws what is in sight.
 
 import { h, fill } from "../dom.js";
-import { fmtInt, fmtMs, fmtBytes, textNode, utf8Pieces, valueNode, scalarText, plural, equalsText, MAX_CONDITION_TEXT } from "../format.js";
+import { fmtInt, fmtMs, fmtBytes, textNode, fileText, nameNode, nameString, utf8Pieces, valueNode, scalarText, plural, equalsText, MAX_CONDITION_TEXT } from "../format.js";
 import { errorBox, timeUnitField, columnPicker } from "../common.js";
 import { opsOf, parseValue, describeCondition, textMatches, ANY_TEXT, textColumns } from "../filter.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
@@ -28,6 +28,9 @@ const SELECT_HINT = "Select a cell (click, or arrow keys in the grid) to see its
 /** The side panel with no cell selected. */
 const hint = () => h("p", { class: "muted small" }, SELECT_HINT);
 
+// Said in the grid, and by Go to file row, when Columns shows none.
+const NO_COLUMNS = "No columns shown: choose some in Columns.";
+
 // The filter's column that stands for every text column (filter.js's ANY_TEXT).
 const ANY_LABEL = "any text column";
 
@@ -44,6 +47,12 @@ export function createData(ctx, el) {
   // from the first (a double click sorts descending).
   let asked = null;
   const wanted = () => asked ?? applied;
+  // The view last asked for when it failed for want of a tokenizer ({
+  // filters, sort }), or null; and whether the view shown left out a
+  // searched column for want of one: either is computed again when a
+  // tokenizer comes (tokenizersChanged).
+  let refused = null;
+  let leftOutForTokenizer = false;
 
   const status = h("p", { class: "data-status", "data-testid": "data-status", "aria-live": "polite" });
   const progress = h("div", { class: "data-progress", hidden: true }, h("progress", { max: 1, value: 0, "data-testid": "data-progress" }), h("span", { class: "muted small" }), h("button", { type: "button", class: "small danger", "data-testid": "data-cancel", onclick: () => busy?.abort() }, "Stop"));
@@ -156,7 +165,7 @@ export function createData(ctx, el) {
       sortable: true,
       // Over HTTP, a hidden Data tab fetches nothing (a row group is a request).
       prefetch: !ctx.source?.url,
-      emptyText: chosen.length === 0 ? "No columns are chosen (Columns menu)." : applied.filters.length ? "No row matches these conditions." : "This file has no rows.",
+      emptyText: chosen.length === 0 ? NO_COLUMNS : applied.filters.length ? "No row matches these conditions." : "This file has no rows.",
       columns: chosen.map(meta),
       matches: searchMatcher(),
       fetch: async (start, count) => {
@@ -174,7 +183,7 @@ export function createData(ctx, el) {
   const record = createRecord(grid);
 
   /** A condition's column as the status line and messages name it. */
-  const conditionColumn = (c) => (c === ANY_TEXT ? ANY_LABEL : brief(ctx.labels[c]));
+  const conditionColumn = (c) => (c === ANY_TEXT ? ANY_LABEL : h("bdi", {}, nameNode(ctx.labels[c])));
 
   /** Rows where conditions `conds` ([{ c, op, text }]) hold, added to the
    *  form's (`add`) or alone, and applied; the sort stays. */
@@ -245,15 +254,17 @@ export function createData(ctx, el) {
 
   // ------------------------------------------------------------ view
 
+  /** The view in words, for the status line: its pieces (a condition's
+   *  value as the grid shows a value). */
   function describe() {
     const f = ctx.file;
     const parts = [];
     const shown = total === f.numRows ? plural(f.numRows, "row") : `${fmtInt(total)} of ${plural(f.numRows, "row")}`;
     parts.push(shown);
-    if (applied.filters.length) parts.push(`where ${applied.filters.map((x) => describeCondition(x, conditionColumn(x.c), x.text)).join(" and ")}`);
-    if (applied.sort) parts.push(`sorted by ${brief(ctx.labels[applied.sort.c])} ${applied.sort.desc ? "descending" : "ascending"} (nulls last)`);
+    if (applied.filters.length) parts.push(["where ", applied.filters.map((x, i) => [i ? " and " : "", describeCondition(x, conditionColumn(x.c), fileText(x.text))])]);
+    if (applied.sort) parts.push(["sorted by ", h("bdi", {}, nameNode(ctx.labels[applied.sort.c])), ` ${applied.sort.desc ? "descending" : "ascending"} (nulls last)`]);
     else parts.push("in file order");
-    return parts.join(", ");
+    return parts.map((p, i) => [i ? ", " : "", p]);
   }
 
   async function compute(nextFilters, nextSort) {
@@ -262,6 +273,7 @@ export function createData(ctx, el) {
     busy = ac;
     const my = ++token;
     asked = { filters: nextFilters, sort: nextSort };
+    refused = null;
     const gen = ctx.gen;
     progress.hidden = false;
     const bar = progress.querySelector("progress");
@@ -290,6 +302,7 @@ export function createData(ctx, el) {
         ctx.toast("Stopped; the rows shown are the previous view.");
         return;
       }
+      if (e.kind === "unknown_tokenizer") refused = { filters: nextFilters, sort: nextSort };
       fill(status, errorBox(e, { title: "The view could not be computed", schema: ctx.file.schema, testid: "data-error" }));
       return;
     }
@@ -310,12 +323,14 @@ export function createData(ctx, el) {
       where: nextFilters.length ? JSON.stringify(nextFilters.map((x) => [x.c, x.op, linkText(x)])) : null,
     });
     total = res.total;
-    status.textContent = `${describe()} · computed in ${fmtMs(res.ms)} in the worker`;
+    leftOutForTokenizer = !!res.leftOut?.some(({ error }) => error.kind === "unknown_tokenizer");
+    fill(status, describe(), ` · computed in ${fmtMs(res.ms)} in the worker`);
     // Searched text columns whose chunks do not read: the rows found are
     // those of the others, and that is said.
     if (res.leftOut?.length) status.append(h("span", { class: "error-inline", "data-testid": "data-left-out" }, ` · not searched, as they do not read: ${res.leftOut.map(({ c, error }) => `${brief(ctx.labels[c])} (${error.kind})`).join(", ")}`));
     status.dataset.total = String(total);
-    // The selected cell was a place in the old view: forgotten with it.
+    // The selected cell was a place in the old view: forgotten with it,
+    // and no cell is highlighted (grid.js) until one is chosen.
     lastCell = null;
     fill(side, hint());
     ctx.setUrlState({ row: null });
@@ -366,7 +381,7 @@ export function createData(ctx, el) {
     return h(
       "div",
       { class: "filter-row", "data-testid": "filter-row" },
-      h("select", { "aria-label": "column", "data-testid": "filter-col", onchange: (ev) => { fl.c = Number(ev.target.value); drawFilters(); } }, textColumns(f.schema).length ? h("option", { value: String(ANY_TEXT), selected: any }, ANY_LABEL) : null, f.schema.map((col, c) => h("option", { value: String(c), selected: c === fl.c }, isolated(brief(ctx.labels[c]))))),
+      h("select", { "aria-label": "column", "data-testid": "filter-col", onchange: (ev) => { fl.c = Number(ev.target.value); drawFilters(); } }, textColumns(f.schema).length ? h("option", { value: String(ANY_TEXT), selected: any }, ANY_LABEL) : null, f.schema.map((col, c) => h("option", { value: String(c), selected: c === fl.c }, isolated(nameString(ctx.labels[c]))))),
       h("select", { "aria-label": "comparison", "data-testid": "filter-op", onchange: (ev) => { fl.op = ev.target.value; drawFilters(); } }, ops.map((o) => h("option", { value: o.op, selected: o.op === fl.op }, o.label))),
       input,
       h("button", { type: "button", class: "small", "aria-label": "remove this condition", onclick: () => { filters.splice(i, 1); drawFilters(); } }, "×"),
@@ -463,7 +478,7 @@ export function createData(ctx, el) {
       if (!any && (c < 0 || c >= n)) return { error: `a condition names column ${c}, and the file has ${n}` };
       if (typeof op !== "string") return { error: "a condition has no comparison (its second item)" };
       const o = opsOf(ctx.file.schema, c).find((x) => x.op === op);
-      if (!o) return { error: `“${op.slice(0, 20)}” is not a comparison for ${conditionColumn(c)}` };
+      if (!o) return { error: `“${op.slice(0, 20)}” is not a comparison for ${c === ANY_TEXT ? ANY_LABEL : nameString(ctx.labels[c])}` };
       // ("is null" and "is not null" need no value: the page writes "" for it)
       if (text === undefined && o.noValue) {
         out.push({ c, op, text: "" });
@@ -515,6 +530,10 @@ export function createData(ctx, el) {
       sayGoto(n ? `Row ${fmtInt(row)} is past the last row, ${fmtInt(n - 1)}.` : "The file has no rows.");
       return;
     }
+    if (!cols.length) {
+      sayGoto(`${NO_COLUMNS.slice(0, -1)}, then go to row ${fmtInt(row)}.`);
+      return;
+    }
     sayGoto(null);
     const index = await locate(row, (e) => sayGoto(`Row ${fmtInt(row)} could not be found: ${e.message}.`));
     if (index === null) return;
@@ -527,6 +546,23 @@ export function createData(ctx, el) {
   }
 
   // ------------------------------------------------------------ export
+
+  /** Whether a chunk of column c names a tokenizer not supplied. */
+  const lacksTokenizer = (c) =>
+    ctx.file.rowGroups.some((rg) => {
+      const t = rg.columns[c].tokenizer;
+      return t && !ctx.file.tokenizers[t - 1]?.resolved;
+    });
+
+  /** An export refused for want of a tokenizer: the columns that need one,
+   *  by name, and what to do (the box offers the tokenizer's file). */
+  function tokenizerNeeded(e, needing) {
+    const names = needing.slice(0, 3).map((c, i) => [i ? ", " : "", "“", fileText(brief(ctx.labels[c])), "”"]);
+    const more = needing.length > 3 ? ` and ${plural(needing.length - 3, "more")}` : "";
+    const one = needing.length === 1;
+    const title = ["Export failed: ", one ? "column " : "columns ", names, more, one ? " needs its tokenizer, which is not supplied: supply it, or hide it (Columns) to export the other columns." : " need their tokenizers, which are not supplied: supply them, or hide them (Columns) to export the other columns."];
+    return errorBox(e, { title, schema: ctx.file.schema, testid: "export-error" });
+  }
 
   let exporting = null; // ctx.gen of the file an export under way reads
   let timesLabel = null; // the export's "time columns as dates" option
@@ -545,7 +581,7 @@ export function createData(ctx, el) {
     const times = h("input", { type: "checkbox", "data-testid": "export-times" });
     const pick = h("input", { type: "checkbox", "data-testid": "export-pick" });
     const canPick = typeof window.showSaveFilePicker === "function";
-    const note = h("p", { class: "muted small", "data-testid": "export-result" });
+    const note = h("div", { class: "muted small", "data-testid": "export-result" });
     const bar = h("progress", { max: 1, value: 0, hidden: true, "data-testid": "export-progress" });
     let ac = null;
     const stop = h("button", { type: "button", class: "small danger", hidden: true, onclick: () => ac?.abort() }, "Stop");
@@ -590,7 +626,9 @@ export function createData(ctx, el) {
               if (res.replaced.length) note.textContent += ` Bytes that are not UTF-8 in ${res.replaced.map((l) => brief(l)).join(", ")} are U+FFFD in it (an Arrow Utf8 column must be UTF-8).`;
               note.dataset.bytes = String(res.bytes);
             } catch (e) {
-              note.textContent = e.kind === "cancelled" ? "Export stopped." : `Export failed: ${e.kind}: ${e.message}`;
+              const needing = e.kind === "unknown_tokenizer" ? written.filter(lacksTokenizer) : [];
+              if (needing.length) fill(note, tokenizerNeeded(e, needing));
+              else note.textContent = e.kind === "cancelled" ? "Export stopped." : `Export failed: ${e.kind}: ${e.message}`;
               // Another file opening stops it (the worker drops this one), and
               // this menu goes with this file's views: said where it stays in sight.
               if (gen !== ctx.gen) ctx.toast(`Export of ${file} stopped: ${e.kind === "cancelled" ? e.message : `${e.kind}: ${e.message}`}.`, "error");
@@ -624,6 +662,8 @@ export function createData(ctx, el) {
       filters = [];
       applied = { filters: [], sort: null };
       total = f.numRows;
+      refused = null;
+      leftOutForTokenizer = false;
       lastCell = null;
       record.reset();
       widthsSet.clear();
@@ -663,7 +703,7 @@ export function createData(ctx, el) {
         h("div", { class: "data-main" }, grid.el, side),
         h("p", { class: "muted small" }, "Click a column's name to sort by it over the whole file (again: the other way; a third time: file order). Arrow keys, Page Up/Down and Ctrl+Home/End move in the grid; S sorts by the selected cell's column; < and > narrow and widen it (or drag a column's right edge; double-click the edge to fit); Ctrl+C copies the selected value; a drag, or Shift with a click or an arrow key, selects a range (Ctrl+A: every cell; Shift+Space: the row; Ctrl+Space: the column), which Ctrl+C copies as TSV. After a search of the text, N and Shift+N go to the next and previous cell it found."),
       );
-      status.textContent = describe();
+      fill(status, describe());
       status.dataset.total = String(total);
       grid.setSource(source());
     },
@@ -671,11 +711,20 @@ export function createData(ctx, el) {
      * A tokenizer came for the open file: chunks that needed it read now.
      * The view stays (its rows are the file's, whichever columns read), so
      * the sort, filter and columns shown stay too; the grid asks again.
+     * A view refused for want of a tokenizer (a sort or condition on its
+     * column), or one whose search left its column out, is computed again,
+     * as is one being computed (it may have met the column unread).
      */
     tokenizersChanged() {
-      if (!ctx.file?.numRows) return;
+      if (!ctx.file?.numRows || !ctx.file.schema.length) return;
       colErrors.clear();
       fill(errorsHost);
+      const again = asked ?? refused ?? (leftOutForTokenizer ? applied : null);
+      if (again) {
+        compute(again.filters, again.sort);
+        exportMenu();
+        return;
+      }
       grid.setSource(source(), { keepScroll: true });
       exportMenu();
       reselect();

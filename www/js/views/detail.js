@@ -2,7 +2,7 @@
 // whether the footer's statistics agree with the decoded values.
 
 import { h, fill } from "../dom.js";
-import { fmtBytes, fmtInt, statNode, textNode, valueNode, plural, fmtRange, RANGE_TITLE } from "../format.js";
+import { fmtBytes, fmtInt, statNode, textNode, valueNode, plural, fmtRange, RANGE_TITLE, nameNode, nameString } from "../format.js";
 import { errorBox, indexField, selectField, timeUnitField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeLegend, sizeTitle } from "../sizes.js";
 import { createProfile } from "./profile.js";
@@ -202,7 +202,7 @@ export function createDetail(ctx, el) {
       "div",
       { class: "toolbar" },
       indexField("Row group", f.rowGroups.length, ctx.sel.g, (v) => ctx.select(Number(v), ctx.sel.c, "detail"), "detail-rg", (g) => `${g} (${plural(f.rowGroups[g].numRows, "row")})`),
-      selectField("Column", f.schema.map((col, c) => ({ value: c, label: `${c}: ${isolated(brief(col.name))} (${col.type})` })), ctx.sel.c, (v) => ctx.select(ctx.sel.g, Number(v), "detail"), "detail-col"),
+      selectField("Column", f.schema.map((col, c) => ({ value: c, label: `${c}: ${isolated(nameString(ctx.labels[c]))} (${col.type})` })), ctx.sel.c, (v) => ctx.select(ctx.sel.g, Number(v), "detail"), "detail-col"),
       timeUnitField(ctx, ctx.sel.c, "detail-time-unit"),
       h("button", { type: "button", "data-testid": "detail-preview", onclick: () => ctx.previewChunk(ctx.sel.g, ctx.sel.c) }, "Show these rows in Data"),
     );
@@ -226,7 +226,7 @@ export function createDetail(ctx, el) {
     // The chunk's heading is drawn at once, from the footer, and stays while
     // the report comes: a view that opens this one from the keyboard (a
     // table's row) puts the focus on it (app.js, showTab).
-    const title = h("h2", { class: "detail-title", tabindex: -1, "data-testid": "detail-title", "data-focus-on-show": "" }, "Chunk: ", h("span", { class: "colname" }, brief(ctx.labels[c])), " ", h("span", { class: "type-tag" }, col.type), col.nullable ? h("span", { class: "type-tag" }, "nullable") : null, h("span", { class: "muted" }, ` · row group ${g} · ${plural(rows, "row")}`));
+    const title = h("h2", { class: "detail-title", tabindex: -1, "data-testid": "detail-title", "data-focus-on-show": "" }, "Chunk: ", h("span", { class: "colname" }, nameNode(ctx.labels[c])), " ", h("span", { class: "type-tag" }, col.type), col.nullable ? h("span", { class: "type-tag" }, "nullable") : null, h("span", { class: "muted" }, ` · row group ${g} · ${plural(rows, "row")}`));
     // A field of the toolbar that changed the chunk (from the keyboard, an
     // arrow key on a select) is drawn anew: the focus goes to its successor,
     // not to the page's body.

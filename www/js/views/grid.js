@@ -26,9 +26,8 @@
 //           matches?: (column, value) => bool (a cell a search found: marked) }
 
 import { h, fill } from "../dom.js";
-import { fmtInt, valueNode, scalarText } from "../format.js";
+import { fmtInt, valueNode, scalarText, nameNode, nameString } from "../format.js";
 import { formatTime } from "../timefmt.js";
-import { brief } from "../labels.js";
 
 const ROW_H = 26;
 const HEAD_H = 34;
@@ -116,6 +115,11 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
   let generation = 0;
   const blocks = new Map(); // block index -> { data } | { pending: Promise }
   let sel = { row: 0, col: 0 };
+  // Whether sel is a cell selected (a click, a key, a link's row), shown
+  // so; not after new rows (setSource), where it is only where the keys
+  // start from: a cell highlighted there looked selected, and the side
+  // panel and Ctrl+C knew of none.
+  let chosen = false;
   // The range's other corner (Shift with an arrow key or a click), or null:
   // the selected cell alone.
   let anchor = null;
@@ -165,8 +169,10 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     body.style.height = `${Math.max(0, Math.min(bodyPx, viewH()))}px`;
     spacer.style.height = `${Math.max(0, bodyPx - Math.min(bodyPx, viewH()))}px`;
     el.setAttribute("aria-rowcount", String(source.total + 1));
-    empty.hidden = source.total > 0;
-    empty.textContent = source.total > 0 ? "" : source.emptyText || "No rows.";
+    // (No column shown says so too: the rows' numbers alone said nothing.)
+    const none = source.total === 0 || source.columns.length === 0;
+    empty.hidden = !none;
+    empty.textContent = none ? source.emptyText || "No rows." : "";
     const sortKeys = source.sortable && onSort;
     el.setAttribute("aria-keyshortcuts", sortKeys ? "S < >" : "< >");
     el.setAttribute("aria-colcount", String(source.columns.length + 1));
@@ -177,11 +183,11 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       source.columns.map((c, k) => {
         const active = sort && sort.key === c.key;
         const mark = active ? (sort.desc ? " ▼" : " ▲") : "";
-        const content = [h("span", { class: "colname" }, brief(c.label)), h("span", { class: "type-tag" }, c.unit ? `${c.type} · time` : c.tag || c.type), h("span", { class: "sort-mark", "aria-hidden": "true" }, mark)];
+        const content = [h("span", { class: "colname" }, nameNode(c.label)), h("span", { class: "type-tag" }, c.unit ? `${c.type} · time` : c.tag || c.type), h("span", { class: "sort-mark", "aria-hidden": "true" }, mark)];
         return h(
           "div",
           { class: ["grid-cell", "grid-th", (NUMERIC.has(c.type) || c.numeric) && "num"], role: "columnheader", style: { width: `${widths[k]}px` }, "aria-sort": active ? (sort.desc ? "descending" : "ascending") : "none", "data-col": c.key, "data-testid": `${testid}-header` },
-          source.sortable && onSort ? h("button", { type: "button", class: "grid-sort", tabindex: "-1", title: `sort by ${brief(c.label)} (again: the other way, a third time: file order)`, onclick: () => onSort(c.key) }, content) : content,
+          source.sortable && onSort ? h("button", { type: "button", class: "grid-sort", tabindex: "-1", title: `sort by ${nameString(c.label)} (again: the other way, a third time: file order)`, onclick: () => onSort(c.key) }, content) : content,
           // The keyboard's way is < and > on a selected cell.
           h("span", { class: "col-resize", "aria-hidden": "true", title: "drag to resize; double-click to fit the values in sight", "data-testid": `${testid}-resize`, onpointerdown: (ev) => dragWidth(ev, k), ondblclick: () => fitWidth(k) }),
         );
@@ -375,6 +381,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
       pendingScroll = null;
       layout();
       sel = { row: Math.max(0, Math.min(source.total - 1, row)), col: Math.max(0, Math.min(source.columns.length - 1, col)) };
+      chosen = true;
       scrollToFirst(sel.row - 2);
       notify();
     }
@@ -412,13 +419,14 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         const cell = r.cells[k - k0];
         cell.style.width = `${widths[k]}px`;
         const inRange = box !== null && i >= box.r0 && i <= box.r1 && k >= box.c0 && k <= box.c1;
-        cell.className = `grid-cell${NUMERIC.has(c.type) || c.numeric ? " num" : ""}${sel.row === i && sel.col === k ? " selected" : ""}${inRange ? " in-range" : ""}`;
+        const on = chosen && sel.row === i && sel.col === k;
+        cell.className = `grid-cell${NUMERIC.has(c.type) || c.numeric ? " num" : ""}${on ? " selected" : ""}${inRange ? " in-range" : ""}`;
         if (inRange) cell.setAttribute("aria-selected", "true");
         else cell.removeAttribute("aria-selected");
         cell.dataset.col = String(c.key);
         cell.dataset.row = String(i);
         cell.setAttribute("aria-colindex", String(k + 2));
-        cell.id = sel.row === i && sel.col === k ? `${testid}-active` : "";
+        cell.id = on ? `${testid}-active` : "";
         if (at.error) {
           cell.textContent = "!";
           cell.title = `${at.error.message || String(at.error)} (moving in the grid asks again)`;
@@ -507,16 +515,21 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
     if (noCells()) return;
     anchor = extend ? (anchor ?? { ...sel }) : null;
     sel = { row: Math.max(0, Math.min(source.total - 1, row)), col: Math.max(0, Math.min(source.columns.length - 1, col)) };
+    chosen = true;
     if (scroll) {
       const vis = visibleRows();
       if (sel.row < first || sel.row >= first + vis) {
         scrollToFirst(sel.row < first ? sel.row : sel.row - vis + 1);
       }
-      // Horizontally: bring the cell out from under the row-number column.
-      const x = rowNoWidth + lefts[sel.col];
-      const w = widths[sel.col];
-      if (x - rowNoWidth < scroller.scrollLeft) scroller.scrollLeft = x - rowNoWidth;
-      else if (x + w > scroller.scrollLeft + scroller.clientWidth) scroller.scrollLeft = x + w - scroller.clientWidth;
+      // Horizontally: bring the cell out from under the row-number column:
+      // its start right of it (at scrollLeft `start` or less), its end in
+      // sight too (`end` or more) where it fits; a cell wider than the
+      // room shows its start (its end brought in put its start under the
+      // row numbers).
+      const start = lefts[sel.col];
+      const end = rowNoWidth + lefts[sel.col] + widths[sel.col] - scroller.clientWidth;
+      if (scroller.scrollLeft > start) scroller.scrollLeft = start;
+      else if (scroller.scrollLeft < end) scroller.scrollLeft = Math.min(start, end);
     }
     findNote.hidden = true;
     schedule();
@@ -793,6 +806,7 @@ export function createGrid({ testid = "grid", label = "rows", onSelect, onSort, 
         scroller.scrollTop = 0;
         sel = { row: 0, col: Math.min(sel.col, Math.max(0, src.columns.length - 1)) };
         anchor = null;
+        chosen = false;
       }
       layout();
       schedule();

@@ -4,7 +4,7 @@
 // common values with their counts.
 
 import { h, s, fill } from "../dom.js";
-import { fmtInt, fmtMs, fmtPct, fmtBytes, valueNode, decodeStat, scalarText, plural, equalsText } from "../format.js";
+import { fmtInt, fmtMs, fmtPct, fmtBytes, valueNode, decodeStat, scalarText, plural, equalsText, fmtMean } from "../format.js";
 import { errorBox } from "../common.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { EXACT_LIMIT, ARENA_LIMIT, compareBytes, hasHistogram, edgeText } from "../profile.js";
@@ -352,8 +352,8 @@ export function createProfile(ctx) {
           p.mean !== null && p.mean !== undefined && !unit
             ? [
                 h("dt", { title: "over the finite values" }, "Mean"),
-                h("dd", { "data-testid": "profile-mean" }, scalarText("float64", p.mean)),
-                p.std === null ? null : [h("dt", { title: "the sample standard deviation (n − 1) of the finite values" }, "Standard deviation"), h("dd", { "data-testid": "profile-std" }, scalarText("float64", p.std))],
+                h("dd", { "data-testid": "profile-mean" }, fmtMean(type, p.mean)),
+                p.std === null ? null : [h("dt", { title: "the sample standard deviation (n − 1) of the finite values" }, "Standard deviation"), h("dd", { "data-testid": "profile-std" }, fmtMean(type, p.std))],
               ]
             : null,
           p.lengths ? [h("dt", {}, "Length (bytes)"), h("dd", { "data-testid": "profile-lengths" }, `${fmtInt(p.lengths.min)} to ${fmtInt(p.lengths.max)}, mean ${p.lengths.mean.toLocaleString("en-US", { minimumFractionDigits: 1, maximumFractionDigits: 1 })}`)] : null,

@@ -5,7 +5,7 @@
 // counted here, a column's detail shows at once.
 
 import { h, s, fill } from "../dom.js";
-import { fmtInt, fmtPct, fmtBytes, plural, textString, hex, scalarText } from "../format.js";
+import { fmtInt, fmtPct, fmtBytes, plural, textString, hex, scalarText, fmtMean } from "../format.js";
 import { brief } from "../labels.js";
 import { sortableTable } from "../table.js";
 import { countProfiles, profiled, valueView } from "./profile.js";
@@ -87,7 +87,7 @@ export function createProfiles(ctx) {
       numeric: true,
       title: "of the finite values (Column detail adds the standard deviation)",
       value: (r) => (r.unit ? null : (r.p?.mean ?? null)),
-      cell: (r) => (r.p?.mean === null || r.p?.mean === undefined || r.unit ? dash() : h("span", { "data-testid": "profiles-mean", title: scalarText("float64", r.p.mean) }, String(Number(r.p.mean.toPrecision(6))))),
+      cell: (r) => (r.p?.mean === null || r.p?.mean === undefined || r.unit ? dash() : h("span", { "data-testid": "profiles-mean", title: fmtMean(r.type, r.p.mean) }, fmtMean(r.type, r.p.mean, 6))),
     },
     {
       key: "top",

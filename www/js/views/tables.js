@@ -1,7 +1,7 @@
 // The schema (with totals per column) and the grid of chunks.
 
 import { h, fill } from "../dom.js";
-import { fmtBytes, fmtInt, statNode, statText, decodeStat, plural } from "../format.js";
+import { fmtBytes, fmtInt, statNode, statText, decodeStat, plural, nameNode } from "../format.js";
 
 /** A footer statistic as the Chunks table sorts it: a number column's as
  *  its number (as text, -1116 came after -212), text and bytes as shown,
@@ -158,8 +158,8 @@ export function renderSchema(ctx, el) {
         value: (r) => r.name,
         cell: (r) =>
           r.failures.length
-            ? h("span", {}, h("span", { class: "colname" }, r.name), r.failures.map((x) => failureLine(x.error, `does not read in ${groupList([x.g])}`)))
-            : h("span", { class: "colname" }, r.name),
+            ? h("span", {}, h("span", { class: "colname" }, nameNode(r.name, Infinity)), r.failures.map((x) => failureLine(x.error, `does not read in ${groupList([x.g])}`)))
+            : h("span", { class: "colname" }, nameNode(r.name, Infinity)),
       },
       { key: "type", label: "Type", value: (r) => r.type, cell: (r) => h("span", { class: "type-tag" }, r.type) },
       { key: "nullable", label: "Nullable", value: (r) => (r.nullable ? "yes" : "no") },
