@@ -8,6 +8,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { dropFile, gridDrawn, openInspector, tab } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
+import { timingSettings, runTiming } from "./timingrun.mjs";
 
 const NAMES = ["dup", "dup", "", "line1\nline2", "nul\u0000x", "tab\there", "<b>x</b>", "\u202Egnp.exe"];
 const SHOWN = ["dup #0", "dup #1", '""', "line1\\nline2", "nul\\0x", "tab\\there", "<b>x</b>", "\\u202egnp.exe"];
@@ -37,5 +38,29 @@ test("Schema, Data's headers, Column detail's menu and title: each name as the g
   await page.selectOption("[data-testid=detail-col]", "3");
   await page.waitForSelector("[data-testid=detail-title] .colname");
   assert.equal(await page.textContent("[data-testid=detail-title] .colname"), "line1\\nline2");
+  assert.deepEqual(log.errors, []);
+});
+
+test("Profiles, the row list, Byte layout's legend and Timing's rows: the same names, escaped the same way", async () => {
+  await tab(page, "schema");
+  const run = await page.waitForSelector("[data-testid=profiles-run]");
+  await run.click();
+  await page.waitForSelector("[data-testid=profiles-table][data-complete='1']", { timeout: 60_000 });
+  assert.deepEqual(await page.$$eval("[data-testid=profiles-row] .colname", (els) => els.map((e) => e.textContent)), SHOWN);
+
+  await tab(page, "data");
+  await gridDrawn(page);
+  await page.click("[data-testid=data-grid] .grid-row[data-row='0'] .grid-cell[data-col='0']");
+  await page.waitForSelector("[data-testid=cell-panel] [data-testid=record-list]");
+  assert.deepEqual(await page.$$eval("[data-testid=cell-panel] .record-field .record-name", (els) => els.map((e) => e.textContent)), SHOWN);
+
+  await tab(page, "layout");
+  assert.deepEqual(await page.$$eval(".legend-item .colname", (els) => els.map((e) => e.textContent)), SHOWN);
+
+  await tab(page, "timing");
+  await timingSettings(page, { runs: "1", warmups: "0", scope: "column", mode: "memory" });
+  await runTiming(page);
+  assert.deepEqual((await page.$$eval("[data-testid=timing-result-row] .colname", (els) => els.map((e) => e.textContent))).sort(), [...SHOWN].sort());
+  for (const label of await page.$$eval("[data-testid=chart-row-label]", (els) => els.map((e) => e.textContent))) assert.doesNotMatch(label, /[\u0000\n\u202e]/);
   assert.deepEqual(log.errors, []);
 });

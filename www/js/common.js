@@ -1,9 +1,9 @@
 // Pieces shared by several views: error boxes, tokenizer hints, pickers.
 
 import { h } from "./dom.js";
-import { fmtInt } from "./format.js";
+import { fmtInt, nameNode, nameString } from "./format.js";
 import { UNIT_LABEL } from "./timefmt.js";
-import { brief, nameHas } from "./labels.js";
+import { nameHas } from "./labels.js";
 
 const HINTS = {
   truncated: "The file is shorter than its own structure says: it was probably cut short while copying or downloading.",
@@ -56,7 +56,7 @@ export function errorBox(err, { title, schema, testid = "error-box", compact = f
   if (err.rowGroup !== null && err.rowGroup !== undefined) loc.push(`row group ${err.rowGroup}`);
   if (err.column !== null && err.column !== undefined) {
     const name = schema?.[err.column]?.name;
-    loc.push(name !== undefined ? `column ${err.column} (“${brief(name)}”)` : `column ${err.column}`);
+    loc.push(name !== undefined ? `column ${err.column} (“${nameString(name)}”)` : `column ${err.column}`);
   }
   if (err.offset !== null && err.offset !== undefined) loc.push(`byte offset ${fmtInt(err.offset)}`);
   const digest = err.kind === "unknown_tokenizer" ? /\b([0-9a-f]{64})\b/.exec(err.message || "")?.[1] : null;
@@ -176,7 +176,7 @@ export function columnPicker(schema, selected, onchange, { testid = "column-pick
         onchange([...chosen].sort((a, b) => a - b));
       },
     });
-    const it = { box, label: h("label", { class: "picker-item" }, box, h("span", { class: "picker-name" }, brief(schema[i].name)), h("span", { class: "type-tag" }, schema[i].type)) };
+    const it = { box, label: h("label", { class: "picker-item" }, box, h("span", { class: "picker-name" }, nameNode(schema[i].name)), h("span", { class: "type-tag" }, schema[i].type)) };
     items.set(i, it);
     return it;
   };

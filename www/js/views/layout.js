@@ -7,10 +7,9 @@
 // selects a chunk and keeps the focus here; a click opens its detail.
 
 import { h, s, fill } from "../dom.js";
-import { fmtBytes, fmtInt, fmtPct, plural, fmtRange, RANGE_TITLE } from "../format.js";
+import { fmtBytes, fmtInt, fmtPct, plural, fmtRange, RANGE_TITLE, nameNode, nameString } from "../format.js";
 import { sortableTable } from "../table.js";
 import { ratio, fmtRatioValue, sizeLegend } from "../sizes.js";
-import { brief } from "../labels.js";
 
 const LINE_H = 20;
 const GAP = 5;
@@ -143,7 +142,7 @@ export function describeRegion(f, r) {
   const col = f.schema[r.column];
   const cm = f.rowGroups[r.rowGroup].columns[r.column];
   return [
-    `Chunk: row group ${r.rowGroup}, column ${r.column} “${brief(col.name)}” (${col.type})`,
+    `Chunk: row group ${r.rowGroup}, column ${r.column} “${nameString(col.name)}” (${col.type})`,
     range,
     `${cm.encoding} / ${cm.codec}${cm.blockCount ? `, ${plural(cm.blockCount, "block")}` : ""}: ${fmtBytes(len)} stored${cm.rawLength !== null ? `, ${fmtBytes(cm.rawLength)} encoded (compression ratio ${fmtRatioValue(ratio(cm.rawLength, len))})` : ""}`,
   ];
@@ -152,7 +151,7 @@ export function describeRegion(f, r) {
 function regionLabel(r, f, labels) {
   if (r.kind === "rowgroup") return `row group ${r.rowGroup}`;
   if (r.kind === "rowgroups") return `row groups ${r.rowGroup} to ${r.lastRowGroup}`;
-  return r.kind === "chunk" ? `row group ${r.rowGroup} column ${brief(labels[r.column])}` : r.kind;
+  return r.kind === "chunk" ? `row group ${r.rowGroup} column ${nameString(labels[r.column])}` : r.kind;
 }
 
 /** What the map says of the bytes no region names. */
@@ -324,7 +323,7 @@ export function renderLayout(ctx, el) {
       { kind: "tail", label: "tail", bytes: 8 },
       ...(gaps.length ? [{ kind: "gap", label: plural(gaps.length, "gap"), bytes: gapBytes, testid: "legend-gaps" }] : []),
     ].map((x) => h("span", { class: "legend-item", "data-testid": x.testid }, h("span", { class: "swatch", style: { background: regionColor(x) } }), `${x.label} ${fmtBytes(x.bytes)}${x.kind === "gap" ? ` (${fmtPct(x.bytes / size)})` : ""}`)),
-    perCol.map((x) => h("span", { class: "legend-item" }, h("span", { class: "swatch", style: { background: regionColor({ kind: "chunk", column: x.c, rowGroup: 0 }) } }), h("span", { class: "colname" }, brief(x.name)), ` ${fmtPct(x.bytes / size)}`)),
+    perCol.map((x) => h("span", { class: "legend-item" }, h("span", { class: "swatch", style: { background: regionColor({ kind: "chunk", column: x.c, rowGroup: 0 }) } }), h("span", { class: "colname" }, nameNode(x.name)), ` ${fmtPct(x.bytes / size)}`)),
   );
 
   const table = sortableTable({
@@ -340,7 +339,7 @@ export function renderLayout(ctx, el) {
       { key: "share", label: "Share", numeric: true, value: (r) => (r.end - r.start) / size, cell: (r) => fmtPct((r.end - r.start) / size) },
       { key: "kind", label: "Region", value: (r) => r.kind, cell: (r) => h("span", {}, h("span", { class: "swatch", style: { background: regionColor(r) } }), " ", r.kind) },
       { key: "rg", label: "RG", numeric: true, value: (r) => r.rowGroup ?? null },
-      { key: "col", label: "Column", value: (r) => (r.kind === "chunk" ? ctx.labels[r.column] : null), cell: (r) => (r.kind === "chunk" ? brief(ctx.labels[r.column]) : null) },
+      { key: "col", label: "Column", value: (r) => (r.kind === "chunk" ? ctx.labels[r.column] : null), cell: (r) => (r.kind === "chunk" ? h("span", { class: "colname" }, nameNode(ctx.labels[r.column])) : null) },
     ],
     rows: allRegions,
     // A screenful, as the chunk table shows, its rows in tasks after the

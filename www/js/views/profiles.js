@@ -5,8 +5,7 @@
 // counted here, a column's detail shows at once.
 
 import { h, s, fill } from "../dom.js";
-import { fmtInt, fmtPct, fmtBytes, plural, textString, hex, scalarText, fmtMean } from "../format.js";
-import { brief } from "../labels.js";
+import { fmtInt, fmtPct, fmtBytes, plural, textString, hex, scalarText, fmtMean, nameNode, nameString } from "../format.js";
 import { sortableTable } from "../table.js";
 import { countProfiles, profiled, valueView } from "./profile.js";
 import { copyText, plainText, tsvLine } from "./cells.js";
@@ -63,7 +62,7 @@ export function createProfiles(ctx) {
   const stat = (r, v) => (r.p ? (v === null ? dash() : valueView(r.type, r.unit, v)) : dash());
   const columns = [
     { key: "c", label: "#", numeric: true, value: (r) => r.c },
-    { key: "name", label: "Column", value: (r) => ctx.labels[r.c], cell: (r) => h("span", { class: "colname" }, brief(ctx.labels[r.c])) },
+    { key: "name", label: "Column", value: (r) => ctx.labels[r.c], cell: (r) => h("span", { class: "colname" }, nameNode(ctx.labels[r.c])) },
     { key: "type", label: "Type", value: (r) => r.type, cell: (r) => h("span", { class: "type-tag" }, r.type) },
     {
       key: "nulls",
@@ -184,7 +183,7 @@ export function createProfiles(ctx) {
     drawHead(h("p", { class: "button-row" }, bar, what, within, h("button", { type: "button", class: "small danger", "data-testid": "profiles-stop", onclick: () => my.abort() }, "Stop")));
     let i = 0; // columns counted so far
     for (const cols of together(todo, f.numRows)) {
-      const names = cols.slice(0, 3).map((c) => brief(ctx.labels[c])).join(", ") + (cols.length > 3 ? ` and ${plural(cols.length - 3, "other")}` : "");
+      const names = cols.slice(0, 3).map((c) => nameString(ctx.labels[c])).join(", ") + (cols.length > 3 ? ` and ${plural(cols.length - 3, "other")}` : "");
       what.textContent = cols.length > 1 ? `columns ${fmtInt(i + 1)}-${fmtInt(i + cols.length)} of ${fmtInt(todo.length)}: ${names}` : `column ${fmtInt(i + 1)} of ${fmtInt(todo.length)}: ${names}`;
       try {
         const at = i;

@@ -3,8 +3,8 @@
 // at a time, this one the row. Picking a field selects its cell in the grid.
 
 import { h, fill } from "../dom.js";
-import { brief, nameHas } from "../labels.js";
-import { plural } from "../format.js";
+import { nameHas } from "../labels.js";
+import { plural, nameNode, nameString } from "../format.js";
 import { cellNode, unreadableNode } from "./grid.js";
 
 // At most this many fields listed (a 4,000-column row would be 4,000
@@ -57,7 +57,7 @@ export function createRecord(grid) {
             "aria-description": found ? "found by the search" : null,
             "data-field": j,
             "aria-current": j === cell.col ? "true" : null,
-            title: `select this cell in the grid (${c.label})`,
+            title: `select this cell in the grid (${nameString(c.label)})`,
             onclick: (ev) => {
               // From the keyboard (no pointer: detail 0) the focus stays on
               // the field; from a pointer it goes to the grid, whose arrow
@@ -67,7 +67,7 @@ export function createRecord(grid) {
               if (ev.detail !== 0) grid.el.focus({ preventScroll: true });
             },
           },
-          h("span", { class: "record-name" }, brief(c.label)),
+          h("span", { class: "record-name" }, nameNode(c.label)),
           h("span", { class: "record-value" }, v === undefined ? unreadableNode() : cellNode(c, v, VALUE_CHARS)),
         ),
       );

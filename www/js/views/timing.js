@@ -8,11 +8,10 @@
 // its row's others says its own (those are not comparable).
 
 import { h, s, fill } from "../dom.js";
-import { fmtBytes, fmtInt, fmtMs, csvField, plural } from "../format.js";
+import { fmtBytes, fmtInt, fmtMs, csvField, plural, nameNode, nameString } from "../format.js";
 import { summarize, splitOfMedian } from "../stats.js";
 import { columnPicker, errorBox } from "../common.js";
 import { sizeTitle, sizeLegend } from "../sizes.js";
-import { brief } from "../labels.js";
 
 const PARTS = [
   { key: "readMs", label: "read", cls: "p-read" },
@@ -209,9 +208,10 @@ function chart(rows, width) {
   svg.append(...ticks);
   rows.forEach((r, i) => {
     const y = top + i * rowH + labelH + 15;
-    const label = r.name.length > 28 ? `${r.name.slice(0, 27)}…` : r.name;
+    const shown = nameString(r.name, Infinity);
+    const label = shown.length > 28 ? `${shown.slice(0, 27)}…` : shown;
     const at = stacked ? { x: left, y: y - 17, "text-anchor": "start", "data-room": W - left - right } : { x: left - 10, y: y + 4, "text-anchor": "end", "data-room": left - 14 };
-    svg.append(s("text", { ...at, class: "row-label", "data-testid": "chart-row-label" }, s("title", {}, brief(r.name)), label));
+    svg.append(s("text", { ...at, class: "row-label", "data-testid": "chart-row-label" }, s("title", {}, nameString(r.name)), label));
     svg.append(s("line", { x1: x(r.min), x2: x(r.max), y1: y, y2: y, class: "range" }));
     svg.append(s("rect", { x: x(r.ciLo), y: y - 9, width: Math.max(1, x(r.ciHi) - x(r.ciLo)), height: 18, class: "ci" }));
     r.runs.forEach((run, j) => svg.append(s("circle", { cx: x(run.wallMs), cy: y + (((j * 7) % 11) - 5), r: 2.6, class: "dot" }, s("title", {}, `run ${run.seq}: ${fmtMs(run.wallMs)}`))));
@@ -376,7 +376,7 @@ export function createTiming(ctx, el) {
       h(
         "div",
         { class: "timing-options" },
-        bad.size ? h("p", { class: "notice small", "data-testid": "timing-unreadable" }, `Not chosen, cannot be read now: ${[...bad].map(([c, why]) => `${brief(ctx.labels[c])} (${why})`).join("; ")}. Supply the tokenizer to time them.`) : null,
+        bad.size ? h("p", { class: "notice small", "data-testid": "timing-unreadable" }, `Not chosen, cannot be read now: ${[...bad].map(([c, why]) => `${nameString(ctx.labels[c])} (${why})`).join("; ")}. Supply the tokenizer to time them.`) : null,
         h("fieldset", { class: "modes" }, h("legend", {}, "What one run reads"), radio("timing-scope", "column", "Each column on its own: one timing per column (its chunks in the chosen row groups)", true, "timing-scope-column"), radio("timing-scope", "whole", "A whole read: every chosen column of every chosen row group in one call (readColumns), as bench/run times it", false, "timing-scope-whole"), h("label", {}, h("input", { type: "radio", name: "timing-scope", value: "pool", "data-testid": "timing-scope-pool" }), " A whole read on a worker pool (pkg/pool.js) of ", poolSize, " workers")),
         h("fieldset", { class: "modes" }, h("legend", {}, "Where each run gets the bytes"), radio("timing-mode", "file", `Re-read from the file each run — fetch the chunks' bytes ${via}, then decompress and decode`, true, "timing-mode-file"), radio("timing-mode", "memory", "From memory — load the whole file once (fromBytes), then each run only decompresses and decodes", false, "timing-mode-memory")),
         h("div", { class: "timing-numbers" }, h("label", { class: "field", for: "timing-runs" }, h("span", { class: "field-label" }, "Runs"), runs), h("label", { class: "field", for: "timing-warmups" }, h("span", { class: "field-label" }, "Warm-ups (excluded)"), warm)),
@@ -486,7 +486,7 @@ export function createTiming(ctx, el) {
 
   function skippedNote(res) {
     if (!res.skipped?.length) return null;
-    return h("p", { class: "notice", "data-testid": "timing-skipped" }, `Skipped (cannot be read): ${res.skipped.map((x) => `${brief(ctx.labels[x.c])} — ${x.error.kind}: ${x.error.message}`).join("; ")}.`);
+    return h("p", { class: "notice", "data-testid": "timing-skipped" }, `Skipped (cannot be read): ${res.skipped.map((x) => `${nameString(ctx.labels[x.c])} — ${x.error.kind}: ${x.error.message}`).join("; ")}.`);
   }
 
   function showResults(entry) {
@@ -515,7 +515,7 @@ export function createTiming(ctx, el) {
                 h(
                   "tr",
                   { "data-testid": "timing-result-row", "data-col": r.c },
-                  h("td", {}, h("span", { class: "colname" }, brief(r.name)), " ", h("span", { class: "type-tag" }, r.type)),
+                  h("td", {}, h("span", { class: "colname" }, nameNode(r.name)), " ", h("span", { class: "type-tag" }, r.type)),
                   h("td", { class: "num" }, fmtBytes(r.stored)),
                   h("td", { class: "num" }, fmtBytes(r.decoded)),
                   h("td", { class: "num", "data-field": "median" }, h("b", {}, fmtMs(r.median))),
@@ -615,7 +615,7 @@ export function createTiming(ctx, el) {
   /** The header's line under a run's label, and its title (every column's name, every row group), from its coverage. */
   function coverageHead(e, { cols, rgs }) {
     const text = e.opts.scope === "column" ? `${plural(cols.length, "column")}, each over ${plural(rgs.length, "row group")}` : `${plural(cols.length, "column")} × ${plural(rgs.length, "row group")}, in one read`;
-    const names = cols.slice(0, 20).map((c) => brief(ctx.labels[c])).join(", ") + (cols.length > 20 ? `, and ${fmtInt(cols.length - 20)} more` : "");
+    const names = cols.slice(0, 20).map((c) => nameString(ctx.labels[c])).join(", ") + (cols.length > 20 ? `, and ${fmtInt(cols.length - 20)} more` : "");
     return { text, title: `Columns: ${names || "none"}. Row groups: ${rgRanges(rgs)}. ${e.file}, ${e.when}` };
   }
 
@@ -648,7 +648,7 @@ export function createTiming(ctx, el) {
     }
     const names = new Map();
     for (const e of history) {
-      for (const r of e.rows) names.set(`c${r.c}`, brief(r.name));
+      for (const r of e.rows) names.set(`c${r.c}`, nameString(r.name));
       if (e.whole) names.set("whole", "whole read (all chosen columns)");
     }
     // A time is comparable with the others in its row only over the same
