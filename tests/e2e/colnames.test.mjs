@@ -41,7 +41,7 @@ test("Schema, Data's headers, Column detail's menu and title: each name as the g
   assert.deepEqual(log.errors, []);
 });
 
-test("Profiles, the row list, Byte layout's legend and Timing's rows: the same names, escaped the same way", async () => {
+test("Profiles, the row list, Byte layout's legend, the Chunks table and Timing's rows: the same names, escaped the same way", async () => {
   await tab(page, "schema");
   const run = await page.waitForSelector("[data-testid=profiles-run]");
   await run.click();
@@ -56,6 +56,10 @@ test("Profiles, the row list, Byte layout's legend and Timing's rows: the same n
 
   await tab(page, "layout");
   assert.deepEqual(await page.$$eval(".legend-item .colname", (els) => els.map((e) => e.textContent)), SHOWN);
+
+  await tab(page, "chunks");
+  await page.waitForSelector("[data-testid=chunk-table][data-complete='1']");
+  assert.deepEqual(await page.$$eval("[data-testid=chunk-table] tbody .colname", (els) => els.map((e) => e.textContent)), SHOWN);
 
   await tab(page, "timing");
   await timingSettings(page, { runs: "1", warmups: "0", scope: "column", mode: "memory" });

@@ -102,7 +102,7 @@ export function createData(ctx, el) {
       const t = rg.columns[c].tokenizer;
       if (t && !f.tokenizers[t - 1]?.resolved) all.add(g);
     });
-    const name = `Column “${brief(ctx.labels[c])}”`;
+    const name = `Column “${nameString(ctx.labels[c])}”`;
     return all.size >= f.rowGroups.length ? `${name} cannot be read` : `${name}: ${groupList([...all].sort((a, b) => a - b))} cannot be read`;
   }
   const colsSummary = h("summary", { "data-testid": "data-columns-toggle" });
@@ -327,7 +327,7 @@ export function createData(ctx, el) {
     fill(status, describe(), ` · computed in ${fmtMs(res.ms)} in the worker`);
     // Searched text columns whose chunks do not read: the rows found are
     // those of the others, and that is said.
-    if (res.leftOut?.length) status.append(h("span", { class: "error-inline", "data-testid": "data-left-out" }, ` · not searched, as they do not read: ${res.leftOut.map(({ c, error }) => `${brief(ctx.labels[c])} (${error.kind})`).join(", ")}`));
+    if (res.leftOut?.length) status.append(h("span", { class: "error-inline", "data-testid": "data-left-out" }, ` · not searched, as they do not read: ${res.leftOut.map(({ c, error }) => `${nameString(ctx.labels[c])} (${error.kind})`).join(", ")}`));
     status.dataset.total = String(total);
     // The selected cell was a place in the old view: forgotten with it,
     // and no cell is highlighted (grid.js) until one is chosen.

@@ -4,11 +4,10 @@
 // common values with their counts.
 
 import { h, s, fill } from "../dom.js";
-import { fmtInt, fmtMs, fmtPct, fmtBytes, valueNode, decodeStat, scalarText, plural, equalsText, fmtMean } from "../format.js";
+import { fmtInt, fmtMs, fmtPct, fmtBytes, valueNode, decodeStat, scalarText, plural, equalsText, fmtMean, nameNode, nameString } from "../format.js";
 import { errorBox } from "../common.js";
 import { formatTime, UNIT_LABEL } from "../timefmt.js";
 import { EXACT_LIMIT, ARENA_LIMIT, compareBytes, hasHistogram, edgeText } from "../profile.js";
-import { brief } from "../labels.js";
 
 const AUTO_LIMIT = 64 * 1024 * 1024; // stored bytes profiled without asking
 const TEXT = new Set(["string", "bytes"]);
@@ -267,7 +266,7 @@ export const profiled = (ctx, c) => cache.get(`${ctx.gen}:${c}`);
 export async function countProfile(ctx, c, opts) {
   const hit = profiled(ctx, c);
   if (hit) return hit;
-  const [r] = await countProfiles(ctx, [c], opts, `Profiling ${brief(ctx.labels[c])}`);
+  const [r] = await countProfiles(ctx, [c], opts, `Profiling ${nameString(ctx.labels[c])}`);
   if (r.error) throw Object.assign(new Error(r.error.message), r.error);
   return r;
 }
@@ -322,7 +321,7 @@ export function createProfile(ctx) {
     el.dataset.passes = String(res.passes);
     fill(
       el,
-      h("h3", {}, "Profile of ", h("span", { class: "colname" }, brief(ctx.labels[c])), f.rowGroups.length === 1 ? " over its one row group" : ` over all ${plural(f.rowGroups.length, "row group")}`, h("span", { class: "muted small", "data-testid": "profile-ms" }, res.with ? ` · counted with ${plural(res.with, "other column")} in ${fmtMs(res.ms)}` : ` · ${fmtMs(res.ms)} in the worker`)),
+      h("h3", {}, "Profile of ", h("span", { class: "colname" }, nameNode(ctx.labels[c])), f.rowGroups.length === 1 ? " over its one row group" : ` over all ${plural(f.rowGroups.length, "row group")}`, h("span", { class: "muted small", "data-testid": "profile-ms" }, res.with ? ` · counted with ${plural(res.with, "other column")} in ${fmtMs(res.ms)}` : ` · ${fmtMs(res.ms)} in the worker`)),
       h(
         "div",
         { class: "profile-grid" },
@@ -384,7 +383,7 @@ export function createProfile(ctx) {
     ac?.abort();
     const my = (ac = new AbortController());
     const bar = h("progress", { max: 1, value: 0 });
-    fill(el, h("h3", {}, "Profile of ", h("span", { class: "colname" }, brief(ctx.labels[c]))), h("div", { class: "button-row" }, bar, h("span", { class: "muted small" }, "reading every row group…"), h("button", { type: "button", class: "small danger", onclick: () => my.abort() }, "Stop")));
+    fill(el, h("h3", {}, "Profile of ", h("span", { class: "colname" }, nameNode(ctx.labels[c]))), h("div", { class: "button-row" }, bar, h("span", { class: "muted small" }, "reading every row group…"), h("button", { type: "button", class: "small danger", onclick: () => my.abort() }, "Stop")));
     el.dataset.state = "running";
     el.dataset.col = String(c); // (its error, if one comes, is this column's)
     try {
@@ -411,7 +410,7 @@ export function createProfile(ctx) {
       if (profiled(ctx, c) || stored <= AUTO_LIMIT) run(c);
       else {
         el.dataset.state = "idle";
-        fill(el, h("h3", {}, "Profile of ", h("span", { class: "colname" }, brief(ctx.labels[c]))), h("p", {}, `Reads every chunk of this column (${fmtBytes(stored)} stored). `, h("button", { type: "button", "data-testid": "profile-run", onclick: () => run(c) }, "Profile this column")));
+        fill(el, h("h3", {}, "Profile of ", h("span", { class: "colname" }, nameNode(ctx.labels[c]))), h("p", {}, `Reads every chunk of this column (${fmtBytes(stored)} stored). `, h("button", { type: "button", "data-testid": "profile-run", onclick: () => run(c) }, "Profile this column")));
       }
     },
     /** Draws the shown column's profile again, if it is counted (the column now shows another way). */

@@ -1,9 +1,8 @@
 // The file facts strip and the tokenizer table.
 
 import { h, fill } from "../dom.js";
-import { fmtBytes, fmtInt, fmtMs, plural } from "../format.js";
+import { fmtBytes, fmtInt, fmtMs, plural, nameString } from "../format.js";
 import { columnsUsingTokenizer } from "../common.js";
-import { brief } from "../labels.js";
 
 function fact(label, value, testid, title, wide = false) {
   return h("div", { class: ["fact", wide && "fact-wide"], title }, h("dt", {}, label), h("dd", { "data-testid": testid }, value));
@@ -59,7 +58,7 @@ export function renderTokenizers(ctx, el) {
   const parts = [];
   if (f && f.tokenizers.length) {
     const rows = f.tokenizers.map((t, i) => {
-      const users = columnsUsingTokenizer(f, i + 1).map((c) => brief(ctx.labels[c] ?? f.schema[c].name));
+      const users = columnsUsingTokenizer(f, i + 1).map((c) => nameString(ctx.labels[c] ?? f.schema[c].name));
       const known = ctx.manifest?.tokenizers?.find((k) => k.digest === t.digest);
       const mine = reg.find((r) => r.digest === t.digest);
       let status;

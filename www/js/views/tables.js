@@ -15,7 +15,7 @@ import { sortableTable } from "../table.js";
 import { indexField } from "../common.js";
 import { decodedSize, ratio, fmtRatioValue, sizeCell, sizeLegend, sizeTitle } from "../sizes.js";
 import { chunkFailure, columnFailures, tagCell, failureLine, groupList } from "../chunkstate.js";
-import { brief, nameHas } from "../labels.js";
+import { nameHas } from "../labels.js";
 
 /** The decoded size of a chunk (or column) that does not read: none. */
 const noDecode = () => h("span", { class: "bad-text", title: "a chunk does not read, so there are no decoded values", "data-testid": "decoded-none" }, "✗ none");
@@ -223,7 +223,7 @@ export function renderChunks(ctx, el) {
     columns: [
       { key: "g", label: "RG", title: "row group", numeric: true, value: (r) => r.g },
       { key: "c", label: "#", numeric: true, value: (r) => r.c },
-      { key: "name", label: "Column", value: (r) => r.name, cell: (r) => (r.failure ? h("span", {}, h("span", { class: "colname" }, brief(r.name)), failureLine(r.failure.error, "does not read")) : h("span", { class: "colname" }, brief(r.name))) },
+      { key: "name", label: "Column", value: (r) => r.name, cell: (r) => (r.failure ? h("span", {}, h("span", { class: "colname" }, nameNode(r.name)), failureLine(r.failure.error, "does not read")) : h("span", { class: "colname" }, nameNode(r.name))) },
       { key: "type", label: "Type", value: (r) => r.type, cell: (r) => h("span", { class: "type-tag" }, r.type) },
       { key: "encoding", label: "Encoding", value: (r) => r.cm.encoding, cell: (r) => tagCell(r.cm.encoding, r.failure?.encoding, "encoding-conflict") },
       { key: "codec", label: "Codec", value: (r) => r.cm.codec, cell: (r) => tagCell(r.cm.codec, r.failure?.codec, "codec-conflict") },
