@@ -3,7 +3,7 @@
 // column", a row kept when one of the string columns passes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseValue, applyCondition, applyAnyText, opsOf, textColumns, ANY_TEXT } from "../../www/js/filter.js";
+import { parseValue, applyCondition, applyAnyText, opsOf, textColumns, excludedByStats, opsFor, ANY_TEXT } from "../../www/js/filter.js";
 import { equalsText } from "../../www/js/format.js";
 import { formatTime } from "../../www/js/timefmt.js";
 import { offsetsAndData } from "../js/check.mjs";
@@ -176,4 +176,58 @@ test("equalsText gives the text parseValue reads back to the same value, for eve
   assert.equal(equalsText("string", enc.encode("x".repeat(10_000))), "x".repeat(10_000));
   assert.equal(equalsText("bytes", new Uint8Array(5_001)), null, "10,002 hex digits");
   assert.equal(equalsText("bytes", new Uint8Array(5_000)).length, 10_000);
+});
+
+test("a row group ruled out by its statistics has no row the filter passes: floats with NaN and -0 (statistics as the writer keeps them), int64, strings; and some are ruled out", () => {
+  // The writer's statistics: the first non-null value, replaced on a strict < or > only.
+  const writerStats = (values) => {
+    let min = null;
+    let max = null;
+    for (const v of values) {
+      if (v === null) continue;
+      if (min === null) [min, max] = [v, v];
+      else if (v < min) min = v;
+      else if (v > max) max = v;
+    }
+    return { min, max };
+  };
+  const te = new TextEncoder();
+  let seed = 7;
+  const rand = (n) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+  const floats = [NaN, -0, 0, 1, -1, 2.5, Infinity, -Infinity];
+  const texts = ["", "a", "ab", "abc", "b", "ba", "\u00e9", "z"];
+  let pruned = 0;
+  for (let round = 0; round < 400; round++) {
+    const n = 1 + rand(5);
+    for (const type of ["float64", "int64", "string"]) {
+      const raw = Array.from({ length: n }, () => (rand(6) === 0 ? null : type === "float64" ? floats[rand(floats.length)] : type === "int64" ? BigInt(rand(7) - 3) : texts[rand(texts.length)]));
+      const validity = new Uint8Array(1);
+      raw.forEach((v, i) => v !== null && (validity[0] |= 1 << i));
+      const nullCount = raw.filter((v) => v === null).length;
+      let col;
+      let cm;
+      if (type === "string") {
+        const present = raw.filter((v) => v !== null).map((v) => te.encode(v));
+        const sorted = [...present].sort((a, b) => Buffer.compare(a, b));
+        cm = { nullCount, minRaw: sorted[0] ?? new Uint8Array(0), maxRaw: sorted.at(-1) ?? new Uint8Array(0) };
+        col = { type, length: n, validity, values: offsetsAndData(raw.map((v) => v ?? "")) };
+      } else {
+        cm = { nullCount, ...writerStats(raw) };
+        col = { type, length: n, validity, values: type === "int64" ? BigInt64Array.from(raw, (v) => v ?? 0n) : Float64Array.from(raw, (v) => v ?? 0) };
+      }
+      const candidates = type === "string" ? texts.map((t) => te.encode(t)) : type === "int64" ? [-4n, -3n, 0n, 1n, 3n, 4n, { floor: 0n, decimal: "0.5" }, { floor: -1n, decimal: "-0.5" }] : floats;
+      for (const op of opsFor(type).map((o) => o.op)) {
+        for (const value of candidates) {
+          const cond = { c: 0, op, value };
+          const keep = new Uint8Array(n).fill(1);
+          applyCondition(cond, col, keep);
+          if (excludedByStats(cond, type, cm, n)) {
+            pruned++;
+            assert.equal(keep.reduce((a, b) => a + b, 0), 0, `${type} ${op} ${String(value?.decimal ?? value)} over ${raw.map(String)} (${String(cm.min ?? "")}..${String(cm.max ?? "")})`);
+          }
+        }
+      }
+    }
+  }
+  assert.ok(pruned > 1000, `${pruned} ruled out`);
 });

@@ -263,3 +263,79 @@ export function describeCondition(cond, name, shown) {
   const o = OPS.find((x) => x.op === cond.op);
   return o.noValue ? [name, ` ${o.label}`] : [name, ` ${o.label} `, shown];
 }
+
+/** Bytes compared as the filter compares strings: bytewise, a prefix first. */
+function compareRaw(x, y) {
+  const n = Math.min(x.length, y.length);
+  for (let j = 0; j < n; j++) if (x[j] !== y[j]) return x[j] - y[j];
+  return x.length - y.length;
+}
+
+const compareNumbers = (x, y) => (x < y ? -1 : x > y ? 1 : 0); // (bigint against number exact; -0 as 0)
+
+/** A footer statistic usable as a numeric bound, or null (absent, NaN, or not a number). */
+function numericBound(v) {
+  if (typeof v === "boolean") return Number(v);
+  if (typeof v === "bigint") return v;
+  return typeof v === "number" && !Number.isNaN(v) ? v : null;
+}
+
+/**
+ * Whether the footer statistics of chunk `cm` (a ChunkMeta of column type
+ * `type`, in a row group of `rows` rows) show that no row of it passes
+ * `cond`: its row group is then not read, its rows not passing. Only
+ * where that is certain, else false (the chunk is read):
+ * - "is null" when the chunk counts no null; "is not null" when every row is;
+ * - =, <, ≤, >, ≥ on numbers and bools against the smallest and largest
+ *   value, neither NaN (a float chunk whose first value is NaN records NaN
+ *   for both: nothing is known); compared as the filter compares (-0 as 0,
+ *   a BigInt exactly), a NaN value never pruning;
+ * - =, <, ≤, >, ≥ and "starts with" on strings, bytewise against the raw
+ *   statistics (FORMAT.md: the values themselves, not cut short); an empty
+ *   smallest one is the empty string or none (either way a lower bound),
+ *   an empty largest one says nothing. Not bytes columns: the reference
+ *   writer's statistics of those are wrong after an empty value.
+ * "Any text column", ≠, contains and the NaN tests never prune.
+ */
+export function excludedByStats(cond, type, cm, rows) {
+  if (!cm || cond.c === ANY_TEXT) return false;
+  const { op } = cond;
+  if (op === "null") return cm.nullCount === 0;
+  if (op === "notnull") return rows > 0 && cm.nullCount === rows;
+  let x = cond.value;
+  let lo;
+  let hi;
+  let cmp;
+  if (type === "string") {
+    if (!(x instanceof Uint8Array) || !(cm.minRaw instanceof Uint8Array) || !(cm.maxRaw instanceof Uint8Array)) return false;
+    lo = cm.minRaw;
+    hi = cm.maxRaw.length ? cm.maxRaw : null;
+    cmp = compareRaw;
+    if (op === "starts") {
+      // The values starting with x lie between x and x followed by 0xff bytes.
+      return (hi !== null && compareRaw(hi, x) < 0) || compareRaw(lo.subarray(0, x.length), x) > 0;
+    }
+  } else {
+    if (type === "bytes") return false;
+    lo = numericBound(cm.min);
+    hi = numericBound(cm.max);
+    cmp = compareNumbers;
+  }
+  let o = op;
+  if (x?.floor !== undefined) {
+    // Strictly between two integers (see betweenTest): "=" left alone.
+    if (op !== "<" && op !== "<=" && op !== ">" && op !== ">=") return false;
+    o = op === "<" || op === "<=" ? "<=" : ">";
+    x = x.floor;
+  } else if (typeof x === "boolean") x = Number(x);
+  if (typeof x === "number" && Number.isNaN(x)) return false;
+  if (typeof x !== "number" && typeof x !== "bigint" && !(x instanceof Uint8Array)) return false;
+  switch (o) {
+    case "=": return (lo !== null && cmp(x, lo) < 0) || (hi !== null && cmp(x, hi) > 0);
+    case "<": return lo !== null && cmp(lo, x) >= 0;
+    case "<=": return lo !== null && cmp(lo, x) > 0;
+    case ">": return hi !== null && cmp(hi, x) <= 0;
+    case ">=": return hi !== null && cmp(hi, x) < 0;
+    default: return false;
+  }
+}

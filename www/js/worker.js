@@ -11,7 +11,7 @@ import { headerPlan, READ_TOGETHER_FROM } from "./chunkheaders.js";
 import { Held, MAX_SPAN, packageStretches, stretches } from "./stretches.js";
 import { shuffle } from "./stats.js";
 import { SortKeys, sortIds, sortBytes, DISTINCT_ENTRY } from "./sort.js";
-import { applyCondition, applyAnyText, textColumns, ANY_TEXT } from "./filter.js";
+import { applyCondition, applyAnyText, textColumns, excludedByStats, ANY_TEXT } from "./filter.js";
 import { ColumnProfile, TOP_KEPT, hasHistogram } from "./profile.js";
 import { cellText, textFormat } from "./exporttext.js";
 import { fmtBytes, fmtInt, plural } from "./format.js";
@@ -373,12 +373,15 @@ const AHEAD_BYTES = 64 * 1024 * 1024;
  * whole-file pass (filter, sort, profile) over a URL or a Blob then waits
  * on the source about once, not once per row group. `check` runs before
  * each group. `settled`: each chunk as { value } or { error }, one failing
- * chunk failing its column only.
+ * chunk failing its column only. `skip` (a Uint8Array of G, or null): the
+ * row groups left out, neither read nor read ahead.
  */
-async function* rowGroupsInTurn(cols, check, { settled = false } = {}) {
+async function* rowGroupsInTurn(cols, check, { settled = false, skip = null } = {}) {
   need();
   const G = footerGroups.length;
-  const ahead = chunksAhead(cols);
+  const todo = [];
+  for (let g = 0; g < G; g++) if (!skip?.[g]) todo.push(g);
+  const ahead = chunksAhead(cols, skip, todo.length);
   const ask = async (g, extend = true) => {
     await ahead?.ensure(g, extend);
     return getColumns(g, cols).map((p) => {
@@ -389,15 +392,16 @@ async function* rowGroupsInTurn(cols, check, { settled = false } = {}) {
   const asked = new Map(); // g -> its chunks' promises, asked for
   let depth = 1; // (until a group's decoded size is known)
   try {
-    for (let g = 0; g < G; g++) {
+    for (let i = 0; i < todo.length; i++) {
+      const g = todo[i];
       await check();
       const now = asked.get(g) ?? ask(g);
       // (asked ahead, g planned no batch: one more now, read while it is decoded)
       if (asked.delete(g)) ahead?.ensure(g);
       // Read ahead in stretches, only the groups of the batches g's
       // planned: those ahead hold no more batches than g's own.
-      const last = Math.min(ahead ? ahead.until : G, g + depth + 1);
-      for (let h = g + 1; h < last; h++) if (!asked.has(h)) asked.set(h, ask(h, false));
+      const until = ahead ? ahead.until : G;
+      for (let k = i + 1; k < Math.min(todo.length, i + depth + 1) && todo[k] < until; k++) if (!asked.has(todo[k])) asked.set(todo[k], ask(todo[k], false));
       const chunks = await Promise.all((await now).map((p) => p.then((value) => ({ value }), (error) => ({ error }))));
       const size = chunks.reduce((n, r) => n + (r.value ? columnBytes(r.value) : 0), 0);
       depth = Math.max(1, Math.min(AHEAD_GROUPS, Math.floor(AHEAD_BYTES / Math.max(1, size))));
@@ -495,11 +499,11 @@ async function readingAhead(groups, cols, ahead, read) {
  * MAX_SPAN bytes of file, the next batch read while this one is decoded,
  * each released once its row groups have been handed on. Null for a short
  * pass (fewer than READ_TOGETHER_FROM chunks: one request each costs
- * little).
+ * little). The row groups `skip` marks (`groups` are left) are not read.
  */
-function chunksAhead(cols) {
+function chunksAhead(cols, skip = null, groups = footerGroups.length) {
   const G = footerGroups.length;
-  if (G * cols.length < READ_TOGETHER_FROM) return null;
+  if (groups * cols.length < READ_TOGETHER_FROM) return null;
   const { held } = source; // (this file's, if another opens meanwhile)
   const batches = []; // { from, to, spans, ready }
   let until = 0;
@@ -511,7 +515,7 @@ function chunksAhead(cols) {
     let hi = 0;
     let to = from;
     for (; to < G; to++) {
-      const rs = unreadRequests(to, cols, tokenizers);
+      const rs = skip?.[to] ? [] : unreadRequests(to, cols, tokenizers);
       const gLo = Math.min(lo, ...rs.map((r) => r.start));
       const gHi = Math.max(hi, ...rs.map((r) => r.end));
       if (to > from && gHi - gLo > MAX_SPAN) break;
@@ -868,6 +872,8 @@ const ops = {
     const t0 = performance.now();
     const G = footerGroups.length;
     let ids = null;
+    let skipped = 0; // row groups the statistics ruled out
+    let none = null; // (the row groups the filter keeps no row of: the sort reads none of them)
     // Columns searched by "any text column" whose chunk does not read: c -> error.
     const leftOut = new Map();
     const sortType = sort ? footerSchema[sort.c].type : null;
@@ -890,7 +896,16 @@ const ops = {
       const named = new Set(filters.map((cond) => cond.c).filter((c) => c !== ANY_TEXT));
       const searched = filters.some((cond) => cond.c === ANY_TEXT) ? textColumns(footerSchema) : [];
       const cols = [...new Set([...named, ...searched])];
-      for await (const [g, settled] of rowGroupsInTurn(cols, check, { settled: true })) {
+      // Row groups whose footer statistics show one condition passing no
+      // row of theirs (filter.js): not read, none of their rows kept.
+      const skip = new Uint8Array(G);
+      for (let g = 0; g < G; g++) {
+        const rg = footerGroups[g];
+        if (filters.some((cond) => cond.c !== ANY_TEXT && excludedByStats(cond, footerSchema[cond.c].type, rg.columns[cond.c], rg.numRows))) skip[g] = 1;
+      }
+      for (const x of skip) skipped += x;
+      none = skip.slice();
+      for await (const [g, settled] of rowGroupsInTurn(cols, check, { settled: true, skip })) {
         // A column a condition names fails the view, as it always did; one
         // only searched is left out of the search, and said to be.
         const chunks = settled.map(({ value, error }, i) => {
@@ -921,6 +936,7 @@ const ops = {
         for (let i = 0, j = 0; i < n; i++) if (keep[i]) part[j++] = base + i;
         parts.push(part);
         kept += k;
+        if (!k) none[g] = 1;
         post({ done: g + 1, total: G, label: "filtering row group" });
       }
       ids = new Uint32Array(kept);
@@ -933,7 +949,7 @@ const ops = {
     if (sort) {
       if (ids) sortFits(ids.length, true);
       const keys = new SortKeys(sortType, f.numRows, ids, VIEW_LIMIT);
-      for await (const [g, [col]] of rowGroupsInTurn([sort.c], check)) {
+      for await (const [g, [col]] of rowGroupsInTurn([sort.c], check, { skip: none })) {
         keys.add(rgStart[g], col);
         if (keys.over) {
           const rows = ids ? ids.length : f.numRows;
@@ -950,7 +966,7 @@ const ops = {
     }
     view = ids;
     viewSpec = { filters, sort };
-    return { total: viewLength(), numRows: f.numRows, leftOut: [...leftOut].map(([c, error]) => ({ c, error })), ms: performance.now() - t0, ...ioCounters() };
+    return { total: viewLength(), numRows: f.numRows, skipped, leftOut: [...leftOut].map(([c, error]) => ({ c, error })), ms: performance.now() - t0, ...ioCounters() };
   },
 
   /** Where file row `row` is in the current view (-1: filtered out). */

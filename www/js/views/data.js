@@ -324,7 +324,11 @@ export function createData(ctx, el) {
     });
     total = res.total;
     leftOutForTokenizer = !!res.leftOut?.some(({ error }) => error.kind === "unknown_tokenizer");
-    fill(status, describe(), ` · computed in ${fmtMs(res.ms)} in the worker`);
+    // (No filter and no order: nothing was computed, the file's rows as they are.)
+    const computed = nextFilters.length || nextSort ? ` · computed in ${fmtMs(res.ms)} in the worker` : "";
+    const groups = ctx.file.rowGroups.length;
+    const skipped = res.skipped ? `, ${fmtInt(res.skipped)} of ${plural(groups, "row group")} not read: their statistics rule the filter out` : "";
+    fill(status, describe(), `${computed}${skipped}`);
     // Searched text columns whose chunks do not read: the rows found are
     // those of the others, and that is said.
     if (res.leftOut?.length) status.append(h("span", { class: "error-inline", "data-testid": "data-left-out" }, ` · not searched, as they do not read: ${res.leftOut.map(({ c, error }) => `${nameString(ctx.labels[c])} (${error.kind})`).join(", ")}`));
