@@ -358,7 +358,9 @@ test("a read's own signal (the package passes it as slice(start, end, { signal }
     res.on("close", () => (d.closed = true));
     res.writeHead(206, { "Content-Range": `bytes ${s}-${e}/${size}`, "Content-Length": e - s + 1 }).write(BODY.subarray(s, s + 1));
   });
-  const fetchers = listening.size;
+  // Those there now are fetch's own from opening (Node 18's undici lets
+  // them go later, at its own pace): only listeners added after count.
+  const fetchers = new Set(listening);
   try {
     const stop = new AbortController();
     const reading = file.readColumnsAsync(null, null, { signal: stop.signal });
@@ -376,7 +378,7 @@ test("a read's own signal (the package passes it as slice(start, end, { signal }
     await assert.rejects(slicing, (e) => isColumnsError("aborted", /stopped reading .*custom\/x\.cols: the read was aborted/)(e) && e.cause === reason);
     await until(() => stalled[0].closed, "the slice's request to be closed");
     await assert.rejects(source.slice(0, 10, { signal: one.signal }), isColumnsError("aborted"));
-    assert.equal(listening.size, fetchers, "no listener left on the source's signal");
+    assert.deepEqual([...listening].filter((f) => !fetchers.has(f)), [], "no listener left on the source's signal");
     await assert.rejects(source.slice(0, 10, { signal: "stop" }), isColumnsError("bad_argument", /signal must be an AbortSignal/));
   } finally {
     file.free();
