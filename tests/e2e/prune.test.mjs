@@ -86,8 +86,13 @@ async function filter(page, c, op, text) {
   await page.selectOption("[data-testid=filter-col]", String(c));
   await page.selectOption("[data-testid=filter-op]", op);
   if (text !== null) await page.fill("[data-testid=filter-value]", text);
+  return newView(page, () => page.click("[data-testid=filter-apply]"));
+}
+
+/** Does `act` and waits for the view it makes; the status line once done. */
+async function newView(page, act) {
   const before = await page.getAttribute("[data-testid=panel-data]", "data-view");
-  await page.click("[data-testid=filter-apply]");
+  await act();
   await page.waitForFunction((v) => {
     const p = document.querySelector("[data-testid=panel-data]");
     return p.dataset.view !== v && !p.dataset.busy;
@@ -98,14 +103,7 @@ async function filter(page, c, op, text) {
 
 /** Clicks column c's header (ascending, descending, file order); the status line once done. */
 async function sortBy(page, c) {
-  const before = await page.getAttribute("[data-testid=panel-data]", "data-view");
-  await page.click(`[data-testid=data-grid-header][data-col='${c}'] button`);
-  await page.waitForFunction((v) => {
-    const p = document.querySelector("[data-testid=panel-data]");
-    return p.dataset.view !== v && !p.dataset.busy;
-  }, before);
-  await gridDrawn(page);
-  return page.textContent("[data-testid=data-status]");
+  return newView(page, () => page.click(`[data-testid=data-grid-header][data-col='${c}'] button`));
 }
 
 /** The row groups some range read since `from` touched, in chunks of columns `cols`. */
