@@ -9,16 +9,14 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { dropFile, openInspector, corpus, tab, shot } from "./harness.mjs";
-import { timingSettings, runTiming } from "./timingrun.mjs";
+import { dropFile, corpus, tab, shot } from "./harness.mjs";
+import { timingSettings, runTiming, openOnTiming } from "./timingrun.mjs";
 
 let inspector, page, log;
 
 before(async () => {
-  inspector = await openInspector();
+  inspector = await openOnTiming();
   ({ page, log } = inspector);
-  await dropFile(page, path.join(corpus, "real/movielens.optimized.cols"));
-  await tab(page, "timing");
 });
 
 after(async () => {
