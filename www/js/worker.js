@@ -574,20 +574,24 @@ function dropFile() {
   sourceStop = null;
 }
 
+/** The whole file's bytes, loaded once. (Kept only while its file is the
+ *  one open: another opened during the load would otherwise get them.) */
 async function fileBytes(post) {
   if (memBytes) return memBytes;
+  const at = source;
   const size = need().byteLength;
   if (size > WHOLE_LIMIT) throw usage("too_large", `the file is ${fmtBytes(size)} (${fmtInt(size)} bytes); loading it whole is limited to ${fmtBytes(WHOLE_LIMIT)} (${fmtInt(WHOLE_LIMIT)} bytes) here`);
   post?.({ label: `Loading the whole file (${fmtBytes(size)}) into memory…` });
   // One read of the whole file, beside the package's (over HTTP counted by
   // urlbuffer.js, which fetches nothing anew when a server that ignores
   // ranges already sent all of it).
-  if (source.blob) {
-    memBytes = new Uint8Array(await source.blob.arrayBuffer());
-    extraIO.bytes += memBytes.length;
+  const bytes = at.blob ? new Uint8Array(await at.blob.arrayBuffer()) : await at.http.readAll({ onProgress: post });
+  if (source !== at) throw replaced();
+  if (at.blob) {
+    extraIO.bytes += bytes.length;
     extraIO.requests++;
-  } else memBytes = await source.http.readAll({ onProgress: post });
-  return memBytes;
+  }
+  return (memBytes ??= bytes);
 }
 
 /** The file opened on its own source (see sourceFile); over HTTP its reads
@@ -610,8 +614,8 @@ function getSourceFile() {
 
 async function getMemFile(post) {
   if (memFile) return memFile;
-  memFile = ColumnsFile.fromBytes(await fileBytes(post), registry);
-  return memFile;
+  const bytes = await fileBytes(post);
+  return (memFile ??= ColumnsFile.fromBytes(bytes, registry));
 }
 
 function timerResolution() {
@@ -732,8 +736,10 @@ const ops = {
     need();
     // Made once: a Blob copies its bytes, and SQL loads again after a stop.
     if (!heldAsBlob) {
-      const bytes = memBytes ?? (source.http?.note ? await source.http.readAll() : null);
-      heldAsBlob = bytes && new Blob([bytes]);
+      const at = source;
+      const bytes = memBytes ?? (at.http?.note ? await at.http.readAll() : null);
+      if (source !== at) throw replaced();
+      heldAsBlob ??= bytes && new Blob([bytes]);
     }
     return { blob: heldAsBlob };
   },
