@@ -1,6 +1,7 @@
 // Stop ends the requests a long read has in flight, not only its loop:
 // over a URL, a Data-tab filter and a Profiles run over many row groups
-// ask for several chunks ahead, and before, Stop let each range request
+// ask for several chunks ahead (a Timing run re-reading the file, one at a
+// time), and before, Stop let each range request
 // already sent download to its end (1-4 MB after Stop). Here a server
 // sends each chunk's range slowly; once Stop is clicked, the responses in
 // flight must be closed by the page within moments, with little sent after
@@ -11,6 +12,7 @@ import assert from "node:assert/strict";
 import http from "node:http";
 import { openInspector, waitState, gridDrawn, tab } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
+import { runTiming, timingSettings } from "./timingrun.mjs";
 
 const G = 24;
 const ROWS = 131_072; // an int32 chunk of 512 KiB
@@ -95,16 +97,17 @@ async function until(check, what, timeout = 30_000) {
 
 /**
  * Starts the slow server, runs `start` (a long read), and once some of it
- * has come, `stop` (its Stop clicked). Gives what the responses open at
+ * has come (`inFlight` requests at once), `stop` (its Stop clicked). Gives what the responses open at
  * Stop had still to send, and what was sent after Stop in the 3 s that
  * follow; the server fast again.
  */
-async function stopped(start, stop) {
+async function stopped(start, stop, inFlight = 2) {
   slow = true;
   const from = responses.length;
+  const sentBefore = sent;
   await start();
-  // Two chunks' requests or more in flight, and some bytes of them come.
-  await until(() => responses.slice(from).filter((r) => !r.closed).length >= 2 && sent > 4 * PIECE, "the read's requests");
+  // `inFlight` chunks' requests or more in flight, and some bytes of them come.
+  await until(() => responses.slice(from).filter((r) => !r.closed).length >= inFlight && sent - sentBefore > 4 * PIECE, "the read's requests");
   const open = responses.slice(from).filter((r) => !r.closed);
   const atStop = sent;
   const left = open.reduce((n, r) => n + (r.end - r.start - r.sent), 0);
@@ -177,5 +180,26 @@ test("Stop during a Profiles run over a URL aborts its range requests in flight;
     assert.equal(await page.textContent(`[data-testid=profiles-row][data-col='${c}'] [data-testid=profiles-min]`), "0");
     assert.equal(await page.textContent(`[data-testid=profiles-row][data-col='${c}'] [data-testid=profiles-max]`), "999");
   }
+  assert.deepEqual(log.errors, []);
+});
+
+test("Stop during a Timing run re-reading the file over a URL aborts its range request in flight; the next run ends", async () => {
+  const { page, log } = ins;
+  await tab(page, "timing");
+  await timingSettings(page, { mode: "file" });
+  // (one chunk at a time: the untimed first read of each)
+  const r = await stopped(
+    () => page.click("[data-testid=timing-run]"),
+    () => page.click("[data-testid=timing-stop]"),
+    1,
+  );
+  console.log("timing stopped:", JSON.stringify(r));
+  assert.ok(r.closedMs !== null, `the ${r.open} responses open at Stop were not all closed 3 s after it (${r.early} closed early)`);
+  assert.equal(r.early, r.open, "each closed before its end");
+  assert.ok(r.after <= 128 * 1024, `${r.after} bytes sent after Stop (the ${r.open} responses open at it had ${r.left} to send)`);
+  assert.ok(r.left >= 2 * r.after, `${r.after} bytes after Stop of ${r.left}`);
+  await page.waitForSelector("[data-testid=timing-run]:not([disabled])");
+  await runTiming(page);
+  assert.match(await page.textContent("[data-testid=timing-run-label]"), /file/);
   assert.deepEqual(log.errors, []);
 });
