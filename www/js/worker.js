@@ -434,7 +434,7 @@ async function* rowGroupsInTurn(cols, check, { settled = false, skip = null } = 
   const { signal } = check;
   const todo = [];
   for (let g = 0; g < G; g++) if (!skip?.[g]) todo.push(g);
-  const ahead = chunksAhead(cols, skip, todo.length, signal);
+  const ahead = chunksAhead(cols, skip, signal);
   const ask = async (g, extend = true) => {
     await ahead?.ensure(g, extend);
     return getColumns(g, cols, signal).map((p) => {
@@ -555,11 +555,13 @@ async function readingAhead(groups, cols, ahead, signal, read) {
  * MAX_SPAN bytes of file, the next batch read while this one is decoded,
  * each released once its row groups have been handed on. Null for a short
  * pass (fewer than READ_TOGETHER_FROM chunks: one request each costs
- * little). The row groups `skip` marks (`groups` are left) are not read.
+ * little). The row groups `skip` marks are not read (nor counted).
  * `signal`: the pass's stop, which ends its requests in flight.
  */
-function chunksAhead(cols, skip = null, groups = footerGroups.length, signal = null) {
+function chunksAhead(cols, skip = null, signal = null) {
   const G = footerGroups.length;
+  let groups = 0; // (those left)
+  for (let g = 0; g < G; g++) if (!skip?.[g]) groups++;
   if (groups * cols.length < READ_TOGETHER_FROM) return null;
   const { held } = source; // (this file's, if another opens meanwhile)
   const batches = []; // { from, to, spans, ready }
