@@ -12,7 +12,7 @@ import { headerPlan, READ_TOGETHER_FROM } from "./chunkheaders.js";
 import { Held, MAX_SPAN, packageStretches, stretches } from "./stretches.js";
 import { shuffle } from "./stats.js";
 import { SortKeys, sortIds, sortBytes, DISTINCT_ENTRY } from "./sort.js";
-import { applyCondition, applyAnyText, textColumns, excludedByStats, ANY_TEXT } from "./filter.js";
+import { applyCondition, applyAnyText, textColumns, rowGroupExcluded, ANY_TEXT } from "./filter.js";
 import { ColumnProfile, TOP_KEPT, hasHistogram } from "./profile.js";
 import { cellText, textFormat } from "./exporttext.js";
 import { fmtBytes, fmtInt, plural } from "./format.js";
@@ -960,12 +960,10 @@ const ops = {
       const searched = filters.some((cond) => cond.c === ANY_TEXT) ? textColumns(footerSchema) : [];
       const cols = [...new Set([...named, ...searched])];
       // Row groups whose footer statistics show one condition passing no
-      // row of theirs (filter.js): not read, none of their rows kept.
+      // row of theirs (filter.js; "any text column" by every column it
+      // searches): not read, none of their rows kept.
       const skip = new Uint8Array(G);
-      for (let g = 0; g < G; g++) {
-        const rg = footerGroups[g];
-        if (filters.some((cond) => cond.c !== ANY_TEXT && excludedByStats(cond, footerSchema[cond.c].type, rg.columns[cond.c], rg.numRows))) skip[g] = 1;
-      }
+      for (let g = 0; g < G; g++) if (filters.some((cond) => rowGroupExcluded(cond, footerSchema, footerGroups[g]))) skip[g] = 1;
       for (const x of skip) skipped += x;
       none = skip.slice();
       for await (const [g, settled] of rowGroupsInTurn(cols, check, { settled: true, skip })) {
