@@ -97,9 +97,10 @@ async function until(check, what, timeout = 30_000) {
 
 /**
  * Starts the slow server, runs `start` (a long read), and once some of it
- * has come (`inFlight` requests at once), `stop` (its Stop clicked). Gives what the responses open at
- * Stop had still to send, and what was sent after Stop in the 3 s that
- * follow; the server fast again.
+ * has come (`inFlight` requests at once), `stop` (its Stop clicked). Gives
+ * what the responses open at Stop had still to send, what was sent after
+ * Stop in the 3 s that follow (`after`; `afterOpen`, of those responses
+ * only) and how soon they all closed; the server fast again.
  */
 async function stopped(start, stop, inFlight = 2) {
   slow = true;
@@ -110,6 +111,7 @@ async function stopped(start, stop, inFlight = 2) {
   await until(() => responses.slice(from).filter((r) => !r.closed).length >= inFlight && sent - sentBefore > 4 * PIECE, "the read's requests");
   const open = responses.slice(from).filter((r) => !r.closed);
   const atStop = sent;
+  const openAtStop = open.reduce((n, r) => n + r.sent, 0);
   const left = open.reduce((n, r) => n + (r.end - r.start - r.sent), 0);
   await stop();
   // The responses open at Stop, closed by the page before their end.
@@ -121,7 +123,7 @@ async function stopped(start, stop, inFlight = 2) {
   } catch {}
   await new Promise((r) => setTimeout(r, Math.max(0, 3000 - (Date.now() - t0))));
   slow = false;
-  return { open: open.length, left, after: sent - atStop, closedMs, early: open.filter((r) => r.early).length, later: responses.slice(from).length - open.length };
+  return { open: open.length, left, after: sent - atStop, afterOpen: open.reduce((n, r) => n + r.sent, 0) - openAtStop, closedMs, early: open.filter((r) => r.early).length, later: responses.slice(from).length - open.length };
 }
 
 test("Stop during a Data-tab filter over a URL aborts its range requests in flight; the next filter runs", async () => {
@@ -201,5 +203,64 @@ test("Stop during a Timing run re-reading the file over a URL aborts its range r
   await page.waitForSelector("[data-testid=timing-run]:not([disabled])");
   await runTiming(page);
   assert.match(await page.textContent("[data-testid=timing-run-label]"), /file/);
+  assert.deepEqual(log.errors, []);
+});
+
+/** Opens `url` (a new file, its chunks not decoded yet) and shows the Data tab with one condition v < 10 in its filter form. */
+async function freshFilter(page, at) {
+  await page.fill("[data-testid=url-input]", at);
+  await page.click("[data-testid=url-open]");
+  await waitState(page, "ready");
+  await page.waitForTimeout(500);
+  await tab(page, "data");
+  await gridDrawn(page);
+  await page.click("[data-testid=filter-add]");
+  await page.selectOption("[data-testid=filter-col]", "0");
+  await page.selectOption("[data-testid=filter-op]", "<");
+  await page.fill("[data-testid=filter-value]", "10");
+}
+
+test("a filter replaced by another while it reads (on another column) ends the first one's requests in flight; the second one's view comes", async () => {
+  const { page, log } = ins;
+  await freshFilter(page, `${url}?replaced`);
+  const before = await page.getAttribute("[data-testid=panel-data]", "data-view");
+  const r = await stopped(
+    () => page.click("[data-testid=filter-apply]"),
+    async () => {
+      await page.selectOption("[data-testid=filter-col]", "1");
+      await page.selectOption("[data-testid=filter-op]", "<");
+      await page.fill("[data-testid=filter-value]", "10");
+      await page.click("[data-testid=filter-apply]");
+    },
+  );
+  console.log("filter replaced:", JSON.stringify(r));
+  assert.ok(r.closedMs !== null, `the ${r.open} responses open at the new filter were not all closed 3 s after it (${r.early} closed early)`);
+  assert.equal(r.early, r.open, "each closed before its end");
+  assert.ok(r.afterOpen <= 256 * 1024 && r.left >= 4 * r.afterOpen, `${r.afterOpen} bytes of them sent after it (they had ${r.left} to send)`);
+  // (its own requests sent slowly until the server was fast again)
+  await page.waitForFunction((v) => {
+    const p = document.querySelector("[data-testid=panel-data]");
+    return p.dataset.view !== v && !p.dataset.busy;
+  }, before, { timeout: 60_000 });
+  await gridDrawn(page);
+  assert.match(await page.textContent("[data-testid=data-status]"), new RegExp(`^${(G * 1320).toLocaleString("en-US")} of ${(G * ROWS).toLocaleString("en-US")} rows, where w < 10`));
+  assert.deepEqual(log.errors, []);
+});
+
+test("opening another file while a filter reads ends the filter's requests in flight", async () => {
+  const { page, log } = ins;
+  await freshFilter(page, `${url}?first`);
+  const r = await stopped(
+    () => page.click("[data-testid=filter-apply]"),
+    async () => {
+      await page.fill("[data-testid=url-input]", `${url}?second`);
+      await page.click("[data-testid=url-open]");
+    },
+  );
+  console.log("another file:", JSON.stringify(r));
+  assert.ok(r.closedMs !== null, `the ${r.open} responses open at the open were not all closed 3 s after it (${r.early} closed early)`);
+  assert.equal(r.early, r.open, "each closed before its end");
+  assert.ok(r.afterOpen <= 256 * 1024 && r.left >= 4 * r.afterOpen, `${r.afterOpen} bytes of them sent after it (they had ${r.left} to send)`);
+  await waitState(page, "ready");
   assert.deepEqual(log.errors, []);
 });
