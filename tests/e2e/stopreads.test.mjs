@@ -1,11 +1,14 @@
 // Stop ends the requests a long read has in flight, not only its loop:
 // over a URL, a Data-tab filter and a Profiles run over many row groups
 // ask for several chunks ahead (a Timing run re-reading the file, one at a
-// time), and before, Stop let each range request
-// already sent download to its end (1-4 MB after Stop). Here a server
+// time), and before, Stop let each range request already sent download to
+// its end (1.5 MB in the 3 s after Stop here). Here a server
 // sends each chunk's range slowly; once Stop is clicked, the responses in
 // flight must be closed by the page within moments, with little sent after
-// Stop, and the next run must work (the server fast again).
+// Stop, and the next run must work (the server fast again). The same for a
+// filter replaced by another while it reads, and for another file opened.
+// (Bounds: at 80 KiB/s a response, 512 KiB after Stop is about a second
+// of six responses going on; seen: 24-98 KiB, with CPU throttled 4x too.)
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
@@ -143,7 +146,7 @@ test("Stop during a Data-tab filter over a URL aborts its range requests in flig
   assert.equal(r.early, r.open, "each closed before its end");
   // At 80 KiB/s a response, what came after Stop is what was on the way
   // as the page closed them: far less than they still had to send.
-  assert.ok(r.after <= 256 * 1024, `${r.after} bytes sent after Stop (the ${r.open} responses open at it had ${r.left} to send)`);
+  assert.ok(r.after <= 512 * 1024, `${r.after} bytes sent after Stop (the ${r.open} responses open at it had ${r.left} to send)`);
   assert.ok(r.left >= 4 * r.after, `${r.after} bytes after Stop of ${r.left}`);
   await page.waitForSelector("[data-testid=panel-data]:not([data-busy])");
 
@@ -172,7 +175,7 @@ test("Stop during a Profiles run over a URL aborts its range requests in flight;
   console.log("profiles stopped:", JSON.stringify(r));
   assert.ok(r.closedMs !== null, `the ${r.open} responses open at Stop were not all closed 3 s after it (${r.early} closed early)`);
   assert.equal(r.early, r.open, "each closed before its end");
-  assert.ok(r.after <= 256 * 1024, `${r.after} bytes sent after Stop (the ${r.open} responses open at it had ${r.left} to send)`);
+  assert.ok(r.after <= 512 * 1024, `${r.after} bytes sent after Stop (the ${r.open} responses open at it had ${r.left} to send)`);
   assert.ok(r.left >= 4 * r.after, `${r.after} bytes after Stop of ${r.left}`);
 
   const button = await page.waitForSelector("[data-testid=profiles-run]");
@@ -198,7 +201,7 @@ test("Stop during a Timing run re-reading the file over a URL aborts its range r
   console.log("timing stopped:", JSON.stringify(r));
   assert.ok(r.closedMs !== null, `the ${r.open} responses open at Stop were not all closed 3 s after it (${r.early} closed early)`);
   assert.equal(r.early, r.open, "each closed before its end");
-  assert.ok(r.after <= 128 * 1024, `${r.after} bytes sent after Stop (the ${r.open} responses open at it had ${r.left} to send)`);
+  assert.ok(r.after <= 256 * 1024, `${r.after} bytes sent after Stop (the ${r.open} responses open at it had ${r.left} to send)`);
   assert.ok(r.left >= 2 * r.after, `${r.after} bytes after Stop of ${r.left}`);
   await page.waitForSelector("[data-testid=timing-run]:not([disabled])");
   await runTiming(page);
@@ -236,7 +239,7 @@ test("a filter replaced by another while it reads (on another column) ends the f
   console.log("filter replaced:", JSON.stringify(r));
   assert.ok(r.closedMs !== null, `the ${r.open} responses open at the new filter were not all closed 3 s after it (${r.early} closed early)`);
   assert.equal(r.early, r.open, "each closed before its end");
-  assert.ok(r.afterOpen <= 256 * 1024 && r.left >= 4 * r.afterOpen, `${r.afterOpen} bytes of them sent after it (they had ${r.left} to send)`);
+  assert.ok(r.afterOpen <= 512 * 1024 && r.left >= 4 * r.afterOpen, `${r.afterOpen} bytes of them sent after it (they had ${r.left} to send)`);
   // (its own requests sent slowly until the server was fast again)
   await page.waitForFunction((v) => {
     const p = document.querySelector("[data-testid=panel-data]");
@@ -260,7 +263,7 @@ test("opening another file while a filter reads ends the filter's requests in fl
   console.log("another file:", JSON.stringify(r));
   assert.ok(r.closedMs !== null, `the ${r.open} responses open at the open were not all closed 3 s after it (${r.early} closed early)`);
   assert.equal(r.early, r.open, "each closed before its end");
-  assert.ok(r.afterOpen <= 256 * 1024 && r.left >= 4 * r.afterOpen, `${r.afterOpen} bytes of them sent after it (they had ${r.left} to send)`);
+  assert.ok(r.afterOpen <= 512 * 1024 && r.left >= 4 * r.afterOpen, `${r.afterOpen} bytes of them sent after it (they had ${r.left} to send)`);
   await waitState(page, "ready");
   assert.deepEqual(log.errors, []);
 });
