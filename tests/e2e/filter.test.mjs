@@ -3,7 +3,7 @@
 // column", a row kept when one of the string columns passes.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parseValue, applyCondition, applyAnyText, opsOf, textColumns, excludedByStats, opsFor, ANY_TEXT } from "../../www/js/filter.js";
+import { parseValue, applyCondition, applyAnyText, opsOf, textColumns, excludedByStats, rowGroupExcluded, opsFor, ANY_TEXT } from "../../www/js/filter.js";
 import { equalsText } from "../../www/js/format.js";
 import { formatTime } from "../../www/js/timefmt.js";
 import { offsetsAndData } from "../js/check.mjs";
@@ -230,4 +230,57 @@ test("a row group ruled out by its statistics has no row the filter passes: floa
     }
   }
   assert.ok(pruned > 1000, `${pruned} ruled out`);
+});
+
+test("any text column: a row group ruled out by its statistics (every string column's, = and starts with) has no row the search passes; contains never rules one out; some are ruled out", () => {
+  const te = new TextEncoder();
+  let seed = 11;
+  const rand = (n) => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 8) % n;
+  const texts = ["", "a", "ab", "abc", "b", "ba", "\u00e9", "z", "zz"];
+  // Two string columns searched, an int32 and a bytes column beside them (not searched).
+  const schema = [{ type: "string" }, { type: "int32" }, { type: "string" }, { type: "bytes" }];
+  let pruned = 0;
+  let partly = 0; // row groups one searched column rules out, and another not
+  for (let round = 0; round < 600; round++) {
+    const n = 1 + rand(5);
+    const chunks = [];
+    const metas = [];
+    for (const { type } of schema) {
+      if (type !== "string") {
+        chunks.push(null);
+        // (statistics that would rule out anything: the columns not searched must not count)
+        metas.push({ nullCount: 0, minRaw: te.encode("~"), maxRaw: te.encode("~"), min: 99, max: 99 });
+        continue;
+      }
+      const raw = Array.from({ length: n }, () => (rand(6) === 0 ? null : texts[rand(texts.length)]));
+      const validity = new Uint8Array(1);
+      raw.forEach((v, i) => v !== null && (validity[0] |= 1 << i));
+      const present = raw.filter((v) => v !== null).map((v) => te.encode(v));
+      const sorted = [...present].sort((a, b) => Buffer.compare(a, b));
+      // One chunk in eight has no statistics (nothing can be ruled out by it).
+      const none = rand(8) === 0;
+      metas.push({ nullCount: raw.length - present.length, minRaw: none ? undefined : (sorted[0] ?? new Uint8Array(0)), maxRaw: none ? undefined : (sorted.at(-1) ?? new Uint8Array(0)) });
+      chunks.push({ type: "string", length: n, validity, values: offsetsAndData(raw.map((v) => v ?? "")) });
+    }
+    const rg = { numRows: n, columns: metas };
+    for (const op of opsOf(schema, ANY_TEXT).map((o) => o.op)) {
+      for (const t of texts) {
+        const cond = { c: ANY_TEXT, op, value: te.encode(t) };
+        const keep = new Uint8Array(n).fill(1);
+        applyAnyText(cond, textColumns(schema).map((c) => chunks[c]), keep);
+        const out = rowGroupExcluded(cond, schema, rg);
+        if (op === "contains" || op === "icontains") assert.equal(out, false, `${op} ${t}`);
+        if (out) {
+          pruned++;
+          assert.equal(keep.reduce((a, b) => a + b, 0), 0, `${op} ${JSON.stringify(t)} ruled out`);
+        } else if (textColumns(schema).some((c) => excludedByStats({ ...cond, c }, "string", metas[c], n))) partly++;
+      }
+    }
+  }
+  assert.ok(pruned > 1000, `${pruned} ruled out`);
+  assert.ok(partly > 500, `${partly} ruled out by one column only, read`);
+  // A file without string columns: nothing to search, nothing ruled out by it.
+  assert.equal(rowGroupExcluded({ c: ANY_TEXT, op: "=", value: te.encode("a") }, [{ type: "int32" }], { numRows: 1, columns: [{ nullCount: 0, min: 1, max: 1 }] }), false);
+  // A named condition as excludedByStats rules: a string column's.
+  assert.equal(rowGroupExcluded({ c: 0, op: "=", value: te.encode("b") }, schema, { numRows: 1, columns: [{ nullCount: 0, minRaw: te.encode("a"), maxRaw: te.encode("a") }] }), true);
 });

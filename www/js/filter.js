@@ -295,7 +295,8 @@ function numericBound(v) {
  *   smallest one is the empty string or none (either way a lower bound),
  *   an empty largest one says nothing. Not bytes columns: the reference
  *   writer's statistics of those are wrong after an empty value.
- * "Any text column", ≠, contains and the NaN tests never prune.
+ * ≠, contains and the NaN tests never prune; "any text column" is
+ * rowGroupExcluded's (false here).
  */
 export function excludedByStats(cond, type, cm, rows) {
   if (!cm || cond.c === ANY_TEXT) return false;
@@ -338,4 +339,18 @@ export function excludedByStats(cond, type, cm, rows) {
     case ">=": return hi !== null && cmp(hi, x) < 0;
     default: return false;
   }
+}
+
+/**
+ * Whether the footer statistics of row group `rg` (the footer's, of a file
+ * of `schema`) show that no row of it passes `cond` (see excludedByStats).
+ * "Any text column" (ANY_TEXT) passes a row where one string column does:
+ * ruled out only where every string column it searches is, by its own
+ * chunk's statistics ("=" and "starts with"; contains never), and never
+ * in a file with none.
+ */
+export function rowGroupExcluded(cond, schema, rg) {
+  if (cond.c !== ANY_TEXT) return excludedByStats(cond, schema[cond.c].type, rg.columns[cond.c], rg.numRows);
+  const cols = textColumns(schema);
+  return cols.length > 0 && cols.every((c) => excludedByStats({ ...cond, c }, "string", rg.columns[c], rg.numRows));
 }

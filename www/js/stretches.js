@@ -114,6 +114,7 @@ export class Held {
    * Reads every stretch of `spans` by `read(start, end)` (resolving to the
    * bytes of that range), at most two in flight, and keeps it whole or, with
    * `{ once: true }`, as its ranges. Gives the requests and bytes it read.
+   * `signal` (anything with throwIfAborted) is checked before each stretch.
    */
   async readSpans(spans, read, { signal, once = false } = {}) {
     const io = { requests: 0, bytes: 0 };
@@ -238,14 +239,16 @@ export class Held {
     };
   }
 
-  /** An AsyncBuffer for ColumnsFile.fromAsyncBuffer: `buffer`, with held bytes answered from memory. */
+  /** An AsyncBuffer for ColumnsFile.fromAsyncBuffer: `buffer`, with held
+   *  bytes answered from memory (the rest read with the slice's options:
+   *  a read's { signal } ends its requests). */
   buffer(buffer) {
     return {
       byteLength: buffer.byteLength,
-      slice: async (start, end) => {
+      slice: async (start, end, options) => {
         let bytes = await this.#answer(start, end);
         if (!bytes) {
-          bytes = await buffer.slice(start, end);
+          bytes = await buffer.slice(start, end, options);
           this.#keep(start, bytes);
         }
         this.onSlice?.(start, end);

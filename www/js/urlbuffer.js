@@ -25,13 +25,14 @@ export function downloadText(done, total) {
 /** The package's progress { bytes, totalBytes } with the status line's label. */
 const labelled = (onProgress) => onProgress && ((p) => onProgress({ label: downloadText(p.bytes, p.totalBytes), ...p }));
 
-/** `promise`, with an abort (another file opened) as the page's `cancelled`. */
-async function pageKind(url, promise) {
+/** `promise`, with an abort (another file opened, or the read's own
+ *  `signal`: its work stopped) as the page's `cancelled`. */
+async function pageKind(url, promise, signal = null) {
   try {
     return await promise;
   } catch (e) {
     if (e?.kind !== "aborted") throw e;
-    const c = new Error(`stopped reading ${url}: another file was opened`);
+    const c = new Error(`stopped reading ${url}: ${signal?.aborted ? "stopped" : "another file was opened"}`);
     c.kind = "cancelled";
     throw c;
   }
@@ -47,7 +48,8 @@ async function pageKind(url, promise) {
 export async function openUrl(url, { limit = WHOLE_LIMIT, signal, onProgress } = {}) {
   const source = await pageKind(url, asyncBufferFromUrl(url, { limit, signal, onProgress: labelled(onProgress), requestInit: { cache: "no-store" } }));
   return {
-    buffer: { byteLength: source.byteLength, slice: (start, end) => pageKind(url, source.slice(start, end)) },
+    // (a read's { signal } ends its requests in flight)
+    buffer: { byteLength: source.byteLength, slice: (start, end, options) => pageKind(url, source.slice(start, end, options), options?.signal) },
     stats: source.stats,
     get note() {
       return source.note;

@@ -3,7 +3,8 @@
 // and sort), so that no decoding, sorting or scanning ever runs on the
 // page's thread. Requests are { id, op, args }; replies { id, ok, result |
 // error } and, for long work, { id, progress }. { abort: id } asks a long
-// operation to stop at its next check (between row groups or passes).
+// operation to stop at its next check (between row groups or passes), and
+// ends the requests it has in flight (those no other work waits for).
 
 import { init, ColumnsFile, TokenizerRegistry, ColumnsPool } from "./columns.js";
 import { openUrl, WHOLE_LIMIT } from "./urlbuffer.js";
@@ -11,7 +12,7 @@ import { headerPlan, READ_TOGETHER_FROM } from "./chunkheaders.js";
 import { Held, MAX_SPAN, packageStretches, stretches } from "./stretches.js";
 import { shuffle } from "./stats.js";
 import { SortKeys, sortIds, sortBytes, DISTINCT_ENTRY } from "./sort.js";
-import { applyCondition, applyAnyText, textColumns, excludedByStats, ANY_TEXT } from "./filter.js";
+import { applyCondition, applyAnyText, textColumns, rowGroupExcluded, ANY_TEXT } from "./filter.js";
 import { ColumnProfile, TOP_KEPT, hasHistogram } from "./profile.js";
 import { cellText, textFormat } from "./exporttext.js";
 import { fmtBytes, fmtInt, plural } from "./format.js";
@@ -74,7 +75,10 @@ const VIEW_LIMIT = WHOLE_LIMIT;
 const FILTER_ROW_BYTES = 8;
 let viewSpec = { filters: [], sort: null };
 
-const aborted = new Set();
+// Each operation's stop while it runs: fired by { abort: id }. Its reads
+// of the source take its signal (or, shared with other work, a sharedStop
+// it joined), so that a stop ends the requests in flight, not only the loop.
+const jobStops = new Map(); // id -> AbortController
 const ready = init().then(() => {
   registry = new TokenizerRegistry();
 });
@@ -157,8 +161,32 @@ function summary() {
   };
 }
 
-/** One decoded chunk, from the cache or read now (one read per chunk at a time). */
-async function getColumn(g, c) {
+/**
+ * The stop of a read that several operations may wait for (a chunk in
+ * flight is shared): `join(signal)` for each that waits; it fires once
+ * every signal joined has, and never once one joined without a signal
+ * (the grid's windows, which are not stopped).
+ */
+function sharedStop() {
+  const stop = new AbortController();
+  let waiting = 0;
+  let kept = false;
+  return {
+    signal: stop.signal,
+    join(signal) {
+      if (kept || stop.signal.aborted) return;
+      if (!signal) kept = true;
+      else if (!signal.aborted) {
+        waiting++;
+        signal.addEventListener("abort", () => --waiting || kept || stop.abort(signal.reason), { once: true });
+      } else if (!waiting) stop.abort(signal.reason);
+    },
+  };
+}
+
+/** One decoded chunk, from the cache or read now (one read per chunk at a
+ *  time); `signal`: the stop of the operation that asks (see sharedStop). */
+async function getColumn(g, c, signal = null) {
   const key = `${g}:${c}`;
   const hit = cache.get(key);
   if (hit) {
@@ -166,7 +194,12 @@ async function getColumn(g, c) {
     cache.set(key, hit);
     return hit.col;
   }
-  if (inflight.has(key)) return inflight.get(key);
+  const going = inflight.get(key);
+  // (one stopped but not yet settled: read anew)
+  if (going && !going.stop.signal.aborted) {
+    going.stop.join(signal);
+    return going;
+  }
   // A chunk known not to read is not read again: its failure answers (one
   // that named a tokenizer goes when the tokenizer comes; one too large for
   // memory now may read later).
@@ -174,7 +207,9 @@ async function getColumn(g, c) {
   if (known && known.error.kind !== "too_large") return Promise.reject(known.error);
   const f = need();
   const refusal = tokenizerRefusal(f, g, c);
-  return reading(f, key, refusal ? Promise.reject(refusal) : f.readColumnAsync(g, c));
+  const stop = sharedStop();
+  stop.join(signal);
+  return reading(f, key, refusal ? Promise.reject(refusal) : f.readColumnAsync(g, c, { signal: stop.signal }), stop);
 }
 
 /** Whether chunk `cm` (the footer's) names a tokenizer not registered (`tokenizers`: the file's). */
@@ -202,7 +237,7 @@ function tokenizerRefusal(f, g, c) {
  * each. A failed call is retried in parts (readTogether), so an error
  * belongs to the chunk that has it.
  */
-function getColumns(g, cols) {
+function getColumns(g, cols, signal = null) {
   const f = need();
   let missing = [...new Set(cols)].filter((c) => !cache.has(`${g}:${c}`) && !inflight.has(`${g}:${c}`));
   if (missing.length > 1) {
@@ -217,8 +252,12 @@ function getColumns(g, cols) {
     const fails = (c) => failures.has(`${g}:${c}`) || lacksTokenizer(metas[c], tokenizers) || unknown(metas[c]);
     missing = missing.filter((c) => !fails(c));
   }
-  if (missing.length > 1) readTogether(f, g, missing).forEach((p, k) => reading(f, `${g}:${missing[k]}`, p));
-  return cols.map((c) => getColumn(g, c));
+  if (missing.length > 1) {
+    // (one stop for the call's chunks: whoever waits for any of them keeps it going)
+    const stop = sharedStop();
+    readTogether(f, g, missing, stop.signal).forEach((p, k) => reading(f, `${g}:${missing[k]}`, p, stop));
+  }
+  return cols.map((c) => getColumn(g, c, signal));
 }
 
 /**
@@ -231,16 +270,18 @@ function getColumns(g, cols) {
  * n log n bytes: reading all the others again after each failure was k x n
  * (2,000 damaged chunks of 35 bytes: 14 MB in 408 requests, and counting).
  * An error that names no chunk of the call is found by reading each alone.
+ * Once `signal` fires, every chunk not read gets its abort, none read again.
  */
-function readTogether(f, g, list) {
+function readTogether(f, g, list, signal) {
   const ends = new Map();
   const out = list.map((c) => new Promise((resolve, reject) => ends.set(c, { resolve, reject })));
   const read = async (part) => {
-    if (part.length === 1) return f.readColumnAsync(g, part[0]).then(ends.get(part[0]).resolve, ends.get(part[0]).reject);
+    if (part.length === 1) return f.readColumnAsync(g, part[0], { signal }).then(ends.get(part[0]).resolve, ends.get(part[0]).reject);
     let cols;
     try {
-      cols = await f.readColumnsAsync([g], part);
+      cols = await f.readColumnsAsync([g], part, { signal });
     } catch (e) {
+      if (signal.aborted) throw e;
       if (e?.rowGroup !== g || !part.includes(e.column) || !CHUNK_KINDS.has(e.kind)) return Promise.all(part.map((c) => read([c])));
       ends.get(e.column).reject(e);
       const after = part.filter((c) => c > e.column);
@@ -257,13 +298,18 @@ function readTogether(f, g, list) {
 /** Reads `spans` of the open file ahead into its source's Held
  *  (stretches.js), counted as the page's own reads; not where the whole
  *  file is here already (a server that ignored Range). A stretch that
- *  fails to read leaves its ranges to the package, whose error says why. */
-async function readAhead(spans, options) {
+ *  fails to read leaves its ranges to the package, whose error says why.
+ *  `signal` (the operation's stop) ends its requests in flight; another
+ *  file's open stops it too. */
+async function readAhead(spans, { signal = null, ...options } = {}) {
   const { held, blob, http } = source;
   if (!spans.length || http?.note) return;
-  const read = blob ? async (s, e) => new Uint8Array(await blob.slice(s, e).arrayBuffer()) : (s, e) => http.buffer.slice(s, e);
+  const read = blob ? async (s, e) => new Uint8Array(await blob.slice(s, e).arrayBuffer()) : (s, e) => http.buffer.slice(s, e, signal ? { signal } : undefined);
+  // (between stretches, either stop ends it)
+  const opened = sourceStop?.signal;
+  const stopped = { throwIfAborted: () => (signal?.throwIfAborted(), opened?.throwIfAborted()) };
   try {
-    const io = await held.readSpans(spans, read, { signal: sourceStop?.signal, ...options });
+    const io = await held.readSpans(spans, read, { signal: stopped, ...options });
     // (Over HTTP its stats count what came over the network.)
     if (blob) extraIO.requests += io.requests, extraIO.bytes += io.bytes;
   } catch {
@@ -330,8 +376,9 @@ async function noteFailure(f, g, c, e) {
   failuresChanged = true;
 }
 
-/** Keeps the chunk `read` resolves to in the cache (within cacheLimit), and marks it in flight until then. */
-function reading(f, key, read) {
+/** Keeps the chunk `read` resolves to in the cache (within cacheLimit), and
+ *  marks it in flight until then, with `stop` (its sharedStop). */
+function reading(f, key, read, stop) {
   const p = (async () => {
     try {
       const col = await read;
@@ -351,9 +398,13 @@ function reading(f, key, read) {
       await noteFailure(f, g, c, e);
       throw e;
     } finally {
-      inflight.delete(key);
+      // (a read stopped may have been asked for anew meanwhile)
+      if (inflight.get(key) === p) inflight.delete(key);
     }
   })();
+  p.stop = stop;
+  // (a read stopped, then asked for anew, is awaited by no one: not an unhandled rejection)
+  p.catch(() => {});
   inflight.set(key, p);
   return p;
 }
@@ -374,17 +425,19 @@ const AHEAD_BYTES = 64 * 1024 * 1024;
  * on the source about once, not once per row group. `check` runs before
  * each group. `settled`: each chunk as { value } or { error }, one failing
  * chunk failing its column only. `skip` (a Uint8Array of G, or null): the
- * row groups left out, neither read nor read ahead.
+ * row groups left out, neither read nor read ahead. The stop of `check`
+ * (jobControl) ends its requests in flight.
  */
 async function* rowGroupsInTurn(cols, check, { settled = false, skip = null } = {}) {
   need();
   const G = footerGroups.length;
+  const { signal } = check;
   const todo = [];
   for (let g = 0; g < G; g++) if (!skip?.[g]) todo.push(g);
-  const ahead = chunksAhead(cols, skip, todo.length);
+  const ahead = chunksAhead(cols, skip, signal);
   const ask = async (g, extend = true) => {
     await ahead?.ensure(g, extend);
-    return getColumns(g, cols).map((p) => {
+    return getColumns(g, cols, signal).map((p) => {
       p.catch(() => {}); // a pass stopped early never awaits it
       return p;
     });
@@ -403,6 +456,8 @@ async function* rowGroupsInTurn(cols, check, { settled = false, skip = null } = 
       const until = ahead ? ahead.until : G;
       for (let k = i + 1; k < Math.min(todo.length, i + depth + 1) && todo[k] < until; k++) if (!asked.has(todo[k])) asked.set(todo[k], ask(todo[k], false));
       const chunks = await Promise.all((await now).map((p) => p.then((value) => ({ value }), (error) => ({ error }))));
+      // (stopped, its reads failed for that: no chunk's error)
+      if (signal?.aborted) await check();
       const size = chunks.reduce((n, r) => n + (r.value ? columnBytes(r.value) : 0), 0);
       depth = Math.max(1, Math.min(AHEAD_GROUPS, Math.floor(AHEAD_BYTES / Math.max(1, size))));
       if (!settled) for (const r of chunks) if (r.error) throw r.error;
@@ -421,9 +476,9 @@ async function* rowGroupsInTurn(cols, check, { settled = false, skip = null } = 
  * One chunk read after another, an export of 5,000 small row groups took
  * 9.2 s (0.7 now). The first chunk that fails, in order, is the error.
  */
-function blockChunks(groups, cols) {
-  return readingAhead(groups, cols, groups.length * cols.length >= READ_TOGETHER_FROM, async () => {
-    const asked = groups.map((g) => getColumns(g, cols).map((p) => (p.catch(() => {}), p)));
+function blockChunks(groups, cols, signal = null) {
+  return readingAhead(groups, cols, groups.length * cols.length >= READ_TOGETHER_FROM, signal, async () => {
+    const asked = groups.map((g) => getColumns(g, cols, signal).map((p) => (p.catch(() => {}), p)));
     const chunks = new Map();
     for (const [k, g] of groups.entries()) for (const [j, c] of cols.entries()) chunks.set(`${g}:${c}`, await asked[k][j]);
     return chunks;
@@ -478,14 +533,15 @@ async function windowCells(f, cols, groups, ids) {
  * `read()`, with the unread chunks of `cols` in row groups `groups` read
  * ahead in stretches first when `ahead`, and let go of once it is done:
  * the package asks for a row group's chunks in one call, so chunks of
- * many small row groups would otherwise be a request each.
+ * many small row groups would otherwise be a request each. `signal`: the
+ * operation's stop, which ends the read ahead's requests.
  */
-async function readingAhead(groups, cols, ahead, read) {
+async function readingAhead(groups, cols, ahead, signal, read) {
   const { held } = source;
   // (The file's tokenizers asked of the package once, not per row group.)
   const tokenizers = ahead ? (file?.tokenizers ?? []) : [];
   const spans = ahead ? aheadSpans(groups.flatMap((g) => unreadRequests(g, cols, tokenizers))) : [];
-  await readAhead(spans);
+  await readAhead(spans, { signal });
   try {
     return await read();
   } finally {
@@ -499,10 +555,13 @@ async function readingAhead(groups, cols, ahead, read) {
  * MAX_SPAN bytes of file, the next batch read while this one is decoded,
  * each released once its row groups have been handed on. Null for a short
  * pass (fewer than READ_TOGETHER_FROM chunks: one request each costs
- * little). The row groups `skip` marks (`groups` are left) are not read.
+ * little). The row groups `skip` marks are not read (nor counted).
+ * `signal`: the pass's stop, which ends its requests in flight.
  */
-function chunksAhead(cols, skip = null, groups = footerGroups.length) {
+function chunksAhead(cols, skip = null, signal = null) {
   const G = footerGroups.length;
+  let groups = 0; // (those left)
+  for (let g = 0; g < G; g++) if (!skip?.[g]) groups++;
   if (groups * cols.length < READ_TOGETHER_FROM) return null;
   const { held } = source; // (this file's, if another opens meanwhile)
   const batches = []; // { from, to, spans, ready }
@@ -524,7 +583,7 @@ function chunksAhead(cols, skip = null, groups = footerGroups.length) {
     }
     until = to;
     const spans = aheadSpans(ranges);
-    batches.push({ from, to, spans, ready: readAhead(spans) });
+    batches.push({ from, to, spans, ready: readAhead(spans, { signal }) });
   };
   return {
     /** The row groups planned so far end here. */
@@ -653,14 +712,18 @@ const viewRow = (i) => (view ? view[i] : i);
 function jobControl(id) {
   const f = file;
   let last = performance.now();
-  return async () => {
+  const signal = jobStops.get(id)?.signal ?? null;
+  const check = async () => {
     if (performance.now() - last > 30) {
       await new Promise((r) => setTimeout(r, 0));
       last = performance.now();
     }
-    if (aborted.has(id)) throw usage("cancelled", "cancelled");
+    if (signal?.aborted) throw usage("cancelled", "cancelled");
     if (file !== f) throw replaced();
   };
+  /** The job's stop, for its reads: a stop ends their requests in flight. */
+  check.signal = signal;
+  return check;
 }
 
 /** Columns that cannot be read as the file stands (a missing tokenizer). */
@@ -863,7 +926,7 @@ const ops = {
     }
     const f = need();
     // A window over several row groups reads their chunks ahead together.
-    const columns = await readingAhead([...groups.keys()], cols, groups.size > 1, () => windowCells(f, cols, groups, ids));
+    const columns = await readingAhead([...groups.keys()], cols, groups.size > 1, null, () => windowCells(f, cols, groups, ids));
     return { start, end, total, ids, columns, ...ioCounters() };
   },
 
@@ -903,12 +966,10 @@ const ops = {
       const searched = filters.some((cond) => cond.c === ANY_TEXT) ? textColumns(footerSchema) : [];
       const cols = [...new Set([...named, ...searched])];
       // Row groups whose footer statistics show one condition passing no
-      // row of theirs (filter.js): not read, none of their rows kept.
+      // row of theirs (filter.js; "any text column" by every column it
+      // searches): not read, none of their rows kept.
       const skip = new Uint8Array(G);
-      for (let g = 0; g < G; g++) {
-        const rg = footerGroups[g];
-        if (filters.some((cond) => cond.c !== ANY_TEXT && excludedByStats(cond, footerSchema[cond.c].type, rg.columns[cond.c], rg.numRows))) skip[g] = 1;
-      }
+      for (let g = 0; g < G; g++) if (filters.some((cond) => rowGroupExcluded(cond, footerSchema, footerGroups[g]))) skip[g] = 1;
       for (const x of skip) skipped += x;
       none = skip.slice();
       for await (const [g, settled] of rowGroupsInTurn(cols, check, { settled: true, skip })) {
@@ -1098,7 +1159,7 @@ const ops = {
           g0[i] = g;
           local[i] = r - rgStart[g];
         }
-        const chunks = await blockChunks([...new Set(g0)], cols);
+        const chunks = await blockChunks([...new Set(g0)], cols, check.signal);
         if (arrow) {
           const gathered = cols.map((c, k) => {
             const col = gatherColumn(footerSchema[c].type, n, (i) => chunks.get(`${g0[i]}:${c}`), local);
@@ -1147,6 +1208,9 @@ const ops = {
     let cols = chosen.filter((c) => !bad.has(c));
     const resolution = timerResolution();
     const f = mode === "memory" ? await getMemFile(post) : await getSourceFile();
+    // (from the source, a stop ends the reads' requests in flight)
+    const { signal } = check;
+    const withStop = (options) => (signal ? { ...options, signal } : options);
 
     // One untimed read of every chunk first: a chunk that fails takes its
     // column out of the run (named in the answer) instead of ending it.
@@ -1155,8 +1219,9 @@ const ops = {
         await check();
         try {
           if (mode === "memory") f.readColumn(g, c);
-          else await f.readColumnAsync(g, c);
+          else await f.readColumnAsync(g, c, withStop());
         } catch (e) {
+          await check(); // (stopped: no chunk's failure)
           skipped.push({ c, error: errorInfo(e) });
           break;
         }
@@ -1172,7 +1237,7 @@ const ops = {
         const t0 = performance.now();
         for (const g of rgs) {
           const options = reuse ? { reuse: previous.get(`${g}:${c}`) } : undefined;
-          const col = mode === "memory" ? f.readColumn(g, c, options) : await f.readColumnAsync(g, c, options);
+          const col = mode === "memory" ? f.readColumn(g, c, options) : await f.readColumnAsync(g, c, withStop(options));
           if (reuse) previous.set(`${g}:${c}`, col);
           const t = col.timings;
           agg.decompressMs += t.decompressMs;
@@ -1235,7 +1300,7 @@ const ops = {
       pooled = await pool.open(input, { tokenizers });
       read = (options) => pooled.readColumns(rgs, cols, options);
     } else if (mode === "memory") read = async (options) => f.readColumns(rgs, cols, options);
-    else read = (options) => f.readColumnsAsync(rgs, cols, options);
+    else read = (options) => f.readColumnsAsync(rgs, cols, withStop(options));
     try {
       let prev = null;
       const wall = [];
@@ -1306,9 +1371,11 @@ const PROGRESS_MS = 50;
 self.onmessage = async (ev) => {
   const { id, op, args, abort } = ev.data;
   if (abort !== undefined) {
-    aborted.add(abort);
+    jobStops.get(abort)?.abort();
     return;
   }
+  const stop = new AbortController();
+  jobStops.set(id, stop);
   // Progress at most every PROGRESS_MS: a pass over 300 row groups of 64
   // columns spent a fifth of its time drawing a message a row group.
   let posted = -Infinity;
@@ -1324,9 +1391,10 @@ self.onmessage = async (ev) => {
     const result = await ops[op](args || {}, post, id);
     self.postMessage({ id, ok: true, result });
   } catch (e) {
-    self.postMessage({ id, ok: false, error: errorInfo(e) });
+    // Stopped, whatever failed failed for that (a read aborted): cancelled.
+    self.postMessage({ id, ok: false, error: errorInfo(stop.signal.aborted && e?.kind !== "cancelled" ? usage("cancelled", "cancelled") : e) });
   } finally {
-    aborted.delete(id);
+    jobStops.delete(id);
   }
 };
 
