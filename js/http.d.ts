@@ -74,8 +74,9 @@ export interface UrlAsyncBuffer extends AsyncBuffer {
    *  `aborted` ColumnsError whose `cause` is the signal's reason. */
   slice(start: number, end: number, options?: { signal?: AbortSignal | null | undefined }): Promise<Uint8Array>;
   /** The whole file in memory, within `limit`: the copy a server that
-   *  ignores Range requests already sent, else one more GET. */
-  readAll(options?: { onProgress?: ((progress: DownloadProgress) => void) | null | undefined }): Promise<Uint8Array>;
+   *  ignores Range requests already sent, else one more GET, which
+   *  `signal` stops (the read then fails with kind `aborted`). */
+  readAll(options?: { onProgress?: ((progress: DownloadProgress) => void) | null | undefined; signal?: AbortSignal | null | undefined }): Promise<Uint8Array>;
 }
 
 /** Opens `url` for range reads: learns its size (HEAD, else a one-byte

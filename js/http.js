@@ -130,6 +130,9 @@ function eitherSignal(a, b) {
   ];
 }
 
+/** Whether `s` is an AbortSignal, or null (none). */
+const isSignal = (s) => s === null || (typeof s === "object" && typeof s.aborted === "boolean" && typeof s.addEventListener === "function");
+
 /** The options, checked: a wrong one is a bad_argument, never ignored. */
 function checkOptions(url, options) {
   try {
@@ -522,6 +525,22 @@ export async function asyncBufferFromUrl(url, options) {
     return out;
   };
 
+  // A read's own signal (slice's, readAll's) stops its requests too, as the
+  // source's does; it fired, the read fails as aborted.
+  const withReadSignal = async (readSignal, read) => {
+    const readAborted = () => new HttpError(`stopped reading ${href}: the read was aborted`, "aborted", readSignal.reason);
+    if (readSignal?.aborted) throw readAborted();
+    const [stop, release] = eitherSignal(signal, readSignal);
+    try {
+      return await read(stop);
+    } catch (e) {
+      if (readSignal?.aborted && !signal?.aborted) throw readAborted();
+      throw e;
+    } finally {
+      release();
+    }
+  };
+
   // Past 2^53 - 1, a size (and the byte positions in it) cannot be a
   // number exactly: it would be rounded, and the file read at guesses.
   if (size > Number.MAX_SAFE_INTEGER) {
@@ -549,48 +568,40 @@ export async function asyncBufferFromUrl(url, options) {
       } catch (e) {
         throw new HttpError(`slice(start, end, options): its options threw when read (${href})`, "bad_argument", e);
       }
-      if (readSignal !== null && (typeof readSignal !== "object" || typeof readSignal.aborted !== "boolean" || typeof readSignal.addEventListener !== "function")) {
-        throw new HttpError(`slice(start, end, { signal }): signal must be an AbortSignal (${href})`, "bad_argument");
-      }
+      if (!isSignal(readSignal)) throw new HttpError(`slice(start, end, { signal }): signal must be an AbortSignal (${href})`, "bad_argument");
       checkUnchanged();
       if (!(end > start)) return new Uint8Array(0);
-      const readAborted = () => new HttpError(`stopped reading ${href}: the read was aborted`, "aborted", readSignal.reason);
-      if (readSignal?.aborted) throw readAborted();
-      const [stop, release] = eitherSignal(signal, readSignal);
-      try {
-        return await readRange(start, end, stop, readSignal);
-      } catch (e) {
-        if (readSignal?.aborted && !signal?.aborted) throw readAborted();
-        throw e;
-      } finally {
-        release();
-      }
+      return withReadSignal(readSignal, (stop) => readRange(start, end, stop, readSignal));
     },
     /** The whole file in one Uint8Array, within the limit: the download the
      *  server already sent whole, else one GET not kept for slice(). */
     async readAll(options) {
       const bad = (what, cause) => new HttpError(`readAll: ${what}`, "bad_argument", cause);
       if (options != null && typeof options !== "object") throw bad("options must be an object");
-      let progress;
+      let progress, readSignal;
       try {
-        refuseUnknown(options, "readAll", ["onProgress"]);
+        refuseUnknown(options, "readAll", ["onProgress", "signal"]);
         progress = options?.onProgress ?? null;
+        readSignal = options?.signal ?? null;
       } catch (e) {
         if (e instanceof HttpError) throw e;
         throw bad("its options threw when read", e);
       }
       if (progress !== null && typeof progress !== "function") throw bad("options.onProgress must be a function");
+      if (!isSignal(readSignal)) throw bad("options.signal must be an AbortSignal");
       checkUnchanged();
-      const kept = await wholeKept();
-      if (kept) return kept;
-      checkAborted();
-      const r = await request("GET");
-      if (!r.ok) throw statusError(r, "downloading");
-      sameVersion(r);
-      sizedAsFile(r);
-      const all = counted(await download(r, false, progress ?? null));
-      if (all.length !== size) throw sizeChanged(all.length);
-      return all;
+      return withReadSignal(readSignal, async (stop) => {
+        const kept = await wholeKept();
+        if (kept) return kept;
+        checkAborted();
+        const r = await request("GET", undefined, stop);
+        if (!r.ok) throw statusError(r, "downloading");
+        sameVersion(r);
+        sizedAsFile(r);
+        const all = counted(await download(r, false, progress ?? null));
+        if (all.length !== size) throw sizeChanged(all.length);
+        return all;
+      });
     },
   };
 }

@@ -272,7 +272,7 @@ test("over the limit: too_large before the body when the size is known, as the b
   await assert.rejects(ranged.readAll(), isColumnsError("too_large", /limit on a file read whole/));
   assert.deepEqual(await (await asyncBufferFromUrl(`${base}/ranges/x.cols`)).readAll(), new Uint8Array(BODY));
   // readAll's one option, by name: another is refused, not ignored.
-  await assert.rejects((await asyncBufferFromUrl(`${base}/ranges/x.cols`)).readAll({ onprogress: () => {} }), isColumnsError("bad_argument", /^readAll has no option "onprogress"; it takes onProgress$/));
+  await assert.rejects((await asyncBufferFromUrl(`${base}/ranges/x.cols`)).readAll({ onprogress: () => {} }), isColumnsError("bad_argument", /^readAll has no option "onprogress"; it takes onProgress, signal$/));
 });
 
 test("abort: before opening, during a whole download (its connection closed), and a later read", async () => {
@@ -401,6 +401,32 @@ test("a read's own signal (the package passes it as slice(start, end, { signal }
   assert.equal(bodies.length, 2, "the waiting read asked again");
   assert.deepEqual(await source.slice(0, 10), new Uint8Array(BODY.subarray(0, 10)), "served from the second download");
   assert.equal(bodies.length, 2);
+});
+
+test("readAll's signal stops its download: an aborted ColumnsError with the reason as cause, its connection closed; a later readAll gets the whole file", async () => {
+  const url = `${base}/custom/x.cols`;
+  // Ranges at once; the whole file (readAll's GET) slowly.
+  custom = (req, res) => {
+    if (req.method === "HEAD") return res.writeHead(200, { "Content-Length": size, "Accept-Ranges": "bytes" }).end();
+    if (asked(req)) return ranged(req, res);
+    res.writeHead(200, { "Content-Length": size });
+    trickle(res, "custom", size, 16384, 15);
+  };
+  const source = await asyncBufferFromUrl(url);
+  await assert.rejects(source.readAll({ signal: "stop" }), isColumnsError("bad_argument", /^readAll: options\.signal must be an AbortSignal$/));
+  const early = new AbortController();
+  early.abort();
+  await assert.rejects(source.readAll({ signal: early.signal }), isColumnsError("aborted"));
+  bodies.length = 0;
+  const stop = new AbortController();
+  const reason = new Error("enough");
+  const reading = source.readAll({ signal: stop.signal });
+  await until(() => bodies.length === 1 && bodies[0].sent > 65536, "the download to be under way");
+  stop.abort(reason);
+  await assert.rejects(reading, (e) => isColumnsError("aborted", /stopped reading .*custom\/x\.cols: the read was aborted/)(e) && e.cause === reason);
+  await until(() => bodies[0].closed, "the download's connection to be closed");
+  assert.ok(bodies[0].closedEarly, "closed before the whole file was sent");
+  assert.deepEqual(await source.readAll({ signal: new AbortController().signal }), new Uint8Array(BODY));
 });
 
 test("headers go with every request (HEAD, probe, reads); requestInit and an injected fetch are used", async () => {
