@@ -209,6 +209,27 @@ test("Stop during a Timing run re-reading the file over a URL aborts its range r
   assert.deepEqual(log.errors, []);
 });
 
+test("Stop during a Timing run From memory over a URL aborts its download of the whole file; the next run ends", async () => {
+  const { page, log } = ins;
+  await tab(page, "timing");
+  await timingSettings(page, { mode: "memory" });
+  const r = await stopped(
+    () => page.click("[data-testid=timing-run]"),
+    () => page.click("[data-testid=timing-stop]"),
+    1,
+  );
+  console.log("timing from memory stopped:", JSON.stringify(r));
+  assert.equal(r.open, 1, "one download, of the whole file");
+  assert.ok(r.closedMs !== null, "the download open at Stop was not closed 3 s after it");
+  assert.equal(r.early, 1, "closed before its end");
+  assert.ok(r.after <= 256 * 1024, `${r.after} bytes sent after Stop (the download had ${r.left} to send)`);
+  assert.ok(r.left >= 2 * r.after, `${r.after} bytes after Stop of ${r.left}`);
+  await page.waitForSelector("[data-testid=timing-run]:not([disabled])");
+  await runTiming(page);
+  assert.match(await page.textContent("[data-testid=timing-run-label]"), /memory/);
+  assert.deepEqual(log.errors, []);
+});
+
 /** Opens `url` (a new file, its chunks not decoded yet) and shows the Data tab with one condition v < 10 in its filter form. */
 async function freshFilter(page, at) {
   await page.fill("[data-testid=url-input]", at);

@@ -42,7 +42,7 @@ async function pageKind(url, promise, signal = null) {
  * Opens `url` (see the package's asyncBufferFromUrl) within `limit`;
  * `onProgress({ label, bytes, totalBytes })` as a whole download comes;
  * `signal` stops every request of this source. Gives { buffer, stats,
- * note, readAll({ onProgress }) }: `stats` counts what came over the
+ * note, readAll({ onProgress, signal }) }: `stats` counts what came over the
  * network, `readAll` is the whole file (Timing from memory).
  */
 export async function openUrl(url, { limit = WHOLE_LIMIT, signal, onProgress } = {}) {
@@ -54,6 +54,6 @@ export async function openUrl(url, { limit = WHOLE_LIMIT, signal, onProgress } =
     get note() {
       return source.note;
     },
-    readAll: ({ onProgress: progress } = {}) => pageKind(url, source.readAll({ onProgress: labelled(progress) })),
+    readAll: ({ onProgress: progress, signal } = {}) => pageKind(url, source.readAll({ onProgress: labelled(progress), signal }), signal),
   };
 }

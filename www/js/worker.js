@@ -635,7 +635,7 @@ function dropFile() {
 
 /** The whole file's bytes, loaded once. (Kept only while its file is the
  *  one open: another opened during the load would otherwise get them.) */
-async function fileBytes(post) {
+async function fileBytes(post, signal = null) {
   if (memBytes) return memBytes;
   const at = source;
   const size = need().byteLength;
@@ -644,7 +644,7 @@ async function fileBytes(post) {
   // One read of the whole file, beside the package's (over HTTP counted by
   // urlbuffer.js, which fetches nothing anew when a server that ignores
   // ranges already sent all of it).
-  const bytes = at.blob ? new Uint8Array(await at.blob.arrayBuffer()) : await at.http.readAll({ onProgress: post });
+  const bytes = at.blob ? new Uint8Array(await at.blob.arrayBuffer()) : await at.http.readAll({ onProgress: post, signal });
   if (source !== at) throw replaced();
   if (at.blob) {
     extraIO.bytes += bytes.length;
@@ -671,9 +671,9 @@ function getSourceFile() {
   return sourceFile;
 }
 
-async function getMemFile(post) {
+async function getMemFile(post, signal) {
   if (memFile) return memFile;
-  const bytes = await fileBytes(post);
+  const bytes = await fileBytes(post, signal);
   return (memFile ??= ColumnsFile.fromBytes(bytes, registry));
 }
 
@@ -1207,9 +1207,9 @@ const ops = {
     for (const [c, e] of bad) skipped.push({ c, error: e });
     let cols = chosen.filter((c) => !bad.has(c));
     const resolution = timerResolution();
-    const f = mode === "memory" ? await getMemFile(post) : await getSourceFile();
-    // (from the source, a stop ends the reads' requests in flight)
+    // (a stop ends the requests in flight: the whole file's, the reads')
     const { signal } = check;
+    const f = mode === "memory" ? await getMemFile(post, signal) : await getSourceFile();
     const withStop = (options) => (signal ? { ...options, signal } : options);
 
     // One untimed read of every chunk first: a chunk that fails takes its
@@ -1296,7 +1296,7 @@ const ops = {
     if (scope === "pool") {
       pool = await ColumnsPool.create(poolSize);
       const tokenizers = args.tokenizers || [];
-      const input = source.blob && mode !== "memory" ? source.blob : await fileBytes(post);
+      const input = source.blob && mode !== "memory" ? source.blob : await fileBytes(post, signal);
       pooled = await pool.open(input, { tokenizers });
       read = (options) => pooled.readColumns(rgs, cols, options);
     } else if (mode === "memory") read = async (options) => f.readColumns(rgs, cols, options);
