@@ -160,7 +160,11 @@ export function createSql(ctx, el) {
     if (loadedFor === ctx.gen) return true;
     if (loading) return loading;
     const gen = ctx.gen;
-    loading = (async () => {
+    // This load is current while the file is the same and no Stop (or new
+    // file) has put its worker away: one past that touches nothing.
+    let eng = null;
+    const stale = () => gen !== ctx.gen || engine !== eng;
+    const me = (async () => {
       el.dataset.sqlState = "loading";
       stopBtn.hidden = false;
       const progress = (p) => {
@@ -170,12 +174,14 @@ export function createSql(ctx, el) {
       };
       try {
         if (!engine) await spawn();
+        eng = engine;
+        if (stale()) return false;
         // What DuckDB can hold, against what t would take: a file whose table
         // cannot fit is refused before any of it is read (a 5 GB file of
         // 750,000,000 rows read 540 MiB in 40 s, then ran out of memory).
-        const { memoryLimit: limit } = await engine.call("start", {}, { onProgress: progress });
+        const { memoryLimit: limit } = await eng.call("start", {}, { onProgress: progress });
+        if (stale()) return false;
         if (limit?.text) limitNote.textContent = `its memory limit in this browser, ${limit.text}`;
-        if (gen !== ctx.gen) return false;
         const need = tableEstimate(ctx.file, loadable());
         if (limit?.bytes && need.bytes > limit.bytes) {
           state.textContent = "Table t is not loaded: it would not fit in DuckDB-Wasm's memory.";
@@ -190,6 +196,8 @@ export function createSql(ctx, el) {
         }
         const t0 = performance.now();
         const { held, ...src } = await source();
+        // (a new file opened, or Stop, while the page's reader answered)
+        if (stale()) return false;
         // This load reads the file with a reader of its own: "Read so far"
         // counts it on top of the loads before it (each reads every chunk),
         // but not a copy in memory of what the page's reader downloaded.
@@ -199,9 +207,9 @@ export function createSql(ctx, el) {
           ctx.sqlIO = { bytes: before.bytes + io.bytes, requests: before.requests + io.requests };
           ctx.updateIO();
         };
-        const info = await engine.call("load", { ...src, tokenizers: ctx.registered.map((t) => t.bytes) }, { onProgress: progress });
+        const info = await eng.call("load", { ...src, tokenizers: ctx.registered.map((t) => t.bytes) }, { onProgress: progress });
         noteIO(info.io);
-        if (gen !== ctx.gen) return false;
+        if (stale()) return false;
         loadedFor = gen;
         ranOut = null;
         const notes = [];
@@ -218,7 +226,8 @@ export function createSql(ctx, el) {
         return true;
       } catch (e) {
         noteIO(e.io);
-        if (e.kind === "out_of_memory" && gen === ctx.gen) {
+        if (stale()) return false;
+        if (e.kind === "out_of_memory") {
           // What was loaded is given back: DuckDB's memory (one WebAssembly
           // memory, which never shrinks) goes only with its worker.
           engine?.worker.terminate();
@@ -235,11 +244,15 @@ export function createSql(ctx, el) {
         }
         return false;
       } finally {
-        loading = null;
-        stopBtn.hidden = true;
+        // (a load stopped or of another file leaves the one after it alone)
+        if (loading === me) {
+          loading = null;
+          stopBtn.hidden = true;
+        }
       }
     })();
-    return loading;
+    loading = me;
+    return me;
   }
 
   /** The columns the worker loads into t: those whose tokenizer, if any, is registered. */
