@@ -9,7 +9,7 @@
 
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
-import { openInspector, corpus, dropFile, sqlReady, runSql, tab, waitState } from "./harness.mjs";
+import { openInspector, corpus, dropFile, sqlReady, runSql, sqlColumn, tab, waitState } from "./harness.mjs";
 import path from "node:path";
 
 let ins;
@@ -62,6 +62,24 @@ test("Open as SQL while a statement runs: the view's statement waits for it, the
   await page.focus("[data-testid=sql-input]");
   await page.keyboard.press("Control+z");
   assert.equal(await page.inputValue("[data-testid=sql-input]"), SLOW);
+});
+
+test("an example clicked while a statement runs waits too; Stop ends the running one and the example's statement then runs (DuckDB started again, t loaded again)", async () => {
+  const { page } = ins;
+  await dropFile(page, DIAMONDS);
+  await sqlReady(page);
+  await page.fill("[data-testid=sql-input]", "SELECT count(*) FROM range(20000000000)");
+  await page.click("[data-testid=sql-run]");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=running]");
+  await page.click("[data-testid=panel-sql] .sql-examples button:has-text('Count rows')");
+  assert.equal(await page.inputValue("[data-testid=sql-input]"), "SELECT count(*) AS rows FROM t");
+  const waits = await page.isVisible("[data-testid=sql-queued]");
+  await page.click("[data-testid=sql-stop]");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=done]", { timeout: 60_000 });
+  assert.match(await page.textContent("[data-testid=sql-summary]"), /^1 row × 1 column/);
+  assert.deepEqual(await sqlColumn(page, 0), ["53940"]);
+  assert.ok(waits, "a note said it waits");
+  assert.ok(await page.isHidden("[data-testid=sql-queued]"));
 });
 
 test("a download of a result says how many rows it has written, and Stop ends the download alone: table t and the result stay", async () => {
