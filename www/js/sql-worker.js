@@ -13,12 +13,18 @@ import { brief, columnLabels, quoteName as quote } from "./labels.js";
 import { CHUNK_KINDS } from "./chunkkinds.js";
 import { formatTime } from "./timefmt.js";
 import { textFormat } from "./exporttext.js";
-import { hex, scalarText } from "./format.js";
+import { hex, scalarText, fmtBytes, plural } from "./format.js";
+import { EXPORT_LIMIT } from "./sizes.js";
 import { installs, statementSpans } from "./sqltext.js";
 import { firstModuleTrouble, moduleTrouble, wasmTrouble } from "./served.js";
 
 // A result's rows written to a CSV or JSON file in pieces of this many.
 const ROWS_A_PIECE = 10_000;
+// The rows of a result written first, spread over it, whose bytes say
+// what the whole CSV or JSON would take (refused over EXPORT_LIMIT).
+const SAMPLE_ROWS = 1000;
+// The calls the page asked to stop (Engine's signal): an export stops at its next piece.
+const aborted = new Set();
 
 const DUCKDB_DIR = new URL("../vendor/duckdb/", import.meta.url);
 let duck = null; // { db, conn, version, sortConn }
@@ -644,7 +650,7 @@ const ops = {
    * types as DuckDB's text); repeated column names made unique as the
    * page's labels are. A Blob, made in pieces of ROWS_A_PIECE rows.
    */
-  async exportText({ format }) {
+  async exportText({ format }, post, id) {
     const r = result;
     if (!r) throw usage("bad_argument", "no result");
     const { table, columns, readers, order } = r;
@@ -665,15 +671,33 @@ const ops = {
       if (col.type === "bool") return v ? "true" : "false";
       return scalarText(col.type, v);
     };
-    const parts = [fmt.head];
     const n = table.numRows;
+    const what = `the ${fmt.ext.toUpperCase()} of ${plural(n, "row")} × ${plural(columns.length, "column")}`;
+    const instead = "Narrow the result first (fewer columns, WHERE, LIMIT, an aggregate), or export from the Data tab, whose save picker (where the browser has one) writes straight into a file.";
+    // What it would take, from SAMPLE_ROWS rows spread over the result: a
+    // download over the limit is refused before it is written.
+    const sample = Math.min(n, SAMPLE_ROWS);
+    let sampled = 0;
+    for (let s = 0; s < sample; s++) sampled += enc.encode(fmt.row(columns.map((_, k) => text(k, Math.floor((s * n) / sample)))) + fmt.sep).length;
+    const about = sample ? Math.round((sampled / sample) * n) : 0;
+    if (about > EXPORT_LIMIT) throw usage("too_large", `${what} would take about ${fmtBytes(about)} (by ${plural(sample, "row")} of it), more than the ${fmtBytes(EXPORT_LIMIT)} a download may take in this tab; nothing was written. ${instead}`);
+    const parts = [fmt.head];
+    let bytes = enc.encode(fmt.head).length;
     for (let at = 0; at < n; at += ROWS_A_PIECE) {
+      // (a turn for the page's Stop to arrive: it ends this export alone, the result stays)
+      await new Promise((go) => setTimeout(go, 0));
+      if (aborted.delete(id)) throw usage("cancelled", "the download was stopped");
       const lines = [];
       for (let j = at; j < Math.min(n, at + ROWS_A_PIECE); j++) {
         const i = order ? order[j] : j;
         lines.push(fmt.row(columns.map((_, k) => text(k, i))));
       }
-      parts.push((at === 0 ? "" : fmt.sep) + lines.join(fmt.sep));
+      const piece = enc.encode((at === 0 ? "" : fmt.sep) + lines.join(fmt.sep));
+      bytes += piece.length;
+      // (the sample can fall short of the rows it did not see)
+      if (bytes > EXPORT_LIMIT) throw usage("too_large", `${what} passed the ${fmtBytes(EXPORT_LIMIT)} a download may take in this tab after ${plural(Math.min(n, at + ROWS_A_PIECE), "row")}; nothing was downloaded. ${instead}`);
+      parts.push(new Blob([piece]));
+      post({ done: Math.min(n, at + ROWS_A_PIECE), total: n });
     }
     parts.push(fmt.tail);
     return { blob: new Blob(parts, { type: fmt.mime }), ext: fmt.ext, rows: n };
@@ -806,14 +830,18 @@ function emptyOf(type) {
 
 self.onmessage = async (ev) => {
   const { id, op, args, abort } = ev.data;
-  if (abort !== undefined) return; // long DuckDB work stops only by terminating this worker
+  // Long DuckDB work stops only by terminating this worker; an export
+  // (exportText) stops at its next piece.
+  if (abort !== undefined) return void aborted.add(abort);
   const post = (progress) => self.postMessage({ id, progress });
   try {
     await ready;
     if (!ops[op]) throw usage("bad_argument", `unknown operation ${op}`);
-    self.postMessage({ id, ok: true, result: await ops[op](args || {}, post) });
+    self.postMessage({ id, ok: true, result: await ops[op](args || {}, post, id) });
   } catch (e) {
     self.postMessage({ id, ok: false, error: errorInfo(e) });
+  } finally {
+    aborted.delete(id);
   }
 };
 

@@ -3,7 +3,7 @@
 // table t; results show in the same grid as the data, errors as text.
 
 import { h, fill } from "../dom.js";
-import { fmtBytes, fmtInt, fmtMs, plural } from "../format.js";
+import { fmtBytes, fmtInt, fmtMs, nameString, plural } from "../format.js";
 import { Engine } from "../engine.js";
 import { createGrid, gridKeys } from "./grid.js";
 import { copyValue, copyRow, plainText } from "./cells.js";
@@ -44,15 +44,29 @@ export function createSql(ctx, el) {
   let inTable = null; // the columns table t holds (Set of column indices), once loaded
   let changed = false; // a statement run since t was loaded may have changed it (sqltext.js)
   let ranOut = null; // the ctx.gen whose load of t last ran out of memory (the next load says it tries again)
+  // A statement asked for while something ran ("Open as SQL", an example):
+  // in the editor, run as soon as that ends ({ text, view }), or null.
+  let queued = null;
+  let exporting = null; // the AbortController of a download being written: Stop ends it alone
+  // Where the focus goes back to when the work under way ends, if it was
+  // on a button the work disabled or hid (Run, a download): its testid.
+  let focusBack = null;
   const statements = createStatements(tabStorage());
-  const state = h("span", { "data-testid": "sql-state", "aria-live": "polite" });
-  // The seconds a statement has run, beside the status but out of its live
-  // region (a screen reader would read it out every second).
+  // The status: not a live region, as it counts a load's row groups and a
+  // download's rows (46 changes in a second on flights-3m); `announce`
+  // says the start and the end of each thing to a screen reader, as the
+  // Timing tab does.
+  const state = h("span", { "data-testid": "sql-state" });
+  const announce = h("p", { class: "visually-hidden", role: "status", "data-testid": "sql-announce" });
+  const say = (text) => (announce.textContent = text);
+  // The seconds a statement has run, beside the status.
   const elapsed = h("span", { "data-testid": "sql-elapsed" });
   const statusLine = h("p", { class: "muted small" }, state, " ", elapsed);
   let tableText = ""; // the status once t is loaded, said again after each statement
   let clock = null; // the interval that counts a running statement's seconds
   const changedNote = h("p", { class: "muted small", hidden: true, "data-testid": "sql-changed" }, "A statement that may change table t has run: t may no longer hold the file's rows. Open as SQL, on the Data tab, loads it from the file again first.");
+  // A statement in the editor that waits for the one running (`queued`).
+  const queueNote = h("p", { class: "notice small", hidden: true, "data-testid": "sql-queued" }, "The statement in the editor runs as soon as the one running ends. Stop ends that one now: DuckDB starts again, loads table t again, then runs it.");
   // A link's statement put in the editor but not run, and why.
   const linkNote = h("p", { class: "muted small", hidden: true, "data-testid": "sql-link-note" });
   // DuckDB's memory limit in this browser, said in the help once DuckDB has started.
@@ -64,7 +78,7 @@ export function createSql(ctx, el) {
   editor.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
       ev.preventDefault();
-      run(editor.value);
+      if (!running) run(editor.value);
     } else if ((ev.key === "ArrowUp" || ev.key === "ArrowDown") && ev.altKey && !ev.ctrlKey && !ev.metaKey && !ev.shiftKey) {
       // The recent statements, older and newer, as in a shell.
       ev.preventDefault();
@@ -128,6 +142,9 @@ export function createSql(ctx, el) {
   }
 
   function stop() {
+    // A download being written stops alone: table t and the result stay.
+    if (exporting) return exporting.abort();
+    const onStop = document.activeElement === stopBtn;
     // DuckDB stops only with its worker: start afresh, and load t again on the next run.
     engine?.worker.terminate();
     engine = null;
@@ -144,7 +161,23 @@ export function createSql(ctx, el) {
     busy(false);
     endClock();
     state.textContent = "Stopped. The next statement starts DuckDB again and reloads table t.";
+    say(state.textContent);
     el.dataset.sqlState = "stopped";
+    focusBack = null;
+    if (onStop) runBtn.focus();
+    // A statement that waited for the one stopped runs now (t loaded again first).
+    startQueued();
+  }
+
+  /** The statement that waited (`queued`), if any, run now. */
+  function startQueued() {
+    const q = queued;
+    queued = null;
+    queueNote.hidden = true;
+    if (!q || !ctx.file) return;
+    // "Open as SQL" shows the file's rows: t loaded again if a statement may have changed it.
+    if (q.view && changed) loadedFor = null;
+    run(q.text);
   }
 
   /** What the SQL worker reads: the file dropped, else the whole file the
@@ -160,9 +193,14 @@ export function createSql(ctx, el) {
     if (loadedFor === ctx.gen) return true;
     if (loading) return loading;
     const gen = ctx.gen;
-    loading = (async () => {
+    // This load is current while the file is the same and no Stop (or new
+    // file) has put its worker away: one past that touches nothing.
+    let eng = null;
+    const stale = () => gen !== ctx.gen || engine !== eng;
+    const me = (async () => {
       el.dataset.sqlState = "loading";
       stopBtn.hidden = false;
+      say(ranOut === gen ? "Loading table t again…" : "Loading table t…");
       const progress = (p) => {
         noteIO(p.io);
         const again = ranOut === gen ? "Loading table t again (the last load ran out of memory): " : "";
@@ -170,15 +208,18 @@ export function createSql(ctx, el) {
       };
       try {
         if (!engine) await spawn();
+        eng = engine;
+        if (stale()) return false;
         // What DuckDB can hold, against what t would take: a file whose table
         // cannot fit is refused before any of it is read (a 5 GB file of
         // 750,000,000 rows read 540 MiB in 40 s, then ran out of memory).
-        const { memoryLimit: limit } = await engine.call("start", {}, { onProgress: progress });
+        const { memoryLimit: limit } = await eng.call("start", {}, { onProgress: progress });
+        if (stale()) return false;
         if (limit?.text) limitNote.textContent = `its memory limit in this browser, ${limit.text}`;
-        if (gen !== ctx.gen) return false;
         const need = tableEstimate(ctx.file, loadable());
         if (limit?.bytes && need.bytes > limit.bytes) {
           state.textContent = "Table t is not loaded: it would not fit in DuckDB-Wasm's memory.";
+          say(state.textContent);
           fill(
             out,
             errorBox(
@@ -190,6 +231,8 @@ export function createSql(ctx, el) {
         }
         const t0 = performance.now();
         const { held, ...src } = await source();
+        // (a new file opened, or Stop, while the page's reader answered)
+        if (stale()) return false;
         // This load reads the file with a reader of its own: "Read so far"
         // counts it on top of the loads before it (each reads every chunk),
         // but not a copy in memory of what the page's reader downloaded.
@@ -199,9 +242,9 @@ export function createSql(ctx, el) {
           ctx.sqlIO = { bytes: before.bytes + io.bytes, requests: before.requests + io.requests };
           ctx.updateIO();
         };
-        const info = await engine.call("load", { ...src, tokenizers: ctx.registered.map((t) => t.bytes) }, { onProgress: progress });
+        const info = await eng.call("load", { ...src, tokenizers: ctx.registered.map((t) => t.bytes) }, { onProgress: progress });
         noteIO(info.io);
-        if (gen !== ctx.gen) return false;
+        if (stale()) return false;
         loadedFor = gen;
         ranOut = null;
         const notes = [];
@@ -209,6 +252,7 @@ export function createSql(ctx, el) {
         if (info.replaced.length) notes.push(`bytes that are not UTF-8 in ${info.replaced.join(", ")} appear as U+FFFD in SQL`);
         tableText = `Table t: ${plural(info.rows, "row")} × ${plural(info.columns.length, "column")}, loaded through Arrow in ${fmtMs(performance.now() - t0)}${notes.length ? `; ${notes.join("; ")}` : ""}.`;
         state.textContent = tableText;
+        say(tableText);
         showColumns(info.columns);
         inTable = new Set(info.columns.map((c) => c.c));
         exampleButtons();
@@ -218,7 +262,8 @@ export function createSql(ctx, el) {
         return true;
       } catch (e) {
         noteIO(e.io);
-        if (e.kind === "out_of_memory" && gen === ctx.gen) {
+        if (stale()) return false;
+        if (e.kind === "out_of_memory") {
           // What was loaded is given back: DuckDB's memory (one WebAssembly
           // memory, which never shrinks) goes only with its worker.
           engine?.worker.terminate();
@@ -226,20 +271,27 @@ export function createSql(ctx, el) {
           shown = null;
           ranOut = gen;
           state.textContent = "Table t could not be loaded: DuckDB-Wasm ran out of memory.";
+          say(state.textContent);
           fill(out, errorBox(`${e.message}\n\nWhat was loaded is freed: DuckDB-Wasm was stopped to give its memory back. The next Run starts it again and loads table t again from the file, which can run out the same way.\n\n${INSTEAD}`));
           el.dataset.sqlState = "error";
         } else if (e.kind !== "cancelled") {
           state.textContent = "Table t could not be loaded.";
+          say(state.textContent);
           fill(out, errorBox(`${e.kind}: ${e.message}`));
           el.dataset.sqlState = "error";
         }
         return false;
       } finally {
-        loading = null;
-        stopBtn.hidden = true;
+        // (a load stopped or of another file leaves the one after it alone)
+        if (loading === me) {
+          loading = null;
+          // (a statement waiting for t keeps Stop, and the focus it may have)
+          if (!running) stopBtn.hidden = true;
+        }
       }
     })();
-    return loading;
+    loading = me;
+    return me;
   }
 
   /** The columns the worker loads into t: those whose tokenizer, if any, is registered. */
@@ -286,21 +338,54 @@ export function createSql(ctx, el) {
     }
   }
 
-  /** Runs `work` as the one thing under way (see `running`), or not at all if something else is. */
+  /**
+   * Runs `work` as the one thing under way (see `running`), or not at all
+   * if something else is. Run or a download button, disabled for the time,
+   * would drop the focus to the page: Stop takes it while the work goes on
+   * and hands it back at the end (as the Timing tab's Run does).
+   */
   async function exclusive(work) {
     if (running) return;
     running = true;
     const id = ++runId;
+    const from = document.activeElement;
+    focusBack = from === runBtn || from?.classList.contains("sql-export") ? from.dataset.testid : null;
     busy(true);
+    if (focusBack) {
+      stopBtn.hidden = false;
+      stopBtn.focus();
+    }
     try {
       await work();
     } finally {
       if (id === runId) {
+        const back = focusBack && (document.activeElement === stopBtn || document.activeElement === document.body) ? el.querySelector(`[data-testid="${focusBack}"]`) : null;
+        focusBack = null;
         running = false;
         busy(false);
         stopBtn.hidden = true;
+        if (back && !back.disabled) back.focus();
+        else if (back) runBtn.focus();
+        startQueued();
       }
     }
+  }
+
+  /**
+   * `text` put in the editor (as an edit Ctrl+Z takes back) and run: now,
+   * or if something runs, as soon as it ends, said under the editor (the
+   * result on show is never that of another statement than the editor's).
+   * `view`: the Data tab's view ("Open as SQL"), which shows the file's rows.
+   */
+  function writeAndRun(text, { view = false } = {}) {
+    write(text);
+    if (!running) {
+      if (view && changed) loadedFor = null;
+      return run(text);
+    }
+    queued = { text, view };
+    queueNote.hidden = false;
+    say(queueNote.textContent);
   }
 
   /** The result on show, in the order `sort` says; `note`, if any, under its summary. */
@@ -325,16 +410,35 @@ export function createSql(ctx, el) {
     });
   }
 
-  /** The result on show as a file: its rows in the order shown (the worker writes it). */
+  /**
+   * The result on show as a file: its rows in the order shown (the worker
+   * writes it, saying how many so far). Stop ends the download alone.
+   */
   async function exportResult(format) {
     await exclusive(async () => {
       stopBtn.hidden = false;
+      const what = format.toUpperCase();
+      const ac = new AbortController();
+      exporting = ac;
+      state.textContent = `Writing the ${what}…`;
+      say(`Writing the ${what} of ${plural(shown.numRows, "row")}`);
       try {
-        const res = await engine.call("exportText", { format });
+        const res = await engine.call("exportText", { format }, { signal: ac.signal, onProgress: (p) => (state.textContent = `Writing the ${what}: ${fmtInt(p.done)} of ${plural(p.total, "row")}…`) });
         ctx.download(`${ctx.name.replace(/\.cols$/i, "").replace(/[^\w.-]+/g, "_")}-query.${res.ext}`, res.blob);
+        state.textContent = tableText;
+        say(`The ${what} of ${plural(res.rows, "row")} is written: it downloads.`);
       } catch (e) {
         if (!engine) return; // stopped
-        ctx.toast(`The result could not be written: ${errorText(e)}`, "error");
+        state.textContent = tableText;
+        if (e.kind === "cancelled") {
+          say(`The ${what} download was stopped; the result stays.`);
+          ctx.toast(`The ${what} download was stopped: nothing was downloaded. Table t and the result stay.`);
+        } else {
+          say(`The ${what} could not be written.`);
+          ctx.toast(`The result could not be written: ${errorText(e)}`, "error");
+        }
+      } finally {
+        if (exporting === ac) exporting = null;
       }
     });
   }
@@ -362,6 +466,7 @@ export function createSql(ctx, el) {
         changedNote.hidden = false;
       }
       startClock();
+      say("Running the statement…");
       try {
         // (the editor's line where `text` starts: the lines trim() took off before it)
         const line = 1 + (sqlText.match(/^\s*/)[0].match(/\n/g)?.length ?? 0);
@@ -370,13 +475,28 @@ export function createSql(ctx, el) {
         if (id === runId) ctx.setUrlState({ sqlrun: null });
         shown = { columns: res.columns, numRows: res.numRows, ms: res.ms, statements: res.statements };
         state.dataset.rows = String(res.numRows);
+        if (queued) {
+          // Another statement is in the editor now, and runs next: this
+          // one's rows are not shown under it.
+          shown = null;
+          fill(out);
+          return;
+        }
         showResult();
+        say(`Done: ${plural(res.numRows, "row")} × ${plural(res.columns.length, "column")}.`);
         el.dataset.sqlState = "done";
       } catch (e) {
         if (!engine) return; // stopped
         endClock();
         shown = null;
+        if (queued) {
+          // (the statement in the editor now runs next: this one's error is said aside)
+          fill(out);
+          ctx.toast(`The statement before the one in the editor failed: ${errorText(e)}`, "error");
+          return;
+        }
         fill(out, errorBox(errorText(e)));
+        say("The statement failed.");
         el.dataset.sqlState = "error";
       }
     });
@@ -405,8 +525,11 @@ export function createSql(ctx, el) {
       // drawn again took the grid out of the page a moment, and the focus with it).
       const focused = grid.el.contains(document.activeElement);
       const col = grid.selection.col;
+      const by = shown.columns.find((c) => c.key === next?.key)?.label;
+      state.textContent = next ? `Sorting ${plural(shown.numRows, "row")} by ${nameString(by)} ${next.desc ? "descending" : "ascending"}…` : `Putting ${plural(shown.numRows, "row")} back in the statement's order…`;
       try {
         await engine.call("sort", { key: next ? next.key : null, desc: !!next?.desc });
+        state.textContent = tableText;
         showResult();
         if (focused) {
           grid.el.focus({ preventScroll: true });
@@ -415,6 +538,7 @@ export function createSql(ctx, el) {
         el.dataset.sqlState = "done";
       } catch (e) {
         if (!engine) return; // stopped
+        state.textContent = tableText;
         // The rows stay on show, in the order they had; the message says why they did not sort.
         const label = shown.columns.find((c) => c.key === next?.key)?.label;
         sort = was;
@@ -504,12 +628,15 @@ export function createSql(ctx, el) {
     if (firstText >= 0) list.push([`Top ${ctx.labels[firstText]}`, `SELECT ${quote(ctx.labels[firstText])}, count(*) AS n FROM t GROUP BY ALL ORDER BY n DESC LIMIT 20`]);
     const time = Object.keys(ctx.timeUnits).map(Number).find(inT);
     if (time !== undefined && ctx.timeUnits[time] === "us") list.push([`${ctx.labels[time]} by month`, `SELECT date_trunc('month', make_timestamp(${quote(ctx.labels[time])})) AS month, count(*) AS n FROM t GROUP BY ALL ORDER BY month`]);
-    fill(examples, h("span", { class: "muted small" }, "Try: "), list.map(([label, sql]) => h("button", { type: "button", class: "small", onclick: () => { write(sql); run(sql); } }, label)));
+    fill(examples, h("span", { class: "muted small" }, "Try: "), list.map(([label, sql]) => h("button", { type: "button", class: "small", onclick: () => writeAndRun(sql) }, label)));
   }
 
   return {
     render() {
+      queued = null;
+      exporting = null;
       stop();
+      say(""); // (a new file: nothing was stopped that the person started)
       record.reset();
       linked = null;
       linkNote.hidden = true;
@@ -548,6 +675,8 @@ export function createSql(ctx, el) {
         ),
         examples,
         statusLine,
+        announce,
+        queueNote,
         linkNote,
         changedNote,
         tableCols,
@@ -575,13 +704,15 @@ export function createSql(ctx, el) {
       const gen = ctx.gen;
       linked = null; // (this view is what the person asked for now)
       if (ctx.build && !ctx.build.duckdb) return;
-      // The rows shown must be the file's: t loaded again if a statement may have changed it.
+      // The rows shown must be the file's: t loaded again if a statement may
+      // have changed it (after the statement running, if one is).
       if (changed && loadedFor === ctx.gen && !running) loadedFor = null;
       if (!(await ensureLoaded()) || gen !== ctx.gen) return;
       const sql = statementOf(view, inTable);
       if (sql === null) return;
-      editor.value = sql;
-      await run(sql);
+      // While a statement (a sort, a download) runs, the view's waits for
+      // it to end, or for Stop (DuckDB's tables of your own stay unless you stop).
+      await writeAndRun(sql, { view: true });
     },
     /**
      * A link's statement (untrusted: it runs in DuckDB, which reads only
