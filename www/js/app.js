@@ -2,7 +2,7 @@
 
 import { h, fill, $, $$ } from "./dom.js";
 import { Engine } from "./engine.js";
-import { fmtBytes, fileText, fileTextString } from "./format.js";
+import { fmtBytes, fmtInt, fileText, fileTextString } from "./format.js";
 import { errorBox } from "./common.js";
 import { columnLabels } from "./labels.js";
 import { guessTimeUnit } from "./timefmt.js";
@@ -123,6 +123,19 @@ function onHistoryStep(ev) {
 
 const tasks = new Map();
 let taskId = 0;
+// The status line (#status-text) shows each step of the work under way; it
+// is no live region (a 3M-row export read out "rows written 65536 of
+// 3000000 Cancel" 48 times). What a screen reader hears is said apart, in
+// #status-said: a task's start, if it is still going after SAY_AFTER_MS
+// (a quick one is said by what it shows), and then how it ended.
+const SAY_AFTER_MS = 1000;
+/** Says `text` politely to a screen reader (the page's own live region). */
+function say(text) {
+  const el = $("#status-said");
+  // (the same words again are read again only as a change)
+  el.textContent = el.textContent === text ? `${text}\u00a0` : text;
+}
+ctx.say = say;
 function renderStatus() {
   const el = $("#status");
   const last = [...tasks.values()].pop();
@@ -136,20 +149,31 @@ function renderStatus() {
   text.title = text.textContent;
   $("#cancel-button").disabled = tasks.size === 0;
 }
-function beginTask(label) {
+/** A task on the status line; `quiet`: its start and end are not said
+ *  (its view says them itself, as the Timing tab does). */
+function beginTask(label, { quiet = false } = {}) {
   const id = ++taskId;
-  tasks.set(id, { label, detail: null });
+  const task = { label, detail: null, said: false, timer: 0 };
+  tasks.set(id, task);
+  if (!quiet)
+    task.timer = setTimeout(() => {
+      task.said = true;
+      say(`${label}…`);
+    }, SAY_AFTER_MS);
   renderStatus();
   return {
     progress(p) {
       const t = tasks.get(id);
       if (!t) return;
-      t.detail = p.text ?? (p.total ? `${p.label} ${p.done} of ${p.total}` : p.label);
+      t.detail = p.text ?? (p.total ? `${p.label} ${fmtInt(p.done)} of ${fmtInt(p.total)}` : p.label);
       renderStatus();
     },
-    end() {
+    /** `error`: how it ended, if not well. */
+    end(error = null) {
+      clearTimeout(task.timer);
       tasks.delete(id);
       renderStatus();
+      if (task.said) say(!error ? `${label}: done.` : error.kind === "cancelled" ? `${label}: stopped.` : `${label}: failed${error.kind ? ` (${error.kind})` : ""}.`);
     },
   };
 }
@@ -192,9 +216,10 @@ ctx.noteIO = (res) => {
 ctx.updateIO = () => updateIO(ctx);
 
 /** Runs a worker operation with a status line; keeps I/O counters fresh. */
-ctx.call = async (op, args, label, { onProgress, signal } = {}) => {
-  const task = beginTask(label || op);
+ctx.call = async (op, args, label, { onProgress, signal, quiet = false } = {}) => {
+  const task = beginTask(label || op, { quiet });
   const gen = ctx.gen;
+  let error = null;
   try {
     const res = await ctx.engine.call(op, args, {
       signal,
@@ -205,8 +230,11 @@ ctx.call = async (op, args, label, { onProgress, signal } = {}) => {
     });
     if (gen === ctx.gen) ctx.noteIO(res);
     return res;
+  } catch (e) {
+    error = e;
+    throw e;
   } finally {
-    task.end();
+    task.end(error);
   }
 };
 

@@ -1,0 +1,53 @@
+// The page's status line and what a screen reader hears of it. The line
+// (#status-text) shows each step of long work, its numbers as the page
+// writes them (3,000,000); the live region says a task's start and its end,
+// not each step: the whole status line was one, and a 3M-row export of
+// flights-3m (46 blocks of 65,536 rows) read out "Exporting CSV: rows
+// written 65536 of 3000000 Cancel" 48 times, the Cancel button's text with
+// it. The Cancel button is in no live region.
+
+import { test, before, after } from "node:test";
+import assert from "node:assert/strict";
+import { dropFile, openInspector, tab } from "./harness.mjs";
+import { flights3m } from "./flights3m.mjs";
+
+let insp, page, log;
+before(async () => {
+  const data = flights3m();
+  insp = await openInspector();
+  ({ page, log } = insp);
+  await dropFile(page, data.file);
+  await tab(page, "data");
+});
+after(() => insp?.close());
+
+const LIVE = "[aria-live]:not([aria-live=off]), [role=status], [role=alert], [role=log]";
+
+test("a 3M-row CSV export: the live region says its start and its end, once each; the status line shows the rows written as 1,234,567", async () => {
+  // Every text change in a live region in sight, and every text of the status line.
+  await page.evaluate((live) => {
+    window.__said = [];
+    window.__shown = [];
+    const line = document.getElementById("status-text");
+    new MutationObserver((ms) => {
+      for (const m of ms) {
+        const el = m.target.nodeType === 3 ? m.target.parentElement : m.target;
+        const region = el?.closest(live);
+        if (region && !region.closest("[hidden]")) window.__said.push(`${region.dataset.testid || region.id}: ${region.textContent.trim()}`);
+        if (line.contains(el)) window.__shown.push(line.textContent);
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  }, LIVE);
+  await page.click("[data-testid=export-toggle]");
+  await page.check("[data-testid=export-format-csv]");
+  await Promise.all([page.waitForEvent("download", { timeout: 300_000 }), page.click("[data-testid=export-run]")]);
+  await page.waitForFunction(() => document.getElementById("status-text").textContent === "");
+  const said = await page.evaluate(() => window.__said.filter((x, i, a) => x !== a[i - 1]));
+  const shown = await page.evaluate(() => window.__shown);
+  assert.deepEqual(said, ["status-said: Exporting CSV…", "status-said: Exporting CSV: done."], `said: ${said.slice(0, 6).join(" | ")}`);
+  const steps = shown.filter((t) => /^Exporting CSV: rows written [\d,]+ of 3,000,000$/.test(t));
+  assert.ok(steps.length >= 2, `status line: ${[...new Set(shown)].slice(0, 6).join(" | ")}`);
+  assert.ok(steps.some((t) => /written \d{1,3}(,\d{3})+ of/.test(t)), steps.slice(0, 3).join(" | "));
+  assert.equal(await page.$eval("[data-testid=cancel-button]", (b, live) => b.closest(live)?.outerHTML.slice(0, 80) ?? null, LIVE), null, "the Cancel button is inside a live region");
+  assert.deepEqual(log.errors, []);
+});
