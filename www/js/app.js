@@ -779,8 +779,9 @@ function wire() {
       $("#drop-overlay").hidden = true;
       $("#tooltip").hidden = true;
       for (const menu of $$(POPUPS)) {
-        // Focus in a menu that closes goes back to the menu's button.
-        if (menu.contains(document.activeElement)) menu.querySelector("summary").focus();
+        // Focus in a menu that closes goes back to the menu's button (as
+        // does focus lost to the page's body: a control in it went away).
+        if (menu.contains(document.activeElement) || document.activeElement === document.body) menu.querySelector("summary").focus();
         menu.open = false;
       }
     }

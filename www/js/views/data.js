@@ -588,7 +588,7 @@ export function createData(ctx, el) {
     const note = h("div", { class: "muted small", "data-testid": "export-result" });
     const bar = h("progress", { max: 1, value: 0, hidden: true, "data-testid": "export-progress" });
     let ac = null;
-    const stop = h("button", { type: "button", class: "small danger", hidden: true, onclick: () => ac?.abort() }, "Stop");
+    const stop = h("button", { type: "button", class: "small danger", hidden: true, "data-testid": "export-stop", onclick: () => ac?.abort() }, "Stop");
     const go = h("button", { type: "submit", class: "small primary", "data-testid": "export-run" }, "Export");
     fill(
       exportHost,
@@ -613,8 +613,13 @@ export function createData(ctx, el) {
               }
             }
             ac = new AbortController();
+            // Export, disabled while it runs, would drop the focus to the
+            // page's body (and Escape could not close the menu): Stop takes
+            // it, and gives it back at the end.
+            const fromGo = document.activeElement === go;
             go.disabled = true;
             stop.hidden = false;
+            if (fromGo) stop.focus();
             bar.hidden = false;
             bar.value = 0;
             note.textContent = "";
@@ -638,9 +643,11 @@ export function createData(ctx, el) {
               if (gen !== ctx.gen) ctx.toast(`Export of ${file} stopped: ${e.kind === "cancelled" ? e.message : `${e.kind}: ${e.message}`}.`, "error");
             } finally {
               if (exporting === gen) exporting = null;
+              const onStop = document.activeElement === stop;
               go.disabled = false;
               stop.hidden = true;
               bar.hidden = true;
+              if (onStop || (fromGo && document.activeElement === document.body)) go.focus();
             }
           },
         },
