@@ -10,6 +10,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { dropFile, openInspector, tab } from "./harness.mjs";
 import { flights3m } from "./flights3m.mjs";
+import { timingSettings, runTiming } from "./timingrun.mjs";
 
 let insp, page, log;
 before(async () => {
@@ -29,14 +30,15 @@ test("a 3M-row CSV export: the live region says its start and its end, once each
     window.__said = [];
     window.__shown = [];
     const line = document.getElementById("status-text");
-    new MutationObserver((ms) => {
+    window.__liveObserver = new MutationObserver((ms) => {
       for (const m of ms) {
         const el = m.target.nodeType === 3 ? m.target.parentElement : m.target;
         const region = el?.closest(live);
         if (region && !region.closest("[hidden]")) window.__said.push(`${region.dataset.testid || region.id}: ${region.textContent.trim()}`);
         if (line.contains(el)) window.__shown.push(line.textContent);
       }
-    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    window.__liveObserver.observe(document.body, { subtree: true, childList: true, characterData: true });
   }, LIVE);
   await page.click("[data-testid=export-toggle]");
   await page.check("[data-testid=export-format-csv]");
@@ -49,5 +51,37 @@ test("a 3M-row CSV export: the live region says its start and its end, once each
   assert.ok(steps.length >= 2, `status line: ${[...new Set(shown)].slice(0, 6).join(" | ")}`);
   assert.ok(steps.some((t) => /written \d{1,3}(,\d{3})+ of/.test(t)), steps.slice(0, 3).join(" | "));
   assert.equal(await page.$eval("[data-testid=cancel-button]", (b, live) => b.closest(live)?.outerHTML.slice(0, 80) ?? null, LIVE), null, "the Cancel button is inside a live region");
+  assert.deepEqual(log.errors, []);
+});
+
+test("a Timing run: nothing said outside the Timing tab (it says its end itself); the status line still shows its steps", async () => {
+  await tab(page, "timing");
+  await timingSettings(page, { runs: "25", warmups: "0", scope: "whole", mode: "memory" });
+  await page.evaluate((live) => {
+    window.__liveObserver.disconnect(); // (the test before's)
+    window.__said = [];
+    window.__shown = [];
+    const line = document.getElementById("status-text");
+    const timing = document.querySelector("[data-testid=panel-timing]");
+    window.__liveObserver = new MutationObserver((ms) => {
+      for (const m of ms) {
+        const el = m.target.nodeType === 3 ? m.target.parentElement : m.target;
+        const region = el?.closest(live);
+        if (region && !timing.contains(region) && !region.closest("[hidden]")) window.__said.push(`${region.dataset.testid || region.id}: ${region.textContent.trim()}`);
+        if (line.contains(el)) window.__shown.push(line.textContent);
+      }
+    });
+    window.__liveObserver.observe(document.body, { subtree: true, childList: true, characterData: true });
+  }, LIVE);
+  const t0 = Date.now();
+  await runTiming(page);
+  const ms = Date.now() - t0;
+  const said = await page.evaluate(() => window.__said);
+  const shown = await page.evaluate(() => window.__shown);
+  assert.deepEqual(said, [], `said outside the Timing tab: ${said.slice(0, 6).join(" | ")}`);
+  assert.ok(shown.some((t) => /^Timing: run \d+ of 25$/.test(t)), `status line: ${[...new Set(shown)].slice(0, 6).join(" | ")}`);
+  // (long enough that a task said after 1 s would have been)
+  assert.ok(ms > 1500, `the run took ${ms} ms`);
+  assert.match(await page.textContent("[data-testid=timing-announce]"), /^Timing done/);
   assert.deepEqual(log.errors, []);
 });
