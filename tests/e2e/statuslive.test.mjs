@@ -85,3 +85,24 @@ test("a Timing run: nothing said outside the Timing tab (it says its end itself)
   assert.match(await page.textContent("[data-testid=timing-announce]"), /^Timing done/);
   assert.deepEqual(log.errors, []);
 });
+
+test("'Profile every column' of flights-3m (a column a pass, its rows are many): said once at its start and once at its end, not a pass at a time", async () => {
+  await tab(page, "schema");
+  await page.evaluate((live) => {
+    window.__liveObserver.disconnect(); // (the test before's)
+    window.__said = [];
+    window.__liveObserver = new MutationObserver((ms) => {
+      for (const m of ms) {
+        const el = m.target.nodeType === 3 ? m.target.parentElement : m.target;
+        const region = el?.closest(live);
+        if (region && !region.closest("[hidden]")) window.__said.push(`${region.dataset.testid || region.id}: ${region.textContent.trim()}`);
+      }
+    });
+    window.__liveObserver.observe(document.body, { subtree: true, childList: true, characterData: true });
+  }, LIVE);
+  await page.click("[data-testid=profiles-run]");
+  await page.waitForSelector("[data-testid=profiles-done]", { timeout: 300_000 });
+  const said = await page.evaluate(() => window.__said.filter((x, i, a) => x !== a[i - 1]));
+  assert.deepEqual(said, ["status-said: Profiling 5 columns…", "status-said: Profiling 5 columns: done."], `said: ${said.slice(0, 8).join(" | ")}`);
+  assert.deepEqual(log.errors, []);
+});
