@@ -106,3 +106,17 @@ test("'Profile every column' of flights-3m (a column a pass, its rows are many):
   assert.deepEqual(said, ["status-said: Profiling 5 columns…", "status-said: Profiling 5 columns: done."], `said: ${said.slice(0, 8).join(" | ")}`);
   assert.deepEqual(log.errors, []);
 });
+
+test("Cancel by keyboard: the work stops and the focus goes to the tab shown, not the page's body", async () => {
+  await tab(page, "data");
+  await page.click("[data-testid=export-toggle]");
+  await page.check("[data-testid=export-format-csv]");
+  await page.click("[data-testid=export-run]");
+  await page.waitForSelector("[data-testid=cancel-button]:not([disabled])");
+  await page.focus("[data-testid=cancel-button]");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.getElementById("status-text").textContent === "");
+  assert.equal(await page.textContent("[data-testid=export-result]"), "Export stopped.");
+  assert.equal(await page.evaluate(() => (document.activeElement === document.body ? "BODY" : document.activeElement.dataset.testid)), "tab-data");
+  assert.deepEqual(log.errors, []);
+});

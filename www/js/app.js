@@ -147,7 +147,15 @@ function renderStatus() {
   if (last) fill(text, h("span", { class: "status-what" }, last.detail === null ? `${last.label}…` : `${last.label}:`), last.detail === null ? null : h("span", { class: "status-detail" }, h("span", { class: "status-gap" }, " "), last.detail));
   else fill(text);
   text.title = text.textContent;
-  $("#cancel-button").disabled = tasks.size === 0;
+  const cancel = $("#cancel-button");
+  // Cancel, disabled and hidden with nothing under way, would drop the
+  // focus to the page's body: it goes to the tab shown (the file's views),
+  // else to Open file.
+  if (tasks.size === 0 && document.activeElement === cancel) {
+    const tab = $(`#tab-${ctx.tab}`);
+    (tab?.getClientRects().length ? tab : $("#open-button")).focus();
+  }
+  cancel.disabled = tasks.size === 0;
 }
 /** A task on the status line; `quiet`: its start and end are not said
  *  (its view says them itself, as the Timing tab does). */
