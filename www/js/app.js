@@ -2,7 +2,7 @@
 
 import { h, fill, $, $$ } from "./dom.js";
 import { Engine } from "./engine.js";
-import { fmtBytes, fileText, fileTextString } from "./format.js";
+import { fmtBytes, fmtInt, fileText, fileTextString } from "./format.js";
 import { errorBox } from "./common.js";
 import { columnLabels } from "./labels.js";
 import { guessTimeUnit } from "./timefmt.js";
@@ -123,6 +123,19 @@ function onHistoryStep(ev) {
 
 const tasks = new Map();
 let taskId = 0;
+// The status line (#status-text) shows each step of the work under way; it
+// is no live region (a 3M-row export read out "rows written 65536 of
+// 3000000 Cancel" 48 times). What a screen reader hears is said apart, in
+// #status-said: a task's start, if it is still going after SAY_AFTER_MS
+// (a quick one is said by what it shows), and then how it ended.
+const SAY_AFTER_MS = 1000;
+/** Says `text` politely to a screen reader (the page's own live region). */
+function say(text) {
+  const el = $("#status-said");
+  // (the same words again are read again only as a change)
+  el.textContent = el.textContent === text ? `${text}\u00a0` : text;
+}
+ctx.say = say;
 function renderStatus() {
   const el = $("#status");
   const last = [...tasks.values()].pop();
@@ -134,22 +147,41 @@ function renderStatus() {
   if (last) fill(text, h("span", { class: "status-what" }, last.detail === null ? `${last.label}…` : `${last.label}:`), last.detail === null ? null : h("span", { class: "status-detail" }, h("span", { class: "status-gap" }, " "), last.detail));
   else fill(text);
   text.title = text.textContent;
-  $("#cancel-button").disabled = tasks.size === 0;
+  const cancel = $("#cancel-button");
+  // Cancel, disabled and hidden with nothing under way, would drop the
+  // focus to the page's body: it goes to the tab shown (the file's views),
+  // else to Open file.
+  if (tasks.size === 0 && document.activeElement === cancel) {
+    const tab = $(`#tab-${ctx.tab}`);
+    (tab?.getClientRects().length ? tab : $("#open-button")).focus();
+  }
+  cancel.disabled = tasks.size === 0;
 }
-function beginTask(label) {
+/** A task on the status line; `quiet`: its start and end are not said
+ *  (its view says them itself, as the Timing tab does). */
+function beginTask(label, { quiet = false } = {}) {
   const id = ++taskId;
-  tasks.set(id, { label, detail: null });
+  const task = { label, detail: null, said: false, timer: 0 };
+  tasks.set(id, task);
+  if (!quiet)
+    task.timer = setTimeout(() => {
+      task.said = true;
+      say(`${label}…`);
+    }, SAY_AFTER_MS);
   renderStatus();
   return {
     progress(p) {
       const t = tasks.get(id);
       if (!t) return;
-      t.detail = p.text ?? (p.total ? `${p.label} ${p.done} of ${p.total}` : p.label);
+      t.detail = p.text ?? (p.total ? `${p.label} ${fmtInt(p.done)} of ${fmtInt(p.total)}` : p.label);
       renderStatus();
     },
-    end() {
+    /** `error`: how it ended, if not well. */
+    end(error = null) {
+      clearTimeout(task.timer);
       tasks.delete(id);
       renderStatus();
+      if (task.said) say(!error ? `${label}: done.` : error.kind === "cancelled" ? `${label}: stopped.` : `${label}: failed${error.kind ? ` (${error.kind})` : ""}.`);
     },
   };
 }
@@ -192,9 +224,10 @@ ctx.noteIO = (res) => {
 ctx.updateIO = () => updateIO(ctx);
 
 /** Runs a worker operation with a status line; keeps I/O counters fresh. */
-ctx.call = async (op, args, label, { onProgress, signal } = {}) => {
-  const task = beginTask(label || op);
+ctx.call = async (op, args, label, { onProgress, signal, quiet = false } = {}) => {
+  const task = beginTask(label || op, { quiet });
   const gen = ctx.gen;
+  let error = null;
   try {
     const res = await ctx.engine.call(op, args, {
       signal,
@@ -205,8 +238,11 @@ ctx.call = async (op, args, label, { onProgress, signal } = {}) => {
     });
     if (gen === ctx.gen) ctx.noteIO(res);
     return res;
+  } catch (e) {
+    error = e;
+    throw e;
   } finally {
-    task.end();
+    task.end(error);
   }
 };
 
@@ -751,8 +787,9 @@ function wire() {
       $("#drop-overlay").hidden = true;
       $("#tooltip").hidden = true;
       for (const menu of $$(POPUPS)) {
-        // Focus in a menu that closes goes back to the menu's button.
-        if (menu.contains(document.activeElement)) menu.querySelector("summary").focus();
+        // Focus in a menu that closes goes back to the menu's button (as
+        // does focus lost to the page's body: a control in it went away).
+        if (menu.contains(document.activeElement) || document.activeElement === document.body) menu.querySelector("summary").focus();
         menu.open = false;
       }
     }

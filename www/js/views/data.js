@@ -388,24 +388,30 @@ export function createData(ctx, el) {
       h("select", { "aria-label": "column", "data-testid": "filter-col", onchange: (ev) => { fl.c = Number(ev.target.value); drawFilters(); } }, textColumns(f.schema).length ? h("option", { value: String(ANY_TEXT), selected: any }, ANY_LABEL) : null, f.schema.map((col, c) => h("option", { value: String(c), selected: c === fl.c }, isolated(nameString(ctx.labels[c]))))),
       h("select", { "aria-label": "comparison", "data-testid": "filter-op", onchange: (ev) => { fl.op = ev.target.value; drawFilters(); } }, ops.map((o) => h("option", { value: o.op, selected: o.op === fl.op }, o.label))),
       input,
-      h("button", { type: "button", class: "small", "aria-label": "remove this condition", onclick: () => { filters.splice(i, 1); drawFilters(); } }, "×"),
+      h("button", { type: "button", class: "small", "aria-label": "remove this condition", "data-testid": "filter-remove", onclick: () => { filters.splice(i, 1); drawFilters(); } }, "×"),
       h("span", { class: "error-inline small", "data-testid": "filter-error", hidden: true }),
     );
   }
 
-  function drawFilters() {
+  /** The form's conditions drawn anew. The focus, which the controls
+   *  replaced would drop to the page's body, goes to `focus` (an element
+   *  of the new form, or a function giving one), else to the same control
+   *  of the same condition, else to "+ Condition". */
+  function drawFilters({ focus = null } = {}) {
+    const at = filterHost.contains(document.activeElement) ? document.activeElement : null;
+    const rowOf = (e) => [...filterHost.querySelectorAll("[data-testid=filter-row]")].indexOf(e?.closest("[data-testid=filter-row]"));
+    const was = at && { row: rowOf(at), testid: at.dataset.testid };
     fill(
       filterHost,
       filters.map(filterRow),
       h(
         "div",
         { class: "button-row" },
-        h("button", { type: "button", class: "small", "data-testid": "filter-add", onclick: () => { filters.push({ c: cols[0] ?? 0, op: "=", text: "" }); drawFilters(); } }, "+ Condition"),
+        h("button", { type: "button", class: "small", "data-testid": "filter-add", onclick: () => { filters.push({ c: cols[0] ?? 0, op: "=", text: "" }); drawFilters({ focus: () => [...filterHost.querySelectorAll("[data-testid=filter-col]")].at(-1) }); } }, "+ Condition"),
         textColumns(ctx.file.schema).length
           ? h("button", { type: "button", class: "small", "data-testid": "filter-search", title: "a condition on every text column at once: rows where one of them contains the text, in any case", onclick: () => {
               filters.push({ c: ANY_TEXT, op: "icontains", text: "" });
-              drawFilters();
-              [...filterHost.querySelectorAll("[data-testid=filter-value]")].at(-1)?.focus();
+              drawFilters({ focus: () => [...filterHost.querySelectorAll("[data-testid=filter-value]")].at(-1) });
             } }, "+ Search text")
           : null,
         h("button", { type: "submit", class: "small primary", "data-testid": "filter-apply" }, "Apply"),
@@ -416,6 +422,13 @@ export function createData(ctx, el) {
           : h("button", { type: "button", class: "small", "data-testid": "view-sql", title: "the rows shown (their columns, the conditions applied, their order) as an SQL statement, run in the SQL tab", onclick: () => ctx.viewInSql({ cols: cols.slice(), filters: applied.filters, sort: applied.sort }) }, "Open as SQL"),
       ),
     );
+    const target = typeof focus === "function" ? focus() : focus;
+    if (target) target.focus();
+    else if (at && !filterHost.contains(document.activeElement)) {
+      const rows = filterHost.querySelectorAll("[data-testid=filter-row]");
+      const same = was.row >= 0 ? rows[Math.min(was.row, rows.length - 1)]?.querySelector(`[data-testid="${was.testid}"]`) : filterHost.querySelector(`.button-row > [data-testid="${was.testid}"]`);
+      (same && !same.hidden ? same : filterHost.querySelector("[data-testid=filter-add]")).focus();
+    }
   }
 
   function applyFilters(ev) {
@@ -588,7 +601,7 @@ export function createData(ctx, el) {
     const note = h("div", { class: "muted small", "data-testid": "export-result" });
     const bar = h("progress", { max: 1, value: 0, hidden: true, "data-testid": "export-progress" });
     let ac = null;
-    const stop = h("button", { type: "button", class: "small danger", hidden: true, onclick: () => ac?.abort() }, "Stop");
+    const stop = h("button", { type: "button", class: "small danger", hidden: true, "data-testid": "export-stop", onclick: () => ac?.abort() }, "Stop");
     const go = h("button", { type: "submit", class: "small primary", "data-testid": "export-run" }, "Export");
     fill(
       exportHost,
@@ -613,8 +626,13 @@ export function createData(ctx, el) {
               }
             }
             ac = new AbortController();
+            // Export, disabled while it runs, would drop the focus to the
+            // page's body (and Escape could not close the menu): Stop takes
+            // it, and gives it back at the end.
+            const fromGo = document.activeElement === go;
             go.disabled = true;
             stop.hidden = false;
+            if (fromGo) stop.focus();
             bar.hidden = false;
             bar.value = 0;
             note.textContent = "";
@@ -638,9 +656,11 @@ export function createData(ctx, el) {
               if (gen !== ctx.gen) ctx.toast(`Export of ${file} stopped: ${e.kind === "cancelled" ? e.message : `${e.kind}: ${e.message}`}.`, "error");
             } finally {
               if (exporting === gen) exporting = null;
+              const onStop = document.activeElement === stop;
               go.disabled = false;
               stop.hidden = true;
               bar.hidden = true;
+              if (onStop || (fromGo && document.activeElement === document.body)) go.focus();
             }
           },
         },

@@ -180,7 +180,16 @@ export function createProfiles(ctx) {
     // Where the pass over the columns counted is: a column of a file of
     // 11,500 row groups took 30 s and more with nothing else moving.
     const within = h("span", { class: "muted small", "data-testid": "profiles-within", "aria-live": "off" });
-    drawHead(h("p", { class: "button-row" }, bar, what, within, h("button", { type: "button", class: "small danger", "data-testid": "profiles-stop", onclick: () => my.abort() }, "Stop")));
+    // The Run button goes with the line it was on: Stop takes its focus
+    // (the page's body had it), and gives it back at the end.
+    const fromRun = head.contains(document.activeElement);
+    const stop = h("button", { type: "button", class: "small danger", "data-testid": "profiles-stop", onclick: () => my.abort() }, "Stop");
+    drawHead(h("p", { class: "button-row" }, bar, what, within, stop));
+    if (fromRun) stop.focus();
+    // Said once at its start and once at its end, not a pass at a time
+    // (a column at a time for a file of millions of rows).
+    const label = `Profiling ${plural(todo.length, "column")}`;
+    ctx.say?.(`${label}…`);
     let i = 0; // columns counted so far
     for (const cols of together(todo, f.numRows)) {
       const names = cols.slice(0, 3).map((c) => nameString(ctx.labels[c])).join(", ") + (cols.length > 3 ? ` and ${plural(cols.length - 3, "other")}` : "");
@@ -190,6 +199,7 @@ export function createProfiles(ctx) {
         within.textContent = "";
         const results = await countProfiles(ctx, cols, {
           signal: my.signal,
+          quiet: true,
           onProgress: (p) => {
             bar.value = at + (p.total ? (cols.length * p.done) / p.total : 0);
             if (p.text) within.textContent = `· ${p.text}`;
@@ -211,8 +221,17 @@ export function createProfiles(ctx) {
       else if (!later) later = setTimeout(drawRows, Math.max(REDRAW_MS, 10 * drawMs));
     }
     running = false;
+    const onStop = document.activeElement === stop;
     drawRows();
     drawHead();
+    ctx.say?.(my.signal.aborted ? `${label}: stopped, ${fmtInt(i)} of ${fmtInt(todo.length)} counted.` : `${label}: done.`);
+    // Stop goes with the progress: the focus to the button that runs the
+    // rest, else (every column counted) to the table's Copy, else the line.
+    if (onStop || (fromRun && document.activeElement === document.body)) {
+      const next = head.querySelector("[data-testid=profiles-run], [data-testid=profiles-copy]") ?? head.querySelector("[data-testid=profiles-done]");
+      if (next && !next.matches("button")) next.tabIndex = -1;
+      next?.focus();
+    }
     // The Schema's table above: its text columns' decoded sizes are known now.
     ctx.refreshTables();
   }

@@ -428,6 +428,8 @@ export function createTiming(ctx, el) {
     try {
       res = await ctx.call("timing", { ...opts, tokenizers: ctx.registered.map((t) => t.bytes) }, "Timing", {
         signal: ac.signal,
+        // (said by this tab: its Stop has the focus, and `announce` its end)
+        quiet: true,
         onProgress: (p) => {
           if (gen !== ctx.gen) return;
           if (p.total) {
