@@ -292,3 +292,21 @@ export function loadAverage() {
     return "?";
   }
 }
+
+/** For a test's own file server on another origin: the CORS headers a
+ *  page needs for range reads, and the bytes of `size` that request `req`
+ *  asks for ({ start, end } end exclusive; the whole file without a
+ *  Range header), with the status and headers to answer it. */
+export function rangeAnswer(req, size) {
+  const headers = { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Headers": "Range", "Access-Control-Expose-Headers": "Content-Range, Content-Length, Accept-Ranges", "Accept-Ranges": "bytes" };
+  let start = 0;
+  let last = size - 1;
+  const m = /bytes=(\d*)-(\d*)/.exec(req.headers.range || "");
+  if (m) {
+    if (m[1] === "") start = size - Number(m[2]);
+    else [start, last] = [Number(m[1]), m[2] ? Math.min(last, Number(m[2])) : last];
+    headers["Content-Range"] = `bytes ${start}-${last}/${size}`;
+  }
+  headers["Content-Length"] = last - start + 1;
+  return { status: m ? 206 : 200, headers, start, end: last + 1 };
+}

@@ -11,7 +11,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { openInspector, waitState, gridDrawn, tab } from "./harness.mjs";
+import { openInspector, waitState, gridDrawn, tab, rangeAnswer } from "./harness.mjs";
 import { buildFile, materialize, withFooter, TYPES } from "../node/synth.mjs";
 
 const G = 40;
@@ -79,20 +79,11 @@ const tBytes = withFooter(materialize(tBuilt), tBuilt.footerStart, {
 const ranges = [];
 const server = http.createServer((req, res) => {
   const bytes = req.url.endsWith("/text.cols") ? tBytes : sorted;
-  const h = { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Headers": "Range", "Access-Control-Expose-Headers": "Content-Range, Content-Length, Accept-Ranges", "Accept-Ranges": "bytes" };
-  if (req.method === "OPTIONS") return res.writeHead(204, h).end();
-  let start = 0;
-  let end = bytes.length - 1;
-  const m = /bytes=(\d*)-(\d*)/.exec(req.headers.range || "");
-  if (m) {
-    if (m[1] === "") start = bytes.length - Number(m[2]);
-    else [start, end] = [Number(m[1]), m[2] ? Math.min(end, Number(m[2])) : end];
-    h["Content-Range"] = `bytes ${start}-${end}/${bytes.length}`;
-  }
-  h["Content-Length"] = end - start + 1;
-  if (req.method !== "HEAD") ranges.push({ start, end: end + 1 });
-  res.writeHead(m ? 206 : 200, h);
-  res.end(req.method === "HEAD" ? undefined : Buffer.from(bytes.subarray(start, end + 1)));
+  const { status, headers, start, end } = rangeAnswer(req, bytes.length);
+  if (req.method === "OPTIONS") return res.writeHead(204, headers).end();
+  if (req.method !== "HEAD") ranges.push({ start, end });
+  res.writeHead(status, headers);
+  res.end(req.method === "HEAD" ? undefined : Buffer.from(bytes.subarray(start, end)));
 });
 
 let ins;

@@ -13,7 +13,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import http from "node:http";
-import { openInspector, waitState, gridDrawn, tab } from "./harness.mjs";
+import { openInspector, waitState, gridDrawn, tab, rangeAnswer } from "./harness.mjs";
 import { buildFile, materialize } from "../node/synth.mjs";
 import { runTiming, timingSettings } from "./timingrun.mjs";
 
@@ -37,22 +37,13 @@ const EVERY = 50;
 let sent = 0; // bytes of slow responses written, all told
 const responses = []; // { start, end, sent, closed, early }
 const server = http.createServer((req, res) => {
-  const h = { "Access-Control-Allow-Origin": "*", "Access-Control-Allow-Headers": "Range", "Access-Control-Expose-Headers": "Content-Range, Content-Length, Accept-Ranges", "Accept-Ranges": "bytes" };
-  if (req.method === "OPTIONS") return res.writeHead(204, h).end();
-  let start = 0;
-  let end = bytes.length - 1;
-  const m = /bytes=(\d*)-(\d*)/.exec(req.headers.range || "");
-  if (m) {
-    if (m[1] === "") start = bytes.length - Number(m[2]);
-    else [start, end] = [Number(m[1]), m[2] ? Math.min(end, Number(m[2])) : end];
-    h["Content-Range"] = `bytes ${start}-${end}/${bytes.length}`;
-  }
-  h["Content-Length"] = end - start + 1;
-  res.writeHead(m ? 206 : 200, h);
-  const body = Buffer.from(bytes.subarray(start, end + 1));
+  const { status, headers, start, end } = rangeAnswer(req, bytes.length);
+  if (req.method === "OPTIONS") return res.writeHead(204, headers).end();
+  res.writeHead(status, headers);
+  const body = Buffer.from(bytes.subarray(start, end));
   if (req.method === "HEAD") return res.end();
   if (!slow || body.length <= 65536) return res.end(body);
-  const r = { start, end: end + 1, sent: 0, closed: false, early: false };
+  const r = { start, end, sent: 0, closed: false, early: false };
   responses.push(r);
   const timer = setInterval(() => {
     const part = body.subarray(r.sent, r.sent + PIECE);
@@ -188,46 +179,38 @@ test("Stop during a Profiles run over a URL aborts its range requests in flight;
   assert.deepEqual(log.errors, []);
 });
 
-test("Stop during a Timing run re-reading the file over a URL aborts its range request in flight; the next run ends", async () => {
+/** A Timing run (`mode`: "file", re-reading the file's chunks one at a
+ *  time; "memory", downloading it whole first) stopped while its one
+ *  request is in flight: that request closed at once, little sent after;
+ *  the next run ends, labelled by `label`. */
+async function timingStopped(mode, label) {
   const { page, log } = ins;
   await tab(page, "timing");
-  await timingSettings(page, { mode: "file" });
-  // (one chunk at a time: the untimed first read of each)
+  await timingSettings(page, { mode });
   const r = await stopped(
     () => page.click("[data-testid=timing-run]"),
     () => page.click("[data-testid=timing-stop]"),
     1,
   );
-  console.log("timing stopped:", JSON.stringify(r));
+  console.log(`timing (${mode}) stopped:`, JSON.stringify(r));
   assert.ok(r.closedMs !== null, `the ${r.open} responses open at Stop were not all closed 3 s after it (${r.early} closed early)`);
   assert.equal(r.early, r.open, "each closed before its end");
   assert.ok(r.after <= 256 * 1024, `${r.after} bytes sent after Stop (the ${r.open} responses open at it had ${r.left} to send)`);
   assert.ok(r.left >= 2 * r.after, `${r.after} bytes after Stop of ${r.left}`);
   await page.waitForSelector("[data-testid=timing-run]:not([disabled])");
   await runTiming(page);
-  assert.match(await page.textContent("[data-testid=timing-run-label]"), /file/);
+  assert.match(await page.textContent("[data-testid=timing-run-label]"), label);
   assert.deepEqual(log.errors, []);
+  return r;
+}
+
+test("Stop during a Timing run re-reading the file over a URL aborts its range request in flight; the next run ends", async () => {
+  await timingStopped("file", /file/);
 });
 
 test("Stop during a Timing run From memory over a URL aborts its download of the whole file; the next run ends", async () => {
-  const { page, log } = ins;
-  await tab(page, "timing");
-  await timingSettings(page, { mode: "memory" });
-  const r = await stopped(
-    () => page.click("[data-testid=timing-run]"),
-    () => page.click("[data-testid=timing-stop]"),
-    1,
-  );
-  console.log("timing from memory stopped:", JSON.stringify(r));
+  const r = await timingStopped("memory", /memory/);
   assert.equal(r.open, 1, "one download, of the whole file");
-  assert.ok(r.closedMs !== null, "the download open at Stop was not closed 3 s after it");
-  assert.equal(r.early, 1, "closed before its end");
-  assert.ok(r.after <= 256 * 1024, `${r.after} bytes sent after Stop (the download had ${r.left} to send)`);
-  assert.ok(r.left >= 2 * r.after, `${r.after} bytes after Stop of ${r.left}`);
-  await page.waitForSelector("[data-testid=timing-run]:not([disabled])");
-  await runTiming(page);
-  assert.match(await page.textContent("[data-testid=timing-run-label]"), /memory/);
-  assert.deepEqual(log.errors, []);
 });
 
 /** Opens `url` (a new file, its chunks not decoded yet) and shows the Data tab with one condition v < 10 in its filter form. */
