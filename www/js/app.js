@@ -847,7 +847,8 @@ async function main() {
           await ctx.engine.post("open", ctx.source.blob ? { blob: ctx.source.blob } : { url: ctx.source.url });
           if (ctx.headers === "loaded") await ctx.engine.post("loadHeaders", {});
         } catch (e) {
-          toast(`Re-opening after cancel failed: ${e.message}`, "error");
+          // (cancelled: another Cancel came first, and restores anew)
+          if (e.kind !== "cancelled") toast(`Re-opening after cancel failed: ${e.message}`, "error");
         }
       }
       document.body.dataset.respawned = String(Number(document.body.dataset.respawned || 0) + 1);

@@ -13,6 +13,7 @@ export class Engine {
     this.pending = new Map();
     this.nextId = 1;
     this.gate = Promise.resolve();
+    this.epoch = 0; // cancel()s so far
     this.spawn();
   }
 
@@ -51,7 +52,12 @@ export class Engine {
    * Waits while a restarted worker is being restored.
    */
   async call(op, args, opts) {
+    // A cancel() while this waited (for a restore) stops it too: else it
+    // would go to a worker newer than the restore it waited for, one that
+    // holds no file yet.
+    const epoch = this.epoch;
     await this.gate;
+    if (epoch !== this.epoch) throw Object.assign(new Error("cancelled"), { kind: "cancelled" });
     return this.post(op, args, opts);
   }
 
@@ -78,6 +84,7 @@ export class Engine {
 
   /** Stops everything in flight and starts a new worker. */
   async cancel() {
+    this.epoch++;
     this.worker.terminate();
     const err = Object.assign(new Error("cancelled"), { kind: "cancelled", message: "cancelled" });
     for (const p of this.pending.values()) p.reject(err);
