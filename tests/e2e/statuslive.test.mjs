@@ -107,6 +107,33 @@ test("'Profile every column' of flights-3m (a column a pass, its rows are many):
   assert.deepEqual(log.errors, []);
 });
 
+test("'Profile every column' ended by the status line's Cancel: its end is said as stopped, not done", async () => {
+  await dropFile(page, flights3m().file); // (none of its columns profiled yet)
+  await tab(page, "schema");
+  // Cancel clicked in the page as soon as it can be, the run's Stop still there (no race with Playwright).
+  await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        document.querySelector("[data-testid=profiles-run]").click();
+        const t = setInterval(() => {
+          const cancel = document.querySelector("[data-testid=cancel-button]");
+          if (cancel && !cancel.disabled && document.querySelector("[data-testid=profiles-stop]")) {
+            clearInterval(t);
+            cancel.click();
+            resolve();
+          }
+        }, 1);
+      }),
+  );
+  await page.waitForSelector("[data-testid=profiles-stop]", { state: "detached", timeout: 60_000 });
+  assert.match(await page.textContent("[data-testid=status-said]"), /^Profiling \d+ columns?: stopped, \d+ of \d+ counted\.$/);
+  assert.deepEqual(log.errors, []);
+});
+
+// (After the Cancel above, the worker is still being restored when this
+// export starts: it waits for that, and this Cancel stops it too. Before
+// engine.js said so, it went to the newer worker, which held no file yet:
+// "Export failed: bad_argument: no file is open".)
 test("Cancel by keyboard: the work stops and the focus goes to the tab shown, not the page's body", async () => {
   await tab(page, "data");
   await page.click("[data-testid=export-toggle]");

@@ -191,6 +191,7 @@ export function createProfiles(ctx) {
     const label = `Profiling ${plural(todo.length, "column")}`;
     ctx.say?.(`${label}…`);
     let i = 0; // columns counted so far
+    let stopped = false; // by its Stop, or by the status line's Cancel
     for (const cols of together(todo, f.numRows)) {
       const names = cols.slice(0, 3).map((c) => nameString(ctx.labels[c])).join(", ") + (cols.length > 3 ? ` and ${plural(cols.length - 3, "other")}` : "");
       what.textContent = cols.length > 1 ? `columns ${fmtInt(i + 1)}-${fmtInt(i + cols.length)} of ${fmtInt(todo.length)}: ${names}` : `column ${fmtInt(i + 1)} of ${fmtInt(todo.length)}: ${names}`;
@@ -209,7 +210,10 @@ export function createProfiles(ctx) {
         for (const r of results) if (r.error) errors.set(r.c, r.error);
       } catch (e) {
         if (mine !== token) return;
-        if (e.kind === "cancelled") break;
+        if (e.kind === "cancelled") {
+          stopped = true;
+          break;
+        }
         for (const c of cols) errors.set(c, e);
       }
       if (mine !== token) return;
@@ -224,7 +228,7 @@ export function createProfiles(ctx) {
     const onStop = document.activeElement === stop;
     drawRows();
     drawHead();
-    ctx.say?.(my.signal.aborted ? `${label}: stopped, ${fmtInt(i)} of ${fmtInt(todo.length)} counted.` : `${label}: done.`);
+    ctx.say?.(stopped || my.signal.aborted ? `${label}: stopped, ${fmtInt(i)} of ${fmtInt(todo.length)} counted.` : `${label}: done.`);
     // Stop goes with the progress: the focus to the button that runs the
     // rest, else (every column counted) to the table's Copy, else the line.
     if (onStop || (fromRun && document.activeElement === document.body)) {
