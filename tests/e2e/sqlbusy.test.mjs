@@ -64,6 +64,26 @@ test("Open as SQL while a statement runs: the view's statement waits for it, the
   assert.equal(await page.inputValue("[data-testid=sql-input]"), SLOW);
 });
 
+test("a statement waiting (Open as SQL) that the person then edits in the editor runs no more: the note goes at once, and what ends is the statement that ran", async () => {
+  const { page } = ins;
+  await dropFile(page, DIAMONDS);
+  await sqlReady(page);
+  await page.fill("[data-testid=sql-input]", SLOW);
+  await page.click("[data-testid=sql-run]");
+  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=running]");
+  await tab(page, "data");
+  await page.click("[data-testid=view-sql]");
+  await page.waitForSelector("[data-testid=sql-queued]:not([hidden])");
+  await page.fill("[data-testid=sql-input]", "SELECT 42 AS answer");
+  assert.ok(await page.isHidden("[data-testid=sql-queued]"), "the note went with the edit");
+  assert.equal(await sqlState(page), "running", "the slow statement still ran at the edit (else this test proves nothing)");
+  await ended(page);
+  assert.match(await page.textContent("[data-testid=sql-summary]"), /^1 row × 1 column/, "the slow statement's count, not the view's 53,940 rows");
+  assert.equal(await page.inputValue("[data-testid=sql-input]"), "SELECT 42 AS answer");
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 500)));
+  assert.equal(await sqlState(page), "done", "nothing else ran after it");
+});
+
 test("an example clicked while a statement runs waits too; Stop ends the running one and the example's statement then runs (DuckDB started again, t loaded again)", async () => {
   const { page } = ins;
   await dropFile(page, DIAMONDS);

@@ -74,6 +74,13 @@ export function createSql(ctx, el) {
   const tableCols = h("div", { class: "sql-columns", "data-testid": "sql-columns" });
   const out = h("div", { class: "sql-result", "data-testid": "sql-result" });
   const editor = h("textarea", { class: "sql-editor", rows: 5, spellcheck: "false", "data-testid": "sql-input", "aria-label": "SQL statement" });
+  // The person's own edit of a statement that waits: it no longer runs by
+  // itself (what runs next is theirs to start, with Run).
+  editor.addEventListener("input", () => {
+    if (!queued) return;
+    queued = null;
+    queueNote.hidden = true;
+  });
   // Bound here, once: render() runs for every file opened.
   editor.addEventListener("keydown", (ev) => {
     if (ev.key === "Enter" && (ev.ctrlKey || ev.metaKey)) {
@@ -384,6 +391,10 @@ export function createSql(ctx, el) {
       return run(text);
     }
     queued = { text, view };
+    // (Stop during a download ends the download alone: t stays.)
+    queueNote.textContent = exporting
+      ? "The statement in the editor runs as soon as the download being written ends. Stop ends the download now, then it runs."
+      : "The statement in the editor runs as soon as the one running ends. Stop ends that one now: DuckDB starts again, loads table t again, then runs it.";
     queueNote.hidden = false;
     say(queueNote.textContent);
   }
