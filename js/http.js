@@ -165,7 +165,7 @@ function readOptions(url, options) {
   if (fetch === globalThis.fetch && URL.canParse?.(String(url), globalThis.location?.href) === false) {
     throw bad(`${JSON.stringify(String(url).slice(0, 200))} is not a URL${globalThis.location ? "" : " (here it must be absolute: http://… or https://…)"}`);
   }
-  if (signal != null && (typeof signal !== "object" || typeof signal.aborted !== "boolean")) throw bad("signal must be an AbortSignal");
+  if (signal != null && !isSignal(signal)) throw bad("signal must be an AbortSignal");
   if (typeof limit !== "number" || !(limit >= 0)) throw bad("limit must be a number of bytes, 0 or more");
   if (onProgress != null && typeof onProgress !== "function") throw bad("onProgress must be a function");
   if (requestInit != null && typeof requestInit !== "object") throw bad("requestInit must be an object");

@@ -457,6 +457,8 @@ test("bad arguments are bad_argument ColumnsErrors (rejections, never throws)", 
     [[url, { limit: "5" }], /limit/],
     [[url, { onProgress: 1 }], /onProgress/],
     [[url, { signal: {} }], /signal/],
+    // (an object that only looks like one: without addEventListener, a read would fail on it)
+    [[url, { signal: { aborted: false } }], /signal must be an AbortSignal/],
     // (named as the option it is, not as a missing global fetch: Node has one)
     [[url, { fetch: "no" }], /options\.fetch must be a function, not a string$/],
     [[url, { fetch: null }], /options\.fetch must be a function, not null$/],
