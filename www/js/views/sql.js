@@ -65,8 +65,8 @@ export function createSql(ctx, el) {
   let tableText = ""; // the status once t is loaded, said again after each statement
   let clock = null; // the interval that counts a running statement's seconds
   const changedNote = h("p", { class: "muted small", hidden: true, "data-testid": "sql-changed" }, "A statement that may change table t has run: t may no longer hold the file's rows. Open as SQL, on the Data tab, loads it from the file again first.");
-  // A statement in the editor that waits for the one running (`queued`).
-  const queueNote = h("p", { class: "notice small", hidden: true, "data-testid": "sql-queued" }, "The statement in the editor runs as soon as the one running ends. Stop ends that one now: DuckDB starts again, loads table t again, then runs it.");
+  // A statement in the editor that waits for the one running (`queued`; its words are writeAndRun's).
+  const queueNote = h("p", { class: "notice small", hidden: true, "data-testid": "sql-queued" });
   // A link's statement put in the editor but not run, and why.
   const linkNote = h("p", { class: "muted small", hidden: true, "data-testid": "sql-link-note" });
   // DuckDB's memory limit in this browser, said in the help once DuckDB has started.
