@@ -37,8 +37,8 @@ const recorded = (page, testid) => page.evaluate((t) => window.__texts[t], testi
 // Some seconds of DuckDB's work on any machine (a few on this one).
 const SLOW = "SELECT count(*) AS slow FROM range(600000000) r WHERE r.range % 7 = 3";
 
-test("Open as SQL while a statement runs: the view's statement waits for it, then runs; the result shown is the editor's statement's, and Ctrl+Z gives back the text before", async () => {
-  const { page } = ins;
+/** Diamonds open, SLOW running in the SQL tab, and "Open as SQL" pressed on the Data tab meanwhile. */
+async function openAsSqlWhileSlow(page) {
   await dropFile(page, DIAMONDS);
   await sqlReady(page);
   await page.fill("[data-testid=sql-input]", SLOW);
@@ -46,6 +46,11 @@ test("Open as SQL while a statement runs: the view's statement waits for it, the
   await page.waitForSelector("[data-testid=panel-sql][data-sql-state=running]");
   await tab(page, "data");
   await page.click("[data-testid=view-sql]");
+}
+
+test("Open as SQL while a statement runs: the view's statement waits for it, then runs; the result shown is the editor's statement's, and Ctrl+Z gives back the text before", async () => {
+  const { page } = ins;
+  await openAsSqlWhileSlow(page);
   await page.waitForSelector("[data-testid=panel-sql]:not([hidden])");
   const view = await page.inputValue("[data-testid=sql-input]");
   assert.match(view, /FROM t/);
@@ -66,13 +71,7 @@ test("Open as SQL while a statement runs: the view's statement waits for it, the
 
 test("a statement waiting (Open as SQL) that the person then edits in the editor runs no more: the note goes at once, and what ends is the statement that ran", async () => {
   const { page } = ins;
-  await dropFile(page, DIAMONDS);
-  await sqlReady(page);
-  await page.fill("[data-testid=sql-input]", SLOW);
-  await page.click("[data-testid=sql-run]");
-  await page.waitForSelector("[data-testid=panel-sql][data-sql-state=running]");
-  await tab(page, "data");
-  await page.click("[data-testid=view-sql]");
+  await openAsSqlWhileSlow(page);
   await page.waitForSelector("[data-testid=sql-queued]:not([hidden])");
   await page.fill("[data-testid=sql-input]", "SELECT 42 AS answer");
   assert.ok(await page.isHidden("[data-testid=sql-queued]"), "the note went with the edit");

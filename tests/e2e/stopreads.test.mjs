@@ -120,6 +120,20 @@ async function stopped(start, stop, inFlight = 2) {
   return { open: open.length, left, after: sent - atStop, afterOpen: open.reduce((n, r) => n + r.sent, 0) - openAtStop, closedMs, early: open.filter((r) => r.early).length, later: responses.slice(from).length - open.length };
 }
 
+/**
+ * What `stopped` gave, held to the page's promise: every response open at
+ * Stop closed before its end within 3 s, at most `most` bytes sent after
+ * it (`after`, or with `{ openOnly }` those responses' own), and at least
+ * `share` times that still unsent then.
+ */
+function closedSoon(r, most, share, { openOnly = false } = {}) {
+  const after = openOnly ? r.afterOpen : r.after;
+  assert.ok(r.closedMs !== null, `the ${r.open} responses open at Stop were not all closed 3 s after it (${r.early} closed early)`);
+  assert.equal(r.early, r.open, "each closed before its end");
+  assert.ok(after <= most, `${after} bytes sent after Stop (the ${r.open} responses open at it had ${r.left} to send)`);
+  assert.ok(r.left >= share * after, `${after} bytes after Stop of ${r.left}`);
+}
+
 test("Stop during a Data-tab filter over a URL aborts its range requests in flight; the next filter runs", async () => {
   const { page, log } = ins;
   await tab(page, "data");
@@ -133,12 +147,9 @@ test("Stop during a Data-tab filter over a URL aborts its range requests in flig
     () => page.click("[data-testid=data-cancel]"),
   );
   console.log("filter stopped:", JSON.stringify(r));
-  assert.ok(r.closedMs !== null, `the ${r.open} responses open at Stop were not all closed 3 s after it (${r.early} closed early)`);
-  assert.equal(r.early, r.open, "each closed before its end");
   // At 80 KiB/s a response, what came after Stop is what was on the way
   // as the page closed them: far less than they still had to send.
-  assert.ok(r.after <= 512 * 1024, `${r.after} bytes sent after Stop (the ${r.open} responses open at it had ${r.left} to send)`);
-  assert.ok(r.left >= 4 * r.after, `${r.after} bytes after Stop of ${r.left}`);
+  closedSoon(r, 512 * 1024, 4);
   await page.waitForSelector("[data-testid=panel-data]:not([data-busy])");
 
   // The same filter again, the server fast: it reads every row group.
@@ -164,10 +175,7 @@ test("Stop during a Profiles run over a URL aborts its range requests in flight;
     () => page.click("[data-testid=profiles-stop]"),
   );
   console.log("profiles stopped:", JSON.stringify(r));
-  assert.ok(r.closedMs !== null, `the ${r.open} responses open at Stop were not all closed 3 s after it (${r.early} closed early)`);
-  assert.equal(r.early, r.open, "each closed before its end");
-  assert.ok(r.after <= 512 * 1024, `${r.after} bytes sent after Stop (the ${r.open} responses open at it had ${r.left} to send)`);
-  assert.ok(r.left >= 4 * r.after, `${r.after} bytes after Stop of ${r.left}`);
+  closedSoon(r, 512 * 1024, 4);
 
   const button = await page.waitForSelector("[data-testid=profiles-run]");
   await button.click();
@@ -193,10 +201,7 @@ async function timingStopped(mode, label) {
     1,
   );
   console.log(`timing (${mode}) stopped:`, JSON.stringify(r));
-  assert.ok(r.closedMs !== null, `the ${r.open} responses open at Stop were not all closed 3 s after it (${r.early} closed early)`);
-  assert.equal(r.early, r.open, "each closed before its end");
-  assert.ok(r.after <= 256 * 1024, `${r.after} bytes sent after Stop (the ${r.open} responses open at it had ${r.left} to send)`);
-  assert.ok(r.left >= 2 * r.after, `${r.after} bytes after Stop of ${r.left}`);
+  closedSoon(r, 256 * 1024, 2);
   await page.waitForSelector("[data-testid=timing-run]:not([disabled])");
   await runTiming(page);
   assert.match(await page.textContent("[data-testid=timing-run-label]"), label);
@@ -241,9 +246,7 @@ test("a filter replaced by another while it reads (on another column) ends the f
     },
   );
   console.log("filter replaced:", JSON.stringify(r));
-  assert.ok(r.closedMs !== null, `the ${r.open} responses open at the new filter were not all closed 3 s after it (${r.early} closed early)`);
-  assert.equal(r.early, r.open, "each closed before its end");
-  assert.ok(r.afterOpen <= 512 * 1024 && r.left >= 4 * r.afterOpen, `${r.afterOpen} bytes of them sent after it (they had ${r.left} to send)`);
+  closedSoon(r, 512 * 1024, 4, { openOnly: true });
   // (its own requests sent slowly until the server was fast again)
   await page.waitForFunction((v) => {
     const p = document.querySelector("[data-testid=panel-data]");
@@ -265,9 +268,7 @@ test("opening another file while a filter reads ends the filter's requests in fl
     },
   );
   console.log("another file:", JSON.stringify(r));
-  assert.ok(r.closedMs !== null, `the ${r.open} responses open at the open were not all closed 3 s after it (${r.early} closed early)`);
-  assert.equal(r.early, r.open, "each closed before its end");
-  assert.ok(r.afterOpen <= 512 * 1024 && r.left >= 4 * r.afterOpen, `${r.afterOpen} bytes of them sent after it (they had ${r.left} to send)`);
+  closedSoon(r, 512 * 1024, 4, { openOnly: true });
   await waitState(page, "ready");
   assert.deepEqual(log.errors, []);
 });
